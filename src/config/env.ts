@@ -1,0 +1,21 @@
+/**
+ * The Worker's bindings and vars (wrangler.toml [vars], secrets, Durable Object namespaces).
+ * Every var is a string as wrangler delivers it; parsing and validation live in src/config.
+ */
+export interface Env {
+  /** Anthropic upstream base URL, no trailing slash needed. Default https://api.anthropic.com */
+  ANTHROPIC_BASE_URL?: string;
+  /** OpenAI (or compatible) upstream base URL. Default https://api.openai.com */
+  OPENAI_BASE_URL?: string;
+  /** Compaction config as a JSON object string; empty = off. */
+  COMPACTION_CONFIG?: string;
+  /** "1" turns compaction on with defaults. */
+  SLUICE_COMPACTION?: string;
+  /** "1" turns measurement mode on. */
+  SLUICE_MEASURE?: string;
+  /** Upstream timeout to response headers, ms. Default 600000. */
+  UPSTREAM_TIMEOUT_MS?: string;
+  /** Session Durable Object namespace. */
+  SESSION: DurableObjectNamespace;
+  [key: string]: unknown;
+}

@@ -1,0 +1,5 @@
+/** Worker entry: the Hono app as the default export, and the Durable Object classes. */
+import { createApp } from "./http/app";
+
+export { SessionObject } from "./do/session-object";
+export default createApp();

@@ -1,0 +1,47 @@
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+/**
+ * Two test levels (STYLE.md habit 8):
+ * - `unit`: pure code under plain vitest in Node (test/unit).
+ * - `workers`: routes, Durable Objects and alarms in workerd via the Workers vitest plugin
+ *   (test/workers). A real upstream stand-in (test/support/upstream-server.ts) is started by
+ *   globalSetup on 127.0.0.1 and its URL injected into the worker's vars.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest(({ inject }) => {
+            const upstream = inject("upstreamUrl" as never) as string;
+            return {
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: {
+                  ANTHROPIC_BASE_URL: `${upstream}/anthropic-upstream`,
+                  OPENAI_BASE_URL: `${upstream}/openai-upstream`,
+                  UPSTREAM_CONTROL_URL: upstream,
+                },
+              },
+            };
+          }),
+        ],
+        test: {
+          name: "workers",
+          include: ["test/workers/**/*.test.ts"],
+          globalSetup: ["test/support/global-setup.ts"],
+          testTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
