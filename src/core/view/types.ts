@@ -1,0 +1,101 @@
+/**
+ * The provider-neutral view of one chat request (pure data, no I/O). Produced by a provider
+ * adapter's `readView` from the original body bytes; every byte offset refers to those bytes
+ * (UTF-8), half-open `[start, end)`.
+ *
+ * Terms: a *message* is one element of the history array (Anthropic `messages[i]`, OpenAI Chat
+ * `messages[i]`, Responses `input[i]` item). A *turn* is one model round trip: turn k holds
+ * everything after the (k-1)-th assistant message up to and including the k-th assistant
+ * message (so the turn index of a message = number of assistant messages before it; Responses:
+ * number of assistant-output runs before it). A *pair* is a tool call and its result.
+ */
+
+/** Wire formats Sluice understands. */
+export type Provider = "anthropic" | "openai-chat" | "openai-responses";
+
+/** Half-open byte range `[start, end)` in the original body. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** Where an element sits in the history. */
+export interface Position {
+  /** Index into the history array (messages / input items). */
+  message_index: number;
+  /** Index of the block inside the message's content array, or -1 for the message itself / string content. */
+  block_index: number;
+}
+
+/** One message of the history, summarised. */
+export interface MessageInfo {
+  index: number;
+  /** "user" | "assistant" | "system" | "developer" | "tool" | "function" | Responses item type such as "function_call". */
+  role: string;
+  turn_index: number;
+  range: ByteRange;
+  /** Bytes of the message in the original body. */
+  bytes: number;
+  /** Estimated tokens of the message (src/core/tokens). */
+  est_tokens: number;
+  /** Counts of content kinds in this message. */
+  prose_blocks: number;
+  media_blocks: number;
+}
+
+/** A tool call and its result, judged together (DESIGN invariant 3). */
+export interface ToolPair {
+  /** tool_use id / tool_call_id / call_id. Unique per view (duplicates become orphans). */
+  id: string;
+  tool_name: string;
+  /** Raw text of the call's input (Anthropic `input` JSON text, OpenAI `arguments` string value decoded, custom tool `input`). */
+  input_text: string;
+  input_bytes: number;
+  call: Position;
+  result: Position;
+  /** Turn index of the call. */
+  turn_index: number;
+  /** Decoded text of the result (text parts joined with "\n"; media omitted). */
+  result_text: string;
+  /** Bytes the result occupies in the original body (its content value). */
+  result_bytes: number;
+  result_est_tokens: number;
+  result_is_error: boolean;
+  /** Number of image/document parts inside the result. */
+  result_media_count: number;
+  /** Stable hash (hex) of the result's content bytes; with `id` it keys the ledger. */
+  result_hash: string;
+  /**
+   * Why the adapter refuses to edit this pair, or null if editable. Examples: "cache_control",
+   * "last_assistant_turn", "thinking_in_message", "reasoning_link". Locked pairs stay `keep`.
+   */
+  locked: string | null;
+}
+
+/** A call without a result or a result without a call: recorded, never edited. */
+export interface Orphan {
+  id: string;
+  kind: "call_without_result" | "result_without_call" | "duplicate_id";
+  position: Position;
+}
+
+/** The parsed, neutral view of one chat request. */
+export interface ConversationView {
+  provider: Provider;
+  /** The request's `model`, or null when absent. */
+  model: string | null;
+  /** Total bytes of the original body. */
+  body_bytes: number;
+  /** Estimated input tokens of the whole request. */
+  est_tokens: number;
+  messages: MessageInfo[];
+  pairs: ToolPair[];
+  orphans: Orphan[];
+  /** Number of turns (assistant messages) in the history. */
+  turn_count: number;
+  /**
+   * Set when the provider manages this conversation itself (client-sent `context_management`,
+   * a `compaction` block/item, `previous_response_id`): Sluice then edits nothing.
+   */
+  server_managed: string | null;
+}

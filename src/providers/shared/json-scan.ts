@@ -1,0 +1,189 @@
+/**
+ * Position-aware JSON scanner (pure). Parses UTF-8 body bytes into a tree of nodes that carry
+ * the byte offsets `[start, end)` of every value, so edits can be applied by splicing the
+ * original bytes instead of re-serialising (DESIGN §2, case B12).
+ *
+ * Strict RFC 8259 syntax: throws `JsonScanError` (with the byte offset) on anything malformed,
+ * on nesting deeper than MAX_DEPTH, and on invalid UTF-8 (checked once with a fatal decoder).
+ * String values are decoded lazily (`stringValue`); object keys eagerly.
+ */
+
+/** Nesting limit; deeper documents are refused (the proxy then fails open). */
+export const MAX_DEPTH = 512;
+
+export class JsonScanError extends Error {
+  constructor(message: string, readonly offset: number) {
+    super(`${message} at byte ${offset}`);
+    this.name = "JsonScanError";
+  }
+}
+
+export interface JsonEntry {
+  key: string;
+  /** Byte offset of the key's opening quote. */
+  keyStart: number;
+  value: JsonNode;
+}
+
+export type JsonNode =
+  | { type: "object"; start: number; end: number; entries: JsonEntry[]; duplicateKeys: boolean }
+  | { type: "array"; start: number; end: number; items: JsonNode[] }
+  | { type: "string"; start: number; end: number; hasEscape: boolean }
+  | { type: "number" | "true" | "false" | "null"; start: number; end: number };
+
+const fatalDecoder = new TextDecoder("utf-8", { fatal: true });
+const decoder = new TextDecoder("utf-8");
+
+/** Parses `bytes` (a whole JSON document) into a node tree. Throws JsonScanError. */
+export function scanJson(bytes: Uint8Array): JsonNode {
+  try {
+    fatalDecoder.decode(bytes);
+  } catch {
+    throw new JsonScanError("invalid UTF-8", 0);
+  }
+  let pos = 0;
+  const n = bytes.length;
+
+  const ws = () => {
+    while (pos < n) {
+      const c = bytes[pos]!;
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
+      else break;
+    }
+  };
+
+  const str = (): { type: "string"; start: number; end: number; hasEscape: boolean } => {
+    const start = pos;
+    pos++; // opening quote
+    let hasEscape = false;
+    while (pos < n) {
+      const c = bytes[pos]!;
+      if (c === 0x22) {
+        pos++;
+        return { type: "string", start, end: pos, hasEscape };
+      }
+      if (c === 0x5c) {
+        hasEscape = true;
+        const e = bytes[pos + 1];
+        if (e === 0x75) {
+          for (let k = 2; k < 6; k++) {
+            const h = bytes[pos + k];
+            if (h === undefined || !((h >= 0x30 && h <= 0x39) || (h >= 0x41 && h <= 0x46) || (h >= 0x61 && h <= 0x66)))
+              throw new JsonScanError("bad \\u escape", pos);
+          }
+          pos += 6;
+        } else if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+          pos += 2;
+        } else throw new JsonScanError("bad escape", pos);
+        continue;
+      }
+      if (c < 0x20) throw new JsonScanError("control character in string", pos);
+      pos++;
+    }
+    throw new JsonScanError("unterminated string", start);
+  };
+
+  const num = (): JsonNode => {
+    const start = pos;
+    if (bytes[pos] === 0x2d) pos++;
+    const digits = () => {
+      const s = pos;
+      while (pos < n && bytes[pos]! >= 0x30 && bytes[pos]! <= 0x39) pos++;
+      return pos - s;
+    };
+    if (bytes[pos] === 0x30) pos++;
+    else if (digits() === 0) throw new JsonScanError("bad number", start);
+    if (bytes[pos] === 0x2e) {
+      pos++;
+      if (digits() === 0) throw new JsonScanError("bad fraction", start);
+    }
+    if (bytes[pos] === 0x65 || bytes[pos] === 0x45) {
+      pos++;
+      if (bytes[pos] === 0x2b || bytes[pos] === 0x2d) pos++;
+      if (digits() === 0) throw new JsonScanError("bad exponent", start);
+    }
+    return { type: "number", start, end: pos };
+  };
+
+  const literal = (word: "true" | "false" | "null"): JsonNode => {
+    const start = pos;
+    for (let k = 0; k < word.length; k++) {
+      if (bytes[pos + k] !== word.charCodeAt(k)) throw new JsonScanError("unexpected token", pos);
+    }
+    pos += word.length;
+    return { type: word, start, end: pos };
+  };
+
+  const value = (depth: number): JsonNode => {
+    if (depth > MAX_DEPTH) throw new JsonScanError("nesting too deep", pos);
+    ws();
+    const c = bytes[pos];
+    if (c === 0x7b) {
+      const start = pos++;
+      const entries: JsonEntry[] = [];
+      let duplicateKeys = false;
+      const seen = new Set<string>();
+      ws();
+      if (bytes[pos] === 0x7d) return { type: "object", start, end: ++pos, entries, duplicateKeys };
+      for (;;) {
+        ws();
+        if (bytes[pos] !== 0x22) throw new JsonScanError("expected key", pos);
+        const k = str();
+        const key = k.hasEscape ? (JSON.parse(decoder.decode(bytes.subarray(k.start, k.end))) as string) : decoder.decode(bytes.subarray(k.start + 1, k.end - 1));
+        if (seen.has(key)) duplicateKeys = true;
+        seen.add(key);
+        ws();
+        if (bytes[pos] !== 0x3a) throw new JsonScanError("expected ':'", pos);
+        pos++;
+        entries.push({ key, keyStart: k.start, value: value(depth + 1) });
+        ws();
+        if (bytes[pos] === 0x2c) { pos++; continue; }
+        if (bytes[pos] === 0x7d) return { type: "object", start, end: ++pos, entries, duplicateKeys };
+        throw new JsonScanError("expected ',' or '}'", pos);
+      }
+    }
+    if (c === 0x5b) {
+      const start = pos++;
+      const items: JsonNode[] = [];
+      ws();
+      if (bytes[pos] === 0x5d) return { type: "array", start, end: ++pos, items };
+      for (;;) {
+        items.push(value(depth + 1));
+        ws();
+        if (bytes[pos] === 0x2c) { pos++; continue; }
+        if (bytes[pos] === 0x5d) return { type: "array", start, end: ++pos, items };
+        throw new JsonScanError("expected ',' or ']'", pos);
+      }
+    }
+    if (c === 0x22) return str();
+    if (c === 0x2d || (c !== undefined && c >= 0x30 && c <= 0x39)) return num();
+    if (c === 0x74) return literal("true");
+    if (c === 0x66) return literal("false");
+    if (c === 0x6e) return literal("null");
+    throw new JsonScanError(c === undefined ? "unexpected end" : "unexpected token", pos);
+  };
+
+  const root = value(0);
+  ws();
+  if (pos !== n) throw new JsonScanError("trailing data", pos);
+  return root;
+}
+
+/** The value of `key` in an object node (last occurrence, as JSON.parse does), or undefined. */
+export function getMember(node: JsonNode | undefined, key: string): JsonNode | undefined {
+  if (!node || node.type !== "object") return undefined;
+  for (let i = node.entries.length - 1; i >= 0; i--) if (node.entries[i]!.key === key) return node.entries[i]!.value;
+  return undefined;
+}
+
+/** Decodes a string node's value. */
+export function stringValue(bytes: Uint8Array, node: JsonNode): string {
+  if (node.type !== "string") throw new TypeError(`expected a string node, got ${node.type}`);
+  const raw = decoder.decode(bytes.subarray(node.start + 1, node.end - 1));
+  return node.hasEscape ? (JSON.parse(`"${raw}"`) as string) : raw;
+}
+
+/** The raw bytes of a node, decoded as text (e.g. a whole object's JSON source). */
+export function rawText(bytes: Uint8Array, node: JsonNode): string {
+  return decoder.decode(bytes.subarray(node.start, node.end));
+}

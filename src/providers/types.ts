@@ -1,0 +1,34 @@
+/**
+ * The contract every provider adapter implements (pure). Each wire format lives in its own
+ * folder with the same file names (read-view.ts, edit-rules.ts, check-rules.ts, usage.ts,
+ * wire.ts) and exports one `ProviderAdapter` from index.ts; `src/providers/registry.ts` maps
+ * Provider → adapter. Shared logic (scanner, splicing, subsequence check) is in ./shared.
+ */
+import type { ByteRange, ConversationView, Provider } from "../core/view/types";
+import type { EditPlan } from "../core/plan/types";
+import type { JsonNode } from "./shared/json-scan";
+
+/** A parsed request: original bytes, their node tree, and the neutral view. */
+export interface ParsedRequest {
+  bytes: Uint8Array;
+  root: JsonNode;
+  view: ConversationView;
+}
+
+/** Result of compiling a plan: byte ranges to delete and the plan actually applied. */
+export interface CompiledPlan {
+  /** Sorted, non-overlapping deletions in the original bytes. */
+  deletions: ByteRange[];
+  /** Pair ids whose requested action was downgraded to keep (locked, or a provider rule forbade it), with the reason. */
+  refused: Record<string, string>;
+}
+
+export interface ProviderAdapter {
+  provider: Provider;
+  /** Parses the body into the neutral view. Throws (→ fail open) on malformed or unexpected shapes. */
+  read(bytes: Uint8Array): ParsedRequest;
+  /** Compiles a plan into deletions that keep every provider rule. Never throws for a plan over known pair ids. */
+  compile(parsed: ParsedRequest, plan: EditPlan): CompiledPlan;
+  /** Provider pairing/adjacency rule violations in a (possibly edited) body; [] when valid. */
+  checkRules(bytes: Uint8Array, root: JsonNode): string[];
+}
