@@ -41,6 +41,12 @@ export interface MessageInfo {
   /** Counts of content kinds in this message. */
   prose_blocks: number;
   media_blocks: number;
+  /**
+   * Hash (src/core/hash.ts) of everything in the message that Sluice must never alter: role,
+   * prose text, thinking, tool-call inputs — i.e. the message minus tool-result content. The
+   * guarantee checker compares it between input and output for every kept message.
+   */
+  identity_hash: string;
 }
 
 /** A tool call and its result, judged together (DESIGN invariant 3). */
