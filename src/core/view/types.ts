@@ -42,9 +42,11 @@ export interface MessageInfo {
   prose_blocks: number;
   media_blocks: number;
   /**
-   * Hash (src/core/hash.ts) of everything in the message that Sluice must never alter: role,
-   * prose text, thinking, tool-call inputs — i.e. the message minus tool-result content. The
-   * guarantee checker compares it between input and output for every kept message.
+   * Hash (src/core/hash.ts) of everything in the message that Sluice must never alter: its role
+   * and its non-tool parts (prose, media, thinking, server tool blocks, reasoning), in order —
+   * i.e. the message minus its tool-call and tool-result parts (those are checked per pair).
+   * The guarantee checker compares it between input and output for every kept message, and a
+   * message that disappears must have had no non-tool parts.
    */
   identity_hash: string;
 }
