@@ -1,0 +1,60 @@
+/**
+ * Every compaction config default in one module of named constants (STYLE habit 6). Names are
+ * DESIGN.md's config keys (English snake_case); the seeds' Portuguese names are noted where they
+ * differ. The zod schema (src/config/schema.ts) and the pure core both read these.
+ */
+
+/** Guarantee levels (DESIGN §2): `strict` subtraction only; `placeholders` allow a fixed marker; `rewrite` allows summaries. */
+export const GUARANTEE_LEVELS = ["strict", "placeholders", "rewrite"] as const;
+export type GuaranteeLevel = (typeof GUARANTEE_LEVELS)[number];
+
+/** Decision engines (DESIGN §5). */
+export const ENGINES = ["heuristic", "local", "remote"] as const;
+export type EngineKind = (typeof ENGINES)[number];
+
+export const DEFAULTS = {
+  /** Compaction on/off. Off by default (DESIGN invariant 1). */
+  enabled: false,
+  /** Measurement mode: run everything, forward untouched, count what would have been saved (DESIGN §8). */
+  measure: false,
+  engine: "heuristic" as EngineKind,
+  /** HTTP engine URL (local/remote engines only). */
+  endpoint: null as string | null,
+  /** Model name passed to an HTTP engine. */
+  model: null as string | null,
+  /** NAME of the env var/secret holding the engine credential, never the credential itself. */
+  api_key_env: null as string | null,
+  /** Below this many estimated input tokens nothing is compacted (limiar_tokens). */
+  threshold_tokens: 20_000,
+  /** Tool results smaller than this many bytes are never truncated by micro (piso_bytes). */
+  min_result_bytes: 2_048,
+  /** The last N turns (model round trips) are never touched (preservar_recentes). */
+  preserve_recent_turns: 4,
+  /** Engine verdicts with confidence below this count as keep (limiar_decisao). */
+  decision_threshold: 0.6,
+  /** Characters of a result kept by truncation and sent to HTTP engines (truncar_cabeca_chars). */
+  head_chars: 500,
+  /** HTTP engine deadline, ms. Past it the original history goes. */
+  timeout_ms: 800,
+  /** A step must remove at least this fraction (0..1) of the request's estimated tokens (min_reducao). */
+  min_reduction: 0.05,
+  /** Remote engine only: explicit consent to send prompt excerpts off the machine (consentimento_exportar_prompt). */
+  consent_export_prompt: false,
+  guarantee_level: "strict" as GuaranteeLevel,
+  /** Keep removed tool results in the session's archival tier until retention (DESIGN §7). */
+  archive_removed: false,
+  /** Tool names never touched by any tier or engine. */
+  exclude_tools: [] as string[],
+  /** Idle time after which the session counts as idle (time_based tier), seconds. 300 = provider cache TTL. */
+  idle_seconds: 300,
+  /** Idle time after which the session counts as complete (session_memory tier), seconds. */
+  complete_after_seconds: 3_600,
+  /** State retention after last activity, seconds (7 days). */
+  retention_seconds: 604_800,
+  /** Context use (0..1 of the model's window) at which the auto tier fires. */
+  auto_context_pct: 0.7,
+  /** NAME of the secret holding the audit trail's HMAC key. */
+  audit_key_env: "SLUICE_AUDIT_KEY",
+  /** NAME of the secret holding the admin bearer token. */
+  admin_token_env: "SLUICE_ADMIN_TOKEN",
+} as const;
