@@ -1,0 +1,100 @@
+/**
+ * Usage extraction (pure): reads the provider-reported token usage from a complete JSON answer
+ * or from SSE events, for the three wire formats, into one neutral shape.
+ *
+ * Sources: Anthropic Messages `usage` {input_tokens (uncached), cache_creation_input_tokens,
+ * cache_read_input_tokens, output_tokens}; streaming: `message_start.message.usage`, then
+ * `message_delta.usage` (cumulative output_tokens) — docs.anthropic.com/en/api/messages-streaming.
+ * OpenAI Chat `usage` {prompt_tokens (incl. cached), completion_tokens,
+ * prompt_tokens_details.cached_tokens}; streaming: the final chunk when
+ * `stream_options.include_usage` is set. OpenAI Responses `usage` {input_tokens (incl. cached),
+ * output_tokens, input_tokens_details.cached_tokens}; streaming: `response.completed`.
+ */
+import type { Provider } from "../core/view/types";
+import type { SseEvent } from "./parse-sse";
+
+/** Provider-reported usage of one call, in tokens. `input_tokens` is the uncached, unwritten part. */
+export interface Usage {
+  input_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+  output_tokens: number;
+}
+
+const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
+const obj = (v: unknown): Record<string, unknown> | null =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+
+/** Neutral usage from a provider `usage` object, or null if it is not one. */
+export function usageFromObject(provider: Provider, u: unknown): Usage | null {
+  const o = obj(u);
+  if (!o) return null;
+  switch (provider) {
+    case "anthropic":
+      return {
+        input_tokens: num(o.input_tokens),
+        cache_read_input_tokens: num(o.cache_read_input_tokens),
+        cache_creation_input_tokens: num(o.cache_creation_input_tokens),
+        output_tokens: num(o.output_tokens),
+      };
+    case "openai-chat": {
+      const cached = num(obj(o.prompt_tokens_details)?.cached_tokens);
+      return { input_tokens: Math.max(0, num(o.prompt_tokens) - cached), cache_read_input_tokens: cached, cache_creation_input_tokens: 0, output_tokens: num(o.completion_tokens) };
+    }
+    case "openai-responses": {
+      const cached = num(obj(o.input_tokens_details)?.cached_tokens);
+      return { input_tokens: Math.max(0, num(o.input_tokens) - cached), cache_read_input_tokens: cached, cache_creation_input_tokens: 0, output_tokens: num(o.output_tokens) };
+    }
+    default: {
+      const never: never = provider;
+      throw new Error(`unknown provider ${String(never)}`);
+    }
+  }
+}
+
+/** Usage from a whole JSON response body (non-streaming), or null. */
+export function usageFromJson(provider: Provider, text: string): Usage | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return usageFromObject(provider, obj(body)?.usage);
+}
+
+/**
+ * Folds SSE events into usage: returns the usage after these events given the usage so far
+ * (null = none seen yet).
+ */
+export function usageFromEvents(provider: Provider, events: readonly SseEvent[], sofar: Usage | null): Usage | null {
+  let usage = sofar;
+  for (const ev of events) {
+    if (ev.data === "[DONE]") continue;
+    let data: Record<string, unknown> | null;
+    try {
+      data = obj(JSON.parse(ev.data));
+    } catch {
+      continue;
+    }
+    if (!data) continue;
+    if (provider === "anthropic") {
+      if (data.type === "message_start") usage = usageFromObject(provider, obj(data.message)?.usage) ?? usage;
+      else if (data.type === "message_delta") {
+        const d = obj(data.usage);
+        if (d && usage) {
+          usage = { ...usage, output_tokens: num(d.output_tokens) || usage.output_tokens };
+          // Some servers report input-side counts again in message_delta; take them when present.
+          if (typeof d.input_tokens === "number") usage.input_tokens = num(d.input_tokens);
+          if (typeof d.cache_read_input_tokens === "number") usage.cache_read_input_tokens = num(d.cache_read_input_tokens);
+          if (typeof d.cache_creation_input_tokens === "number") usage.cache_creation_input_tokens = num(d.cache_creation_input_tokens);
+        } else if (d) usage = usageFromObject(provider, d);
+      }
+    } else if (provider === "openai-chat") {
+      if (obj(data.usage)) usage = usageFromObject(provider, data.usage);
+    } else if (data.type === "response.completed" || data.type === "response.incomplete") {
+      usage = usageFromObject(provider, obj(data.response)?.usage) ?? usage;
+    }
+  }
+  return usage;
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { fingerprint, sessionIdOf } from "../../src/gateway/session-id";
+import { scanJson } from "../../src/providers/shared/json-scan";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const ids = (provider: "anthropic" | "openai-chat" | "openai-responses", h: Record<string, string>, body: string) => {
+  const b = enc(body);
+  return sessionIdOf(provider, new Headers(h), b, scanJson(b));
+};
+
+describe("sessionIdOf", () => {
+  const body = '{"model":"m","system":"s","messages":[{"role":"user","content":"hi"}]}';
+  it("prefers x-sluice-session, then Claude Code's header, then prompt_cache_key", () => {
+    expect(ids("anthropic", { "x-sluice-session": "abc", "x-claude-code-session-id": "cc1" }, body)).toEqual({ id: "abc", source: "header" });
+    expect(ids("anthropic", { "x-claude-code-session-id": "cc1" }, body)).toEqual({ id: "cc:cc1", source: "client_session" });
+    expect(ids("openai-chat", {}, '{"model":"m","prompt_cache_key":"k9","messages":[]}')).toEqual({ id: "pck:k9", source: "prompt_cache_key" });
+  });
+  it("fingerprint is stable as the history grows and differs with the first user message", () => {
+    const a = ids("anthropic", {}, body);
+    const b = ids("anthropic", {}, '{"model":"m","system":"s","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"yo"},{"role":"user","content":"more"}]}');
+    const c = ids("anthropic", {}, '{"model":"m","system":"s","messages":[{"role":"user","content":"hello"}]}');
+    expect(a.source).toBe("fingerprint");
+    expect(a.id).toBe(b.id);
+    expect(a.id).not.toBe(c.id);
+  });
+  it("fingerprint covers the OpenAI Chat system message and Responses instructions", () => {
+    const f = (p: "openai-chat" | "openai-responses", s: string) => { const b = enc(s); return fingerprint(p, b, scanJson(b)); };
+    expect(f("openai-chat", '{"model":"m","messages":[{"role":"system","content":"A"},{"role":"user","content":"q"}]}')).not.toBe(
+      f("openai-chat", '{"model":"m","messages":[{"role":"system","content":"B"},{"role":"user","content":"q"}]}'));
+    expect(f("openai-responses", '{"model":"m","instructions":"A","input":"q"}')).not.toBe(f("openai-responses", '{"model":"m","instructions":"B","input":"q"}'));
+  });
+  it("hashes over-long client ids", () => {
+    expect(ids("anthropic", { "x-sluice-session": "x".repeat(300) }, body).id).toMatch(/^h:[0-9a-f]{16}$/);
+  });
+});
