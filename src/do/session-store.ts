@@ -5,7 +5,7 @@
  * State lives in rows, not one blob: a single storage value is size-capped.
  */
 
-/** Largest archive chunk, bytes of UTF-16 text (2 KiB rows stay far below the 2 MB row/value cap). */
+/** Largest archive chunk: 64 Ki UTF-16 code units (≤ 192 KiB as UTF-8), far below the DO SQLite 2 MB row cap. */
 export const ARCHIVE_CHUNK_CHARS = 64 * 1024;
 
 const SCHEMA = `
