@@ -28,20 +28,24 @@ const REQUEST = buildEngineRequest(PAIRS, { model: null, head_chars: 500, turn_c
 
 const engines: Record<string, SpawnedEngine> = {};
 beforeAll(async () => {
-  const started = await Promise.all([undefined, "slow:5000", "status:500", "garbage", "reset"].map((f) => spawnEngine(f)));
+  const started = await Promise.all([undefined, "slow:30000", "status:500", "garbage", "reset"].map((f) => spawnEngine(f)));
   ["good", "slow", "500", "garbage", "reset"].forEach((k, i) => { engines[k] = started[i]!; });
 }, 60_000);
 afterAll(async () => { await Promise.all(Object.values(engines).map((e) => e.stop())); });
 
-function localEngine(endpoint: string): HttpEngine {
-  const loaded = loadConfig({ COMPACTION_CONFIG: JSON.stringify({ engine: "local", endpoint, timeout_ms: 1_500 }) });
+/** Deadline for answers that should arrive (generous: a loaded CI box) and for the slow fault. */
+const GOOD_TIMEOUT_MS = 10_000;
+const SLOW_TIMEOUT_MS = 1_500;
+
+function localEngine(endpoint: string, timeout_ms: number): HttpEngine {
+  const loaded = loadConfig({ COMPACTION_CONFIG: JSON.stringify({ engine: "local", endpoint, timeout_ms }) });
   if (!loaded.ok) throw new Error(loaded.error.message);
   const engine = createEngine(loaded.config, { env: {}, log: () => {}, announced: new Set() });
   if (engine.kind === "heuristic") throw new Error("expected an HTTP engine");
   return engine;
 }
-const outcome = async (endpoint: string) => {
-  const out = await localEngine(endpoint).decide(REQUEST);
+const outcome = async (endpoint: string, timeout_ms = GOOD_TIMEOUT_MS) => {
+  const out = await localEngine(endpoint, timeout_ms).decide(REQUEST);
   return out.ok ? { plan: out.plan, verdicts: out.verdicts } : { reason: out.reason, detail: out.detail };
 };
 
@@ -66,7 +70,7 @@ describe("reference engine process", () => {
   });
 
   it("slow past the deadline → timeout", async () => {
-    expect(await outcome(engines.slow!.endpoint)).toEqual({ reason: "timeout", detail: "no answer within 1500 ms" });
+    expect(await outcome(engines.slow!.endpoint, SLOW_TIMEOUT_MS)).toEqual({ reason: "timeout", detail: "no answer within 1500 ms" });
   });
 
   it("500 → http_5xx", async () => {
