@@ -2,4 +2,5 @@
 import { createApp } from "./http/app";
 
 export { SessionObject } from "./do/session-object";
+export { AuditObject } from "./do/audit-object";
 export default createApp();

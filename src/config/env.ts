@@ -2,6 +2,8 @@
  * The Worker's bindings and vars (wrangler.toml [vars], secrets, Durable Object namespaces).
  * Every var is a string as wrangler delivers it; parsing and validation live in src/config.
  */
+import type { AuditObject } from "../do/audit-object";
+
 export interface Env {
   /** Anthropic upstream base URL, no trailing slash needed. Default https://api.anthropic.com */
   ANTHROPIC_BASE_URL?: string;
@@ -17,5 +19,9 @@ export interface Env {
   UPSTREAM_TIMEOUT_MS?: string;
   /** Session Durable Object namespace. */
   SESSION: DurableObjectNamespace;
+  /** Audit trail Durable Object namespace (one instance, src/do/audit-object.ts). */
+  AUDIT: DurableObjectNamespace<AuditObject>;
+  /** HMAC key of the audit trail (name set by audit_key_env). wrangler.toml holds a dev/test value only. */
+  SLUICE_AUDIT_KEY?: string;
   [key: string]: unknown;
 }

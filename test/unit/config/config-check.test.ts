@@ -1,0 +1,37 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkWranglerToml } from "../../../tools/config-check";
+
+const toml = (vars: string, envs = "") => `name = "x"\n[vars]\n${vars}\n${envs}`;
+
+describe("config:check", () => {
+  it("checks [vars] and every [env.*.vars] with loadConfig's messages", () => {
+    const text = toml(`COMPACTION_CONFIG = '{"engine":"local","endpoint":"http://127.0.0.1:8789/decide"}'\nSLUICE_AUDIT_KEY = "k"`,
+      `[env.prod.vars]\nCOMPACTION_CONFIG = '{"engine":"local","endpoint":"http://8.8.8.8/"}'`);
+    expect(checkWranglerToml(text)).toEqual([
+      { where: "[vars]", ok: true, lines: ["ok: compaction compact (engine local)"] },
+      { where: "[env.prod.vars]", ok: false, lines: [
+        'error: endpoint: endpoint must be a loopback or private address for engine "local" (127.0.0.0/8, ::1, 10/8, 172.16/12, 192.168/16, fc00::/7, localhost); 8.8.8.8 is a public address'] },
+    ]);
+  });
+
+  it("the project's own wrangler.toml passes", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const results = checkWranglerToml(await readFile("wrangler.toml", "utf8"));
+    expect(results.map((r) => [r.where, r.ok, r.lines[0]])).toEqual([["[vars]", true, "ok: compaction off"]]);
+  });
+
+  it("as a program: exit 1 and the error on stderr", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sluice-cc-"));
+    const path = join(dir, "wrangler.toml");
+    writeFileSync(path, toml(`COMPACTION_CONFIG = '{"timeout_ms": 5}'`));
+    const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile("node_modules/.bin/tsx", ["tools/config-check.ts", path], (err, stdout, stderr) =>
+        resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr }));
+    });
+    expect(out).toEqual({ code: 1, stdout: "", stderr: `${path} [vars] error: timeout_ms: timeout_ms must be an integer from 50 to 60000\n` });
+  });
+});

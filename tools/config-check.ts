@@ -1,0 +1,48 @@
+/**
+ * `npm run config:check [path/to/wrangler.toml]`: validates the compaction settings in
+ * wrangler.toml offline, with the same schema and messages as the Worker (src/config).
+ * Checks top-level [vars] and every [env.<name>.vars]. Secrets are not in the file, so a
+ * warning that a named secret "is not set" is expected here. Exit 1 on any error.
+ */
+import { readFileSync } from "node:fs";
+import { parse } from "smol-toml";
+import { loadConfig, type ConfigEnv } from "../src/config/load-config";
+
+/** One checked vars table: where it came from and what loadConfig said. */
+export interface CheckedVars {
+  where: string;
+  lines: string[];
+  ok: boolean;
+}
+
+/** Checks every vars table of a wrangler.toml text (pure apart from nothing: no I/O). */
+export function checkWranglerToml(text: string): CheckedVars[] {
+  const doc = parse(text) as { vars?: ConfigEnv; env?: Record<string, { vars?: ConfigEnv }> };
+  const tables: Array<[string, ConfigEnv]> = [["[vars]", doc.vars ?? {}]];
+  for (const [name, e] of Object.entries(doc.env ?? {})) {
+    if (e.vars) tables.push([`[env.${name}.vars]`, e.vars]);
+  }
+  return tables.map(([where, vars]) => {
+    const r = loadConfig(vars);
+    if (!r.ok) return { where, ok: false, lines: [`error: ${r.error.field}: ${r.error.message}`] };
+    const engine = r.mode === "off" ? "" : ` (engine ${r.config.engine})`;
+    return { where, ok: true, lines: [`ok: compaction ${r.mode}${engine}`, ...r.warnings.map((w) => `warning: ${w}`)] };
+  });
+}
+
+function main(): void {
+  const path = process.argv[2] ?? "wrangler.toml";
+  let results: CheckedVars[];
+  try {
+    results = checkWranglerToml(readFileSync(path, "utf8"));
+  } catch (err) {
+    console.error(`error: ${path}: ${(err as Error).message}`);
+    process.exit(1);
+  }
+  for (const r of results) {
+    for (const line of r.lines) (r.ok ? console.log : console.error)(`${path} ${r.where} ${line}`);
+  }
+  process.exit(results.every((r) => r.ok) ? 0 : 1);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();
