@@ -92,6 +92,7 @@ export function readCorpusSession(id: string): CorpusSession {
   // Calls and results.
   type Call = { id: string; name: string; input: string; msg: number; block: number };
   const calls = new Map<string, Call>();
+  const setCall = (c: Call) => calls.set(c.id, c);
   const pairs: ToolPair[] = [];
   const addResult = (id: string, content: unknown, isError: boolean, msg: number, block: number) => {
     const c = calls.get(id);
@@ -110,17 +111,17 @@ export function readCorpusSession(id: string): CorpusSession {
     if (provider === "anthropic") {
       if (!Array.isArray(m.content)) return;
       (m.content as Json[]).forEach((b, k) => {
-        if (b.type === "tool_use") calls.set(String(b.id), { id: String(b.id), name: String(b.name), input: JSON.stringify(b.input), msg: i, block: k });
+        if (b.type === "tool_use") setCall({ id: String(b.id), name: String(b.name), input: JSON.stringify(b.input), msg: i, block: k });
         if (b.type === "tool_result") addResult(String(b.tool_use_id), b.content, b.is_error === true, i, k);
       });
     } else if (provider === "openai-chat") {
       ((m.tool_calls as Json[] | undefined) ?? []).forEach((tc, k) => {
         const f = (tc.function ?? tc.custom) as Json;
-        calls.set(String(tc.id), { id: String(tc.id), name: String(f.name), input: String(f.arguments ?? f.input ?? ""), msg: i, block: k });
+        setCall({ id: String(tc.id), name: String(f.name), input: String(f.arguments ?? f.input ?? ""), msg: i, block: k });
       });
       if (m.role === "tool") addResult(String(m.tool_call_id), m.content, false, i, -1);
     } else {
-      if (m.type === "function_call" || m.type === "custom_tool_call") calls.set(String(m.call_id), { id: String(m.call_id), name: String(m.name), input: String(m.arguments ?? m.input ?? ""), msg: i, block: -1 });
+      if (m.type === "function_call" || m.type === "custom_tool_call") setCall({ id: String(m.call_id), name: String(m.name), input: String(m.arguments ?? m.input ?? ""), msg: i, block: -1 });
       if (m.type === "function_call_output" || m.type === "custom_tool_call_output") addResult(String(m.call_id), m.output, false, i, -1);
     }
   });
@@ -142,10 +143,15 @@ export function readCorpusSession(id: string): CorpusSession {
     const end = callList[k]!.end;
     const messages: MessageInfo[] = [];
     for (let i = 0; i < end; i++) messages.push({ index: i, role: roles[i]!, turn_index: turn[i]!, range: { start: 0, end: 0 }, bytes: tokens[i]! * 4, est_tokens: tokens[i]!, prose_blocks: 0, media_blocks: 0, identity_hash: "" });
-    const inView = pairs.filter((p) => p.result.message_index < end && p.call.message_index < end);
+    const present = pairs.filter((p) => p.result.message_index < end && p.call.message_index < end);
+    // Ids used by more than one pair in the request are orphans in the view contract: never paired.
+    const seen = new Map<string, number>();
+    for (const p of present) seen.set(p.id, (seen.get(p.id) ?? 0) + 1);
+    const inView = present.filter((p) => seen.get(p.id) === 1);
+    const orphans = present.filter((p) => seen.get(p.id)! > 1).map((p) => ({ id: p.id, kind: "duplicate_id" as const, position: p.call }));
     const turnCount = provider === "openai-responses" ? k : messages.filter((_, i) => isOutput[i] && msgs[i]!.role === "assistant").length;
     const est = systemTokens + messages.reduce((s, m) => s + m.est_tokens, 0);
-    return { provider, model: (doc.model as string | null) ?? null, body_bytes: est * 4, est_tokens: est, messages, pairs: inView, orphans: [], turn_count: turnCount, server_managed: null };
+    return { provider, model: (doc.model as string | null) ?? null, body_bytes: est * 4, est_tokens: est, messages, pairs: inView, orphans, turn_count: turnCount, server_managed: null };
   };
   return { id, provider, model: (doc.model as string | null) ?? null, calls: callList, viewAt };
 }

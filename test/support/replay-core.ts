@@ -25,6 +25,8 @@ export interface ReplayCall {
   /** Per message: "tokens|actions" signature as forwarded (prefix identity). */
   signatures: string[];
   tokens: number[];
+  /** Ids the view turned into orphans (duplicate ids): their ledger entries cannot apply. */
+  orphans: string[];
 }
 
 export interface ReplayRun {
@@ -101,7 +103,7 @@ export function replayCore(id: string, config: CoreConfig = CORE_DEFAULTS): Repl
     removedTotal += view.est_tokens - allTok;
     originalTotal += view.est_tokens;
     const removed = Object.entries(result.plan.actions).filter(([, a]) => a.kind !== "keep").map(([pid]) => pid).sort();
-    calls.push({ k, result, removed, signatures: fw.signatures, tokens: fw.tokens });
+    calls.push({ k, result, removed, signatures: fw.signatures, tokens: fw.tokens, orphans: view.orphans.map((o) => o.id) });
   });
   return { id, calls, steps: ledger.steps.length, ledger, tokens_removed_total: removedTotal, tokens_original_total: originalTotal, cost_with: costWith, cost_without: costWithout };
 }
