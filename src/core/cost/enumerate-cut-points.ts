@@ -1,0 +1,86 @@
+/**
+ * Candidate cut points of a removal step (pure). A cut at message boundary `b` means: the step
+ * applies the candidate actions whose call and result both lie in messages [0, b), and leaves
+ * [b, end) as it is. A cut never falls inside a tool exchange: `b` is valid only when no pair
+ * has its call before `b` and its result at or after `b` (DESIGN invariant 3). Only boundaries
+ * that add at least one candidate over the previous valid boundary are returned, in order.
+ */
+
+/** One candidate action, located in the history. */
+export interface CutCandidate {
+  pair_id: string;
+  /** Message index of the call. */
+  call_message: number;
+  /** Message index of the result. */
+  result_message: number;
+  /** First message whose bytes the action changes (the call's for drop_pair, the result's otherwise). */
+  first_edit_message: number;
+  /** Estimated tokens the action removes. */
+  saved_tokens: number;
+}
+
+/** A tool exchange span (call message → result message), used to keep cuts outside exchanges. */
+export interface ExchangeSpan {
+  call_message: number;
+  result_message: number;
+}
+
+/** One evaluated cut. */
+export interface CutPoint {
+  /** Messages [0, boundary) are compacted. */
+  boundary: number;
+  /** Pair ids the step would edit at this cut, in history order. */
+  pair_ids: string[];
+  /** H: estimated tokens removed. */
+  removed_tokens: number;
+  /** K: tokens in [first edit, cached_end) still present after the step (must be written again). */
+  rewritten_tokens: number;
+}
+
+/** Inputs of the enumeration. */
+export interface CutInput {
+  /** Estimated tokens of each message as currently forwarded (earlier steps applied). */
+  message_tokens: number[];
+  candidates: CutCandidate[];
+  spans: ExchangeSpan[];
+  /** No cut beyond this boundary (start of the protected recent turns). */
+  max_boundary: number;
+  /** Messages before this index were part of the previous request (and so cached). */
+  cached_end: number;
+}
+
+/** Enumerates the valid, distinct cut points, earliest first. */
+export function enumerateCutPoints(input: CutInput): CutPoint[] {
+  const n = input.message_tokens.length;
+  const maxB = Math.min(input.max_boundary, n);
+  // 1. inside[b] > 0 when some exchange has call < b ≤ result.
+  const delta = new Array<number>(n + 2).fill(0);
+  for (const s of input.spans) {
+    if (s.result_message <= s.call_message) continue;
+    delta[s.call_message + 1]! += 1;
+    delta[s.result_message + 1]! -= 1;
+  }
+  // 2. Prefix sums of message tokens for K.
+  const prefix = new Array<number>(n + 1).fill(0);
+  for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i]! + input.message_tokens[i]!;
+  const sorted = [...input.candidates].sort((a, b) => Math.max(a.call_message, a.result_message) - Math.max(b.call_message, b.result_message));
+  const cuts: CutPoint[] = [];
+  let inside = 0;
+  let next = 0;
+  let taken: CutCandidate[] = [];
+  let lastCount = 0;
+  for (let b = 1; b <= maxB; b++) {
+    inside += delta[b]!;
+    while (next < sorted.length && Math.max(sorted[next]!.call_message, sorted[next]!.result_message) < b) taken = [...taken, sorted[next++]!];
+    if (inside > 0 || taken.length === lastCount) continue;
+    lastCount = taken.length;
+    // 3. H, first edit and K for this set.
+    const removed = taken.reduce((s, c) => s + c.saved_tokens, 0);
+    const firstEdit = Math.min(...taken.map((c) => c.first_edit_message));
+    const end = Math.max(firstEdit, Math.min(input.cached_end, n));
+    const rewritten = Math.max(0, prefix[end]! - prefix[firstEdit]! - removed);
+    const ids = [...taken].sort((a, b) => a.first_edit_message - b.first_edit_message || a.pair_id.localeCompare(b.pair_id)).map((c) => c.pair_id);
+    cuts.push({ boundary: b, pair_ids: ids, removed_tokens: removed, rewritten_tokens: rewritten });
+  }
+  return cuts;
+}

@@ -1,0 +1,36 @@
+/**
+ * Rule: a result identical (same content hash) to a later result of the same tool. If the two
+ * calls are identical too, the earlier pair is a pure repeat: drop_pair, confidence 0.95. If
+ * only the results match (different inputs), the call is kept and only the result goes:
+ * drop_result, confidence 0.7 — and only for results of at least 256 bytes, below which the
+ * kept head would be about as long as the result.
+ */
+import type { ToolPair } from "../view/types";
+import type { Verdicts } from "./verdict";
+
+/** Confidence when call and result both repeat later. */
+export const DUPLICATE_PAIR_CONFIDENCE = 0.95;
+/** Confidence when only the result repeats later. */
+export const DUPLICATE_RESULT_CONFIDENCE = 0.7;
+/** Smallest result (bytes) worth a drop_result when only the result repeats. */
+export const DUPLICATE_RESULT_MIN_BYTES = 256;
+
+/** Verdicts for results repeated later. `pairs` in call order. */
+export function ruleDuplicateResult(pairs: ToolPair[]): Verdicts {
+  const out: Verdicts = {};
+  // Walk backwards remembering, per tool+hash, whether a later pair exists and with which inputs.
+  const later = new Map<string, Set<string>>();
+  for (let i = pairs.length - 1; i >= 0; i--) {
+    const p = pairs[i]!;
+    const key = `${p.tool_name}\u0000${p.result_hash}`;
+    const inputs = later.get(key);
+    if (inputs !== undefined) {
+      if (inputs.has(p.input_text)) out[p.id] = { kind: "drop_pair", confidence: DUPLICATE_PAIR_CONFIDENCE, rule: "duplicate_result" };
+      else if (p.result_bytes >= DUPLICATE_RESULT_MIN_BYTES) out[p.id] = { kind: "drop_result", confidence: DUPLICATE_RESULT_CONFIDENCE, rule: "duplicate_result" };
+      inputs.add(p.input_text);
+    } else {
+      later.set(key, new Set([p.input_text]));
+    }
+  }
+  return out;
+}

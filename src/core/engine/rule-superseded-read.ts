@@ -1,0 +1,43 @@
+/**
+ * Rule: a file read superseded by a later read of the same path that covers the same lines, or
+ * by a later edit of that path (the read content is stale). Verdict drop_pair (DESIGN §2 note:
+ * remove the whole pair for superseded calls rather than truncate). Confidence 0.9 for a
+ * covering re-read (the newer content is in context), 0.7 after an edit (only the changed
+ * lines are in context) — both above the default decision_threshold 0.6.
+ */
+import type { ToolPair } from "../view/types";
+import type { ToolCallInfo } from "./read-tool-call";
+import type { Verdicts } from "./verdict";
+
+/** Confidence of a read superseded by a covering later read. */
+export const SUPERSEDED_BY_READ_CONFIDENCE = 0.9;
+/** Confidence of a read superseded by a later edit of the same path. */
+export const SUPERSEDED_BY_EDIT_CONFIDENCE = 0.7;
+
+/** Verdicts for superseded reads. `pairs` and `infos` are parallel arrays in call order; `failed[i]` marks failed calls (they supersede nothing). */
+export function ruleSupersededRead(pairs: ToolPair[], infos: ToolCallInfo[], failed: boolean[]): Verdicts {
+  const out: Verdicts = {};
+  for (let i = 0; i < pairs.length; i++) {
+    const a = infos[i]!;
+    if (a.kind !== "read" || failed[i]) continue;
+    for (let j = i + 1; j < pairs.length; j++) {
+      const b = infos[j]!;
+      if (failed[j]) continue;
+      if (b.kind === "edit" && b.paths.some((p) => a.paths.includes(p))) {
+        out[pairs[i]!.id] = { kind: "drop_pair", confidence: SUPERSEDED_BY_EDIT_CONFIDENCE, rule: "superseded_read" };
+        break;
+      }
+      if (b.kind === "read" && a.paths.every((p) => b.paths.includes(p)) && covers(b.range, a.range)) {
+        out[pairs[i]!.id] = { kind: "drop_pair", confidence: SUPERSEDED_BY_READ_CONFIDENCE, rule: "superseded_read" };
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+function covers(later: { from: number; to: number } | null, earlier: { from: number; to: number } | null): boolean {
+  if (later === null) return false;
+  if (earlier === null) return later.from === 1 && later.to === Infinity;
+  return later.from <= earlier.from && later.to >= earlier.to;
+}

@@ -1,0 +1,69 @@
+/**
+ * The heuristic engine (`engine: "heuristic"`, the default; pure, no network): runs every rule
+ * over the view's pairs and keeps, per pair, the verdict with the highest confidence (drop_pair
+ * wins a tie). Guards first: a pair whose tool is in `exclude_tools` or that the adapter locked
+ * is always keep with confidence 1 (DESIGN §5).
+ */
+import type { ConversationView, ToolPair } from "../view/types";
+import { readToolCall, resultLooksFailed } from "./read-tool-call";
+import { ruleDuplicateResult } from "./rule-duplicate-result";
+import { ruleFailedRetried } from "./rule-failed-retried";
+import { ruleStaleLargeOutput } from "./rule-stale-large-output";
+import { ruleSupersededRead } from "./rule-superseded-read";
+import type { RuleName, Verdict, Verdicts } from "./verdict";
+
+/** Config the engine reads (names from src/config/defaults.ts). */
+export interface HeuristicConfig {
+  exclude_tools: readonly string[];
+  min_result_bytes: number;
+}
+
+/** The engine's answer. */
+export interface EngineRun {
+  /** Final verdict per pair (every pair of the view has one). */
+  verdicts: Verdicts;
+  /** Pair ids each rule fired on (before combining), for reports and tests. */
+  hits: Record<Exclude<RuleName, "none">, string[]>;
+}
+
+/** Pairs in call order (message index, then block index). */
+export function pairsInCallOrder(pairs: readonly ToolPair[]): ToolPair[] {
+  return [...pairs].sort((a, b) => a.call.message_index - b.call.message_index || a.call.block_index - b.call.block_index);
+}
+
+/** Runs the heuristic rules over `view`. */
+export function runHeuristicEngine(view: ConversationView, config: HeuristicConfig): EngineRun {
+  const pairs = pairsInCallOrder(view.pairs);
+  const infos = pairs.map(readToolCall);
+  const failed = pairs.map(resultLooksFailed);
+  const byRule: Array<[Exclude<RuleName, "none" | "exclude_tools" | "locked">, Verdicts]> = [
+    ["superseded_read", ruleSupersededRead(pairs, infos, failed)],
+    ["duplicate_result", ruleDuplicateResult(pairs)],
+    ["failed_then_retried", ruleFailedRetried(pairs, infos, failed)],
+    ["stale_large_output", ruleStaleLargeOutput(pairs, infos, view.turn_count, config.min_result_bytes)],
+  ];
+  const hits: EngineRun["hits"] = { superseded_read: [], duplicate_result: [], failed_then_retried: [], stale_large_output: [], exclude_tools: [], locked: [] };
+  const verdicts: Verdicts = {};
+  const excluded = new Set(config.exclude_tools);
+  for (const p of pairs) {
+    if (excluded.has(p.tool_name)) {
+      verdicts[p.id] = { kind: "keep", confidence: 1, rule: "exclude_tools" };
+      hits.exclude_tools.push(p.id);
+      continue;
+    }
+    if (p.locked !== null) {
+      verdicts[p.id] = { kind: "keep", confidence: 1, rule: "locked" };
+      hits.locked.push(p.id);
+      continue;
+    }
+    let best: Verdict = { kind: "keep", confidence: 0, rule: "none" };
+    for (const [rule, vs] of byRule) {
+      const v = vs[p.id];
+      if (v === undefined) continue;
+      hits[rule].push(p.id);
+      if (v.confidence > best.confidence || (v.confidence === best.confidence && v.kind === "drop_pair")) best = v;
+    }
+    verdicts[p.id] = best;
+  }
+  return { verdicts, hits };
+}

@@ -1,0 +1,70 @@
+/**
+ * Token accounting of plan actions (pure): how many estimated tokens an action takes out of a
+ * request, and the per-message token counts of a request once a plan is applied. Estimates use
+ * the hot-path estimator (src/core/tokens/estimate.ts, ~4 bytes per token).
+ */
+import type { EditPlan, PairAction } from "../plan/types";
+import { MEDIA_TOKENS, estimateTokensFromBytes } from "../tokens/estimate";
+import type { ConversationView, ToolPair } from "../view/types";
+
+/**
+ * Tokens a drop_result leaves behind: the adapter keeps "a short exact head" (plan/types.ts);
+ * we assume 64 bytes ≈ 16 tokens. An estimate for the cost model only; the adapter decides.
+ */
+export const DROP_RESULT_KEPT_TOKENS = 16;
+
+/** Estimated tokens of a pair's call (its input). */
+export function callTokens(pair: ToolPair): number {
+  return estimateTokensFromBytes(pair.input_bytes);
+}
+
+/** Estimated tokens `action` removes from the call's message and from the result's message. */
+export function actionSavings(pair: ToolPair, action: PairAction): { call: number; result: number } {
+  switch (action.kind) {
+    case "keep":
+      return { call: 0, result: 0 };
+    case "drop_pair":
+      return { call: callTokens(pair), result: pair.result_est_tokens };
+    case "drop_result":
+      return { call: 0, result: Math.max(0, pair.result_est_tokens - DROP_RESULT_KEPT_TOKENS) };
+    case "truncate_result":
+      return { call: 0, result: Math.max(0, pair.result_est_tokens - estimateTokensFromBytes(action.head_bytes + (action.tail_bytes ?? 0))) };
+    case "strip_media":
+      return { call: 0, result: Math.min(pair.result_est_tokens, pair.result_media_count * MEDIA_TOKENS) };
+    default: {
+      const never: never = action;
+      return never;
+    }
+  }
+}
+
+/** Total estimated tokens `action` removes. */
+export function savedTokens(pair: ToolPair, action: PairAction): number {
+  const s = actionSavings(pair, action);
+  return s.call + s.result;
+}
+
+/** Estimated tokens of each message of `view` after `plan`. */
+export function messageTokensAfter(view: ConversationView, plan: EditPlan): number[] {
+  const tokens = view.messages.map((m) => m.est_tokens);
+  for (const pair of view.pairs) {
+    const action = plan.actions[pair.id];
+    if (action === undefined) continue;
+    const s = actionSavings(pair, action);
+    const ci = pair.call.message_index;
+    const ri = pair.result.message_index;
+    if (tokens[ci] !== undefined) tokens[ci] = Math.max(0, tokens[ci]! - s.call);
+    if (tokens[ri] !== undefined) tokens[ri] = Math.max(0, tokens[ri]! - s.result);
+  }
+  return tokens;
+}
+
+/** Estimated tokens of the whole request after `plan`. */
+export function requestTokensAfter(view: ConversationView, plan: EditPlan): number {
+  let saved = 0;
+  for (const pair of view.pairs) {
+    const action = plan.actions[pair.id];
+    if (action !== undefined) saved += savedTokens(pair, action);
+  }
+  return Math.max(0, view.est_tokens - saved);
+}

@@ -1,0 +1,100 @@
+/**
+ * The session's sticky compaction ledger and its re-application (pure; DESIGN invariant 6).
+ * Entries are keyed by pair id + result hash; each records the action, the step that decided
+ * it and when the pair was first seen. Every request re-applies every entry whose pair is
+ * present, so the compacted prefix stays byte-identical between steps; a new step only adds
+ * entries. The host stores the ledger (session DO) and merges the additions compact() returns.
+ */
+import type { PairAction } from "../plan/types";
+import type { ConversationView } from "../view/types";
+import type { Tier } from "./types";
+
+/** One sticky decision. */
+export interface LedgerEntry {
+  pair_id: string;
+  /** ToolPair.result_hash when decided; a pair whose result changed is not re-edited. */
+  result_hash: string;
+  action: PairAction;
+  /** Step number that decided it (1-based). */
+  step: number;
+  /** Epoch ms when the session first saw the pair. */
+  first_seen_ms: number;
+}
+
+/** One compaction step of the session. */
+export interface LedgerStep {
+  step: number;
+  tier: Tier;
+  /** Epoch ms of the request that took the step. */
+  at_ms: number;
+  pair_count: number;
+  /** Estimated tokens the step removed from the request that took it. */
+  tokens_removed: number;
+  /** The cost model's net benefit of the step, USD. */
+  net_benefit_usd: number;
+}
+
+/** The whole ledger of a session. */
+export interface Ledger {
+  /** ledgerKey(pair_id, result_hash) → entry. */
+  entries: Record<string, LedgerEntry>;
+  /** Pair id → epoch ms when first seen (every pair, removed or not; the time_based tier's ages). */
+  first_seen: Record<string, number>;
+  steps: LedgerStep[];
+}
+
+/** What one request adds to the ledger. */
+export interface LedgerAdditions {
+  entries: LedgerEntry[];
+  /** First-seen times of pairs this request showed for the first time. */
+  first_seen: Record<string, number>;
+  step: LedgerStep | null;
+}
+
+/** A new session's ledger. */
+export const EMPTY_LEDGER: Ledger = { entries: {}, first_seen: {}, steps: [] };
+
+/** Ledger key of a pair: id and result hash. */
+export function ledgerKey(pair_id: string, result_hash: string): string {
+  return `${pair_id}#${result_hash}`;
+}
+
+/** Result of re-applying the ledger to a view. */
+export interface Reapplied {
+  /** Pair id → action, for every present pair the ledger decided. */
+  actions: Record<string, PairAction>;
+  /** Pair ids in the ledger that could not be re-applied, with the reason ("locked: …", "result_changed"). */
+  skipped: Record<string, string>;
+}
+
+/** Re-applies `ledger` to `view`: the sticky part of the plan. */
+export function reapplyLedger(view: ConversationView, ledger: Ledger): Reapplied {
+  const actions: Record<string, PairAction> = {};
+  const skipped: Record<string, string> = {};
+  let byId: Map<string, LedgerEntry> | null = null;
+  for (const pair of view.pairs) {
+    const entry = ledger.entries[ledgerKey(pair.id, pair.result_hash)];
+    if (entry === undefined) {
+      byId ??= new Map(Object.values(ledger.entries).map((e) => [e.pair_id, e]));
+      if (byId.has(pair.id)) skipped[pair.id] = "result_changed";
+      continue;
+    }
+    if (pair.locked !== null) {
+      skipped[pair.id] = `locked: ${pair.locked}`;
+      continue;
+    }
+    actions[pair.id] = entry.action;
+  }
+  return { actions, skipped };
+}
+
+/** Merges additions into a ledger (pure; returns a new ledger). */
+export function mergeLedger(ledger: Ledger, add: LedgerAdditions): Ledger {
+  const entries = { ...ledger.entries };
+  for (const e of add.entries) entries[ledgerKey(e.pair_id, e.result_hash)] = e;
+  return {
+    entries,
+    first_seen: { ...ledger.first_seen, ...add.first_seen },
+    steps: add.step === null ? ledger.steps : [...ledger.steps, add.step],
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * One request through a tier (pure): re-apply the ledger, ask the tier for candidate actions
+ * on the pairs no step has decided yet, and take a new step only when it pays (issue 4):
+ *
+ * 1. Re-apply the ledger (sticky decisions; DESIGN invariant 6). This always happens.
+ * 2. Skip when the request (after step 1) is under `threshold_tokens`, or no candidates.
+ * 3. Enumerate cut points (never inside a tool exchange) and price each with the five-term
+ *    net benefit; a cut must remove ≥ `min_reduction` of the request and keep ≥ the model's
+ *    min keep ratio of the history.
+ * 4. Take the best positive cut, or skip. The result carries the whole plan and the ledger
+ *    additions (first-seen times always; entries and a step record when a step was taken).
+ *
+ * Cost-model inputs measured here: T = history tokens after step 1; V = request tokens outside
+ * the history (system, tools), never below 0; avg = T / max(1, turn_count) (tokens the average
+ * call added); c = steps already in the ledger; R = ctx.expected_remaining_calls; cache cold
+ * when idle_seconds ≥ the model's cache TTL.
+ */
+import { COST_DEFAULTS, type CostParams } from "../cost/cost-defaults";
+import { enumerateCutPoints, type CutCandidate } from "../cost/enumerate-cut-points";
+import { findModelPrice } from "../cost/find-model-price";
+import { netBenefit, type NetBenefit } from "../cost/net-benefit";
+import type { ModelPrice } from "../cost/prices";
+import type { EditPlan, PairAction } from "../plan/types";
+import type { ToolPair } from "../view/types";
+import { reapplyLedger, type LedgerAdditions, type LedgerEntry } from "./ledger";
+import { cachedEnd, pairIsOld, protectedStart } from "./locate-boundaries";
+import { messageTokensAfter, savedTokens } from "./estimate-savings";
+import { TIER_COST_WEIGHT, type SkipReason, type Tier, type TierContext, type TierResult } from "./types";
+
+/** A tier's proposal for one pair. */
+export interface Proposal {
+  pair: ToolPair;
+  action: PairAction;
+}
+
+/** How a tier proposes actions: over the eligible (old, unlocked, not excluded, undecided) pairs. */
+export type Propose = (ctx: TierContext, eligible: ToolPair[]) => Proposal[];
+
+/** Options of a step. `gate: false` skips the cost model (session_memory at level rewrite). */
+export interface StepOptions {
+  gate: boolean;
+}
+
+/** Resolved price row and the cost parameters for this request. */
+export function costParamsFor(ctx: TierContext): { price: ModelPrice; params: CostParams; fallback: boolean } {
+  const { price, fallback } = findModelPrice(ctx.view.model, ctx.view.provider, ctx.prices);
+  const params: CostParams = {
+    ...COST_DEFAULTS,
+    ...ctx.cost_params,
+    p_input: price.input_per_mtok,
+    p_cache: price.cache_read_per_mtok,
+    p_out: price.output_per_mtok,
+    write_multiplier: price.cache_write_multiplier,
+    context_window: price.context_window,
+  };
+  return { price, params, fallback };
+}
+
+/** Pairs a new step may edit: old, unlocked, tool not excluded, no ledger decision. */
+export function eligiblePairs(ctx: TierContext, decided: ReadonlySet<string>): ToolPair[] {
+  const excluded = new Set(ctx.config.exclude_tools);
+  return ctx.view.pairs.filter(
+    (p) => p.locked === null && !excluded.has(p.tool_name) && !decided.has(p.id) && pairIsOld(ctx.view, p, ctx.config.preserve_recent_turns),
+  );
+}
+
+/** Runs `propose` for `tier` and decides whether to take a step. */
+export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options: StepOptions = { gate: true }): TierResult {
+  const { view, ledger, config } = ctx;
+  const { price, params, fallback } = costParamsFor(ctx);
+  const warnings: string[] = fallback ? [`price: unknown model ${JSON.stringify(view.model)}, seed prices used`] : [];
+  const firstSeen: Record<string, number> = {};
+  for (const p of view.pairs) if (ledger.first_seen[p.id] === undefined) firstSeen[p.id] = ctx.now_ms;
+  const noStep = (base: EditPlan, tokens: number, reason: SkipReason | null): TierResult => ({
+    tier: "none",
+    tokens_before: tokens,
+    tokens_after: tokens,
+    cost_estimate: 0,
+    plan: base,
+    correlation_id: ctx.correlation_id,
+    tokens_original: view.est_tokens,
+    ledger_additions: { entries: [], first_seen: firstSeen, step: null },
+    step: null,
+    skipped: reason === null ? null : { tier, reason },
+    memory: null,
+    warnings,
+  });
+  if (view.server_managed !== null) return noStep({ actions: {} }, view.est_tokens, "server_managed");
+
+  // 1. Re-apply the ledger.
+  const re = reapplyLedger(view, ledger);
+  for (const [id, why] of Object.entries(re.skipped)) warnings.push(`ledger: ${id} not re-applied (${why})`);
+  const base: EditPlan = { actions: { ...re.actions } };
+  const msgTokens = messageTokensAfter(view, base);
+  const historyTokens = msgTokens.reduce((s, t) => s + t, 0);
+  const outsideHistory = Math.max(0, view.est_tokens - view.messages.reduce((s, m) => s + m.est_tokens, 0));
+  const tokensBefore = outsideHistory + historyTokens;
+
+  // 2. Gates and candidates.
+  if (options.gate && tokensBefore < config.threshold_tokens) return noStep(base, tokensBefore, "under_threshold");
+  const decided = new Set([...Object.keys(re.actions), ...Object.keys(re.skipped)]);
+  const proposals = propose(ctx, eligiblePairs(ctx, decided)).filter((p) => p.action.kind !== "keep" && savedTokens(p.pair, p.action) > 0);
+  if (proposals.length === 0) return noStep(base, tokensBefore, "no_candidates");
+
+  // 3. Cut points, priced.
+  const candidates: CutCandidate[] = proposals.map((p) => ({
+    pair_id: p.pair.id,
+    call_message: p.pair.call.message_index,
+    result_message: p.pair.result.message_index,
+    first_edit_message: p.action.kind === "drop_pair" ? Math.min(p.pair.call.message_index, p.pair.result.message_index) : p.pair.result.message_index,
+    saved_tokens: savedTokens(p.pair, p.action),
+  }));
+  const cuts = enumerateCutPoints({
+    message_tokens: msgTokens,
+    candidates,
+    spans: view.pairs.map((p) => ({ call_message: p.call.message_index, result_message: p.result.message_index })),
+    max_boundary: protectedStart(view, config.preserve_recent_turns),
+    cached_end: cachedEnd(view),
+  });
+  const situation = {
+    remaining_calls: ctx.expected_remaining_calls,
+    prior_steps: ledger.steps.length,
+    avg_call_tokens: historyTokens / Math.max(1, view.turn_count),
+    cache_cold: ctx.pressure.idle_seconds >= price.cache_ttl_seconds,
+  };
+  let best: { cut: (typeof cuts)[number]; benefit: NetBenefit } | null = null;
+  let sawReduction = false;
+  for (const cut of cuts) {
+    if (options.gate && cut.removed_tokens < config.min_reduction * tokensBefore) continue;
+    if (historyTokens - cut.removed_tokens < params.min_keep_ratio * historyTokens) continue;
+    sawReduction = true;
+    const benefit = netBenefit(
+      { history_tokens: historyTokens, removed_tokens: cut.removed_tokens, rewritten_tokens: cut.rewritten_tokens, request_cost_usd: ctx.engine_cost_usd ?? 0 },
+      situation,
+      { ...params, prefix_tokens: outsideHistory, summary_tokens: 0 },
+    );
+    if ((!options.gate || benefit.net > 0) && (best === null || benefit.net > best.benefit.net)) best = { cut, benefit };
+  }
+  if (best === null) return noStep(base, tokensBefore, sawReduction ? "not_positive" : cuts.length === 0 ? "no_candidates" : "under_min_reduction");
+
+  // 4. Take the step.
+  const stepNo = ledger.steps.length + 1;
+  const chosen = new Set(best.cut.pair_ids);
+  const plan: EditPlan = { actions: { ...base.actions } };
+  const entries: LedgerEntry[] = [];
+  for (const p of proposals) {
+    if (!chosen.has(p.pair.id)) continue;
+    plan.actions[p.pair.id] = p.action;
+    entries.push({ pair_id: p.pair.id, result_hash: p.pair.result_hash, action: p.action, step: stepNo, first_seen_ms: ledger.first_seen[p.pair.id] ?? ctx.now_ms });
+  }
+  const tokensAfter = tokensBefore - best.cut.removed_tokens;
+  const additions: LedgerAdditions = {
+    entries,
+    first_seen: firstSeen,
+    step: { step: stepNo, tier, at_ms: ctx.now_ms, pair_count: entries.length, tokens_removed: best.cut.removed_tokens, net_benefit_usd: best.benefit.net },
+  };
+  return {
+    tier,
+    tokens_before: tokensBefore,
+    tokens_after: tokensAfter,
+    cost_estimate: tierCostEstimate(tokensBefore - tokensAfter, price.input_per_mtok / 1000, tier),
+    plan,
+    correlation_id: ctx.correlation_id,
+    tokens_original: view.est_tokens,
+    ledger_additions: additions,
+    step: { step: stepNo, pair_ids: best.cut.pair_ids, boundary: best.cut.boundary, tokens_removed: best.cut.removed_tokens, benefit: best.benefit },
+    skipped: null,
+    memory: null,
+    warnings,
+  };
+}
+
+/** cost_estimate = tokens_saved / 1000 × cost_per_1k_tokens × weight (DESIGN §3); 0 when nothing is saved. */
+export function tierCostEstimate(tokens_saved: number, cost_per_1k_tokens: number, tier: Tier): number {
+  return tokens_saved <= 0 ? 0 : (tokens_saved / 1000) * cost_per_1k_tokens * TIER_COST_WEIGHT[tier];
+}

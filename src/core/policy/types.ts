@@ -1,0 +1,132 @@
+/**
+ * Types of the tier policy (pure data): tiers and their cost weights, the budget pressure a
+ * request is under, the config subset the core reads, the context every tier gets and the
+ * result it returns (issue 4; DESIGN §3).
+ */
+import type { GuaranteeLevel, EngineKind } from "../../config/defaults";
+import type { CostParams, } from "../cost/cost-defaults";
+import type { ModelPrice } from "../cost/prices";
+import type { NetBenefit } from "../cost/net-benefit";
+import type { Verdicts } from "../engine/verdict";
+import type { TierMap } from "../memory/build-tier-map";
+import type { EditPlan } from "../plan/types";
+import type { ConversationView } from "../view/types";
+import type { Ledger, LedgerAdditions } from "./ledger";
+
+/** The tiers, highest priority first (selectTier order). */
+export const TIERS = ["session_memory", "auto", "time_based", "micro", "none"] as const;
+export type Tier = (typeof TIERS)[number];
+
+/**
+ * Relative cost of running each tier (DESIGN §3 table): cost_estimate = tokens_saved / 1000 ×
+ * cost_per_1k_tokens × weight.
+ */
+export const TIER_COST_WEIGHT: Readonly<Record<Tier, number>> = {
+  micro: 0.05,
+  time_based: 0.1,
+  auto: 0.5,
+  session_memory: 1.0,
+  none: 0,
+};
+
+/** How much pressure the session is under for this request (DESIGN §3). */
+export interface BudgetPressure {
+  /** Model calls of the session including this one, 1-based. */
+  turn_count: number;
+  /** Estimated request tokens / the model's context window, 0..1 (may exceed 1). */
+  context_pct_used: number;
+  /** Seconds since the session's previous activity (previous request or response). */
+  idle_seconds: number;
+  /** True once the session is over (complete alarm fired). */
+  session_complete: boolean;
+}
+
+/** The config keys the core reads (names and defaults from src/config/defaults.ts). */
+export interface CoreConfig {
+  engine: EngineKind;
+  threshold_tokens: number;
+  min_result_bytes: number;
+  preserve_recent_turns: number;
+  decision_threshold: number;
+  head_chars: number;
+  min_reduction: number;
+  guarantee_level: GuaranteeLevel;
+  exclude_tools: readonly string[];
+  idle_seconds: number;
+  auto_context_pct: number;
+}
+
+/** Everything a tier needs for one request. The host (session DO) supplies it; nothing here does I/O. */
+export interface TierContext {
+  view: ConversationView;
+  /** The session's ledger before this request. */
+  ledger: Ledger;
+  pressure: BudgetPressure;
+  config: CoreConfig;
+  /** Price table (src/core/cost/prices.ts MODEL_PRICES unless overridden); looked up by view.model. */
+  prices: readonly ModelPrice[];
+  /** Overrides of the cost model's seed parameters (β, Q, r, …); prices come from `prices`. */
+  cost_params?: Partial<CostParams>;
+  /** Current time, epoch milliseconds (the host's clock). */
+  now_ms: number;
+  /** R: expected remaining calls (see src/core/cost/estimate-remaining-calls.ts). */
+  expected_remaining_calls: number;
+  /** Correlates the trace event with the request. */
+  correlation_id: string;
+  /**
+   * Verdicts of an HTTP engine (local/remote), fetched by the host. Absent with engine
+   * "heuristic": the core runs the heuristic engine itself. Absent with an HTTP engine (it
+   * failed or timed out): no engine removals this request (fail open).
+   */
+  verdicts?: Verdicts;
+  /** USD the engine charged for the verdicts (compaction request cost of a removal step). 0 by default. */
+  engine_cost_usd?: number;
+}
+
+/** Why no step was taken. */
+export type SkipReason =
+  | "server_managed"
+  | "under_threshold"
+  | "no_candidates"
+  | "under_min_reduction"
+  | "not_positive"
+  | "not_selected";
+
+/** The step taken by this request, if any. */
+export interface StepTaken {
+  /** Step number in the session (1-based). */
+  step: number;
+  /** Pair ids newly edited, in history order. */
+  pair_ids: string[];
+  /** Cut boundary: messages [0, boundary) were eligible. */
+  boundary: number;
+  /** Estimated tokens the step removes. */
+  tokens_removed: number;
+  /** The cost model's terms for the chosen cut, USD. */
+  benefit: NetBenefit;
+}
+
+/** What a tier returns (issue 4). */
+export interface TierResult {
+  tier: Tier;
+  /** Estimated tokens of the request after the ledger was re-applied, before this tier's step. */
+  tokens_before: number;
+  /** Estimated tokens forwarded (after the whole plan). Equal to tokens_before when no step. */
+  tokens_after: number;
+  /** USD: (tokens_before − tokens_after) / 1000 × cost_per_1k_tokens × TIER_COST_WEIGHT[tier]. */
+  cost_estimate: number;
+  /** The whole plan to apply: re-applied ledger actions plus this step's. */
+  plan: EditPlan;
+  correlation_id: string;
+  /** Estimated tokens of the request as the client sent it. */
+  tokens_original: number;
+  /** What the host must add to the session's ledger (first-seen times always; entries and a step record when a step was taken). */
+  ledger_additions: LedgerAdditions;
+  step: StepTaken | null;
+  /** The tier the policy selected and why it took no step (null when a step was taken or the selection was none). */
+  skipped: { tier: Tier; reason: SkipReason } | null;
+  /** The memory tier map (session_memory tier only). */
+  memory: TierMap | null;
+  /** Non-fatal notes: unknown model price, ledger entries that could not be re-applied. */
+  warnings: string[];
+}

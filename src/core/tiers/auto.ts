@@ -1,0 +1,33 @@
+/**
+ * auto tier (weight 0.50; DESIGN §3): context use ≥ auto_context_pct (70 %) of the model's
+ * window. Strips media from old tool results and removes the old tool runs the engine marks
+ * unneeded, plus the micro collapse of long results (./propose-collapse.ts). Summarising at
+ * level `rewrite` needs a summary action the EditPlan contract does not have yet: not done here.
+ */
+import { isRemoval } from "../engine/verdict";
+import { takeStep, type Proposal } from "../policy/take-step";
+import type { BudgetPressure, CoreConfig, TierContext, TierResult } from "../policy/types";
+import { TIER_COST_WEIGHT } from "../policy/types";
+import { proposeCollapse } from "./propose-collapse";
+import { resolveVerdicts } from "./resolve-verdicts";
+
+export const AUTO_WEIGHT = TIER_COST_WEIGHT.auto;
+
+/** Trigger: context_pct_used ≥ auto_context_pct. */
+export function autoTriggers(pressure: BudgetPressure, config: CoreConfig): boolean {
+  return pressure.context_pct_used >= config.auto_context_pct;
+}
+
+/** Runs the auto tier. */
+export function compactAuto(ctx: TierContext): TierResult {
+  return takeStep(ctx, "auto", (c, eligible) => {
+    const verdicts = resolveVerdicts(c);
+    const media: Proposal[] = [];
+    const rest = eligible.filter((p) => {
+      if (p.result_media_count === 0 || isRemoval(verdicts[p.id], c.config.decision_threshold)) return true;
+      media.push({ pair: p, action: { kind: "strip_media" } });
+      return false;
+    });
+    return [...media, ...proposeCollapse(rest, verdicts, c.config)];
+  });
+}

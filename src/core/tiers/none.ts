@@ -1,0 +1,17 @@
+/**
+ * none tier (weight 0): nothing fires. The ledger is still re-applied (sticky decisions), no
+ * step is taken, cost 0.
+ */
+import { takeStep } from "../policy/take-step";
+import type { BudgetPressure, CoreConfig, TierContext, TierResult } from "../policy/types";
+
+/** Trigger: always (lowest priority). */
+export function noneTriggers(_pressure: BudgetPressure, _config: CoreConfig): boolean {
+  return true;
+}
+
+/** Runs the none tier: the re-applied ledger only. */
+export function compactNone(ctx: TierContext): TierResult {
+  const r = takeStep(ctx, "none", () => []);
+  return { ...r, skipped: null };
+}

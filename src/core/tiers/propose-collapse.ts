@@ -1,0 +1,30 @@
+/**
+ * The collapse proposal shared by micro, time_based and auto (pure). For each eligible pair:
+ * 1. an engine removal verdict at or above decision_threshold → that action (drop_pair or
+ *    drop_result; DESIGN §2 note: remove superseded, duplicated and failed calls whole rather
+ *    than truncate them);
+ * 2. else a result longer than min_result_bytes → truncate_result to an exact head of
+ *    head_chars characters cut at a line boundary (./cut-head.ts);
+ * 3. else nothing.
+ */
+import { isRemoval, type Verdicts } from "../engine/verdict";
+import type { Proposal } from "../policy/take-step";
+import type { CoreConfig } from "../policy/types";
+import type { ToolPair } from "../view/types";
+import { headBytes } from "./cut-head";
+
+/** Proposals for `eligible` pairs under `verdicts`. */
+export function proposeCollapse(eligible: ToolPair[], verdicts: Verdicts, config: CoreConfig): Proposal[] {
+  const out: Proposal[] = [];
+  for (const pair of eligible) {
+    const v = verdicts[pair.id];
+    if (isRemoval(v, config.decision_threshold)) {
+      out.push({ pair, action: { kind: v.kind } });
+      continue;
+    }
+    if (pair.result_bytes <= config.min_result_bytes) continue;
+    const head = headBytes(pair.result_text, config.head_chars);
+    if (head !== null) out.push({ pair, action: { kind: "truncate_result", head_bytes: head } });
+  }
+  return out;
+}

@@ -1,0 +1,40 @@
+/**
+ * time_based tier (weight 0.10; DESIGN §3): the live session has been idle ≥ idle_seconds
+ * (default 300 = the provider cache TTL), so the cache is cold and a step costs no extra
+ * write. Drops whole every eligible pair first seen at least TIME_BASED_AGE_CUTOFF_SECONDS
+ * before now (first-seen times come from the ledger, i.e. from the caller); younger eligible
+ * pairs get the micro collapse (./propose-collapse.ts), since this is the free moment.
+ */
+import { takeStep, type Proposal } from "../policy/take-step";
+import type { BudgetPressure, CoreConfig, TierContext, TierResult } from "../policy/types";
+import { TIER_COST_WEIGHT } from "../policy/types";
+import { proposeCollapse } from "./propose-collapse";
+import { resolveVerdicts } from "./resolve-verdicts";
+
+export const TIME_BASED_WEIGHT = TIER_COST_WEIGHT.time_based;
+
+/**
+ * Age cutoff, seconds. Calibration: 3,600 s = 12 cache lifetimes (5 min); a pair the session
+ * has carried for an hour of wall clock and not superseded is history, not working state.
+ */
+export const TIME_BASED_AGE_CUTOFF_SECONDS = 3_600;
+
+/** Trigger: idle ≥ idle_seconds. */
+export function timeBasedTriggers(pressure: BudgetPressure, config: CoreConfig): boolean {
+  return pressure.idle_seconds >= config.idle_seconds;
+}
+
+/** Runs the time_based tier. */
+export function compactTimeBased(ctx: TierContext): TierResult {
+  return takeStep(ctx, "time_based", (c, eligible) => {
+    const cutoff = c.now_ms - TIME_BASED_AGE_CUTOFF_SECONDS * 1000;
+    const old: Proposal[] = [];
+    const young = eligible.filter((p) => {
+      const seen = c.ledger.first_seen[p.id] ?? c.now_ms;
+      if (seen > cutoff) return true;
+      old.push({ pair: p, action: { kind: "drop_pair" } });
+      return false;
+    });
+    return [...old, ...proposeCollapse(young, resolveVerdicts(c), c.config)];
+  });
+}

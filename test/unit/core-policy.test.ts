@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { MODEL_PRICES } from "../../src/core/cost/prices";
+import { buildTierMap } from "../../src/core/memory/build-tier-map";
+import { CORE_DEFAULTS, compact } from "../../src/core/policy/compact";
+import { EMPTY_LEDGER, mergeLedger, type Ledger } from "../../src/core/policy/ledger";
+import { selectTier } from "../../src/core/policy/select-tier";
+import { tierCostEstimate } from "../../src/core/policy/take-step";
+import { TIER_COST_WEIGHT, type BudgetPressure, type TierContext } from "../../src/core/policy/types";
+import { recordTierEvent } from "../../src/core/trace/record-tier-event";
+import type { ConversationView } from "../../src/core/view/types";
+import { lines, makeView, type MessageSpec } from "../support/make-view";
+
+const P = (o: Partial<BudgetPressure> = {}): BudgetPressure => ({ turn_count: 5, context_pct_used: 0.3, idle_seconds: 0, session_complete: false, ...o });
+
+/** `n` turns, each one Bash build (not read-only) with a distinct 20,000-byte log; `media` on the first pair. */
+function readSession(n: number, opts: { media?: number } = {}): ConversationView {
+  const m: MessageSpec[] = [{ role: "user", text: "refactor" }];
+  for (let i = 0; i < n; i++) {
+    m.push({ role: "assistant", calls: [{ id: `t${i}`, tool: "Bash", input: { command: `make build-${i}` } }] });
+    m.push({ role: "user", results: [{ id: `t${i}`, text: lines(20_000, `r${String.fromCharCode(97 + i)}`), media: i === 0 ? opts.media : undefined }] });
+  }
+  return makeView({ outside_tokens: 1_000, messages: m });
+}
+const ctx = (view: ConversationView, o: Partial<TierContext> = {}): TierContext => ({
+  view, ledger: EMPTY_LEDGER, pressure: P({ context_pct_used: view.est_tokens / 200_000 }), config: CORE_DEFAULTS, prices: MODEL_PRICES,
+  now_ms: 1_000_000, expected_remaining_calls: 50, correlation_id: "req-1", ...o,
+});
+
+describe("selectTier", () => {
+  it("priority session_memory → auto → time_based → micro → none", () => {
+    const c = CORE_DEFAULTS;
+    expect(selectTier(P({ session_complete: true, context_pct_used: 0.9, idle_seconds: 900 }), c)).toBe("session_memory");
+    expect(selectTier(P({ context_pct_used: 0.7, idle_seconds: 900 }), c)).toBe("auto");
+    expect(selectTier(P({ idle_seconds: 300 }), c)).toBe("time_based");
+    expect(selectTier(P({ idle_seconds: 299 }), c)).toBe("micro");
+    expect(selectTier(P({ turn_count: 1 }), c)).toBe("none");
+    expect(selectTier(P({ context_pct_used: 0.04 }), c)).toBe("none");
+  });
+  it("weights and cost_estimate", () => {
+    expect(TIER_COST_WEIGHT).toEqual({ micro: 0.05, time_based: 0.1, auto: 0.5, session_memory: 1, none: 0 });
+    // 40,000 tokens saved / 1000 × $0.003 × 0.5 = $0.06
+    expect(tierCostEstimate(40_000, 0.003, "auto")).toBeCloseTo(0.06, 12);
+    expect(tierCostEstimate(0, 0.003, "auto")).toBe(0);
+  });
+});
+
+describe("compact — steps and the sticky ledger", () => {
+  it("under threshold_tokens: a none result, unchanged context, zero cost, first-seen recorded", () => {
+    const view = readSession(2);
+    const r = compact(ctx(view));
+    expect(r).toMatchObject({ tier: "none", tokens_before: view.est_tokens, tokens_after: view.est_tokens, cost_estimate: 0, plan: { actions: {} }, step: null, skipped: { tier: "micro", reason: "under_threshold" } });
+    expect(r.ledger_additions.first_seen).toEqual({ t0: 1_000_000, t1: 1_000_000 });
+  });
+  it("micro step 1 truncates the 8 old results at a line boundary; later calls re-apply it; step 2 only when it pays", () => {
+    const v12 = readSession(12);
+    const r1 = compact(ctx(v12));
+    // 8 eligible pairs (result turn ≤ 12 − 4); head = 9 lines × 47 B = 423 + line 10 (48 B) = 471 bytes.
+    const truncated = Object.fromEntries([0, 1, 2, 3, 4, 5, 6, 7].map((i) => [`t${i}`, { kind: "truncate_result", head_bytes: 471 }]));
+    expect(r1.plan.actions).toEqual(truncated);
+    expect(r1.tier).toBe("micro");
+    // per pair: 5,000 − ⌈471/4⌉ = 4,882 tokens; × 8 = 39,056.
+    expect(r1.tokens_before - r1.tokens_after).toBe(39_056);
+    expect(r1.cost_estimate).toBeCloseTo((39_056 / 1000) * 0.003 * 0.05, 12);
+    expect(r1.step).toMatchObject({ step: 1, boundary: 17, tokens_removed: 39_056 });
+    expect(r1.ledger_additions.entries.map((e) => [e.pair_id, e.step])).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((i) => [`t${i}`, 1]));
+    const ledger: Ledger = mergeLedger(EMPTY_LEDGER, r1.ledger_additions);
+
+    // Next call (one more turn), few remaining calls: t8 becomes eligible but does not pay.
+    const v13 = readSession(13);
+    const r2 = compact(ctx(v13, { ledger, expected_remaining_calls: 8, now_ms: 1_060_000 }));
+    expect(r2.plan.actions).toEqual(truncated);
+    expect(r2).toMatchObject({ tier: "none", cost_estimate: 0, step: null, skipped: { tier: "micro", reason: "not_positive" } });
+    expect(r2.tokens_before).toBe(v13.est_tokens - 39_056);
+    expect(r2.ledger_additions).toEqual({ entries: [], first_seen: { t12: 1_060_000 }, step: null });
+
+    // Same call with a long expected future: step 2 adds t8 only.
+    const r3 = compact(ctx(v13, { ledger, expected_remaining_calls: 200 }));
+    expect(r3.step).toMatchObject({ step: 2, pair_ids: ["t8"], tokens_removed: 4_882 });
+    expect(r3.plan.actions).toEqual({ ...truncated, t8: { kind: "truncate_result", head_bytes: 471 } });
+  });
+  it("a ledger entry whose result changed is not re-applied (warning)", () => {
+    const v = readSession(12);
+    const r1 = compact(ctx(v));
+    const ledger = mergeLedger(EMPTY_LEDGER, r1.ledger_additions);
+    const changed = { ...v, pairs: v.pairs.map((p) => (p.id === "t0" ? { ...p, result_hash: "0000000000000000" } : p)) };
+    const r2 = compact(ctx(changed, { ledger, expected_remaining_calls: 8 }));
+    expect(r2.plan.actions.t0).toBeUndefined();
+    expect(r2.warnings).toContain("ledger: t0 not re-applied (result_changed)");
+  });
+  it("server-managed conversations are never edited", () => {
+    const v = { ...readSession(12), server_managed: "previous_response_id" };
+    expect(compact(ctx(v))).toMatchObject({ tier: "none", plan: { actions: {} }, skipped: { reason: "server_managed" } });
+  });
+});
+
+describe("tiers", () => {
+  it("time_based drops pairs first seen ≥ 1 h ago whole; cache cold so the write is free", () => {
+    const v = readSession(12);
+    const first_seen: Record<string, number> = {};
+    v.pairs.forEach((p, i) => (first_seen[p.id] = i < 3 ? 0 : 3_000_000));
+    const r = compact(ctx(v, { ledger: { ...EMPTY_LEDGER, first_seen }, now_ms: 3_600_000, pressure: P({ idle_seconds: 400, context_pct_used: 0.3 }) }));
+    expect(r.tier).toBe("time_based");
+    expect(r.step!.benefit.cache_miss).toBe(0);
+    expect([r.plan.actions.t0, r.plan.actions.t2, r.plan.actions.t3]).toEqual([{ kind: "drop_pair" }, { kind: "drop_pair" }, { kind: "truncate_result", head_bytes: 471 }]);
+  });
+  it("auto strips media from old results", () => {
+    const v = readSession(12, { media: 2 });
+    const r = compact(ctx(v, { pressure: P({ context_pct_used: 0.75 }) }));
+    expect(r.tier).toBe("auto");
+    expect(r.plan.actions.t0).toEqual({ kind: "strip_media" });
+    expect(r.cost_estimate).toBeCloseTo(((r.tokens_before - r.tokens_after) / 1000) * 0.003 * 0.5, 12);
+  });
+  it("session_memory at strict: memory map, no edit, no cost", () => {
+    const v = makeView({ messages: [
+      { role: "user", text: "go" },
+      { role: "assistant", calls: [{ id: "a", tool: "Bash", input: { command: "ls missing" } }] },
+      { role: "user", results: [{ id: "a", text: "Exit code 1\nls: missing: No such file", is_error: true }] },
+      { role: "assistant", calls: [{ id: "b", tool: "Read", input: { file_path: "/r/x.ts" } }] },
+      { role: "user", results: [{ id: "b", text: "code" }] },
+      { role: "assistant", text: "done" },
+    ] });
+    const r = compact(ctx(v, { pressure: P({ session_complete: true }) }));
+    expect(r).toMatchObject({ tier: "session_memory", plan: { actions: {} }, cost_estimate: 0 });
+    expect(Object.keys(r.memory!.reference)).toEqual(["command:ls missing", "error:Exit code 1", "path:/r/x.ts", "tool:Bash", "tool:Read"]);
+    expect(r.memory).toEqual(buildTierMap(v, 4));
+    expect(buildTierMap(v, 1).archival).toEqual([{ from_turn: 0, to_turn: 2, from_message: 0, to_message: 5, tool_calls: 2, tool_counts: { Bash: 1, Read: 1 }, errors: 1, est_tokens: v.messages.reduce((s, m) => s + m.est_tokens, 0) }]);
+  });
+});
+
+describe("recordTierEvent", () => {
+  it("appends one JSON line with tier, tokens, cost and correlation id", () => {
+    const out: string[] = [];
+    const r = compact(ctx(readSession(12)));
+    recordTierEvent({ append: (l) => out.push(l) }, r);
+    expect(out).toHaveLength(1);
+    expect(JSON.parse(out[0]!)).toEqual({ type: "tier_event", tier: "micro", tokens_before: r.tokens_before, tokens_after: r.tokens_before - 39_056, cost_estimate: r.cost_estimate, correlation_id: "req-1", step: 1, pairs_edited: 8, skipped: null });
+    expect(out[0]!.includes("\n")).toBe(false);
+  });
+});
