@@ -6,7 +6,7 @@ import { createState } from "../../tools/emulator/state";
 
 // Requests of the shared failure cases (../shared/cases). B01/B02/B14 record no `tools`, which the
 // real API requires with tool blocks, so the tests add a definition where the case is about another rule.
-const caseRequest = (id: string) => JSON.parse(readFileSync(new URL(`../../../shared/cases/${id}.json`, import.meta.url), "utf8")).request;
+const caseRequest = (id: string) => JSON.parse(readFileSync(new URL(`../../../shared/cases/${id}.json`, import.meta.url).pathname, "utf8")).request;
 const withTools = (req: any) => ({ ...req, tools: [{ name: "shell", input_schema: { type: "object" } }] });
 const none = { issuedThinking: new Map<string, string>() };
 const message = (body: unknown, ctx = none) => validateAnthropicRequest(body, ctx)?.message ?? null;

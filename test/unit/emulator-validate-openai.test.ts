@@ -5,7 +5,7 @@ import { validateChatRequest } from "../../tools/emulator/openai-chat/validate-r
 import { validateResponsesRequest } from "../../tools/emulator/openai-responses/validate-request";
 import { createState } from "../../tools/emulator/state";
 
-const caseRequest = (id: string) => JSON.parse(readFileSync(new URL(`../../../shared/cases/${id}.json`, import.meta.url), "utf8")).request;
+const caseRequest = (id: string) => JSON.parse(readFileSync(new URL(`../../../shared/cases/${id}.json`, import.meta.url).pathname, "utf8")).request;
 const noLinks = { requiredReasoning: new Map<string, string>(), reasoningFollower: new Map<string, string>() };
 
 describe("Chat Completions validation", () => {
