@@ -24,9 +24,14 @@ export async function startEmulator(opts: { port?: number; host?: string } = {})
     for await (const c of req) chunks.push(c as Buffer);
     const headers: Record<string, string | undefined> = {};
     for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(", ") : v;
-    const answer = handleRequest(state, { method: req.method ?? "GET", path: req.url ?? "/", headers, body: Buffer.concat(chunks).toString("utf8") }, Date.now());
-    res.writeHead(answer.status, answer.headers);
-    res.end(answer.body);
+    try {
+      const answer = handleRequest(state, { method: req.method ?? "GET", path: req.url ?? "/", headers, body: Buffer.concat(chunks).toString("utf8") }, Date.now());
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.body);
+    } catch (e) {
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ type: "error", error: { type: "api_error", message: `emulator bug: ${String(e)}` } }));
+    }
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
