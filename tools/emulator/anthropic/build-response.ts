@@ -1,0 +1,80 @@
+/**
+ * Builds Messages API answers (pure): the JSON `message` object and its SSE stream
+ * (message_start → content_block_start/delta/stop per block → message_delta with usage →
+ * message_stop; platform.claude.com/docs/en/build-with-claude/streaming).
+ */
+import { countTokens } from "../shared/count-tokens";
+import { isObject, prop, str, type Json, type JsonObject } from "../shared/json";
+import { chunkText, type SseEvent } from "../shared/sse";
+import { asBlocks, renderBlock } from "./segment-prompt";
+
+/** Usage block of a Messages response. */
+export interface AnthropicUsage {
+  input_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
+  output_tokens: number;
+}
+
+/** Content blocks of a recorded reply: a message object `{role, content}`, a content array, or a string. */
+export function replyContent(reply: Json | undefined): Json[] {
+  if (reply === undefined) return [{ type: "text", text: "OK (canned emulator reply)." }];
+  if (isObject(reply) && "content" in reply) return asBlocks(reply.content);
+  return asBlocks(reply);
+}
+
+/** Output tokens of reply content (same BPE as the input estimate), at least 1. */
+export function outputTokens(content: readonly Json[]): number {
+  return Math.max(1, content.reduce<number>((n, b) => n + countTokens(renderBlock(b).text), 0));
+}
+
+/** The JSON message the API returns. */
+export function buildMessage(id: string, model: string, content: Json[], usage: AnthropicUsage): JsonObject {
+  const stop = content.some((b) => str(b, "type") === "tool_use") ? "tool_use" : "end_turn";
+  return { id, type: "message", role: "assistant", model, content, stop_reason: stop, stop_sequence: null, usage: usage as unknown as JsonObject };
+}
+
+const ev = (event: string, data: JsonObject): SseEvent => ({ event, data: JSON.stringify({ type: event, ...data }) });
+
+/** The SSE events streaming `message` (a value from buildMessage). */
+export function streamMessage(message: JsonObject): SseEvent[] {
+  const usage = message.usage as unknown as AnthropicUsage;
+  const content = message.content as Json[];
+  const events: SseEvent[] = [
+    ev("message_start", { message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } as unknown as JsonObject } }),
+    ev("ping", {}),
+  ];
+  content.forEach((block, index) => {
+    const type = str(block, "type");
+    const deltas: JsonObject[] = [];
+    let start: Json = block;
+    if (type === "text") {
+      start = { type: "text", text: "" };
+      for (const t of chunkText(str(block, "text") ?? "")) deltas.push({ type: "text_delta", text: t });
+    } else if (type === "thinking") {
+      start = { type: "thinking", thinking: "", signature: "" };
+      for (const t of chunkText(str(block, "thinking") ?? "")) deltas.push({ type: "thinking_delta", thinking: t });
+      deltas.push({ type: "signature_delta", signature: str(block, "signature") ?? "" });
+    } else if (type === "tool_use") {
+      start = { type: "tool_use", id: str(block, "id") ?? "", name: str(block, "name") ?? "", input: {} };
+      for (const t of chunkText(JSON.stringify(prop(block, "input") ?? {}))) deltas.push({ type: "input_json_delta", partial_json: t });
+    }
+    events.push(ev("content_block_start", { index, content_block: start }));
+    for (const delta of deltas) events.push(ev("content_block_delta", { index, delta }));
+    events.push(ev("content_block_stop", { index }));
+  });
+  events.push(
+    ev("message_delta", {
+      delta: { stop_reason: message.stop_reason ?? null, stop_sequence: null },
+      usage: {
+        input_tokens: usage.input_tokens,
+        cache_creation_input_tokens: usage.cache_creation_input_tokens,
+        cache_read_input_tokens: usage.cache_read_input_tokens,
+        output_tokens: usage.output_tokens,
+      },
+    }),
+    ev("message_stop", {}),
+  );
+  return events;
+}

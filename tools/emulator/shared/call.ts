@@ -1,0 +1,33 @@
+/**
+ * What an API handler receives and returns (types only). Handlers are pure functions of the
+ * call plus the key's state record, which they update (cache, learned links).
+ */
+import type { KeyState } from "../state";
+import type { BilledUsage } from "./compute-cost";
+import type { Rejection } from "./errors";
+import type { Json } from "./json";
+
+export interface Call {
+  /** Parsed request body (not yet validated). */
+  body: Json;
+  /** Virtual or real time, epoch ms. */
+  now: number;
+  /** Decoded `x-emulator-reply`, when given. */
+  reply: Json | undefined;
+  key: KeyState;
+  /** Sequence number for ids. */
+  seq: number;
+}
+
+export type HandlerResult =
+  | { kind: "rejected"; rejection: Rejection }
+  | {
+      kind: "answered";
+      /** Response body: JSON text or SSE wire text. */
+      body: string;
+      stream: boolean;
+      usage: BilledUsage;
+      costNano: number;
+      /** False when the model was not in the price table (default price used). */
+      knownModel: boolean;
+    };

@@ -1,0 +1,48 @@
+/**
+ * Cost of one call from its usage (pure). Integer nano-dollars (1e-9 USD) so totals add up
+ * exactly; a per-MTok price p costs p×1000 nano-dollars per token.
+ */
+import { ANTHROPIC_RATIOS, type AnthropicPrice, type OpenAiPrice } from "./prices";
+
+/** Token usage the emulator bills, common to all three APIs. */
+export interface BilledUsage {
+  /** Input tokens billed at the base input price (uncached, not written). */
+  uncached: number;
+  /** Tokens read from the prompt cache. */
+  cacheRead: number;
+  /** Tokens written to the cache with a 5-minute TTL (OpenAI: every billed write). */
+  cacheWrite5m: number;
+  /** Tokens written with a 1-hour TTL (Anthropic only). */
+  cacheWrite1h: number;
+  output: number;
+}
+
+const perToken = (pricePerMTok: number, ratio = 1) => Math.round(pricePerMTok * 1000 * ratio * 1e6) / 1e6;
+
+/** Anthropic: input at base, writes at 1.25× (5 m) or 2× (1 h), reads at 0.1×, output at the output price. */
+export function anthropicCostNano(u: BilledUsage, p: AnthropicPrice): number {
+  return Math.round(
+    u.uncached * perToken(p.input) +
+      u.cacheWrite5m * perToken(p.input, ANTHROPIC_RATIOS.write5m) +
+      u.cacheWrite1h * perToken(p.input, ANTHROPIC_RATIOS.write1h) +
+      u.cacheRead * perToken(p.input, ANTHROPIC_RATIOS.read) +
+      u.output * perToken(p.output),
+  );
+}
+
+/** OpenAI: uncached at input, reads at the cached-input price, writes at the write price (input before GPT-5.6). */
+export function openaiCostNano(u: BilledUsage, p: OpenAiPrice): number {
+  return Math.round(
+    u.uncached * perToken(p.input) +
+      u.cacheRead * perToken(p.cachedInput) +
+      (u.cacheWrite5m + u.cacheWrite1h) * perToken(p.cacheWrite) +
+      u.output * perToken(p.output),
+  );
+}
+
+/** Nano-dollars as a USD decimal string with 9 places, e.g. 3750 → "0.000003750". */
+export function formatUsd(nano: number): string {
+  const sign = nano < 0 ? "-" : "";
+  const a = Math.abs(nano);
+  return `${sign}${Math.floor(a / 1e9)}.${String(a % 1e9).padStart(9, "0")}`;
+}
