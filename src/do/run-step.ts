@@ -1,0 +1,124 @@
+/**
+ * One request's compaction step inside the session DO (shell over the pure core): builds the
+ * budget pressure from the session's state, consults an HTTP engine when configured (with its
+ * deadline; failures count and mean no engine removals), runs `compact`, persists the ledger
+ * additions, and returns the plan. In measurement mode the same runs and the DO counts what
+ * would have been removed; the gateway forwards the original bytes.
+ */
+import { compact } from "../core/policy/compact";
+import { estimateRemainingCalls } from "../core/cost/estimate-remaining-calls";
+import { COST_DEFAULTS } from "../core/cost/cost-defaults";
+import { findModelPrice } from "../core/cost/find-model-price";
+import { MODEL_PRICES } from "../core/cost/prices";
+import { eligiblePairs } from "../core/policy/take-step";
+import { reapplyLedger } from "../core/policy/ledger";
+import type { Verdicts } from "../core/engine/verdict";
+import type { CoreConfig, TierContext } from "../core/policy/types";
+import { createEngine } from "../engines/create-engine";
+import { buildEngineRequest } from "../engines/build-engine-request";
+import { engineFailureCounter } from "../engines/http-engine";
+import { loadLedger, saveAdditions } from "./ledger-sql";
+import type { SessionStore } from "./session-store";
+import type { StepInput, StepOutput } from "./step-types";
+
+/** Everything runStep needs from its host. */
+export interface StepDeps {
+  store: SessionStore;
+  sql: SqlStorage;
+  env: Record<string, unknown>;
+  fetch?: typeof fetch;
+}
+
+/** Counts a removal action. */
+const isRemoval = (kind: string) => kind !== "keep";
+
+/** Runs one step; never throws for well-formed input (engine failures are counted, not thrown). */
+export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOutput> {
+  const { store, sql } = deps;
+  const { view, config, now_ms } = input;
+  const calls = store.getMetaNumber("calls") + 1;
+  const last = store.getMeta("last_activity_ms");
+  const idleRaw = last === null ? 0 : Math.max(0, (now_ms - Number(last)) / 1000);
+  const complete = store.getMeta("complete") === "1";
+  // The idle alarm fired since the last activity: the provider cache has expired (DESIGN §3).
+  const idleSeconds = store.getMeta("idle") === "1" ? Math.max(idleRaw, config.idle_seconds) : idleRaw;
+  store.setMeta("calls", calls);
+  store.setMeta("last_activity_ms", now_ms);
+  store.setMeta("model", view.model ?? "");
+  store.setMeta("provider", view.provider);
+  store.setMeta("complete", 0);
+  store.setMeta("idle", 0);
+  store.setMeta("config", JSON.stringify(config));
+  if (store.getMeta("first_seen_ms") === null) store.setMeta("first_seen_ms", now_ms);
+  store.add("requests", 1);
+
+  const disabled = store.getMeta("disabled") === "1";
+  const ledger = loadLedger(sql);
+  const { price } = findModelPrice(view.model, view.provider, MODEL_PRICES);
+  const coreConfig: CoreConfig = config;
+  const ctx: TierContext = {
+    view,
+    ledger,
+    pressure: {
+      turn_count: view.turn_count + 1,
+      context_pct_used: view.est_tokens / price.context_window,
+      idle_seconds: idleSeconds,
+      session_complete: complete,
+    },
+    config: coreConfig,
+    prices: MODEL_PRICES,
+    now_ms,
+    expected_remaining_calls: estimateRemainingCalls(calls, COST_DEFAULTS.baseline_remaining_calls),
+    correlation_id: input.correlation_id,
+  };
+  if (disabled) {
+    store.add("disabled_requests", 1);
+    return { disabled: true, tier: "none", plan: { actions: {} }, step: null, tokens_original: view.est_tokens, tokens_after: view.est_tokens, pairs_removed: 0, warnings: [] };
+  }
+
+  if (config.engine !== "heuristic") ctx.verdicts = await engineVerdicts(deps, input, ctx);
+
+  const result = compact(ctx);
+  const stepInfo = result.step ? { tokens_before: result.tokens_original, tokens_after: result.tokens_after, correlation_id: input.correlation_id } : null;
+  saveAdditions(sql, result.ledger_additions, stepInfo);
+  const pairsRemoved = Object.values(result.plan.actions).filter((a) => isRemoval(a.kind)).length;
+  const tier = result.tier;
+  store.setMeta("last_tier", tier);
+  if (result.step) store.add(`steps_${tier}`, 1);
+  if (result.memory) store.setMeta("memory", JSON.stringify(result.memory));
+  const saved = Math.max(0, result.tokens_original - result.tokens_after);
+  if (input.mode === "measure") {
+    store.add("measure_requests", 1);
+    store.add("measure_pairs", pairsRemoved);
+    store.add("measure_tokens", saved);
+    store.add("measure_usd", (saved / 1e6) * price.input_per_mtok);
+  }
+  return {
+    disabled: false,
+    tier,
+    plan: result.plan,
+    step: result.step?.step ?? null,
+    tokens_original: result.tokens_original,
+    tokens_after: result.tokens_after,
+    pairs_removed: pairsRemoved,
+    warnings: result.warnings,
+  };
+}
+
+/** Asks the configured HTTP engine about the eligible pairs; undefined (no removals) on any failure. */
+async function engineVerdicts(deps: StepDeps, input: StepInput, ctx: TierContext): Promise<Verdicts | undefined> {
+  const engine = createEngine(input.config, { env: deps.env, fetch: deps.fetch });
+  if (engine.kind === "heuristic") return undefined;
+  const decided = new Set(Object.keys(reapplyLedger(ctx.view, ctx.ledger).actions));
+  const eligible = eligiblePairs(ctx, decided);
+  if (eligible.length === 0) return {};
+  const outcome = await engine.decide(buildEngineRequest(eligible, { model: input.config.model, head_chars: input.config.head_chars, turn_count: ctx.view.turn_count }));
+  if (!outcome.ok) {
+    deps.store.add(`fail_open_${engineFailureCounter(outcome.reason)}`, 1);
+    return undefined;
+  }
+  deps.store.add("engine_calls", 1);
+  const verdicts: Verdicts = {};
+  for (const v of outcome.verdicts) verdicts[v.id] = { kind: v.verdict, confidence: v.confidence, rule: "none" };
+  return verdicts;
+}

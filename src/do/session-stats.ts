@@ -1,0 +1,49 @@
+/**
+ * A session's statistics for operators (shell over the SQL store): counters, usage totals, the
+ * ledger summary (pairs removed per step), per-call token figures, cache hit ratio from reported
+ * usage, estimator calibration. Counts, sizes, ids and hashes only (DESIGN invariant 7).
+ */
+import type { SessionStore } from "./session-store";
+
+export interface SessionStats {
+  session_id: string | null;
+  model: string | null;
+  provider: string | null;
+  calls: number;
+  last_activity_ms: number | null;
+  last_tier: string | null;
+  disabled: boolean;
+  idle: boolean;
+  complete: boolean;
+  counters: Record<string, number>;
+  steps: { step: number; tier: string; at_ms: number; pairs_removed: number; tokens_before: number; tokens_after: number; correlation_id: string }[];
+  /** Per forwarded call: estimated tokens as sent by the client vs as forwarded. */
+  calls_log: { seq: number; at_ms: number; tokens_original: number; tokens_sent: number; tier: string; outcome: string }[];
+  /** cache_read / (input + cache_read + cache_write) over reported usage; null before any report. */
+  cache_hit_ratio: number | null;
+  /** reported / estimated input tokens over all reports; null before any. */
+  calibration_ratio: number | null;
+}
+
+export function sessionStats(store: SessionStore, sql: SqlStorage): SessionStats {
+  const c = store.counters();
+  const inp = c.usage_input_tokens ?? 0, rd = c.usage_cache_read_input_tokens ?? 0, wr = c.usage_cache_creation_input_tokens ?? 0;
+  const est = c.calibration_estimated ?? 0;
+  const last = store.getMeta("last_activity_ms");
+  return {
+    session_id: store.getMeta("session_id"),
+    model: store.getMeta("model"),
+    provider: store.getMeta("provider"),
+    calls: store.getMetaNumber("calls"),
+    last_activity_ms: last === null ? null : Number(last),
+    last_tier: store.getMeta("last_tier"),
+    disabled: store.getMeta("disabled") === "1",
+    idle: store.getMeta("idle") === "1",
+    complete: store.getMeta("complete") === "1",
+    counters: c,
+    steps: sql.exec<SessionStats["steps"][number]>("SELECT step, tier, at_ms, pairs_removed, tokens_before, tokens_after, correlation_id FROM steps ORDER BY step").toArray(),
+    calls_log: sql.exec<SessionStats["calls_log"][number]>("SELECT seq, at_ms, tokens_original, tokens_sent, tier, outcome FROM calls ORDER BY seq").toArray(),
+    cache_hit_ratio: inp + rd + wr === 0 ? null : rd / (inp + rd + wr),
+    calibration_ratio: est === 0 ? null : (c.calibration_reported ?? 0) / est,
+  };
+}

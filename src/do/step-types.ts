@@ -1,0 +1,60 @@
+/**
+ * The session DO's RPC shapes (pure data): what the gateway sends per request and what it gets
+ * back. The view is sent slimmed (tool-result text cut to a head) so no whole body crosses the RPC.
+ */
+import type { CompactionConfig } from "../config/schema";
+import type { CompactionMode } from "../config/load-config";
+import type { EditPlan } from "../core/plan/types";
+import type { Tier } from "../core/policy/types";
+import type { ConversationView } from "../core/view/types";
+
+/** Characters of each tool result's text kept in the slim view (rules read heads and first lines only). */
+export const SLIM_RESULT_CHARS = 4_096;
+
+/** Returns `view` with each pair's `result_text` cut to SLIM_RESULT_CHARS (sizes and hashes untouched). */
+export function slimView(view: ConversationView): ConversationView {
+  return {
+    ...view,
+    pairs: view.pairs.map((p) => (p.result_text.length > SLIM_RESULT_CHARS ? { ...p, result_text: p.result_text.slice(0, SLIM_RESULT_CHARS) } : p)),
+  };
+}
+
+/** One request's step call. */
+export interface StepInput {
+  session_id: string;
+  view: ConversationView;
+  config: CompactionConfig;
+  mode: Exclude<CompactionMode, "off">;
+  correlation_id: string;
+  /** Request time, epoch ms (the Worker's clock). */
+  now_ms: number;
+}
+
+/** The DO's answer. `plan` is the whole plan to apply (re-applied ledger + any new step). */
+export interface StepOutput {
+  /** True when an operator turned compaction off for this session. */
+  disabled: boolean;
+  tier: Tier;
+  plan: EditPlan;
+  /** Step number taken by this request, or null. */
+  step: number | null;
+  /** Estimated tokens of the request as sent by the client. */
+  tokens_original: number;
+  /** Estimated tokens after the plan. */
+  tokens_after: number;
+  /** Pairs whose action is a removal in the plan. */
+  pairs_removed: number;
+  warnings: string[];
+}
+
+/** An outcome the gateway reports after forwarding (off the hot path, in waitUntil). */
+export interface OutcomeReport {
+  correlation_id: string;
+  /** "compacted" (edited body forwarded), "unchanged" (plan empty / measure), or a fail-open reason. */
+  outcome: string;
+  /** The step to roll back when the edited body was not forwarded. */
+  rollback_step: number | null;
+  tokens_original: number;
+  tokens_sent: number;
+  tier: Tier;
+}
