@@ -44,6 +44,8 @@ export interface StepOutput {
   tokens_after: number;
   /** Pairs whose action is a removal in the plan. */
   pairs_removed: number;
+  /** Pair ids newly edited by this request's step ([] without a step). */
+  new_pair_ids: string[];
   warnings: string[];
 }
 

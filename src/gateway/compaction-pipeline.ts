@@ -1,0 +1,131 @@
+/**
+ * The live compaction pipeline (shell, DESIGN §1): parse → neutral view → one session-DO RPC
+ * (ledger re-application, tier, maybe a new step) → apply the plan by splicing → guarantee
+ * check → forward; then, off the hot path, the usage tap and the outcome report. Every failure
+ * (parse, DO error or deadline, check failed, any exception) forwards the ORIGINAL bytes and
+ * counts its reason (DESIGN invariant 5).
+ */
+import type { CompactionConfig } from "../config/schema";
+import type { CompactionMode } from "../config/load-config";
+import { applyPlan } from "../core/plan/apply-plan";
+import { checkGuarantee } from "../core/plan/check-guarantee";
+import type { Provider } from "../core/view/types";
+import type { SessionObject } from "../do/session-object";
+import { slimView, type OutcomeReport, type StepOutput } from "../do/step-types";
+import { adapterFor } from "../providers/registry";
+import { tapUsage } from "../usage/tap-usage";
+import type { IncomingRequest, RouteKind } from "./handle-request";
+import { sessionIdOf } from "./session-id";
+
+/** Response header describing what was done (DESIGN §7b). */
+export const COMPACTION_HEADER = "x-sluice-compaction";
+
+/** Dependencies of the pipeline, built per request by the app. */
+export interface PipelineDeps {
+  config: CompactionConfig;
+  mode: Exclude<CompactionMode, "off">;
+  sessions: DurableObjectNamespace<SessionObject>;
+  waitUntil: (p: Promise<unknown>) => void;
+  now: () => number;
+  /** Deadline of the DO step RPC, ms. */
+  doTimeoutMs: number;
+}
+
+/** What the pipeline hands back to the request handler. */
+export interface PipelineResult {
+  body: Uint8Array;
+  headers: Record<string, string>;
+  /** Wraps the upstream response (usage tap); returns the response for the client. */
+  after?: (res: Response) => Response;
+}
+
+const PROVIDER_OF: Partial<Record<RouteKind, Provider>> = {
+  "anthropic-messages": "anthropic",
+  "openai-chat": "openai-chat",
+  "openai-responses": "openai-responses",
+};
+
+class Deadline extends Error {}
+
+function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const t = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Deadline(`no answer within ${ms} ms`)), ms); });
+  return Promise.race([p, t]).finally(() => clearTimeout(timer));
+}
+
+/** Runs the pipeline for one chat request. Never throws: failures return the original bytes. */
+export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Promise<PipelineResult> {
+  const original = req.body!;
+  const unchanged = (note: string, after?: PipelineResult["after"]): PipelineResult => ({ body: original, headers: { [COMPACTION_HEADER]: note }, after });
+  if ((req.headers.get(COMPACTION_HEADER) ?? "").trim().toLowerCase() === "off") return unchanged("off; reason=client_header");
+
+  const provider = PROVIDER_OF[req.route];
+  const adapter = provider ? adapterFor(provider) : undefined;
+  if (!provider || !adapter) return unchanged("skipped; reason=no_adapter");
+
+  let parsed;
+  try {
+    parsed = adapter.read(original);
+  } catch {
+    return unchanged("skipped; reason=parse");
+  }
+  if (parsed.view.server_managed) return unchanged(`skipped; reason=server_managed`);
+
+  const sid = sessionIdOf(provider, req.headers, original, parsed.root);
+  const stub = deps.sessions.get(deps.sessions.idFromName(sid.id));
+  const report = (r: OutcomeReport) => deps.waitUntil(Promise.resolve(stub.reportOutcome(r)).catch(() => undefined));
+  const failOpen = (reason: string, out: StepOutput | null): PipelineResult => {
+    report({ correlation_id: req.requestId, outcome: reason, rollback_step: out?.step ?? null, tokens_original: out?.tokens_original ?? parsed.view.est_tokens, tokens_sent: out?.tokens_original ?? parsed.view.est_tokens, tier: out?.tier ?? "none" });
+    return unchanged(`skipped; reason=${reason}`, usageAfter(deps, stub, provider, out?.tokens_original ?? parsed.view.est_tokens));
+  };
+
+  let out: StepOutput;
+  try {
+    out = await withDeadline(
+      stub.step({ session_id: sid.id, view: slimView(parsed.view), config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: deps.now() }),
+      deps.doTimeoutMs,
+    );
+  } catch (err) {
+    const reason = err instanceof Deadline ? "do_timeout" : "do_error";
+    deps.waitUntil(Promise.resolve(stub.countFailOpen(reason)).catch(() => undefined));
+    return unchanged(`skipped; reason=${reason}`);
+  }
+  if (out.disabled) {
+    report({ correlation_id: req.requestId, outcome: "unchanged", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_original, tier: "none" });
+    return unchanged("off; reason=session_disabled", usageAfter(deps, stub, provider, out.tokens_original));
+  }
+  const summary = `tier=${out.tier}; pairs_removed=${out.pairs_removed}; tokens_before=${out.tokens_original}; tokens_after=${out.tokens_after}`;
+  if (deps.mode === "measure") {
+    report({ correlation_id: req.requestId, outcome: "unchanged", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_original, tier: out.tier });
+    return unchanged(`measure; ${summary}`, usageAfter(deps, stub, provider, out.tokens_original));
+  }
+  if (Object.keys(out.plan.actions).length === 0) {
+    report({ correlation_id: req.requestId, outcome: "unchanged", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_original, tier: out.tier });
+    return unchanged(`none; ${summary}`, usageAfter(deps, stub, provider, out.tokens_original));
+  }
+
+  let edited: Uint8Array;
+  try {
+    edited = applyPlan(adapter, parsed, out.plan).bytes;
+    const check = checkGuarantee(adapter, original, edited);
+    if (!check.ok) return failOpen("guarantee_check", out);
+  } catch {
+    return failOpen("apply_error", out);
+  }
+  if (deps.config.archive_removed && out.new_pair_ids.length > 0) {
+    const ids = new Set(out.new_pair_ids);
+    const items = parsed.view.pairs.filter((p) => ids.has(p.id)).map((p) => ({ call_id: p.id, text: p.result_text }));
+    deps.waitUntil(Promise.resolve(stub.archive(items)).catch(() => undefined));
+  }
+  report({ correlation_id: req.requestId, outcome: edited === original ? "unchanged" : "compacted", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_after, tier: out.tier });
+  return { body: edited, headers: { [COMPACTION_HEADER]: summary }, after: usageAfter(deps, stub, provider, out.tokens_after) };
+}
+
+/** The usage tap: reports provider usage and our estimate of what was sent to the DO, in waitUntil. */
+function usageAfter(deps: PipelineDeps, stub: DurableObjectStub<SessionObject>, provider: Provider, estimated: number): (res: Response) => Response {
+  return (res) => {
+    const tapped = tapUsage(res, provider);
+    deps.waitUntil(tapped.usage.then((u) => (u ? stub.reportUsage(u, estimated) : undefined)).catch(() => undefined));
+    return tapped.response;
+  };
+}
