@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { assignCallTimes } from "../../tools/replay/assign-call-times";
 import { DEFAULT_START_MS } from "../../tools/replay/defaults";
@@ -11,7 +12,7 @@ import type { RecordedCall } from "../../tools/replay/types";
 
 const CORPUS = "/work/shared/corpus";
 const corpus = (id: string) => readCorpus(readFileSync(`${CORPUS}/${id}.json`, "utf8"), id);
-const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8");
+const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url).href), "utf8");
 
 describe("corpus reader", () => {
   // Model-call counts from /work/shared/corpus/MANIFEST.md.

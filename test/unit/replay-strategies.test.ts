@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { findRemovedResults } from "../../tools/replay/find-removed";
 import { createAnthropicClear } from "../../tools/replay/strategies/anthropic-clear";
 import { createIdleMicrocompact } from "../../tools/replay/strategies/idle-microcompact";
 import { noneStrategy } from "../../tools/replay/strategies/none";
@@ -150,5 +151,32 @@ describe("strategy registry", () => {
     expect(() => resolveStrategies(["magic"], null)).toThrow('--strategies: unknown strategy "magic"');
     expect(() => resolveStrategies(["sluice"], null)).toThrow("strategy sluice: the Sluice core is not wired");
     expect(resolveStrategies(["sluice"], async (body) => ({ body, info: {} })).map((s) => s.kind)).toEqual(["pure", "sluice"]);
+  });
+});
+
+describe("repeated tool call ids (tau-bench reuses tool_call_id)", () => {
+  const dup = (): JsonObject => ({
+    model: "gpt-4o",
+    messages: [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "get", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "c1", content: "first" },
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "get", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "c1", content: "second" },
+    ],
+  });
+
+  it("pairs results by position, so an unchanged body removes nothing and a mask removes only the older one", () => {
+    expect(findRemovedResults("openai-chat", dup(), dup())).toEqual([]);
+    const out = createObservationMask({ keep: 1 }).apply(dup(), ctx("openai-chat"), null).body;
+    expect((out.messages as JsonObject[]).slice(2)).toEqual([
+      { role: "tool", tool_call_id: "c1", content: "Old environment output: (1 lines omitted)" },
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "get", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "c1", content: "second" },
+    ]);
+    expect(findRemovedResults("openai-chat", dup(), out)).toEqual(["c1"]);
+    const clear = createAnthropicClear({ trigger_tokens: 1, keep: 1, placeholder: "[cleared]" }).apply(dup(), ctx("openai-chat"), null).body;
+    expect(findRemovedResults("openai-chat", dup(), clear)).toEqual(["c1"]);
+    expect(findRemovedResults("openai-chat", out, dup())).toEqual(["c1"]);
   });
 });

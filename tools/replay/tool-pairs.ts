@@ -24,6 +24,14 @@ export interface ToolCallRef {
 /** One tool result: the call id it answers and its text (for line counts and diffs). */
 export interface ToolResultRef {
   id: string;
+  /**
+   * Stable identity inside a history: the id, with "#n" appended for its n-th repeat (some
+   * recorders reuse ids — tau-bench trajectories do). Histories only grow, so keys stay stable
+   * from call to call.
+   */
+  key: string;
+  /** 0-based position among the body's tool results. */
+  position: number;
   /** Text content (text parts joined with "\n"; non-text parts ignored). */
   text: string;
   /** Canonical JSON of the whole content (string or parts), for change detection. */
@@ -94,8 +102,9 @@ export function replyToolCalls(provider: Provider, reply: Json): ToolCallRef[] {
 /** Tool results in history items, in order. */
 export function toolResultsIn(provider: Provider, items: readonly Json[]): ToolResultRef[] {
   const out: ToolResultRef[] = [];
+  const keyOf = occurrenceKeys();
   const push = (id: string, content: Json | undefined) =>
-    out.push({ id, text: contentText(content), content_key: canonicalJson(content ?? null) });
+    out.push({ id, key: keyOf(id), position: out.length, text: contentText(content), content_key: canonicalJson(content ?? null) });
   for (const item of items) {
     if (!isObj(item)) continue;
     switch (provider) {
@@ -128,6 +137,9 @@ export function toolResultsIn(provider: Provider, items: readonly Json[]): ToolR
 export function replaceToolResults(provider: Provider, body: JsonObject, replace: (ref: ToolResultRef) => string | null): JsonObject {
   const key = provider === "openai-responses" ? "input" : "messages";
   const items = historyOf(provider, body);
+  const keyOf = occurrenceKeys();
+  let position = 0;
+  const ref = (id: string, content: Json | undefined): ToolResultRef => ({ id, key: keyOf(id), position: position++, text: contentText(content), content_key: canonicalJson(content ?? null) });
   let changed = false;
   const next = items.map((item): Json => {
     if (!isObj(item)) return item;
@@ -137,7 +149,7 @@ export function replaceToolResults(provider: Provider, body: JsonObject, replace
         let touched = false;
         const content = item.content.map((b): Json => {
           if (!isObj(b) || b.type !== "tool_result") return b;
-          const r = replace({ id: str(b.tool_use_id), text: contentText(b.content), content_key: canonicalJson(b.content ?? null) });
+          const r = replace(ref(str(b.tool_use_id), b.content));
           if (r === null || b.content === r) return b;
           touched = true;
           return { ...b, content: r };
@@ -148,14 +160,14 @@ export function replaceToolResults(provider: Provider, body: JsonObject, replace
       }
       case "openai-chat": {
         if (item.role !== "tool") return item;
-        const r = replace({ id: str(item.tool_call_id), text: contentText(item.content), content_key: canonicalJson(item.content ?? null) });
+        const r = replace(ref(str(item.tool_call_id), item.content));
         if (r === null || item.content === r) return item;
         changed = true;
         return { ...item, content: r };
       }
       case "openai-responses": {
         if (typeof item.type !== "string" || !item.type.endsWith("_call_output")) return item;
-        const r = replace({ id: str(item.call_id), text: contentText(item.output), content_key: canonicalJson(item.output ?? null) });
+        const r = replace(ref(str(item.call_id), item.output));
         if (r === null || item.output === r) return item;
         changed = true;
         return { ...item, output: r };
@@ -167,4 +179,20 @@ export function replaceToolResults(provider: Provider, body: JsonObject, replace
     }
   });
   return changed ? { ...body, [key]: next } : body;
+}
+
+/** Numbers repeated ids: first "x", then "x#2", "x#3"… (the same numbering as ToolResultRef.key). */
+export function occurrenceKeys(): (id: string) => string {
+  const seen = new Map<string, number>();
+  return (id) => {
+    const n = (seen.get(id) ?? 0) + 1;
+    seen.set(id, n);
+    return n === 1 ? id : `${id}#${n}`;
+  };
+}
+
+/** The call id inside a result key ("x#2" → "x") and which repeat it is (1-based). */
+export function parseResultKey(key: string): { id: string; occurrence: number } {
+  const m = /^(.*)#(\d+)$/.exec(key);
+  return m === null ? { id: key, occurrence: 1 } : { id: m[1]!, occurrence: Number(m[2]) };
 }

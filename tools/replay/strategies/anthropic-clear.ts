@@ -18,7 +18,7 @@
  * window, so the cleared prefix changes on almost every call and the prompt cache misses.
  */
 import { estimateTokensFromBytes } from "../../../src/core/tokens/estimate";
-import { historyOf, replaceToolResults, toolCallsIn } from "../tool-pairs";
+import { historyOf, occurrenceKeys, replaceToolResults, toolCallsIn } from "../tool-pairs";
 import type { PureStrategy } from "../types";
 
 /** Knobs of the emulated edit (API field names). */
@@ -43,9 +43,10 @@ export function createAnthropicClear(config: ClearToolUsesConfig = CLEAR_TOOL_US
     apply(body, ctx, state) {
       const tokens = estimateTokensFromBytes(new TextEncoder().encode(JSON.stringify(body)).length);
       if (tokens <= config.trigger_tokens) return { body, state };
-      const calls = toolCallsIn(ctx.provider, historyOf(ctx.provider, body));
-      const kept = new Set(calls.slice(Math.max(0, calls.length - config.keep)).map((c) => c.id));
-      return { body: replaceToolResults(ctx.provider, body, (r) => (kept.has(r.id) ? null : config.placeholder)), state };
+      const keyOf = occurrenceKeys();
+      const calls = toolCallsIn(ctx.provider, historyOf(ctx.provider, body)).map((c) => keyOf(c.id));
+      const kept = new Set(calls.slice(Math.max(0, calls.length - config.keep)));
+      return { body: replaceToolResults(ctx.provider, body, (r) => (kept.has(r.key) ? null : config.placeholder)), state };
     },
   };
 }

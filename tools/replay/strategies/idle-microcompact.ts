@@ -28,7 +28,7 @@ export const IDLE_MICROCOMPACT_DEFAULTS: IdleMicrocompactConfig = { gap_ms: 60 *
 /** State carried between calls of one session. */
 export interface IdleMicrocompactState {
   last_time_ms: number | null;
-  /** Call ids cleared so far, in clearing order. */
+  /** Result keys (call id, "#n" for a repeated id) cleared so far, in clearing order. */
   cleared: readonly string[];
 }
 
@@ -43,12 +43,12 @@ export function createIdleMicrocompact(config: IdleMicrocompactConfig = IDLE_MIC
       let cleared = state.cleared;
       if (state.last_time_ms !== null && ctx.time_ms - state.last_time_ms >= config.gap_ms) {
         const results = toolResultsIn(ctx.provider, historyOf(ctx.provider, body));
-        const older = results.slice(0, Math.max(0, results.length - config.keep)).map((r) => r.id);
+        const older = results.slice(0, Math.max(0, results.length - config.keep)).map((r) => r.key);
         const known = new Set(cleared);
         cleared = [...cleared, ...older.filter((id) => !known.has(id))];
       }
       const set = new Set(cleared);
-      const next = set.size === 0 ? body : replaceToolResults(ctx.provider, body, (r) => (set.has(r.id) ? config.placeholder : null));
+      const next = set.size === 0 ? body : replaceToolResults(ctx.provider, body, (r) => (set.has(r.key) ? config.placeholder : null));
       return { body: next, state: { last_time_ms: ctx.time_ms, cleared } };
     },
   };

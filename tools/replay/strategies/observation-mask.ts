@@ -37,9 +37,8 @@ export function createObservationMask(config: ObservationMaskConfig = OBSERVATIO
     source: "SWE-agent LastNObservations (sweagent/agent/history_processors.py): keep the last 5 observations, elide older ones",
     initial: () => null,
     apply(body, ctx, state) {
-      const results = toolResultsIn(ctx.provider, historyOf(ctx.provider, body));
-      const kept = new Set(results.slice(Math.max(0, results.length - config.keep)).map((r) => r.id));
-      return { body: replaceToolResults(ctx.provider, body, (r) => (kept.has(r.id) ? null : maskText(countLines(r.text)))), state };
+      const firstKept = toolResultsIn(ctx.provider, historyOf(ctx.provider, body)).length - config.keep;
+      return { body: replaceToolResults(ctx.provider, body, (r) => (r.position >= firstKept ? null : maskText(countLines(r.text)))), state };
     },
   };
 }
