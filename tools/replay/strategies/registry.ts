@@ -1,0 +1,40 @@
+/**
+ * Strategy registry (pure): names → strategies. `none` is always run first because every other
+ * strategy's savings are measured against it.
+ */
+import type { SluiceTransform, Strategy } from "../types";
+import { createAnthropicClear } from "./anthropic-clear";
+import { createIdleMicrocompact } from "./idle-microcompact";
+import { noneStrategy } from "./none";
+import { createObservationMask } from "./observation-mask";
+import { createSluiceStrategy } from "./sluice-slot";
+
+/** Every strategy name, in report order. */
+export const STRATEGY_NAMES = ["none", "anthropic-clear", "observation-mask", "idle-microcompact", "sluice"] as const;
+
+/** Strategies for the given names (deduplicated, `none` first). Throws naming an unknown or unwired strategy. */
+export function resolveStrategies(names: readonly string[], sluice: SluiceTransform | null): Strategy[] {
+  const wanted = ["none", ...names.filter((n) => n !== "none")].filter((n, i, all) => all.indexOf(n) === i);
+  return wanted.map((name): Strategy => {
+    switch (name) {
+      case "none":
+        return noneStrategy as Strategy;
+      case "anthropic-clear":
+        return createAnthropicClear() as Strategy;
+      case "observation-mask":
+        return createObservationMask() as Strategy;
+      case "idle-microcompact":
+        return createIdleMicrocompact() as Strategy;
+      case "sluice":
+        if (sluice === null) throw new Error("strategy sluice: the Sluice core is not wired into the replay yet (tools/replay/strategies/sluice-slot.ts)");
+        return createSluiceStrategy(sluice);
+      default:
+        throw new Error(`--strategies: unknown strategy "${name}" (known: ${STRATEGY_NAMES.join(", ")})`);
+    }
+  });
+}
+
+/** Default strategy list: all pure ones, plus sluice when wired. */
+export function defaultStrategyNames(sluiceWired: boolean): string[] {
+  return STRATEGY_NAMES.filter((n) => n !== "sluice" || sluiceWired);
+}

@@ -1,0 +1,158 @@
+/**
+ * The savings report from the driver's runs (pure). Per session and in total, per strategy:
+ * - input tokens sent = Σ (input + cache_read + cache_write); original = the same under `none`;
+ * - input cost = billed cost − output tokens × output price (output-prices.ts); "without" is
+ *   `none`'s input cost, "with" is the strategy's plus its engine cost (net of cache-write
+ *   premiums, which are inside the billed cost);
+ * - savings % = (without − with) / without × 100;
+ * - cache hit ratio = cache_read / (input + cache_read + cache_write);
+ * - pairs removed, re-fetches, emulator rejections; added latency p50/p99 of the strategy step
+ *   (nearest-rank percentile).
+ * Rounding: dollars to 6 decimals, percentages to 2, ratios to 4, ms to 3 — after summing.
+ * Also: the cumulative input cost per call for each strategy (sessions concatenated) for the chart.
+ */
+import { outputUsdPerToken } from "./output-prices";
+import type { CallRecord, Provider, SessionRun } from "./types";
+
+/** Numbers of one strategy over one session (or all). */
+export interface StrategyMetrics {
+  calls: number;
+  input_tokens_sent: number;
+  input_tokens_original: number;
+  /** (sent − original) / original × 100; negative = fewer tokens. */
+  input_tokens_change_pct: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  output_tokens: number;
+  input_cost_without_usd: number;
+  input_cost_with_usd: number;
+  engine_cost_usd: number;
+  savings_usd: number;
+  savings_pct: number;
+  cache_hit_ratio: number;
+  pairs_removed: number;
+  refetches: number;
+  rejections: number;
+  added_latency_p50_ms: number;
+  added_latency_p99_ms: number;
+}
+
+export interface SessionReport {
+  id: string;
+  provider: Provider;
+  model: string;
+  calls: number;
+  strategies: Record<string, StrategyMetrics>;
+}
+
+export interface ReplayReport {
+  /** Strategy names in run order (`none` first). */
+  strategies: string[];
+  sessions: SessionReport[];
+  total: Record<string, StrategyMetrics>;
+  /** Per strategy: cumulative input cost (USD, incl. engine cost) after each call, sessions concatenated. */
+  cumulative_cost_usd: Record<string, number[]>;
+  /** Call count of each session in `sessions` order (chart boundaries). */
+  session_calls: number[];
+  warnings: string[];
+}
+
+const round = (x: number, digits: number): number => {
+  const f = 10 ** digits;
+  const r = Math.round(x * f) / f;
+  return Object.is(r, -0) ? 0 : r;
+};
+
+/** Nearest-rank percentile (p in 0..100) of `values`; 0 for none. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** Input-side cost of one call in USD. */
+function inputCost(call: CallRecord, outPrice: number | null): number {
+  return call.cost_usd - (outPrice === null ? 0 : call.usage.output * outPrice);
+}
+
+interface Acc {
+  calls: CallRecord[];
+  model_price: (number | null)[];
+  pairs_removed: number;
+  refetches: number;
+}
+
+function metrics(acc: Acc, base: Acc): StrategyMetrics {
+  const sum = (a: Acc, f: (c: CallRecord, i: number) => number) => a.calls.reduce((n, c, i) => n + f(c, i), 0);
+  const sentOf = (a: Acc) => sum(a, (c) => c.usage.input + c.usage.cache_read + c.usage.cache_write);
+  const sent = sentOf(acc);
+  const original = sentOf(base);
+  const engine = sum(acc, (c) => c.engine_cost_usd);
+  const without = sum(base, (c, i) => inputCost(c, base.model_price[i]!));
+  const withCost = sum(acc, (c, i) => inputCost(c, acc.model_price[i]!)) + engine;
+  const cacheRead = sum(acc, (c) => c.usage.cache_read);
+  const transform = acc.calls.map((c) => c.transform_ms);
+  return {
+    calls: acc.calls.length,
+    input_tokens_sent: sent,
+    input_tokens_original: original,
+    input_tokens_change_pct: original === 0 ? 0 : round(((sent - original) / original) * 100, 2),
+    cache_read_tokens: cacheRead,
+    cache_write_tokens: sum(acc, (c) => c.usage.cache_write),
+    output_tokens: sum(acc, (c) => c.usage.output),
+    input_cost_without_usd: round(without, 6),
+    input_cost_with_usd: round(withCost, 6),
+    engine_cost_usd: round(engine, 6),
+    savings_usd: round(without - withCost, 6),
+    savings_pct: without === 0 ? 0 : round(((without - withCost) / without) * 100, 2),
+    cache_hit_ratio: sent === 0 ? 0 : round(cacheRead / sent, 4),
+    pairs_removed: acc.pairs_removed,
+    refetches: acc.refetches,
+    rejections: acc.calls.filter((c) => c.rejected !== null).length,
+    added_latency_p50_ms: round(percentile(transform, 50), 3),
+    added_latency_p99_ms: round(percentile(transform, 99), 3),
+  };
+}
+
+/** Builds the report. `runs` must hold a `none` run for every session (the baseline). */
+export function summarizeReport(runs: readonly SessionRun[]): ReplayReport {
+  const strategies = [...new Set(runs.map((r) => r.strategy))];
+  if (!strategies.includes("none")) throw new Error("report: runs hold no `none` strategy (the baseline every saving is measured against)");
+  const sessionIds = [...new Set(runs.map((r) => r.session_id))];
+  const warnings: string[] = [];
+  const unpriced = new Set<string>();
+  const accOf = (r: SessionRun): Acc => {
+    const price = outputUsdPerToken(r.model);
+    if (price === null) unpriced.add(r.model);
+    return { calls: r.calls, model_price: r.calls.map(() => price), pairs_removed: r.pairs_removed, refetches: r.refetches };
+  };
+  const totals = new Map<string, Acc>(strategies.map((s) => [s, { calls: [], model_price: [], pairs_removed: 0, refetches: 0 }]));
+  const sessions: SessionReport[] = sessionIds.map((id) => {
+    const own = runs.filter((r) => r.session_id === id);
+    const base = own.find((r) => r.strategy === "none");
+    if (base === undefined) throw new Error(`report: session ${id} has no \`none\` run`);
+    const baseAcc = accOf(base);
+    const out: Record<string, StrategyMetrics> = {};
+    for (const r of own) {
+      const acc = accOf(r);
+      out[r.strategy] = metrics(acc, baseAcc);
+      const t = totals.get(r.strategy)!;
+      t.calls.push(...acc.calls);
+      t.model_price.push(...acc.model_price);
+      t.pairs_removed += acc.pairs_removed;
+      t.refetches += acc.refetches;
+    }
+    return { id, provider: base.provider, model: base.model, calls: base.calls.length, strategies: out };
+  });
+  const baseTotal = totals.get("none")!;
+  const total: Record<string, StrategyMetrics> = {};
+  const cumulative: Record<string, number[]> = {};
+  for (const s of strategies) {
+    const acc = totals.get(s)!;
+    total[s] = metrics(acc, baseTotal);
+    let running = 0;
+    cumulative[s] = acc.calls.map((c, i) => round((running += inputCost(c, acc.model_price[i]!) + c.engine_cost_usd), 6));
+  }
+  for (const m of unpriced) warnings.push(`no output price for model ${m}: its input cost includes the output cost`);
+  return { strategies, sessions, total, cumulative_cost_usd: cumulative, session_calls: sessions.map((s) => s.calls), warnings };
+}

@@ -1,0 +1,163 @@
+/**
+ * Shared shapes of the replay tool (types only, no logic): the neutral recorded session the
+ * readers produce, the sender the driver calls, the strategies it applies, and the per-call
+ * records the report is computed from.
+ */
+import type { Provider } from "../../src/core/view/types";
+
+export type { Provider };
+
+/** Any JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** A JSON object (request bodies, messages, items). */
+export type JsonObject = { [key: string]: Json };
+
+/** One model call of a recorded session. */
+export interface RecordedCall {
+  /** 0-based position of the call in the session. */
+  index: number;
+  /** The exact request body the agent sent (history up to this call), as a JSON object. */
+  body: JsonObject;
+  /** When the request was sent, epoch ms (the last input message's timestamp), or null if not recorded. */
+  timestamp_ms: number | null;
+  /**
+   * The recorded answer: Anthropic and OpenAI Chat — the assistant message object
+   * ({role:"assistant", ...}); OpenAI Responses — the array of output items of that call.
+   */
+  reply: Json;
+}
+
+/** Which reader produced a session. */
+export type SessionFormat = "corpus" | "claude-code-jsonl" | "codex-rollout";
+
+/** A recorded agent session in one neutral shape, whatever file it came from. */
+export interface RecordedSession {
+  id: string;
+  provider: Provider;
+  /** Stable model id sent in every request (unknown → the provider default in defaults.ts). */
+  model: string;
+  /** System prompt / instructions as recorded (null when the source has none). */
+  system: Json | null;
+  /** Tool definitions sent with every call (synthesised from the tool names used). */
+  tools: JsonObject[];
+  calls: RecordedCall[];
+  source: { format: SessionFormat; name: string };
+  /** Human-readable notes on what the reader skipped, defaulted or repaired. */
+  notes: string[];
+}
+
+/** Token usage of one call, neutral: `input` is the uncached, unwritten part. */
+export interface CallUsage {
+  input: number;
+  cache_read: number;
+  cache_write: number;
+  output: number;
+}
+
+/** Options of one send: virtual time, the reply to return, and the cache-isolating key. */
+export interface SendOptions {
+  /** Virtual clock, epoch ms (header x-emulator-time). */
+  time_ms: number;
+  /** Recorded reply (header x-emulator-reply, base64 of its JSON). */
+  reply: Json;
+  /** Per strategy-session credential so emulator caches do not collide (x-api-key / bearer). */
+  key: string;
+}
+
+/** What one send cost. */
+export interface SendResult {
+  /** HTTP status. */
+  status: number;
+  usage: CallUsage;
+  /** Billed cost of the call in USD (header x-emulator-cost-usd; input and output). */
+  cost_usd: number;
+  /** Wall-clock round trip, ms. */
+  latency_ms: number;
+  /** Error message when the emulator rejected the request (status >= 400). */
+  rejected?: string;
+}
+
+/** Sends one request body (JSON text) for a provider. Injected: HTTP against the emulator, or a fake. */
+export type SendFn = (provider: Provider, body: string, opts: SendOptions) => Promise<SendResult>;
+
+/** Where a strategy is in the replay when it transforms a body. */
+export interface StrategyContext {
+  provider: Provider;
+  session_id: string;
+  /** 0-based call index. */
+  call_index: number;
+  /** Virtual time of the call, epoch ms. */
+  time_ms: number;
+}
+
+/** A pure strategy: body + context + state → body to send + next state. Never mutates its inputs. */
+export interface PureStrategy<S> {
+  kind: "pure";
+  name: string;
+  /** Where the rule and its numbers come from. */
+  source: string;
+  initial(): S;
+  apply(body: JsonObject, ctx: StrategyContext, state: S): { body: JsonObject; state: S };
+}
+
+/** What the Sluice slot reports beside the new body. */
+export interface SluiceInfo {
+  /** Engine cost of the step in USD (added to the "with" cost). */
+  engine_cost_usd?: number;
+  /** Free-form note (tier, reason), shown nowhere but the JSON. */
+  note?: string;
+}
+
+/** The call the Sluice slot is asked to transform. */
+export interface SluiceCall {
+  provider: Provider;
+  session_id: string;
+  call_index: number;
+  time_ms: number;
+}
+
+/** The Sluice slot: original body bytes + agent headers → body bytes to send. Filled in by the gateway/core at merge. */
+export type SluiceTransform = (
+  body: Uint8Array,
+  headers: Record<string, string>,
+  call: SluiceCall,
+) => Promise<{ body: Uint8Array; info: SluiceInfo }>;
+
+/** A byte-level strategy backed by the Sluice slot. */
+export interface SluiceStrategy {
+  kind: "sluice";
+  name: string;
+  source: string;
+  transform: SluiceTransform;
+}
+
+export type Strategy = PureStrategy<unknown> | SluiceStrategy;
+
+/** What the driver recorded for one call under one strategy. */
+export interface CallRecord {
+  index: number;
+  time_ms: number;
+  status: number;
+  usage: CallUsage;
+  cost_usd: number;
+  latency_ms: number;
+  /** Time spent in the strategy (added latency), ms. */
+  transform_ms: number;
+  engine_cost_usd: number;
+  rejected: string | null;
+  /** Tool call ids whose result is absent or altered in the sent body vs the original. */
+  removed_ids: string[];
+}
+
+/** One session replayed under one strategy. */
+export interface SessionRun {
+  session_id: string;
+  provider: Provider;
+  model: string;
+  strategy: string;
+  calls: CallRecord[];
+  /** Distinct tool pairs whose result was removed/altered in at least one call. */
+  pairs_removed: number;
+  /** Removed pairs whose same tool call (name + input) the recorded session issues again later. */
+  refetches: number;
+}
