@@ -17,6 +17,7 @@ export type UpstreamUrlResult = { ok: true; url: string } | { ok: false; reason:
 export function resolveUpstreamUrl(base: string, path: string, search: string): UpstreamUrlResult {
   if (!path.startsWith("/")) return { ok: false, reason: "path must start with /" };
   if (search !== "" && !search.startsWith("?")) return { ok: false, reason: "query must start with ?" };
+  if (/[\u0000-\u0020#]/.test(search)) return { ok: false, reason: "query contains a space, control character or #" };
   if (/[\\\u0000-\u0020#]/.test(path)) return { ok: false, reason: "path contains a backslash, space, control character or #" };
   const root = new URL(base);
   const basePath = root.pathname.replace(/\/+$/, "");
