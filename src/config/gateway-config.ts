@@ -33,10 +33,12 @@ export interface GatewayConfig {
   compactionConfigured: boolean;
 }
 
+/** "" (= use the default) or an http(s) URL without credentials, query or fragment; trailing "/" removed. */
 const baseUrl = z
   .string()
   .trim()
   .refine((s) => {
+    if (s === "") return true;
     if (!URL.canParse(s)) return false;
     const u = new URL(s);
     return (u.protocol === "http:" || u.protocol === "https:") && !u.username && !u.password && !u.search && !u.hash;
@@ -44,8 +46,8 @@ const baseUrl = z
   .transform((s) => s.replace(/\/+$/, ""));
 
 const vars = z.object({
-  ANTHROPIC_BASE_URL: z.union([z.literal(""), baseUrl]).optional(),
-  OPENAI_BASE_URL: z.union([z.literal(""), baseUrl]).optional(),
+  ANTHROPIC_BASE_URL: baseUrl.optional(),
+  OPENAI_BASE_URL: baseUrl.optional(),
   UPSTREAM_TIMEOUT_MS: z
     .string()
     .regex(/^\s*\d*\s*$/, "must be a positive integer (milliseconds)")
