@@ -14,11 +14,15 @@
 import type { GatewayError } from "./provider-errors";
 import { bodyCoding, clientResponseHeaders, upstreamRequestHeaders } from "./headers";
 
-/** Longest `retry-after` (seconds) we wait out ourselves; larger ones go to the client as is. */
+/**
+ * Longest `retry-after` (seconds) we wait out ourselves; larger ones go to the client as is (its
+ * SDK retries with its own backoff). 1 s: B18's upstream says `retry-after: 0`, and a gateway
+ * should add at most about a second of hidden latency.
+ */
 export const RETRY_MAX_WAIT_S = 1;
 /** Statuses the providers document as transient: 429 rate limit, 503 unavailable, 529 overloaded (Anthropic). */
 const RETRY_STATUSES = new Set([429, 503, 529]);
-/** Upper bound on upstream attempts per client request. */
+/** Upper bound on upstream attempts per client request: issue 2 / B18 "retry once". */
 export const MAX_ATTEMPTS = 2;
 
 /** One upstream request to make. */

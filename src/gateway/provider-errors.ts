@@ -47,11 +47,6 @@ function mapError(e: GatewayError): Mapped {
   }
 }
 
-/** The HTTP status a gateway error maps to. */
-export function errorStatus(e: GatewayError): number {
-  return mapError(e).status;
-}
-
 /** JSON Response for `e` in `family`'s error shape; `code` (OpenAI) is e.code; `request_id` (Anthropic) is ours. */
 export function providerError(family: ProviderFamily, e: GatewayError, requestId: string): Response {
   const m = mapError(e);
