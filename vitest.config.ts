@@ -23,6 +23,7 @@ export default defineConfig({
         plugins: [
           cloudflareTest(({ inject }) => {
             const upstream = inject("upstreamUrl" as never) as string;
+            const unreachable = inject("unreachableUrl" as never) as string;
             return {
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
@@ -30,6 +31,10 @@ export default defineConfig({
                   ANTHROPIC_BASE_URL: `${upstream}/anthropic-upstream`,
                   OPENAI_BASE_URL: `${upstream}/openai-upstream`,
                   UPSTREAM_CONTROL_URL: upstream,
+                  // Test-only: a URL where nothing listens (502 tests) and an admin token the
+                  // header policy must never forward.
+                  UNREACHABLE_URL: unreachable,
+                  SLUICE_ADMIN_TOKEN: "sluice-admin-test-token-5f1c",
                 },
               },
             };

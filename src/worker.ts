@@ -1,6 +1,12 @@
-/** Worker entry: the Hono app as the default export, and the Durable Object classes. */
+/** Worker entry (shell): the Hono app as the default fetch handler, and the Durable Object classes. */
+import type { Env } from "./config/env";
 import { createApp } from "./http/app";
 
 export { SessionObject } from "./do/session-object";
 export { AuditObject } from "./do/audit-object";
-export default createApp();
+
+const app = createApp();
+
+export default {
+  fetch: (request, env, ctx) => app.fetch(request, env, ctx),
+} satisfies ExportedHandler<Env>;

@@ -17,6 +17,8 @@ export interface Env {
   SLUICE_MEASURE?: string;
   /** Upstream timeout to response headers, ms. Default 600000. */
   UPSTREAM_TIMEOUT_MS?: string;
+  /** Secret (wrangler secret put): the admin bearer token. Never forwarded upstream in any header. */
+  SLUICE_ADMIN_TOKEN?: string;
   /** Session Durable Object namespace. */
   SESSION: DurableObjectNamespace;
   /** Audit trail Durable Object namespace (one instance, src/do/audit-object.ts). */

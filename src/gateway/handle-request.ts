@@ -1,13 +1,16 @@
 /**
- * Request orchestration (shell): reads the client body once into bytes, resolves the upstream
- * URL from the operator's base (never from the client), optionally lets a compaction hook
- * replace the body, and forwards. Every forward (the edited one, the fail-open one, each retry)
- * is built from bytes held here (case B18).
+ * Request orchestration (shell): takes a client request whose body was read once into bytes,
+ * resolves the upstream URL from the operator's base (never from the client), optionally lets a
+ * compaction hook replace the body (fail-open: any throw forwards the original bytes), and
+ * forwards. Every forward (the edited one, the fail-open one, each retry) is built from bytes
+ * held here (case B18).
  */
+import type { GatewayConfig } from "../config/gateway-config";
 import { forwardUpstream } from "./forward";
-import { providerError, type ProviderFamily } from "./provider-errors";
+import { providerError, type GatewayError, type ProviderFamily } from "./provider-errors";
+import { resolveUpstreamUrl } from "./resolve-upstream-url";
 
-/** What kind of route a request came through. `chat` routes may be compacted; others never. */
+/** What kind of route a request came through. `chat` routes may be compacted; `passthrough` never. */
 export type RouteKind = "anthropic-messages" | "openai-chat" | "openai-responses" | "passthrough";
 
 /** A client request reduced to what forwarding needs. */
@@ -15,37 +18,40 @@ export interface IncomingRequest {
   family: ProviderFamily;
   route: RouteKind;
   method: string;
-  /** Path under the provider prefix, starting with "/" (e.g. "/v1/messages"). */
+  /** Path under the provider prefix, starting with "/", still percent-encoded (e.g. "/v1/messages"). */
   path: string;
   /** Query string including "?", or "". */
   search: string;
   headers: Headers;
-  /** Client body bytes, read once. null for GET/HEAD. */
+  /** Client body bytes, read once; null when the client sent no body (and for GET/HEAD). */
   body: Uint8Array | null;
+  /** Correlation id (also the `x-sluice-request-id` response header). */
+  requestId: string;
   signal?: AbortSignal;
 }
 
 /**
  * Optional compaction step: given the incoming request, returns the body to forward and
- * response headers to add. Must never throw past its own fail-open boundary; if it does,
- * the original bytes are forwarded anyway.
+ * response headers to add. If it throws, the original bytes are forwarded (DESIGN invariant 5).
  */
 export type CompactionHook = (req: IncomingRequest) => Promise<{ body: Uint8Array; headers?: Record<string, string> }>;
 
 /** Injected dependencies of the request handler. */
 export interface HandlerDeps {
-  baseUrl: (family: ProviderFamily) => string;
+  config: GatewayConfig;
   compact?: CompactionHook;
-  fetchImpl?: typeof fetch;
 }
 
-/** Joins an operator base URL and a client path, e.g. ("https://api.openai.com", "/v1/x", "?a=1"). */
-export function joinUpstreamUrl(base: string, path: string, search: string): string {
-  return base.replace(/\/+$/, "") + path + search;
+/** Gateway error → provider-shaped Response for this request. */
+function fail(req: IncomingRequest, e: GatewayError): Response {
+  return providerError(req.family, e, req.requestId);
 }
 
 /** Handles one proxied request end to end; returns the client response. */
 export async function handleRequest(deps: HandlerDeps, req: IncomingRequest): Promise<Response> {
+  const target = resolveUpstreamUrl(deps.config.baseUrls[req.family], req.path, req.search);
+  if (!target.ok) return fail(req, { code: "bad_upstream_path", detail: target.reason });
+
   let body = req.body;
   let extraHeaders: Record<string, string> = {};
   if (deps.compact && req.route !== "passthrough" && body !== null) {
@@ -58,19 +64,16 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingRequest): Pr
       extraHeaders = {};
     }
   }
-  const result = await forwardUpstream(
-    {
-      url: joinUpstreamUrl(deps.baseUrl(req.family), req.path, req.search),
-      method: req.method,
-      headers: req.headers,
-      body,
-      signal: req.signal,
-    },
-    deps.fetchImpl,
-  );
-  if (!result.ok) {
-    return providerError(req.family, 502, "upstream_unreachable", `Sluice could not reach the upstream: ${result.error}`);
-  }
+  const result = await forwardUpstream({
+    url: target.url,
+    method: req.method,
+    headers: req.headers,
+    body,
+    timeoutMs: deps.config.upstreamTimeoutMs,
+    adminToken: deps.config.adminToken,
+    signal: req.signal,
+  });
+  if (!result.ok) return fail(req, result.error);
   for (const [k, v] of Object.entries(extraHeaders)) result.response.headers.set(k, v);
   return result.response;
 }

@@ -1,16 +1,58 @@
 /**
- * Gateway-made error bodies in each provider's own error shape (pure), so clients' SDKs parse
- * them like any upstream error. Shapes: Anthropic `{"type":"error","error":{"type","message"}}`
- * (docs.anthropic.com/en/api/errors); OpenAI `{"error":{"message","type","param","code"}}`
- * (platform.openai.com/docs/guides/error-codes).
+ * Errors Sluice itself answers with, as typed values mapped to HTTP once (pure), in each
+ * provider's own error shape so clients' SDKs parse them like any upstream error:
+ * - Anthropic `{"type":"error","error":{"type","message"},"request_id"}` with error types from
+ *   docs.anthropic.com/en/api/errors (api_error 500, not_found_error 404, timeout_error as in the
+ *   SDK's GatewayTimeoutError, invalid_request_error 4xx);
+ * - OpenAI `{"error":{"message","type","param","code"}}` (platform.openai.com/docs/guides/error-codes).
  */
 export type ProviderFamily = "anthropic" | "openai";
 
-/** JSON Response with `status`, the provider's error shape, `type`/`code` = `code`. */
-export function providerError(family: ProviderFamily, status: number, code: string, message: string): Response {
+/** A failure produced by the gateway (not relayed from the upstream). */
+export type GatewayError =
+  /** The upstream could not be reached (connect error, reset before a response), after the retry. */
+  | { code: "upstream_unreachable"; detail: string }
+  /** No response headers within UPSTREAM_TIMEOUT_MS. */
+  | { code: "upstream_timeout"; timeoutMs: number }
+  /** The client path cannot be placed under the upstream base URL (see resolve-upstream-url.ts). */
+  | { code: "bad_upstream_path"; detail: string }
+  /** No Sluice route for this path. */
+  | { code: "not_found"; path: string }
+  /** A bug or a bad config var; `detail` names the field. */
+  | { code: "internal"; detail: string };
+
+interface Mapped {
+  status: number;
+  anthropicType: string;
+  openaiType: string;
+  message: string;
+}
+
+function mapError(e: GatewayError): Mapped {
+  switch (e.code) {
+    case "upstream_unreachable":
+      return { status: 502, anthropicType: "api_error", openaiType: "server_error", message: `Sluice could not reach the upstream: ${e.detail}` };
+    case "upstream_timeout":
+      return { status: 504, anthropicType: "timeout_error", openaiType: "server_error", message: `The upstream sent no response within ${e.timeoutMs} ms` };
+    case "bad_upstream_path":
+      return { status: 400, anthropicType: "invalid_request_error", openaiType: "invalid_request_error", message: `Sluice refused the request path: ${e.detail}` };
+    case "not_found":
+      return { status: 404, anthropicType: "not_found_error", openaiType: "invalid_request_error", message: `No Sluice route for ${e.path}` };
+    case "internal":
+      return { status: 500, anthropicType: "api_error", openaiType: "server_error", message: `Sluice internal error: ${e.detail}` };
+    default: {
+      const never: never = e;
+      throw new Error(`unhandled gateway error ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** JSON Response for `e` in `family`'s error shape; `code` (OpenAI) is e.code; `request_id` (Anthropic) is ours. */
+export function providerError(family: ProviderFamily, e: GatewayError, requestId: string): Response {
+  const m = mapError(e);
   const body =
     family === "anthropic"
-      ? { type: "error", error: { type: code, message } }
-      : { error: { message, type: code, param: null, code } };
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+      ? { type: "error", error: { type: m.anthropicType, message: m.message }, request_id: requestId }
+      : { error: { message: m.message, type: m.openaiType, param: null, code: e.code } };
+  return new Response(JSON.stringify(body), { status: m.status, headers: { "content-type": "application/json" } });
 }

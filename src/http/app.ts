@@ -1,21 +1,19 @@
 /**
- * The Hono app (shell): `createApp(deps)` mounts health and the two provider prefixes. Chat
- * routes (Anthropic Messages, OpenAI Chat Completions, OpenAI Responses) go through the
- * compaction hook; every other path under a prefix is proxied as is, any method.
+ * The Hono app (shell): `createApp(makeDeps)` mounts GET /healthz and the two provider prefixes.
+ * Chat routes (Anthropic Messages, OpenAI Chat Completions, OpenAI Responses) may go through the
+ * compaction hook; every other path under /anthropic/* and /openai/* (models, count_tokens,
+ * files, batches, …) is proxied as is, any method, query string kept.
  */
 import { Hono } from "hono";
-import { requestId } from "hono/request-id";
 import type { Env } from "../config/env";
+import { readGatewayConfig } from "../config/gateway-config";
 import { handleRequest, type HandlerDeps, type RouteKind } from "../gateway/handle-request";
-import type { ProviderFamily } from "../gateway/provider-errors";
-import { providerError } from "../gateway/provider-errors";
+import { providerError, type ProviderFamily } from "../gateway/provider-errors";
 import { VERSION } from "../version";
+import { sluiceRequestId, type RequestIdVariables } from "./request-id";
 
-/** Default upstream hosts (the providers' public APIs). */
-export const DEFAULT_BASE_URLS: Record<ProviderFamily, string> = {
-  anthropic: "https://api.anthropic.com",
-  openai: "https://api.openai.com",
-};
+/** The provider prefixes, in mount order. */
+export const FAMILIES: readonly ProviderFamily[] = ["anthropic", "openai"];
 
 /** Maps a provider path (under the prefix) and method to its route kind. */
 export function routeKind(family: ProviderFamily, method: string, path: string): RouteKind {
@@ -27,29 +25,43 @@ export function routeKind(family: ProviderFamily, method: string, path: string):
 }
 
 /** Per-request dependencies built from the Worker env (and, later, the compaction pipeline). */
-export type DepsFactory = (env: Env, ctx: ExecutionContext | undefined) => HandlerDeps;
+export type DepsFactory = (env: Env) => HandlerDeps;
 
-const defaultDeps: DepsFactory = (env) => ({
-  baseUrl: (family) =>
-    (family === "anthropic" ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL) || DEFAULT_BASE_URLS[family],
-});
+/** Default deps: the gateway config from env vars, no compaction. */
+export const defaultDeps: DepsFactory = (env) => ({ config: readGatewayConfig(env) });
+
+/** Body of GET /healthz. */
+export interface Health {
+  ok: true;
+  name: "sluice";
+  /** src/version.ts, kept in step with package.json. */
+  version: string;
+  /** COMPACTION_CONFIG non-empty or SLUICE_COMPACTION = "1". */
+  compaction_configured: boolean;
+}
+
+type AppEnv = { Bindings: Env; Variables: RequestIdVariables };
 
 /** Builds the app. `makeDeps` is injectable for tests and for the compaction pipeline. */
-export function createApp(makeDeps: DepsFactory = defaultDeps, health: (env: Env) => Record<string, unknown> = () => ({})) {
-  const app = new Hono<{ Bindings: Env }>();
-  app.use("*", requestId({ headerName: "x-sluice-request-id", limitLength: 0 }));
+export function createApp(makeDeps: DepsFactory = defaultDeps) {
+  const app = new Hono<AppEnv>();
+  app.use("*", sluiceRequestId());
 
-  app.get("/healthz", (c) => c.json({ ok: true, name: "sluice", version: VERSION, ...health(c.env) }));
+  app.get("/healthz", (c) => {
+    const config = readGatewayConfig(c.env);
+    const health: Health = { ok: true, name: "sluice", version: VERSION, compaction_configured: config.compactionConfigured };
+    return c.json(health);
+  });
 
-  for (const family of ["anthropic", "openai"] as const) {
+  for (const family of FAMILIES) {
     app.all(`/${family}/*`, async (c) => {
       const url = new URL(c.req.url);
       const path = url.pathname.slice(family.length + 1) || "/";
       const method = c.req.method;
-      const body = method === "GET" || method === "HEAD" ? null : new Uint8Array(await c.req.arrayBuffer());
-      let ctx: ExecutionContext | undefined;
-      try { ctx = c.executionCtx; } catch { ctx = undefined; }
-      return handleRequest(makeDeps(c.env, ctx), {
+      // Read once into bytes (case B18); a request without a body stays without one.
+      const hasBody = method !== "GET" && method !== "HEAD" && c.req.raw.body !== null;
+      const body = hasBody ? new Uint8Array(await c.req.arrayBuffer()) : null;
+      return handleRequest(makeDeps(c.env), {
         family,
         route: routeKind(family, method, path),
         method,
@@ -57,15 +69,18 @@ export function createApp(makeDeps: DepsFactory = defaultDeps, health: (env: Env
         search: url.search,
         headers: c.req.raw.headers,
         body,
+        requestId: c.var.requestId,
         signal: c.req.raw.signal,
       });
     });
   }
 
-  app.notFound((c) => c.json({ error: { type: "not_found", message: `No Sluice route for ${c.req.path}` } }, 404));
-  app.onError((err, c) => {
-    const family: ProviderFamily = c.req.path.startsWith("/openai") ? "openai" : "anthropic";
-    return providerError(family, 500, "gateway_error", `Sluice internal error: ${err.message}`);
-  });
+  app.notFound((c) => providerError(familyOf(c.req.path), { code: "not_found", path: c.req.path }, c.var.requestId));
+  app.onError((err, c) => providerError(familyOf(c.req.path), { code: "internal", detail: err.message }, c.var.requestId));
   return app;
+}
+
+/** Error shape for a path: OpenAI's under /openai, else Anthropic's. */
+function familyOf(path: string): ProviderFamily {
+  return path === "/openai" || path.startsWith("/openai/") ? "openai" : "anthropic";
 }

@@ -1,23 +1,32 @@
 /**
  * Upstream stand-in for the Workers tests: a real Node HTTP server on 127.0.0.1 that records
- * every request it receives (method, path, headers, body bytes) and answers as the request's
- * `x-test-scenario` header asks. Not part of the product.
+ * every request it receives (method, raw path, headers, body bytes) and answers as the request's
+ * `x-test-scenario` header asks. Not part of the product. Recordings are keyed by `x-test-id`.
  *
  * Scenarios (header `x-test-scenario`):
- * - (none)        200 application/json `{"ok":true,"path":...,"bytes":N}`
- * - `status:NNN`  that status with a provider-like JSON error body and `retry-after: 0`
- * - `sse-slow`    SSE: one event, then a pause of `x-test-delay-ms` (default 1500), then the rest
- * - `sse-split`   SSE whose network chunks split a data: line mid-JSON and a UTF-8 'é' byte pair
- * - `gzip`        200 JSON body sent with content-encoding: gzip
- * - `reset`       destroys the socket without answering
- * Recorded requests: `GET /__received/<x-test-id>` → JSON array of
- * `{method, path, headers, body_base64}`.
+ * - (none)          200 JSON `{"ok":true,"method","path","bytes","attempt"}` (attempt = 1-based
+ *                   count of requests seen for this x-test-id)
+ * - `status:NNN`    that status, JSON error body `STATUS_BODY(NNN)`, `retry-after` from header
+ *                   `x-test-retry-after` (default "0"; "none" = no header)
+ * - `fail-first:S`  the first request of this x-test-id plays scenario S (e.g. `reset`,
+ *                   `status:429`); later ones play `x-test-then` (default: none → 200)
+ * - `reset`         destroys the socket without answering
+ * - `reset-mid-body` 200 headers and `PARTIAL_BODY`, then destroys the socket
+ * - `hang`          never answers (until the connection closes)
+ * - `encoded:E`     200 JSON `ENCODED_PLAIN` sent with content-encoding E (gzip | br | deflate)
+ * - `sse-gated`     SSE_GATED_EVENTS one at a time: after each event (but the last) it waits for
+ *                   `POST /__release/<id>` (or RELEASE_SAFETY_MS), so tests can observe order
+ * - `sse-split`     SSE_SPLIT_BYTES in network chunks cut mid-JSON and between 0xC3|0xA9 ('é')
+ * - `sse-bytewise`  SSE_SPLIT_BYTES one byte per write
+ * Control: `GET /__received/<id>` → Recorded[]; `GET /__progress/<id>` → `{sent, finished}`
+ * for sse-gated; `POST /__release/<id>` lets sse-gated send its next event.
  */
 import http from "node:http";
-import { gzipSync } from "node:zlib";
 import type { AddressInfo } from "node:net";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
+import { ENCODED_PLAIN, PARTIAL_BODY, RELEASE_SAFETY_MS, SSE_GATED_EVENTS, SSE_SPLIT_TEXT, STATUS_BODY } from "./scenarios";
 
-interface Recorded {
+export interface Recorded {
   method: string;
   path: string;
   headers: Record<string, string | string[] | undefined>;
@@ -25,16 +34,103 @@ interface Recorded {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
 
 export async function startUpstream(): Promise<{ url: string; close: () => Promise<void> }> {
   const received = new Map<string, Recorded[]>();
+  const progress = new Map<string, { sent: number; finished: boolean }>();
+  const releases = new Map<string, Array<() => void>>();
+
+  const waitRelease = (id: string) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, RELEASE_SAFETY_MS);
+      const list = releases.get(id) ?? [];
+      list.push(() => { clearTimeout(t); resolve(); });
+      releases.set(id, list);
+    });
+
+  async function play(scenario: string, req: http.IncomingMessage, res: http.ServerResponse, id: string, attempt: number, body: Buffer, url: string) {
+    if (scenario.startsWith("fail-first:")) {
+      const next = attempt === 1 ? scenario.slice("fail-first:".length) : String(req.headers["x-test-then"] ?? "");
+      return play(next, req, res, id, attempt, body, url);
+    }
+    if (scenario.startsWith("status:")) {
+      const status = Number(scenario.slice(7));
+      const ra = String(req.headers["x-test-retry-after"] ?? "0");
+      const payload = Buffer.from(STATUS_BODY(status));
+      const headers: Record<string, string> = { "content-type": "application/json", "content-length": String(payload.length), "x-upstream-marker": "yes" };
+      if (ra !== "none") headers["retry-after"] = ra;
+      res.writeHead(status, headers);
+      res.end(payload);
+      return;
+    }
+    if (scenario === "reset") {
+      req.socket.destroy();
+      return;
+    }
+    if (scenario === "reset-mid-body") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write(PARTIAL_BODY);
+      await sleep(100);
+      req.socket.destroy();
+      return;
+    }
+    if (scenario === "hang") return;
+    if (scenario.startsWith("encoded:")) {
+      const enc = scenario.slice(8);
+      const raw = Buffer.from(ENCODED_PLAIN);
+      const payload = enc === "gzip" ? gzipSync(raw) : enc === "br" ? brotliCompressSync(raw) : deflateSync(raw);
+      res.writeHead(200, { "content-type": "application/json", "content-encoding": enc, "content-length": String(payload.length) });
+      res.end(payload);
+      return;
+    }
+    if (scenario === "sse-gated") {
+      const state = { sent: 0, finished: false };
+      progress.set(id, state);
+      res.writeHead(200, SSE_HEADERS);
+      for (let i = 0; i < SSE_GATED_EVENTS.length; i++) {
+        if (i > 0) await waitRelease(id);
+        res.write(SSE_GATED_EVENTS[i]);
+        state.sent = i + 1;
+      }
+      res.end();
+      state.finished = true;
+      return;
+    }
+    if (scenario === "sse-split" || scenario === "sse-bytewise") {
+      res.writeHead(200, SSE_HEADERS);
+      const whole = Buffer.from(SSE_SPLIT_TEXT, "utf8");
+      const eAt = whole.indexOf(Buffer.from([0xc3, 0xa9]));
+      const midJson = whole.indexOf(Buffer.from('"delta"'));
+      const cuts = scenario === "sse-split" ? [midJson + 3, eAt + 1, whole.length] : [...whole.keys()].map((i) => i + 1);
+      let from = 0;
+      for (const cut of cuts) {
+        res.write(whole.subarray(from, cut));
+        from = cut;
+        await sleep(scenario === "sse-split" ? 30 : 1);
+      }
+      res.end();
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ ok: true, method: req.method, path: url, bytes: body.length, attempt }));
+  }
 
   const server = http.createServer(async (req, res) => {
     const url = req.url ?? "/";
-    if (req.method === "GET" && url.startsWith("/__received/")) {
-      const id = decodeURIComponent(url.slice("/__received/".length));
+    const control = url.match(/^\/__(received|progress|release)\/(.*)$/);
+    if (control) {
+      const id = decodeURIComponent(control[2]!);
+      if (control[1] === "release") {
+        const next = releases.get(id)?.shift();
+        next?.();
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ released: next !== undefined }));
+        return;
+      }
+      const data = control[1] === "received" ? (received.get(id) ?? []) : (progress.get(id) ?? null);
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(received.get(id) ?? []));
+      res.end(JSON.stringify(data));
       return;
     }
     const chunks: Buffer[] = [];
@@ -44,60 +140,27 @@ export async function startUpstream(): Promise<{ url: string; close: () => Promi
     const list = received.get(id) ?? [];
     list.push({ method: req.method ?? "", path: url, headers: req.headers, body_base64: body.toString("base64") });
     received.set(id, list);
-
-    const scenario = String(req.headers["x-test-scenario"] ?? "");
-    if (scenario.startsWith("status:")) {
-      const status = Number(scenario.slice(7));
-      res.writeHead(status, { "content-type": "application/json", "retry-after": "0", "x-upstream-marker": "yes" });
-      res.end(JSON.stringify({ type: "error", error: { type: "upstream_test_error", message: `status ${status} from stand-in` } }));
-      return;
-    }
-    if (scenario === "reset") {
-      req.socket.destroy();
-      return;
-    }
-    if (scenario === "gzip") {
-      const payload = gzipSync(Buffer.from(JSON.stringify({ ok: true, compressed: "café" })));
-      res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "content-length": String(payload.length) });
-      res.end(payload);
-      return;
-    }
-    if (scenario === "sse-slow") {
-      const delay = Number(req.headers["x-test-delay-ms"] ?? 1500);
-      res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
-      res.write('event: message_start\ndata: {"type":"message_start"}\n\n');
-      await sleep(delay);
-      res.write('event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"type":"text_delta","text":"1 2 3"}}\n\n');
-      res.end('event: message_stop\ndata: {"type":"message_stop"}\n\n');
-      return;
-    }
-    if (scenario === "sse-split") {
-      res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
-      const whole = Buffer.from(
-        'event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"type":"text_delta","text":"caf\u00e9 ok"}}\n\n' +
-          'event: message_stop\ndata: {"type":"message_stop"}\n\n',
-        "utf8",
-      );
-      const eAt = whole.indexOf(Buffer.from([0xc3, 0xa9]));
-      const midJson = whole.indexOf(Buffer.from('"delta"'));
-      const cuts = [midJson + 3, eAt + 1, whole.length];
-      let from = 0;
-      for (const cut of cuts) {
-        res.write(whole.subarray(from, cut));
-        from = cut;
-        await sleep(30);
-      }
-      res.end();
-      return;
-    }
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ ok: true, path: url, bytes: body.length }));
+    await play(String(req.headers["x-test-scenario"] ?? ""), req, res, id, list.length, body, url);
   });
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const list of releases.values()) for (const r of list) r();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
+}
+
+/** A 127.0.0.1 URL on which nothing listens (a port bound, then released). */
+export async function closedPortUrl(): Promise<string> {
+  const s = http.createServer();
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
 }

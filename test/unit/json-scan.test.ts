@@ -45,9 +45,10 @@ describe("scanJson", () => {
   });
   it("matches JSON.parse structure on every corpus file", async () => {
     const { readdirSync, readFileSync } = await import("node:fs");
-    const dir = new URL("../../../shared/corpus/", import.meta.url);
+    const { fileURLToPath } = await import("node:url");
+    const dir = fileURLToPath(import.meta.url).replace(/test\/unit\/[^/]+$/, "../shared/corpus/");
     for (const f of readdirSync(dir).filter((x) => x.endsWith(".json"))) {
-      const bytes = new Uint8Array(readFileSync(new URL(f, dir)));
+      const bytes = new Uint8Array(readFileSync(`${dir}${f}`));
       const root = scanJson(bytes);
       expect(root.end).toBe(bytes.length - (bytes[bytes.length - 1] === 0x0a ? 1 : 0));
       const parsed = JSON.parse(new TextDecoder().decode(bytes));

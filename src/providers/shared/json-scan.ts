@@ -31,7 +31,7 @@ export type JsonNode =
   | { type: "string"; start: number; end: number; hasEscape: boolean }
   | { type: "number" | "true" | "false" | "null"; start: number; end: number };
 
-const fatalDecoder = new TextDecoder("utf-8", { fatal: true });
+const fatalDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 const decoder = new TextDecoder("utf-8");
 
 /** Parses `bytes` (a whole JSON document) into a node tree. Throws JsonScanError. */

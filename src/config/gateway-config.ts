@@ -1,0 +1,79 @@
+/**
+ * The gateway's own settings, read from the Worker's vars (pure: env object in, config out).
+ * zod validates every var at this boundary; an invalid value throws an Error naming the var.
+ * The compaction config schema proper comes later (src/config/schema.ts); here we only need to
+ * know whether compaction is configured at all (for GET /healthz).
+ */
+import { z } from "zod";
+import type { ProviderFamily } from "../gateway/provider-errors";
+import { DEFAULTS } from "./defaults";
+import type { Env } from "./env";
+
+/** Default upstream hosts: the providers' public APIs (docs.anthropic.com, platform.openai.com). */
+export const DEFAULT_BASE_URLS: Record<ProviderFamily, string> = {
+  anthropic: "https://api.anthropic.com",
+  openai: "https://api.openai.com",
+};
+
+/**
+ * Default upstream timeout to response headers, ms. 600 000 = 10 min, the official Anthropic and
+ * OpenAI SDKs' default request timeout; long non-streaming answers need that much.
+ */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 600_000;
+
+/** Settings the proxy needs on every request. */
+export interface GatewayConfig {
+  /** Upstream base URL per provider family: http(s), no credentials, query or fragment, no trailing "/". */
+  baseUrls: Record<ProviderFamily, string>;
+  /** Upstream timeout to response headers, ms (> 0). */
+  upstreamTimeoutMs: number;
+  /** Value of the admin bearer token secret (never forwarded upstream), or null when unset. */
+  adminToken: string | null;
+  /** True when COMPACTION_CONFIG is a non-empty string or SLUICE_COMPACTION is "1". */
+  compactionConfigured: boolean;
+}
+
+/** "" (= use the default) or an http(s) URL without credentials, query or fragment; trailing "/" removed. */
+const baseUrl = z
+  .string()
+  .trim()
+  .refine((s) => {
+    if (s === "") return true;
+    if (!URL.canParse(s)) return false;
+    const u = new URL(s);
+    return (u.protocol === "http:" || u.protocol === "https:") && !u.username && !u.password && !u.search && !u.hash;
+  }, "must be an http(s) URL without credentials, query or fragment")
+  .transform((s) => s.replace(/\/+$/, ""));
+
+const vars = z.object({
+  ANTHROPIC_BASE_URL: baseUrl.optional(),
+  OPENAI_BASE_URL: baseUrl.optional(),
+  UPSTREAM_TIMEOUT_MS: z
+    .string()
+    .regex(/^\s*\d*\s*$/, "must be a positive integer (milliseconds)")
+    .optional(),
+  COMPACTION_CONFIG: z.string().optional(),
+  SLUICE_COMPACTION: z.string().optional(),
+});
+
+/** Reads and validates the gateway settings from `env`. Throws Error("<VAR>: <problem>") on a bad var. */
+export function readGatewayConfig(env: Env): GatewayConfig {
+  const parsed = vars.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${issue.path.join(".")}: ${issue.message}`);
+  }
+  const v = parsed.data;
+  const timeout = Number((v.UPSTREAM_TIMEOUT_MS ?? "").trim() || DEFAULT_UPSTREAM_TIMEOUT_MS);
+  if (timeout <= 0) throw new Error("UPSTREAM_TIMEOUT_MS: must be a positive integer (milliseconds)");
+  const adminToken = env[DEFAULTS.admin_token_env];
+  return {
+    baseUrls: {
+      anthropic: v.ANTHROPIC_BASE_URL || DEFAULT_BASE_URLS.anthropic,
+      openai: v.OPENAI_BASE_URL || DEFAULT_BASE_URLS.openai,
+    },
+    upstreamTimeoutMs: timeout,
+    adminToken: typeof adminToken === "string" && adminToken.length > 0 ? adminToken : null,
+    compactionConfigured: (v.COMPACTION_CONFIG ?? "").trim() !== "" || (v.SLUICE_COMPACTION ?? "").trim() === "1",
+  };
+}

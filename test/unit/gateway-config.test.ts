@@ -1,0 +1,47 @@
+/** readGatewayConfig (src/config/gateway-config.ts): env vars in, whole config out. */
+import { describe, expect, it } from "vitest";
+import type { Env } from "../../src/config/env";
+import { readGatewayConfig } from "../../src/config/gateway-config";
+
+const env = (vars: Record<string, string>) => ({ SESSION: {} as DurableObjectNamespace, ...vars }) as Env;
+
+describe("readGatewayConfig", () => {
+  it("defaults: the providers' public hosts, 600 000 ms, no admin token, compaction off", () => {
+    expect(readGatewayConfig(env({}))).toEqual({
+      baseUrls: { anthropic: "https://api.anthropic.com", openai: "https://api.openai.com" },
+      upstreamTimeoutMs: 600_000,
+      adminToken: null,
+      compactionConfigured: false,
+    });
+  });
+
+  it("wrangler.toml's values (empty strings mean default) and operator overrides", () => {
+    expect(
+      readGatewayConfig(
+        env({
+          ANTHROPIC_BASE_URL: "",
+          OPENAI_BASE_URL: " https://x.openai.azure.com/openai/deployments/d/ ",
+          UPSTREAM_TIMEOUT_MS: "120000",
+          COMPACTION_CONFIG: "",
+          SLUICE_COMPACTION: "1",
+          SLUICE_ADMIN_TOKEN: "adm-1",
+        }),
+      ),
+    ).toEqual({
+      baseUrls: { anthropic: "https://api.anthropic.com", openai: "https://x.openai.azure.com/openai/deployments/d" },
+      upstreamTimeoutMs: 120_000,
+      adminToken: "adm-1",
+      compactionConfigured: true,
+    });
+  });
+
+  it("names the bad var", () => {
+    expect(() => readGatewayConfig(env({ ANTHROPIC_BASE_URL: "api.anthropic.com" }))).toThrow(
+      "ANTHROPIC_BASE_URL: must be an http(s) URL without credentials, query or fragment",
+    );
+    expect(() => readGatewayConfig(env({ OPENAI_BASE_URL: "https://api.openai.com/?x=1" }))).toThrow(
+      "OPENAI_BASE_URL: must be an http(s) URL without credentials, query or fragment",
+    );
+    expect(() => readGatewayConfig(env({ UPSTREAM_TIMEOUT_MS: "-5" }))).toThrow("UPSTREAM_TIMEOUT_MS: must be a positive integer (milliseconds)");
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * GET /healthz (issue 2): 200 JSON with the version and whether compaction is configured
+ * (COMPACTION_CONFIG non-empty or SLUICE_COMPACTION = "1"), plus a request id. A bad var fails
+ * requests with a 500 whose message names the var.
+ */
+import { describe, expect, it } from "vitest";
+import { VERSION } from "../../src/version";
+import { gateway, gatewayWithEnv } from "./helpers";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe("GET /healthz", () => {
+  it("with wrangler.toml's defaults: 200, version, compaction not configured", async () => {
+    const res = await gateway("/healthz");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expect(res.headers.get("x-sluice-request-id")).toMatch(UUID);
+    expect(await res.json()).toEqual({ ok: true, name: "sluice", version: "0.1.0", compaction_configured: false });
+    expect(VERSION).toBe("0.1.0");
+  });
+
+  const cases: Array<[Record<string, string>, boolean]> = [
+    [{ SLUICE_COMPACTION: "1" }, true],
+    [{ SLUICE_COMPACTION: " 1 " }, true],
+    [{ SLUICE_COMPACTION: "0" }, false],
+    [{ SLUICE_COMPACTION: "true" }, false],
+    [{ COMPACTION_CONFIG: '{"enabled":true}' }, true],
+    [{ COMPACTION_CONFIG: "   " }, false],
+    [{ COMPACTION_CONFIG: "", SLUICE_COMPACTION: "" }, false],
+  ];
+  for (const [vars, configured] of cases) {
+    it(`${JSON.stringify(vars)} → compaction_configured ${configured}`, async () => {
+      const res = await gatewayWithEnv(vars, "/healthz");
+      expect(await res.json()).toEqual({ ok: true, name: "sluice", version: VERSION, compaction_configured: configured });
+    });
+  }
+
+  it("HEAD /healthz answers 200 without a body", async () => {
+    const res = await gateway("/healthz", { method: "HEAD" });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("");
+  });
+});
+
+describe("bad vars are named", () => {
+  const cases: Array<[Record<string, string>, string, string]> = [
+    [{ ANTHROPIC_BASE_URL: "ftp://example.com" }, "/anthropic/v1/messages", "ANTHROPIC_BASE_URL: must be an http(s) URL without credentials, query or fragment"],
+    [{ OPENAI_BASE_URL: "https://user:pw@example.com" }, "/openai/v1/models", "OPENAI_BASE_URL: must be an http(s) URL without credentials, query or fragment"],
+    [{ UPSTREAM_TIMEOUT_MS: "10s" }, "/healthz", "UPSTREAM_TIMEOUT_MS: must be a positive integer (milliseconds)"],
+    [{ UPSTREAM_TIMEOUT_MS: "0" }, "/openai/v1/models", "UPSTREAM_TIMEOUT_MS: must be a positive integer (milliseconds)"],
+  ];
+  for (const [vars, path, message] of cases) {
+    it(`${JSON.stringify(vars)} → 500 "${message}"`, async () => {
+      const res = await gatewayWithEnv(vars, path);
+      expect(res.status).toBe(500);
+      expect(res.headers.get("x-sluice-request-id")).toMatch(UUID);
+      const body = (await res.json()) as { error: { message: string } };
+      expect(body.error.message).toBe(`Sluice internal error: ${message}`);
+    });
+  }
+});
