@@ -73,7 +73,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   };
   if (disabled) {
     store.add("disabled_requests", 1);
-    return { disabled: true, tier: "none", plan: { actions: {} }, step: null, tokens_original: view.est_tokens, tokens_after: view.est_tokens, pairs_removed: 0, new_pair_ids: [], warnings: [] };
+    return { disabled: true, tier: "none", plan: { actions: {} }, step: null, tokens_original: view.est_tokens, tokens_after: view.est_tokens, pairs_removed: 0, cost_estimate: 0, new_pair_ids: [], warnings: [] };
   }
 
   if (config.engine !== "heuristic") ctx.verdicts = await engineVerdicts(deps, input, ctx);
@@ -101,6 +101,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
     tokens_original: result.tokens_original,
     tokens_after: result.tokens_after,
     pairs_removed: pairsRemoved,
+    cost_estimate: result.cost_estimate,
     new_pair_ids: result.step?.pair_ids ?? [],
     warnings: result.warnings,
   };

@@ -44,6 +44,8 @@ export interface StepOutput {
   tokens_after: number;
   /** Pairs whose action is a removal in the plan. */
   pairs_removed: number;
+  /** The tier's cost estimate, USD (DESIGN §3: tokens_saved/1000 × cost_per_1k × weight). */
+  cost_estimate: number;
   /** Pair ids newly edited by this request's step ([] without a step). */
   new_pair_ids: string[];
   warnings: string[];

@@ -29,6 +29,8 @@ export interface PipelineDeps {
   now: () => number;
   /** Deadline of the DO step RPC, ms. */
   doTimeoutMs: number;
+  /** Called when a new step was forwarded (audit trail: counts only). */
+  onStep?: (step: { tier: StepOutput["tier"]; tokens_before: number; tokens_after: number; usd: number; correlation_id: string; session_id: string }) => void;
 }
 
 /** What the pipeline hands back to the request handler. */
@@ -116,6 +118,11 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
     const ids = new Set(out.new_pair_ids);
     const items = parsed.view.pairs.filter((p) => ids.has(p.id)).map((p) => ({ call_id: p.id, text: p.result_text }));
     deps.waitUntil(Promise.resolve(stub.archive(items)).catch(() => undefined));
+  }
+  if (out.step !== null) {
+    try {
+      deps.onStep?.({ tier: out.tier, tokens_before: out.tokens_original, tokens_after: out.tokens_after, usd: out.cost_estimate, correlation_id: req.requestId, session_id: sid.id });
+    } catch { /* audit is best effort */ }
   }
   report({ correlation_id: req.requestId, outcome: edited === original ? "unchanged" : "compacted", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_after, tier: out.tier });
   return { body: edited, headers: { [COMPACTION_HEADER]: summary }, after: usageAfter(deps, stub, provider, out.tokens_after) };

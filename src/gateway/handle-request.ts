@@ -34,7 +34,9 @@ export interface IncomingRequest {
  * Optional compaction step: given the incoming request, returns the body to forward and
  * response headers to add. If it throws, the original bytes are forwarded (DESIGN invariant 5).
  */
-export type CompactionHook = (req: IncomingRequest) => Promise<{ body: Uint8Array; headers?: Record<string, string> }>;
+export type CompactionHook = (
+  req: IncomingRequest,
+) => Promise<{ body: Uint8Array; headers?: Record<string, string>; after?: (res: Response) => Response }>;
 
 /** Injected dependencies of the request handler. */
 export interface HandlerDeps {
@@ -54,11 +56,13 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingRequest): Pr
 
   let body = req.body;
   let extraHeaders: Record<string, string> = {};
+  let after: ((res: Response) => Response) | undefined;
   if (deps.compact && req.route !== "passthrough" && body !== null) {
     try {
       const out = await deps.compact(req);
       body = out.body;
       extraHeaders = out.headers ?? {};
+      after = out.after;
     } catch {
       body = req.body; // fail open: the original bytes
       extraHeaders = {};
@@ -75,5 +79,10 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingRequest): Pr
   });
   if (!result.ok) return fail(req, result.error);
   for (const [k, v] of Object.entries(extraHeaders)) result.response.headers.set(k, v);
-  return result.response;
+  if (!after) return result.response;
+  try {
+    return after(result.response);
+  } catch {
+    return result.response; // the usage tap is best effort; the answer always goes through
+  }
 }

@@ -7,6 +7,7 @@
 import { Hono } from "hono";
 import type { Env } from "../config/env";
 import { readGatewayConfig } from "../config/gateway-config";
+import { compactionConfigOf, compactionHookFor } from "../gateway/compaction-setup";
 import { handleRequest, type HandlerDeps, type RouteKind } from "../gateway/handle-request";
 import { providerError, type ProviderFamily } from "../gateway/provider-errors";
 import { VERSION } from "../version";
@@ -24,11 +25,11 @@ export function routeKind(family: ProviderFamily, method: string, path: string):
   return "passthrough";
 }
 
-/** Per-request dependencies built from the Worker env (and, later, the compaction pipeline). */
-export type DepsFactory = (env: Env) => HandlerDeps;
+/** Per-request dependencies built from the Worker env and execution context. */
+export type DepsFactory = (env: Env, ctx?: ExecutionContext) => HandlerDeps;
 
-/** Default deps: the gateway config from env vars, no compaction. */
-export const defaultDeps: DepsFactory = (env) => ({ config: readGatewayConfig(env) });
+/** Default deps: the gateway config from env vars and, when configured, the compaction pipeline. */
+export const defaultDeps: DepsFactory = (env, ctx) => ({ config: readGatewayConfig(env), compact: compactionHookFor(env, ctx) });
 
 /** Body of GET /healthz. */
 export interface Health {
@@ -38,6 +39,18 @@ export interface Health {
   version: string;
   /** COMPACTION_CONFIG non-empty or SLUICE_COMPACTION = "1". */
   compaction_configured: boolean;
+  /** What the pipeline does: "off", "measure" (count only) or "compact". */
+  compaction_mode: "off" | "measure" | "compact";
+}
+
+/** Body of GET /healthz (503) when the compaction config is invalid: compaction stays off. */
+export interface HealthBadConfig {
+  ok: false;
+  name: "sluice";
+  version: string;
+  compaction_configured: false;
+  /** The bad field (config key or env var NAME) and a message naming it. */
+  error: { field: string; message: string };
 }
 
 type AppEnv = { Bindings: Env; Variables: RequestIdVariables };
@@ -49,7 +62,18 @@ export function createApp(makeDeps: DepsFactory = defaultDeps) {
 
   app.get("/healthz", (c) => {
     const config = readGatewayConfig(c.env);
-    const health: Health = { ok: true, name: "sluice", version: VERSION, compaction_configured: config.compactionConfigured };
+    const compaction = compactionConfigOf(c.env);
+    if (!compaction.ok) {
+      const bad: HealthBadConfig = { ok: false, name: "sluice", version: VERSION, compaction_configured: false, error: compaction.error };
+      return c.json(bad, 503);
+    }
+    const health: Health = {
+      ok: true,
+      name: "sluice",
+      version: VERSION,
+      compaction_configured: config.compactionConfigured,
+      compaction_mode: compaction.mode,
+    };
     return c.json(health);
   });
 
@@ -61,7 +85,9 @@ export function createApp(makeDeps: DepsFactory = defaultDeps) {
       // Read once into bytes (case B18); a request without a body stays without one.
       const hasBody = method !== "GET" && method !== "HEAD" && c.req.raw.body !== null;
       const body = hasBody ? new Uint8Array(await c.req.arrayBuffer()) : null;
-      return handleRequest(makeDeps(c.env), {
+      let ctx: ExecutionContext | undefined;
+      try { ctx = c.executionCtx as unknown as ExecutionContext; } catch { ctx = undefined; }
+      return handleRequest(makeDeps(c.env, ctx), {
         family,
         route: routeKind(family, method, path),
         method,

@@ -1,0 +1,78 @@
+/**
+ * Turns the Worker env into the compaction hook (shell). The config is loaded (zod) once per
+ * isolate per distinct value; an invalid config keeps compaction off (fail open) and is logged
+ * once; /healthz reports it. On first use of a config the audit trail gets `config_loaded` and,
+ * for a remote engine, a dated `consent` record (both appended once).
+ */
+import type { Env } from "../config/env";
+import { loadConfig, type LoadConfigResult } from "../config/load-config";
+import type { AuditEntry } from "../core/audit/audit-record";
+import type { SessionObject } from "../do/session-object";
+import { AUDIT_OBJECT_NAME } from "../do/audit-object";
+import { runPipeline } from "./compaction-pipeline";
+import type { CompactionHook } from "./handle-request";
+
+/** DO step deadline without an HTTP engine, ms: a cold DO start plus a SQLite read stay well under it. */
+export const DO_STEP_TIMEOUT_MS = 3_000;
+
+const loaded = new Map<string, LoadConfigResult>();
+const audited = new Set<string>();
+
+/** loadConfig, memoised per isolate on the three vars that decide it; logs an invalid config once. */
+export function compactionConfigOf(env: Env): LoadConfigResult {
+  const key = JSON.stringify([env.COMPACTION_CONFIG ?? "", env.SLUICE_COMPACTION ?? "", env.SLUICE_MEASURE ?? ""]);
+  let r = loaded.get(key);
+  if (!r) {
+    r = loadConfig(env);
+    loaded.set(key, r);
+    if (!r.ok) console.error(`sluice: compaction config invalid, compaction stays off: ${r.error.message}`);
+    else for (const w of r.warnings) console.warn(`sluice: ${w}`);
+  }
+  return r;
+}
+
+/** SHA-256 hex of a string (Web Crypto). */
+async function sha256Hex(text: string): Promise<string> {
+  const d = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Appends to the audit trail, best effort (never fails a request). */
+export function audit(env: Env, entry: AuditEntry, once: boolean): Promise<unknown> {
+  if (!env.AUDIT) return Promise.resolve();
+  const stub = env.AUDIT.get(env.AUDIT.idFromName(AUDIT_OBJECT_NAME));
+  return (once ? stub.appendOnce(entry) : stub.append(entry)).catch(() => undefined);
+}
+
+async function auditConfig(env: Env, r: Extract<LoadConfigResult, { ok: true }>): Promise<void> {
+  const hash = await sha256Hex(JSON.stringify(r.config));
+  if (audited.has(hash)) return;
+  audited.add(hash);
+  await audit(env, { kind: "config_loaded", fields: { config_hash: hash, mode: r.mode, engine: r.config.engine } }, true);
+  if (r.config.engine === "remote" && r.config.consent_export_prompt && r.config.endpoint) {
+    await audit(env, { kind: "consent", fields: { scope: "export_prompt", host: new URL(r.config.endpoint).host, config_hash: hash } }, true);
+  }
+}
+
+/** The compaction hook for this request, or undefined when compaction is off or misconfigured. */
+export function compactionHookFor(env: Env, ctx: ExecutionContext | undefined): CompactionHook | undefined {
+  const r = compactionConfigOf(env);
+  if (!r.ok || r.mode === "off" || !env.SESSION) return undefined;
+  const waitUntil = (p: Promise<unknown>) => (ctx ? ctx.waitUntil(p) : void p.catch(() => undefined));
+  waitUntil(auditConfig(env, r).catch(() => undefined));
+  const config = r.config;
+  const mode = r.mode;
+  return (req) =>
+    runPipeline(
+      {
+        config,
+        mode,
+        sessions: env.SESSION as DurableObjectNamespace<SessionObject>,
+        waitUntil,
+        now: () => Date.now(),
+        doTimeoutMs: DO_STEP_TIMEOUT_MS + (config.engine === "heuristic" ? 0 : config.timeout_ms),
+        onStep: (step) => waitUntil(audit(env, { kind: "compaction_step", fields: step }, false)),
+      },
+      req,
+    );
+}
