@@ -25,6 +25,12 @@ export interface CompiledPlan {
 
 export interface ProviderAdapter {
   provider: Provider;
+  /**
+   * Top-level key of the history array ("messages" for Anthropic and OpenAI Chat, "input" for
+   * Responses). The guarantee checker requires every other top-level field to be byte-identical
+   * and allows deletions only inside this array.
+   */
+  historyKey: string;
   /** Parses the body into the neutral view. Throws (→ fail open) on malformed or unexpected shapes. */
   read(bytes: Uint8Array): ParsedRequest;
   /** Compiles a plan into deletions that keep every provider rule. Never throws for a plan over known pair ids. */
