@@ -31,8 +31,11 @@ export interface ProviderAdapter {
    * and allows deletions only inside this array.
    */
   historyKey: string;
-  /** Parses the body into the neutral view. Throws (→ fail open) on malformed or unexpected shapes. */
-  read(bytes: Uint8Array): ParsedRequest;
+  /**
+   * Parses the body into the neutral view. Throws (→ fail open) on malformed or unexpected shapes.
+   * `root`, when given, must be `scanJson(bytes)` already computed (saves a second scan).
+   */
+  read(bytes: Uint8Array, root?: JsonNode): ParsedRequest;
   /** Compiles a plan into deletions that keep every provider rule. Never throws for a plan over known pair ids. */
   compile(parsed: ParsedRequest, plan: EditPlan): CompiledPlan;
   /** Provider pairing/adjacency rule violations in a (possibly edited) body; [] when valid. */

@@ -80,7 +80,7 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
   // 4–5. Semantics through the adapter's view of the output.
   let outParsed: ParsedRequest;
   try {
-    outParsed = adapter.read(output);
+    outParsed = adapter.read(output, outRoot);
   } catch (e) {
     return { ok: false, violations: [`output unreadable: ${(e as Error).message}`] };
   }

@@ -41,10 +41,10 @@ export function checkAnthropicRules(bytes: Uint8Array, root: JsonNode): string[]
     else turns.push([m]);
   }
 
+  const usesOf = turns.map((turn) => (turn[0]!.role === "assistant" ? turnUses(bytes, turn) : new Set<string>()));
   for (let t = 0; t < turns.length; t++) {
     const turn = turns[t]!;
     const role = turn[0]!.role;
-    const uses = new Set<string>();
     let seenOther = false;
     for (const m of turn) {
       if (m.content.type === "array" && m.content.items.length === 0) out.push(`messages[${m.index}].content: empty array`);
@@ -52,21 +52,20 @@ export function checkAnthropicRules(bytes: Uint8Array, root: JsonNode): string[]
       for (const b of m.blocks) {
         const field = `messages[${m.index}].content[${b.index}]`;
         if (b.type === "text") checkText(bytes, b.node, field, out);
-        if (b.kind === "tool_use") {
-          uses.add(decodeString(bytes, getMember(b.node, "id")!, `${field}.id`));
-          seenOther = true;
-        } else if (b.kind === "tool_result") {
+        if (b.kind === "tool_use") seenOther = true;
+        else if (b.kind === "tool_result") {
           if (role !== "user") out.push(`${field}: tool_result in a ${role} message`);
           if (seenOther) out.push(`${field}: tool_result after another block`);
           const id = decodeString(bytes, getMember(b.node, "tool_use_id")!, `${field}.tool_use_id`);
           const prev = turns[t - 1];
-          if (!prev || prev[0]!.role !== "assistant" || !turnUses(bytes, prev).has(id)) out.push(`${field}: tool_result ${id} answers no tool_use of the previous assistant turn`);
+          if (!prev || prev[0]!.role !== "assistant" || !usesOf[t - 1]!.has(id)) out.push(`${field}: tool_result ${id} answers no tool_use of the previous assistant turn`);
           const rp = resultParts(bytes, b, field);
           if (rp && rp.parts.length === 0) out.push(`${field}.content: empty array`);
           for (const p of rp?.parts ?? []) if (p.type === "text") checkText(bytes, p.node, `${field}.content[${p.index}]`, out);
         } else seenOther = true;
       }
     }
+    const uses = usesOf[t]!;
     if (role === "assistant" && uses.size > 0 && t + 1 < turns.length) {
       const next = turns[t + 1]!;
       const answered = new Set<string>();

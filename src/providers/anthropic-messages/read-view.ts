@@ -13,14 +13,14 @@
 import type { ConversationView, MessageInfo, Orphan, ToolPair } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
 import { hashSlices } from "../../core/hash";
-import { MEDIA_TOKENS, estimateTokensOfSlice } from "../../core/tokens/estimate";
+import { MEDIA_TOKENS, estimateTokensFromBytes, estimateTokensOfSlice } from "../../core/tokens/estimate";
 import { getMember, scanJson, type JsonNode } from "../shared/json-scan";
 import { decodeString, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
 import { isMediaPart, modelChecksThinkingPrefix } from "./wire";
 
 /** Parses an Anthropic Messages request body. Throws (→ fail open) on malformed JSON or history. */
-export function readAnthropic(bytes: Uint8Array): ParsedRequest {
-  const root = scanJson(bytes);
+export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
+  const root = scanned ?? scanJson(bytes);
   const history = locateHistory(bytes, root);
   const modelNode = getMember(root, "model");
   const model = modelNode?.type === "string" ? decodeString(bytes, modelNode, "model") : null;
@@ -37,15 +37,17 @@ export function readAnthropic(bytes: Uint8Array): ParsedRequest {
   let assistantsBefore = 0;
   let lastAssistant = -1;
   let lastThinking = -1;
-  let mediaBytes = 0;
-  let mediaCount = 0;
+  let historyTokens = 0;
+  /** tool_result block start → estimated tokens of its content (filled here, read by pairing). */
+  const resultTokens = new Map<number, number>();
   for (const m of msgs) {
     const identity: { start: number; end: number }[] = [{ start: m.node.start, end: m.node.start }];
     let prose = 0;
     let media = 0;
     let nonTool = 0;
-    let msgMediaBytes = 0;
-    let msgMediaCount = 0;
+    // Tokens: each block estimated once; bytes outside blocks (keys, punctuation) at 4 bytes/token.
+    let est = 0;
+    let blockBytes = 0;
     if (m.content.type === "string") {
       identity.push({ start: m.content.start, end: m.content.end });
       prose = 1;
@@ -56,17 +58,23 @@ export function readAnthropic(bytes: Uint8Array): ParsedRequest {
           case "tool_use":
             break;
           case "tool_result": {
-            const rp = resultParts(bytes, b, `messages[${m.index}].content[${b.index}]`);
-            for (const p of rp?.parts ?? []) if (isMediaPart(p.type)) { msgMediaBytes += p.node.end - p.node.start; msgMediaCount++; }
-            break;
+            const content = getMember(b.node, "content");
+            if (content) {
+              const t = contentTokens(bytes, content, b, `messages[${m.index}].content[${b.index}]`);
+              resultTokens.set(b.node.start, t);
+              est += t;
+              blockBytes += content.end - content.start;
+            }
+            continue;
           }
           case "prose":
             prose++; nonTool++; identity.push(b.node);
             break;
           case "media":
             media++; nonTool++; identity.push(b.node);
-            msgMediaBytes += b.node.end - b.node.start; msgMediaCount++;
-            break;
+            est += MEDIA_TOKENS;
+            blockBytes += b.node.end - b.node.start;
+            continue;
           case "thinking":
             nonTool++; identity.push(b.node);
             if (m.index > lastThinking) lastThinking = m.index;
@@ -80,18 +88,21 @@ export function readAnthropic(bytes: Uint8Array): ParsedRequest {
             throw new Error(`unhandled block kind ${String(never)}`);
           }
         }
+        est += estimateTokensOfSlice(bytes, b.node.start, b.node.end);
+        blockBytes += b.node.end - b.node.start;
       }
     }
-    mediaBytes += msgMediaBytes;
-    mediaCount += msgMediaCount;
     const bytesLen = m.node.end - m.node.start;
+    if (m.content.type === "string") est = estimateTokensOfSlice(bytes, m.node.start, m.node.end);
+    else est += estimateTokensFromBytes(bytesLen - blockBytes);
+    historyTokens += est;
     messages.push({
       index: m.index,
       role: m.role,
       turn_index: assistantsBefore,
       range: { start: m.node.start, end: m.node.end },
       bytes: bytesLen,
-      est_tokens: estimateWithMedia(bytes, m.node, msgMediaBytes, msgMediaCount),
+      est_tokens: est,
       prose_blocks: prose,
       media_blocks: media,
       non_tool_parts: nonTool,
@@ -109,13 +120,15 @@ export function readAnthropic(bytes: Uint8Array): ParsedRequest {
     lastAssistant,
     lastThinking: modelChecksThinkingPrefix(model) ? lastThinking : -1,
     messages,
+    resultTokens,
   });
+  const mn = history.messagesNode;
 
   const view: ConversationView = {
     provider: "anthropic",
     model,
     body_bytes: bytes.length,
-    est_tokens: estimateWithMedia(bytes, root, mediaBytes, mediaCount),
+    est_tokens: historyTokens + estimateTokensOfSlice(bytes, 0, mn.start) + estimateTokensOfSlice(bytes, mn.end, bytes.length),
     messages,
     pairs,
     orphans,
@@ -131,11 +144,17 @@ function roleSlice(m: LocatedMessage): { start: number; end: number } {
   return { start: role.start, end: role.end };
 }
 
-function estimateWithMedia(bytes: Uint8Array, node: JsonNode, mediaBytes: number, mediaCount: number): number {
-  const all = estimateTokensOfSlice(bytes, node.start, node.end);
-  if (mediaCount === 0) return all;
-  // Media payloads (base64) are charged at a flat rate instead of by their bytes.
-  return Math.max(0, all - Math.ceil(mediaBytes / 4)) + mediaCount * MEDIA_TOKENS;
+/** Tokens of a tool_result's content: text estimated, media parts (base64 payloads) at the flat MEDIA_TOKENS. */
+function contentTokens(bytes: Uint8Array, content: JsonNode, block: LocatedBlock, field: string): number {
+  if (content.type !== "array") return estimateTokensOfSlice(bytes, content.start, content.end);
+  const rp = resultParts(bytes, block, field);
+  let t = 0;
+  let partBytes = 0;
+  for (const p of rp?.parts ?? []) {
+    t += isMediaPart(p.type) ? MEDIA_TOKENS : estimateTokensOfSlice(bytes, p.node.start, p.node.end);
+    partBytes += p.node.end - p.node.start;
+  }
+  return t + estimateTokensFromBytes(content.end - content.start - partBytes);
 }
 
 interface PairContext {
@@ -144,6 +163,7 @@ interface PairContext {
   /** Index of the last message holding a thinking block, when the model runs prefix checks; else -1. */
   lastThinking: number;
   messages: MessageInfo[];
+  resultTokens: Map<number, number>;
 }
 
 interface Site {
@@ -207,24 +227,11 @@ function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: 
   const isError = getMember(res.block.node, "is_error");
   const rp = resultParts(bytes, res.block, field);
 
-  let text = "";
   let mediaCount = 0;
-  let mediaBytes = 0;
   let nestedCache = false;
-  if (content?.type === "string") text = decodeString(bytes, content, `${field}.content`);
-  else if (rp) {
-    const texts: string[] = [];
-    for (const p of rp.parts) {
-      if (p.cacheControl) nestedCache = true;
-      if (p.type === "text") {
-        const t = getMember(p.node, "text");
-        if (t) texts.push(decodeString(bytes, t, `${field}.content[${p.index}].text`));
-      } else if (isMediaPart(p.type)) {
-        mediaCount++;
-        mediaBytes += p.node.end - p.node.start;
-      }
-    }
-    text = texts.join("\n");
+  for (const p of rp?.parts ?? []) {
+    if (p.cacheControl) nestedCache = true;
+    if (isMediaPart(p.type)) mediaCount++;
   }
 
   const locked =
@@ -235,7 +242,7 @@ function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: 
     : null;
 
   const inputText = inputNode ? textDecoder.decode(bytes.subarray(inputNode.start, inputNode.end)) : "";
-  return {
+  const pair: ToolPair = {
     id,
     tool_name: nameNode?.type === "string" ? decodeString(bytes, nameNode, "name") : "",
     input_text: inputText,
@@ -243,14 +250,33 @@ function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: 
     call: { message_index: use.message.index, block_index: use.block.index },
     result: { message_index: res.message.index, block_index: res.block.index },
     turn_index: ctx.messages[use.message.index]!.turn_index,
-    result_text: text,
+    result_text: "",
     result_bytes: content ? content.end - content.start : 0,
-    result_est_tokens: content ? estimateWithMedia(bytes, content, mediaBytes, mediaCount) : 0,
+    result_est_tokens: ctx.resultTokens.get(res.block.node.start) ?? 0,
     result_is_error: isError?.type === "true",
     result_media_count: mediaCount,
     result_hash: hashSlices(bytes, content ? [content] : []),
     locked,
   };
+  // The decoded text is needed only for candidates an engine looks at: decode on first read.
+  let text: string | undefined;
+  Object.defineProperty(pair, "result_text", {
+    enumerable: true,
+    get: () => (text ??= decodeResultText(bytes, content, rp?.parts ?? [], field)),
+  });
+  return pair;
+}
+
+/** Result text: string content, or the text parts joined with "\n" (media omitted). */
+function decodeResultText(bytes: Uint8Array, content: JsonNode | undefined, parts: LocatedBlock[], field: string): string {
+  if (content?.type === "string") return decodeString(bytes, content, `${field}.content`);
+  const texts: string[] = [];
+  for (const p of parts) {
+    if (p.type !== "text") continue;
+    const t = getMember(p.node, "text");
+    if (t) texts.push(decodeString(bytes, t, `${field}.content[${p.index}].text`));
+  }
+  return texts.join("\n");
 }
 
 const textDecoder = new TextDecoder();

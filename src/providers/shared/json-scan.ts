@@ -4,7 +4,9 @@
  * original bytes instead of re-serialising (DESIGN §2, case B12).
  *
  * Strict RFC 8259 syntax: throws `JsonScanError` (with the byte offset) on anything malformed,
- * on nesting deeper than MAX_DEPTH, and on invalid UTF-8 (checked once with a fatal decoder).
+ * on nesting deeper than MAX_DEPTH, and on invalid UTF-8 (validated inline: outside strings
+ * valid JSON is ASCII, so only string bytes ≥ 0x80 need the check — RFC 3629 §4 well-formed
+ * sequences: no overlongs, no surrogates, nothing above U+10FFFF).
  * String values are decoded lazily (`stringValue`); object keys eagerly.
  */
 
@@ -31,16 +33,10 @@ export type JsonNode =
   | { type: "string"; start: number; end: number; hasEscape: boolean }
   | { type: "number" | "true" | "false" | "null"; start: number; end: number };
 
-const fatalDecoder = new TextDecoder("utf-8", { fatal: true });
 const decoder = new TextDecoder("utf-8");
 
 /** Parses `bytes` (a whole JSON document) into a node tree. Throws JsonScanError. */
 export function scanJson(bytes: Uint8Array): JsonNode {
-  try {
-    fatalDecoder.decode(bytes);
-  } catch {
-    throw new JsonScanError("invalid UTF-8", 0);
-  }
   let pos = 0;
   const n = bytes.length;
 
@@ -54,31 +50,35 @@ export function scanJson(bytes: Uint8Array): JsonNode {
 
   const str = (): { type: "string"; start: number; end: number; hasEscape: boolean } => {
     const start = pos;
-    pos++; // opening quote
+    let p = pos + 1; // after the opening quote; a local copy keeps the hot loop in registers
     let hasEscape = false;
-    while (pos < n) {
-      const c = bytes[pos]!;
+    while (p < n) {
+      const c = bytes[p]!;
       if (c === 0x22) {
-        pos++;
+        pos = p + 1;
         return { type: "string", start, end: pos, hasEscape };
       }
       if (c === 0x5c) {
         hasEscape = true;
-        const e = bytes[pos + 1];
+        const e = bytes[p + 1];
         if (e === 0x75) {
           for (let k = 2; k < 6; k++) {
-            const h = bytes[pos + k];
+            const h = bytes[p + k];
             if (h === undefined || !((h >= 0x30 && h <= 0x39) || (h >= 0x41 && h <= 0x46) || (h >= 0x61 && h <= 0x66)))
-              throw new JsonScanError("bad \\u escape", pos);
+              throw new JsonScanError("bad \\u escape", p);
           }
-          pos += 6;
+          p += 6;
         } else if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
-          pos += 2;
-        } else throw new JsonScanError("bad escape", pos);
+          p += 2;
+        } else throw new JsonScanError("bad escape", p);
         continue;
       }
-      if (c < 0x20) throw new JsonScanError("control character in string", pos);
-      pos++;
+      if (c < 0x20) throw new JsonScanError("control character in string", p);
+      if (c >= 0x80) {
+        p = utf8Char(bytes, p, n);
+        continue;
+      }
+      p++;
     }
     throw new JsonScanError("unterminated string", start);
   };
@@ -186,4 +186,33 @@ export function stringValue(bytes: Uint8Array, node: JsonNode): string {
 /** The raw bytes of a node, decoded as text (e.g. a whole object's JSON source). */
 export function rawText(bytes: Uint8Array, node: JsonNode): string {
   return decoder.decode(bytes.subarray(node.start, node.end));
+}
+
+/**
+ * Validates one UTF-8 encoded character starting at `p` (lead byte ≥ 0x80), returns the offset
+ * after it. Throws JsonScanError("invalid UTF-8") on an ill-formed sequence (RFC 3629 §4).
+ */
+function utf8Char(bytes: Uint8Array, p: number, n: number): number {
+  const c = bytes[p]!;
+  let len: number;
+  let lo = 0x80;
+  let hi = 0xbf;
+  if (c >= 0xc2 && c <= 0xdf) len = 2;
+  else if (c >= 0xe0 && c <= 0xef) {
+    len = 3;
+    if (c === 0xe0) lo = 0xa0; // no overlong 3-byte forms
+    else if (c === 0xed) hi = 0x9f; // no UTF-16 surrogates
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    len = 4;
+    if (c === 0xf0) lo = 0x90; // no overlong 4-byte forms
+    else if (c === 0xf4) hi = 0x8f; // nothing above U+10FFFF
+  } else throw new JsonScanError("invalid UTF-8", p);
+  if (p + len > n) throw new JsonScanError("invalid UTF-8", p);
+  const c1 = bytes[p + 1]!;
+  if (c1 < lo || c1 > hi) throw new JsonScanError("invalid UTF-8", p);
+  for (let k = 2; k < len; k++) {
+    const ck = bytes[p + k]!;
+    if (ck < 0x80 || ck > 0xbf) throw new JsonScanError("invalid UTF-8", p);
+  }
+  return p + len;
 }
