@@ -4,8 +4,10 @@
  * in the same run (issue 3 target: ≤ 3×). Then the token estimator's error (estimator.bench.ts).
  *
  * Method: the two workloads alternate in one loop (so machine load hits both alike); each is
- * timed per iteration and the medians are compared. The plan is a fixed-seed random plan over
+ * timed per iteration; the figure is the median of the per-iteration ratios (paired, robust to
+ * load drifting during the run), with the ratio of the fastest runs beside it. The plan is a fixed-seed random plan over
  * the request's pairs (every action kind). The baseline gets the body already decoded to a string.
+ * "parse" includes the token estimate of every message (view.est_tokens is read), as the policy does.
  */
 import { registeredAdapters } from "../src/providers/registry";
 import { applyPlan } from "../src/core/plan/apply-plan";
@@ -64,6 +66,7 @@ function benchAdapter(adapter: ProviderAdapter): void {
     const b = performance.now() - t;
     t = performance.now();
     const parsed = adapter.read(bytes);
+    sink += parsed.view.est_tokens; // the gateway's policy reads the estimate: computed here, not lazily skipped
     const out = applyPlan(adapter, parsed, plan);
     const verdict = checkGuarantee(adapter, bytes, out.bytes, { input: parsed });
     const o = performance.now() - t;
@@ -73,9 +76,11 @@ function benchAdapter(adapter: ProviderAdapter): void {
   }
   const mo = median(ours);
   const mb = median(base);
+  const paired = median(ours.map((o, i) => o / base[i]!));
   console.log(
     `${adapter.provider}: ${req.id} (${bytes.length.toLocaleString("en")} bytes, plan removes ${removed.toLocaleString("en")} bytes)\n` +
-      `  parse+apply+check ${mo.toFixed(2)} ms  |  JSON.parse+stringify ${mb.toFixed(2)} ms  |  ratio ${(mo / mb).toFixed(2)}× (target ≤ 3×)` +
+      `  parse+apply+check ${mo.toFixed(2)} ms  |  JSON.parse+stringify ${mb.toFixed(2)} ms  (medians)\n` +
+      `  ratio ${paired.toFixed(2)}× (median of per-iteration ratios; target ≤ 3×)  |  best-case ${(Math.min(...ours) / Math.min(...base)).toFixed(2)}×` +
       (sink < 0 ? "" : ""),
   );
 }

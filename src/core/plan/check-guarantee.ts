@@ -228,10 +228,9 @@ class Walk {
     let suf = 0;
     while (suf < olen && a[ie - 1 - suf] === b[oe - 1 - suf]) suf++;
     if (pre + suf < olen) return false;
-    const bounds = charBoundaries(a, is, ie);
     // Any head length h in [olen - suf, pre] works bytewise; both cut ends must be boundaries.
     for (let h = Math.min(pre, olen); h >= olen - suf; h--) {
-      if (bounds.has(is + h) && bounds.has(ie - (olen - h))) {
+      if (isCharBoundary(a, is, ie, is + h) && isCharBoundary(a, is, ie, ie - (olen - h))) {
         this.cuts.push(is + h);
         return true;
       }
@@ -241,15 +240,15 @@ class Walk {
 }
 
 /**
- * Offsets in [s, e] that start a whole character of a raw JSON string literal: not a UTF-8
- * continuation byte, not inside an escape, not between the halves of an escaped surrogate pair.
+ * Whether offset `t` in [s, e] starts a whole character of the raw JSON string literal [s, e): not
+ * a UTF-8 continuation byte, not inside an escape, not between the halves of an escaped
+ * surrogate pair. Walks from `s` (escapes can only be told apart from the start).
  * (Independent of src/providers/shared/cut-string.ts on purpose.)
  */
-function charBoundaries(a: Uint8Array, s: number, e: number): Set<number> {
-  const out = new Set<number>([s, e]);
+function isCharBoundary(a: Uint8Array, s: number, e: number, t: number): boolean {
+  if (t === s || t === e) return true;
   let p = s;
-  while (p < e) {
-    out.add(p);
+  while (p < t) {
     const c = a[p]!;
     if (c === 0x5c) {
       if (a[p + 1] === 0x75) {
@@ -262,5 +261,5 @@ function charBoundaries(a: Uint8Array, s: number, e: number): Set<number> {
     else if (c < 0xf0) p += 3;
     else p += 4;
   }
-  return out;
+  return p === t;
 }

@@ -5,7 +5,7 @@
  * the three agree on shape validation. Throws `AnthropicShapeError` naming the field on any shape
  * the API would not accept as a history (→ the gateway fails open).
  */
-import { getMember, type JsonNode } from "../shared/json-scan";
+import { getMember, internAscii, type JsonNode } from "../shared/json-scan";
 import { blockKind, WIRE_ROLES, type BlockKind, type WireRole } from "./wire";
 
 export class AnthropicShapeError extends Error {
@@ -50,6 +50,10 @@ export interface LocatedHistory {
 /** Decodes a string node without escapes fast; with escapes via JSON.parse. */
 export function decodeString(bytes: Uint8Array, node: JsonNode, field: string): string {
   if (node.type !== "string") throw new AnthropicShapeError(field, `expected a string, got ${node.type}`);
+  if (!node.hasEscape) {
+    const interned = internAscii(bytes, node.start + 1, node.end - 1);
+    if (interned !== null) return interned;
+  }
   const raw = textDecoder.decode(bytes.subarray(node.start + 1, node.end - 1));
   return node.hasEscape ? (JSON.parse(`"${raw}"`) as string) : raw;
 }

@@ -15,6 +15,7 @@ import type { ParsedRequest } from "../types";
 import { hashSlices } from "../../core/hash";
 import { MEDIA_TOKENS, estimateTokensFromBytes, estimateTokensOfSlice } from "../../core/tokens/estimate";
 import { getMember, scanJson, type JsonNode } from "../shared/json-scan";
+import { lazyField } from "../shared/lazy-field";
 import { decodeString, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
 import { isMediaPart, modelChecksThinkingPrefix } from "./wire";
 
@@ -37,17 +38,13 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
   let assistantsBefore = 0;
   let lastAssistant = -1;
   let lastThinking = -1;
-  let historyTokens = 0;
-  /** tool_result block start → estimated tokens of its content (filled here, read by pairing). */
+  /** tool_result block start → estimated tokens of its content (filled by messageTokens). */
   const resultTokens = new Map<number, number>();
   for (const m of msgs) {
     const identity: { start: number; end: number }[] = [{ start: m.node.start, end: m.node.start }];
     let prose = 0;
     let media = 0;
     let nonTool = 0;
-    // Tokens: each block estimated once; bytes outside blocks (keys, punctuation) at 4 bytes/token.
-    let est = 0;
-    let blockBytes = 0;
     if (m.content.type === "string") {
       identity.push({ start: m.content.start, end: m.content.end });
       prose = 1;
@@ -57,24 +54,14 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
         switch (b.kind) {
           case "tool_use":
             break;
-          case "tool_result": {
-            const content = getMember(b.node, "content");
-            if (content) {
-              const t = contentTokens(bytes, content, b, `messages[${m.index}].content[${b.index}]`);
-              resultTokens.set(b.node.start, t);
-              est += t;
-              blockBytes += content.end - content.start;
-            }
-            continue;
-          }
+          case "tool_result":
+            break;
           case "prose":
             prose++; nonTool++; identity.push(b.node);
             break;
           case "media":
             media++; nonTool++; identity.push(b.node);
-            est += MEDIA_TOKENS;
-            blockBytes += b.node.end - b.node.start;
-            continue;
+            break;
           case "thinking":
             nonTool++; identity.push(b.node);
             if (m.index > lastThinking) lastThinking = m.index;
@@ -88,26 +75,23 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
             throw new Error(`unhandled block kind ${String(never)}`);
           }
         }
-        est += estimateTokensOfSlice(bytes, b.node.start, b.node.end);
-        blockBytes += b.node.end - b.node.start;
       }
     }
     const bytesLen = m.node.end - m.node.start;
-    if (m.content.type === "string") est = estimateTokensOfSlice(bytes, m.node.start, m.node.end);
-    else est += estimateTokensFromBytes(bytesLen - blockBytes);
-    historyTokens += est;
-    messages.push({
+    const info: MessageInfo = {
       index: m.index,
       role: m.role,
       turn_index: assistantsBefore,
       range: { start: m.node.start, end: m.node.end },
       bytes: bytesLen,
-      est_tokens: est,
+      est_tokens: 0,
       prose_blocks: prose,
       media_blocks: media,
       non_tool_parts: nonTool,
       identity_hash: hashSlices(bytes, [roleSlice(m), ...identity.slice(1)]),
-    });
+    };
+    lazyField(info, "est_tokens", () => messageTokens(bytes, m, resultTokens));
+    messages.push(info);
     if (m.role === "assistant") {
       assistantsBefore++;
       lastAssistant = m.index;
@@ -128,14 +112,39 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
     provider: "anthropic",
     model,
     body_bytes: bytes.length,
-    est_tokens: historyTokens + estimateTokensOfSlice(bytes, 0, mn.start) + estimateTokensOfSlice(bytes, mn.end, bytes.length),
+    est_tokens: 0,
     messages,
     pairs,
     orphans,
     turn_count: assistantsBefore,
     server_managed: serverManaged,
   };
+  lazyField(view, "est_tokens", () => messages.reduce((t, m) => t + m.est_tokens, 0) + estimateTokensOfSlice(bytes, 0, mn.start) + estimateTokensOfSlice(bytes, mn.end, bytes.length));
   return { bytes, root, view };
+}
+
+/**
+ * Estimated tokens of one message: each block estimated once (tool_result contents recorded in
+ * `resultTokens` for their pairs), media at MEDIA_TOKENS, bytes outside blocks at 4 bytes/token.
+ */
+function messageTokens(bytes: Uint8Array, m: LocatedMessage, resultTokens: Map<number, number>): number {
+  if (m.content.type === "string") return estimateTokensOfSlice(bytes, m.node.start, m.node.end);
+  let est = 0;
+  let blockBytes = 0;
+  for (const b of m.blocks) {
+    if (b.kind === "tool_result") {
+      const content = getMember(b.node, "content");
+      if (!content) continue;
+      const t = contentTokens(bytes, content, b, `messages[${m.index}].content[${b.index}]`);
+      resultTokens.set(b.node.start, t);
+      est += t;
+      blockBytes += content.end - content.start;
+    } else {
+      est += b.kind === "media" ? MEDIA_TOKENS : estimateTokensOfSlice(bytes, b.node.start, b.node.end);
+      blockBytes += b.node.end - b.node.start;
+    }
+  }
+  return est + estimateTokensFromBytes(m.node.end - m.node.start - blockBytes);
 }
 
 /** The role's value bytes as the first identity slice (the role string literal). */
@@ -252,17 +261,17 @@ function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: 
     turn_index: ctx.messages[use.message.index]!.turn_index,
     result_text: "",
     result_bytes: content ? content.end - content.start : 0,
-    result_est_tokens: ctx.resultTokens.get(res.block.node.start) ?? 0,
+    result_est_tokens: 0,
     result_is_error: isError?.type === "true",
     result_media_count: mediaCount,
     result_hash: hashSlices(bytes, content ? [content] : []),
     locked,
   };
-  // The decoded text is needed only for candidates an engine looks at: decode on first read.
-  let text: string | undefined;
-  Object.defineProperty(pair, "result_text", {
-    enumerable: true,
-    get: () => (text ??= decodeResultText(bytes, content, rp?.parts ?? [], field)),
+  // Decoded text and estimate are needed only for pairs a tier or engine looks at: computed on first read.
+  lazyField(pair, "result_text", () => decodeResultText(bytes, content, rp?.parts ?? [], field));
+  lazyField(pair, "result_est_tokens", () => {
+    void ctx.messages[res.message.index]!.est_tokens; // fills resultTokens for that message
+    return ctx.resultTokens.get(res.block.node.start) ?? 0;
   });
   return pair;
 }

@@ -53,6 +53,9 @@ export function scanJson(bytes: Uint8Array): JsonNode {
     let p = pos + 1; // after the opening quote; a local copy keeps the hot loop in registers
     let hasEscape = false;
     while (p < n) {
+      // Fast path: run over plain ASCII string bytes (not quote, backslash, control or ≥ 0x80).
+      while (p < n && PLAIN[bytes[p]!] === 1) p++;
+      if (p >= n) break;
       const c = bytes[p]!;
       if (c === 0x22) {
         pos = p + 1;
@@ -122,16 +125,22 @@ export function scanJson(bytes: Uint8Array): JsonNode {
       const start = pos++;
       const entries: JsonEntry[] = [];
       let duplicateKeys = false;
-      const seen = new Set<string>();
+      let seen: Set<string> | null = null;
       ws();
       if (bytes[pos] === 0x7d) return { type: "object", start, end: ++pos, entries, duplicateKeys };
       for (;;) {
         ws();
         if (bytes[pos] !== 0x22) throw new JsonScanError("expected key", pos);
         const k = str();
-        const key = k.hasEscape ? (JSON.parse(decoder.decode(bytes.subarray(k.start, k.end))) as string) : decoder.decode(bytes.subarray(k.start + 1, k.end - 1));
-        if (seen.has(key)) duplicateKeys = true;
-        seen.add(key);
+        const key = k.hasEscape ? (JSON.parse(decoder.decode(bytes.subarray(k.start, k.end))) as string) : keyText(bytes, k.start + 1, k.end - 1);
+        // Duplicate detection: a linear scan for small objects, a Set beyond 8 keys.
+        if (entries.length < 8) {
+          for (let q = 0; q < entries.length; q++) if (entries[q]!.key === key) duplicateKeys = true;
+        } else {
+          if (seen === null) seen = new Set(entries.map((e) => e.key));
+          if (seen.has(key)) duplicateKeys = true;
+          seen.add(key);
+        }
         ws();
         if (bytes[pos] !== 0x3a) throw new JsonScanError("expected ':'", pos);
         pos++;
@@ -216,3 +225,43 @@ function utf8Char(bytes: Uint8Array, p: number, n: number): number {
   }
   return p + len;
 }
+
+/** Decodes an unescaped key; short ASCII keys come from an intern table (no allocation when seen before). */
+function keyText(bytes: Uint8Array, start: number, end: number): string {
+  return internAscii(bytes, start, end) ?? decoder.decode(bytes.subarray(start, end));
+}
+
+/** Intern table for short ASCII strings (keys, block types, roles): hash → string. Bounded. */
+const INTERN = new Map<number, string>();
+const INTERN_MAX = 4096;
+const INTERN_MAX_LEN = 32;
+
+/**
+ * The text of bytes [start, end) when they are at most INTERN_MAX_LEN ASCII bytes, shared with
+ * earlier calls for the same bytes; null otherwise (the caller decodes). Used on the hot path so
+ * repeated keys and enum values ("type", "tool_result", "user") do not allocate.
+ */
+export function internAscii(bytes: Uint8Array, start: number, end: number): string | null {
+  const len = end - start;
+  if (len > INTERN_MAX_LEN) return null;
+  let h = len;
+  for (let i = start; i < end; i++) {
+    const c = bytes[i]!;
+    if (c >= 0x80) return null;
+    h = (Math.imul(h, 31) + c) | 0;
+  }
+  const hit = INTERN.get(h);
+  if (hit !== undefined && hit.length === len) {
+    let same = true;
+    for (let i = 0; i < len; i++) if (hit.charCodeAt(i) !== bytes[start + i]) { same = false; break; }
+    if (same) return hit;
+  }
+  let out = "";
+  for (let i = start; i < end; i++) out += String.fromCharCode(bytes[i]!);
+  if (INTERN.size < INTERN_MAX) INTERN.set(h, out);
+  return out;
+}
+
+/** Bytes that need no attention inside a string literal: printable ASCII except `"` and `\\`. */
+const PLAIN = new Uint8Array(256);
+for (let b = 0x20; b < 0x80; b++) PLAIN[b] = b === 0x22 || b === 0x5c ? 0 : 1;
