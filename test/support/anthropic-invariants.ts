@@ -5,9 +5,9 @@
 type Block = { type: string; id?: string; tool_use_id?: string; text?: string; content?: unknown };
 type Msg = { role: string; content: string | Block[] };
 
-export function anthropicInvariants(body: { messages: Msg[] }): string[] {
+export function anthropicInvariants(body: { messages: { role: string; content: unknown }[] }): string[] {
   const out: string[] = [];
-  const ms = body.messages;
+  const ms = body.messages as Msg[];
   const blocks = (m: Msg | undefined): Block[] => (m && Array.isArray(m.content) ? m.content : []);
   if (ms[0]?.role !== "user") out.push("messages[0].role == 'user'");
   ms.forEach((m, i) => {
