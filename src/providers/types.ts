@@ -25,8 +25,17 @@ export interface CompiledPlan {
 
 export interface ProviderAdapter {
   provider: Provider;
-  /** Parses the body into the neutral view. Throws (→ fail open) on malformed or unexpected shapes. */
-  read(bytes: Uint8Array): ParsedRequest;
+  /**
+   * Top-level key of the history array ("messages" for Anthropic and OpenAI Chat, "input" for
+   * Responses). The guarantee checker requires every other top-level field to be byte-identical
+   * and allows deletions only inside this array.
+   */
+  historyKey: string;
+  /**
+   * Parses the body into the neutral view. Throws (→ fail open) on malformed or unexpected shapes.
+   * `root`, when given, must be `scanJson(bytes)` already computed (saves a second scan).
+   */
+  read(bytes: Uint8Array, root?: JsonNode): ParsedRequest;
   /** Compiles a plan into deletions that keep every provider rule. Never throws for a plan over known pair ids. */
   compile(parsed: ParsedRequest, plan: EditPlan): CompiledPlan;
   /** Provider pairing/adjacency rule violations in a (possibly edited) body; [] when valid. */

@@ -42,6 +42,12 @@ export interface MessageInfo {
   prose_blocks: number;
   media_blocks: number;
   /**
+   * Number of parts Sluice must never remove: everything but tool calls and tool results (prose,
+   * media, thinking/reasoning, server tool blocks; string content counts as 1). A message may only
+   * vanish from an edited request when this is 0 (checked by src/core/plan/check-guarantee.ts).
+   */
+  non_tool_parts: number;
+  /**
    * Hash (src/core/hash.ts) of everything in the message that Sluice must never alter: its role
    * and its non-tool parts (prose, media, thinking, server tool blocks, reasoning), in order —
    * i.e. the message minus its tool-call and tool-result parts (those are checked per pair).

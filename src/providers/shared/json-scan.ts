@@ -4,7 +4,9 @@
  * original bytes instead of re-serialising (DESIGN §2, case B12).
  *
  * Strict RFC 8259 syntax: throws `JsonScanError` (with the byte offset) on anything malformed,
- * on nesting deeper than MAX_DEPTH, and on invalid UTF-8 (checked once with a fatal decoder).
+ * on nesting deeper than MAX_DEPTH, and on invalid UTF-8 (validated inline: outside strings
+ * valid JSON is ASCII, so only string bytes ≥ 0x80 need the check — RFC 3629 §4 well-formed
+ * sequences: no overlongs, no surrogates, nothing above U+10FFFF).
  * String values are decoded lazily (`stringValue`); object keys eagerly.
  */
 
@@ -31,16 +33,10 @@ export type JsonNode =
   | { type: "string"; start: number; end: number; hasEscape: boolean }
   | { type: "number" | "true" | "false" | "null"; start: number; end: number };
 
-const fatalDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 const decoder = new TextDecoder("utf-8");
 
 /** Parses `bytes` (a whole JSON document) into a node tree. Throws JsonScanError. */
 export function scanJson(bytes: Uint8Array): JsonNode {
-  try {
-    fatalDecoder.decode(bytes);
-  } catch {
-    throw new JsonScanError("invalid UTF-8", 0);
-  }
   let pos = 0;
   const n = bytes.length;
 
@@ -54,31 +50,38 @@ export function scanJson(bytes: Uint8Array): JsonNode {
 
   const str = (): { type: "string"; start: number; end: number; hasEscape: boolean } => {
     const start = pos;
-    pos++; // opening quote
+    let p = pos + 1; // after the opening quote; a local copy keeps the hot loop in registers
     let hasEscape = false;
-    while (pos < n) {
-      const c = bytes[pos]!;
+    while (p < n) {
+      // Fast path: run over plain ASCII string bytes (not quote, backslash, control or ≥ 0x80).
+      while (p < n && PLAIN[bytes[p]!] === 1) p++;
+      if (p >= n) break;
+      const c = bytes[p]!;
       if (c === 0x22) {
-        pos++;
+        pos = p + 1;
         return { type: "string", start, end: pos, hasEscape };
       }
       if (c === 0x5c) {
         hasEscape = true;
-        const e = bytes[pos + 1];
+        const e = bytes[p + 1];
         if (e === 0x75) {
           for (let k = 2; k < 6; k++) {
-            const h = bytes[pos + k];
+            const h = bytes[p + k];
             if (h === undefined || !((h >= 0x30 && h <= 0x39) || (h >= 0x41 && h <= 0x46) || (h >= 0x61 && h <= 0x66)))
-              throw new JsonScanError("bad \\u escape", pos);
+              throw new JsonScanError("bad \\u escape", p);
           }
-          pos += 6;
+          p += 6;
         } else if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
-          pos += 2;
-        } else throw new JsonScanError("bad escape", pos);
+          p += 2;
+        } else throw new JsonScanError("bad escape", p);
         continue;
       }
-      if (c < 0x20) throw new JsonScanError("control character in string", pos);
-      pos++;
+      if (c < 0x20) throw new JsonScanError("control character in string", p);
+      if (c >= 0x80) {
+        p = utf8Char(bytes, p, n);
+        continue;
+      }
+      p++;
     }
     throw new JsonScanError("unterminated string", start);
   };
@@ -122,16 +125,22 @@ export function scanJson(bytes: Uint8Array): JsonNode {
       const start = pos++;
       const entries: JsonEntry[] = [];
       let duplicateKeys = false;
-      const seen = new Set<string>();
+      let seen: Set<string> | null = null;
       ws();
       if (bytes[pos] === 0x7d) return { type: "object", start, end: ++pos, entries, duplicateKeys };
       for (;;) {
         ws();
         if (bytes[pos] !== 0x22) throw new JsonScanError("expected key", pos);
         const k = str();
-        const key = k.hasEscape ? (JSON.parse(decoder.decode(bytes.subarray(k.start, k.end))) as string) : decoder.decode(bytes.subarray(k.start + 1, k.end - 1));
-        if (seen.has(key)) duplicateKeys = true;
-        seen.add(key);
+        const key = k.hasEscape ? (JSON.parse(decoder.decode(bytes.subarray(k.start, k.end))) as string) : keyText(bytes, k.start + 1, k.end - 1);
+        // Duplicate detection: a linear scan for small objects, a Set beyond 8 keys.
+        if (entries.length < 8) {
+          for (let q = 0; q < entries.length; q++) if (entries[q]!.key === key) duplicateKeys = true;
+        } else {
+          if (seen === null) seen = new Set(entries.map((e) => e.key));
+          if (seen.has(key)) duplicateKeys = true;
+          seen.add(key);
+        }
         ws();
         if (bytes[pos] !== 0x3a) throw new JsonScanError("expected ':'", pos);
         pos++;
@@ -187,3 +196,72 @@ export function stringValue(bytes: Uint8Array, node: JsonNode): string {
 export function rawText(bytes: Uint8Array, node: JsonNode): string {
   return decoder.decode(bytes.subarray(node.start, node.end));
 }
+
+/**
+ * Validates one UTF-8 encoded character starting at `p` (lead byte ≥ 0x80), returns the offset
+ * after it. Throws JsonScanError("invalid UTF-8") on an ill-formed sequence (RFC 3629 §4).
+ */
+function utf8Char(bytes: Uint8Array, p: number, n: number): number {
+  const c = bytes[p]!;
+  let len: number;
+  let lo = 0x80;
+  let hi = 0xbf;
+  if (c >= 0xc2 && c <= 0xdf) len = 2;
+  else if (c >= 0xe0 && c <= 0xef) {
+    len = 3;
+    if (c === 0xe0) lo = 0xa0; // no overlong 3-byte forms
+    else if (c === 0xed) hi = 0x9f; // no UTF-16 surrogates
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    len = 4;
+    if (c === 0xf0) lo = 0x90; // no overlong 4-byte forms
+    else if (c === 0xf4) hi = 0x8f; // nothing above U+10FFFF
+  } else throw new JsonScanError("invalid UTF-8", p);
+  if (p + len > n) throw new JsonScanError("invalid UTF-8", p);
+  const c1 = bytes[p + 1]!;
+  if (c1 < lo || c1 > hi) throw new JsonScanError("invalid UTF-8", p);
+  for (let k = 2; k < len; k++) {
+    const ck = bytes[p + k]!;
+    if (ck < 0x80 || ck > 0xbf) throw new JsonScanError("invalid UTF-8", p);
+  }
+  return p + len;
+}
+
+/** Decodes an unescaped key; short ASCII keys come from an intern table (no allocation when seen before). */
+function keyText(bytes: Uint8Array, start: number, end: number): string {
+  return internAscii(bytes, start, end) ?? decoder.decode(bytes.subarray(start, end));
+}
+
+/** Intern table for short ASCII strings (keys, block types, roles): hash → string. Bounded. */
+const INTERN = new Map<number, string>();
+const INTERN_MAX = 4096;
+const INTERN_MAX_LEN = 32;
+
+/**
+ * The text of bytes [start, end) when they are at most INTERN_MAX_LEN ASCII bytes, shared with
+ * earlier calls for the same bytes; null otherwise (the caller decodes). Used on the hot path so
+ * repeated keys and enum values ("type", "tool_result", "user") do not allocate.
+ */
+export function internAscii(bytes: Uint8Array, start: number, end: number): string | null {
+  const len = end - start;
+  if (len > INTERN_MAX_LEN) return null;
+  let h = len;
+  for (let i = start; i < end; i++) {
+    const c = bytes[i]!;
+    if (c >= 0x80) return null;
+    h = (Math.imul(h, 31) + c) | 0;
+  }
+  const hit = INTERN.get(h);
+  if (hit !== undefined && hit.length === len) {
+    let same = true;
+    for (let i = 0; i < len; i++) if (hit.charCodeAt(i) !== bytes[start + i]) { same = false; break; }
+    if (same) return hit;
+  }
+  let out = "";
+  for (let i = start; i < end; i++) out += String.fromCharCode(bytes[i]!);
+  if (INTERN.size < INTERN_MAX) INTERN.set(h, out);
+  return out;
+}
+
+/** Bytes that need no attention inside a string literal: printable ASCII except `"` and `\\`. */
+const PLAIN = new Uint8Array(256);
+for (let b = 0x20; b < 0x80; b++) PLAIN[b] = b === 0x22 || b === 0x5c ? 0 : 1;

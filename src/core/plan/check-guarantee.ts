@@ -1,0 +1,265 @@
+/**
+ * The subtraction guarantee checker (pure; DESIGN §2 and invariant 3). Written apart from the
+ * apply code: it trusts nothing the compiler decided and re-derives everything from the two
+ * byte strings. `checkGuarantee(adapter, input, output)` is ok only if:
+ * 1. the output is valid JSON;
+ * 2. the output is the input with byte ranges removed, each range being whole array elements with
+ *    one separator, or the middle of a string literal cut between whole characters/escapes
+ *    (proved by walking both trees: objects keep every key and every byte between tokens; arrays
+ *    keep a subsequence of their elements with separators copied from the input; strings keep an
+ *    exact head and tail);
+ * 3. every top-level field except the history (`adapter.historyKey`) is byte-identical;
+ * 4. every kept message keeps its identity hash (prose, media, thinking, role), and every removed
+ *    message had no non-tool parts;
+ * 5. every kept tool call has the same input; every locked pair and every orphan is unchanged;
+ *    strings are cut only inside messages holding the result of an unlocked pair;
+ * 6. the provider's rules hold on the output (`adapter.checkRules`).
+ * Identical bytes are always ok (forwarding the original is the fail-open path).
+ */
+import type { ParsedRequest, ProviderAdapter } from "../../providers/types";
+import { scanJson, type JsonNode } from "../../providers/shared/json-scan";
+
+/** Verdict: ok, or the list of violated properties (human-readable, no prompt text). */
+export interface GuaranteeResult {
+  ok: boolean;
+  violations: string[];
+}
+
+/** Options: a pre-parsed input (the gateway already has one) saves one parse. */
+export interface CheckOptions {
+  input?: ParsedRequest;
+}
+
+/** Checks that `output` is a valid subtraction of `input` for `adapter`'s provider. */
+export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, output: Uint8Array, opts: CheckOptions = {}): GuaranteeResult {
+  if (sameBytes(input, 0, input.length, output, 0, output.length)) return { ok: true, violations: [] };
+  const v: string[] = [];
+  let outRoot: JsonNode;
+  try {
+    outRoot = scanJson(output);
+  } catch (e) {
+    return { ok: false, violations: [`output is not valid JSON: ${(e as Error).message}`] };
+  }
+  let inParsed: ParsedRequest;
+  try {
+    inParsed = opts.input ?? adapter.read(input);
+  } catch (e) {
+    return { ok: false, violations: [`input unreadable: ${(e as Error).message}`] };
+  }
+  if (inParsed.view.server_managed !== null) v.push(`history is server-managed (${inParsed.view.server_managed}) but was edited`);
+
+  // 2–3. Structure: top level identical except the history; the history derived by deletions.
+  const walk = new Walk(input, output);
+  const inRoot = inParsed.root;
+  let kept: number[] = [];
+  if (inRoot.type !== "object" || outRoot.type !== "object") return { ok: false, violations: ["body is not an object"] };
+  if (inRoot.entries.length !== outRoot.entries.length || inRoot.entries.some((e, i) => e.key !== outRoot.entries[i]!.key)) {
+    v.push("top-level keys differ");
+  } else {
+    for (let i = 0; i < inRoot.entries.length; i++) {
+      const a = inRoot.entries[i]!;
+      const b = outRoot.entries[i]!;
+      const aFrom = i === 0 ? inRoot.start : inRoot.entries[i - 1]!.value.end;
+      const bFrom = i === 0 ? outRoot.start : outRoot.entries[i - 1]!.value.end;
+      if (!sameBytes(input, aFrom, a.value.start, output, bFrom, b.value.start)) v.push(`bytes before top-level "${a.key}" differ`);
+      if (a.key !== adapter.historyKey) {
+        if (!sameBytes(input, a.value.start, a.value.end, output, b.value.start, b.value.end)) v.push(`top-level "${a.key}" changed`);
+        continue;
+      }
+      if (a.value.type !== "array" || b.value.type !== "array") { v.push(`"${a.key}" is not an array`); continue; }
+      const k = walk.array(a.value, b.value);
+      if (k === null) v.push(`"${a.key}" is not the input with whole elements or string middles removed`);
+      else kept = k;
+    }
+    const li = inRoot.entries[inRoot.entries.length - 1];
+    const lo = outRoot.entries[outRoot.entries.length - 1];
+    if (!sameBytes(input, li ? li.value.end : inRoot.start, input.length, output, lo ? lo.value.end : outRoot.start, output.length)) v.push("bytes after the last top-level field differ");
+  }
+  if (v.length > 0) return { ok: false, violations: v };
+
+  // 4–5. Semantics through the adapter's view of the output.
+  let outParsed: ParsedRequest;
+  try {
+    outParsed = adapter.read(output, outRoot);
+  } catch (e) {
+    return { ok: false, violations: [`output unreadable: ${(e as Error).message}`] };
+  }
+  const inView = inParsed.view;
+  const outView = outParsed.view;
+  if (kept.length !== outView.messages.length) v.push(`history has ${outView.messages.length} messages, derivation kept ${kept.length}`);
+  const keptSet = new Set(kept);
+  kept.forEach((ii, oi) => {
+    const a = inView.messages[ii]!;
+    const b = outView.messages[oi];
+    if (b && a.identity_hash !== b.identity_hash) v.push(`message ${ii} (now ${oi}): non-tool content or role changed`);
+  });
+  for (const m of inView.messages) if (!keptSet.has(m.index) && m.non_tool_parts > 0) v.push(`message ${m.index} removed but had ${m.non_tool_parts} non-tool part(s)`);
+
+  const inPairs = new Map(inView.pairs.map((p) => [p.id, p]));
+  const outPairs = new Map(outView.pairs.map((p) => [p.id, p]));
+  for (const p of outView.pairs) {
+    const q = inPairs.get(p.id);
+    if (!q) v.push(`pair ${p.id} is not a pair of the input`);
+    else if (q.input_text !== p.input_text) v.push(`pair ${p.id}: tool input changed`);
+  }
+  for (const q of inView.pairs) {
+    if (q.locked === null) continue;
+    const p = outPairs.get(q.id);
+    if (!p || p.result_hash !== q.result_hash || p.input_text !== q.input_text) v.push(`pair ${q.id} is locked (${q.locked}) but changed`);
+  }
+  const outOrphans = new Set(outView.orphans.map((o) => `${o.kind}\u0000${o.id}`));
+  for (const o of inView.orphans) if (!outOrphans.has(`${o.kind}\u0000${o.id}`)) v.push(`orphan ${o.id} (${o.kind}) changed`);
+
+  const resultHosts = new Set(inView.pairs.filter((p) => p.locked === null).map((p) => p.result.message_index));
+  for (const cut of walk.cuts) {
+    const m = inView.messages.find((x) => cut >= x.range.start && cut < x.range.end);
+    if (!m || !resultHosts.has(m.index)) v.push(`string cut at byte ${cut} is outside an editable tool result`);
+  }
+
+  // 6. Provider rules.
+  for (const r of adapter.checkRules(output, outParsed.root)) v.push(`rule: ${r}`);
+  return { ok: v.length === 0, violations: v };
+}
+
+function sameBytes(a: Uint8Array, as: number, ae: number, b: Uint8Array, bs: number, be: number): boolean {
+  if (ae - as !== be - bs) return false;
+  for (let i = 0; i < ae - as; i++) if (a[as + i] !== b[bs + i]) return false;
+  return true;
+}
+
+/** Structural derivation of an output subtree from an input subtree by deletions only. */
+class Walk {
+  /** Input offsets where a string literal was cut (start of the removed middle). */
+  cuts: number[] = [];
+  constructor(readonly a: Uint8Array, readonly b: Uint8Array) {}
+
+  /** Whether `o` derives from `i`; records cuts only on success. */
+  node(i: JsonNode, o: JsonNode): boolean {
+    if (sameBytes(this.a, i.start, i.end, this.b, o.start, o.end)) return true;
+    if (i.type !== o.type) return false;
+    switch (i.type) {
+      case "string":
+        return this.string(i, o);
+      case "array":
+        return o.type === "array" && this.array(i, o) !== null;
+      case "object": {
+        if (o.type !== "object" || i.entries.length !== o.entries.length) return false;
+        const saved = this.cuts.length;
+        let ip = i.start;
+        let op = o.start;
+        for (let k = 0; k < i.entries.length; k++) {
+          const ie = i.entries[k]!;
+          const oe = o.entries[k]!;
+          if (!sameBytes(this.a, ip, ie.value.start, this.b, op, oe.value.start) || !this.node(ie.value, oe.value)) {
+            this.cuts.length = saved;
+            return false;
+          }
+          ip = ie.value.end;
+          op = oe.value.end;
+        }
+        if (sameBytes(this.a, ip, i.end, this.b, op, o.end)) return true;
+        this.cuts.length = saved;
+        return false;
+      }
+      case "number":
+      case "true":
+      case "false":
+      case "null":
+        return false;
+      default: {
+        const never: never = i;
+        throw new Error(`unknown node ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  /**
+   * Matches the output's elements to a subsequence of the input's (greedy earliest match, which
+   * is optimal for subsequence matching) and checks every separator. Returns the kept input
+   * indices, or null when `o` is not derivable from `i`.
+   */
+  array(i: Extract<JsonNode, { type: "array" }>, o: Extract<JsonNode, { type: "array" }>): number[] | null {
+    const saved = this.cuts.length;
+    const fail = () => { this.cuts.length = saved; return null; };
+    const I = i.items;
+    const O = o.items;
+    if (O.length === 0) {
+      // Everything removed: the inner bytes are the input's leading + trailing whitespace.
+      if (I.length === 0) return sameBytes(this.a, i.start, i.end, this.b, o.start, o.end) ? [] : fail();
+      const inner = [...this.a.subarray(i.start + 1, I[0]!.start), ...this.a.subarray(I[I.length - 1]!.end, i.end - 1)];
+      return sameBytes(Uint8Array.from(inner), 0, inner.length, this.b, o.start + 1, o.end - 1) ? [] : fail();
+    }
+    const kept: number[] = [];
+    let next = 0;
+    for (const oi of O) {
+      let found = -1;
+      for (let k = next; k < I.length; k++) if (this.node(I[k]!, oi)) { found = k; break; }
+      if (found < 0) return fail();
+      kept.push(found);
+      next = found + 1;
+    }
+    // Leading and trailing whitespace are the input's own.
+    if (!sameBytes(this.a, i.start, I[0]!.start, this.b, o.start, O[0]!.start)) return fail();
+    if (!sameBytes(this.a, I[I.length - 1]!.end, i.end, this.b, O[O.length - 1]!.end, o.end)) return fail();
+    // Each separator between kept elements is one of the input separators between them.
+    for (let k = 0; k + 1 < kept.length; k++) {
+      const from = O[k]!.end;
+      const to = O[k + 1]!.start;
+      let ok = false;
+      for (let j = kept[k]!; j < kept[k + 1]! && !ok; j++) ok = sameBytes(this.a, I[j]!.end, I[j + 1]!.start, this.b, from, to);
+      if (!ok) return fail();
+    }
+    return kept;
+  }
+
+  /** Whether output literal `o` is input literal `i` with one middle range removed at character boundaries. */
+  private string(i: JsonNode, o: JsonNode): boolean {
+    const a = this.a;
+    const b = this.b;
+    const is = i.start + 1;
+    const ie = i.end - 1;
+    const os = o.start + 1;
+    const oe = o.end - 1;
+    const olen = oe - os;
+    const ilen = ie - is;
+    if (olen >= ilen) return false;
+    let pre = 0;
+    while (pre < olen && a[is + pre] === b[os + pre]) pre++;
+    let suf = 0;
+    while (suf < olen && a[ie - 1 - suf] === b[oe - 1 - suf]) suf++;
+    if (pre + suf < olen) return false;
+    // Any head length h in [olen - suf, pre] works bytewise; both cut ends must be boundaries.
+    for (let h = Math.min(pre, olen); h >= olen - suf; h--) {
+      if (isCharBoundary(a, is, ie, is + h) && isCharBoundary(a, is, ie, ie - (olen - h))) {
+        this.cuts.push(is + h);
+        return true;
+      }
+    }
+    return false;
+  }
+}
+
+/**
+ * Whether offset `t` in [s, e] starts a whole character of the raw JSON string literal [s, e): not
+ * a UTF-8 continuation byte, not inside an escape, not between the halves of an escaped
+ * surrogate pair. Walks from `s` (escapes can only be told apart from the start).
+ * (Independent of src/providers/shared/cut-string.ts on purpose.)
+ */
+function isCharBoundary(a: Uint8Array, s: number, e: number, t: number): boolean {
+  if (t === s || t === e) return true;
+  let p = s;
+  while (p < t) {
+    const c = a[p]!;
+    if (c === 0x5c) {
+      if (a[p + 1] === 0x75) {
+        const cp = parseInt(String.fromCharCode(a[p + 2]!, a[p + 3]!, a[p + 4]!, a[p + 5]!), 16);
+        const isHigh = cp >= 0xd800 && cp <= 0xdbff;
+        p += isHigh && a[p + 6] === 0x5c && a[p + 7] === 0x75 ? 12 : 6;
+      } else p += 2;
+    } else if (c < 0x80) p += 1;
+    else if (c < 0xe0) p += 2;
+    else if (c < 0xf0) p += 3;
+    else p += 4;
+  }
+  return p === t;
+}

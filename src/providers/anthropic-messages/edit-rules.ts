@@ -1,0 +1,234 @@
+/**
+ * EditPlan → byte deletions for an Anthropic Messages body (pure). Every rule of issue 3:
+ * 1. Locked pairs (server-managed history, last assistant turn, cache_control anywhere on the pair,
+ *    thinking prefix) stay `keep`; so do ids that are not pairs (orphans never change).
+ * 2. `drop_pair` removes the tool_use and the tool_result blocks; a message left with no blocks is
+ *    removed too. Refused when the call's message holds thinking/redacted_thinking (that message
+ *    must be echoed unchanged, B03), or when removing messages would put two same-role messages
+ *    side by side or move a non-user message first (B01).
+ * 3. `drop_result` keeps a short exact head (DROP_RESULT_HEAD_BYTES) of the result's first text;
+ *    `truncate_result` keeps `head_bytes` (+ `tail_bytes`) of the result text; both cut only
+ *    between whole characters/escapes and keep at least one non-whitespace character (an empty or
+ *    whitespace-only text block is rejected: B14). Media parts are left to `strip_media`.
+ * 4. `strip_media` removes image/document parts of the result; refused when nothing would remain.
+ */
+import type { ByteRange } from "../../core/view/types";
+import type { EditPlan, PairAction } from "../../core/plan/types";
+import type { CompiledPlan, ParsedRequest } from "../types";
+import type { ToolPair } from "../../core/view/types";
+import { mergeRanges } from "../shared/splice";
+import { deleteItems } from "../shared/delete-items";
+import { boundaryAtOrAfter, boundaryAtOrBefore, isWhitespaceUnit, unitLength } from "../shared/cut-string";
+import { getMember } from "../shared/json-scan";
+import { locateHistory, resultParts, type ArrayNode, type LocatedHistory, type StringNode } from "./locate-blocks";
+import { isMediaPart } from "./wire";
+
+/**
+ * Bytes of result text kept by `drop_result` (raw JSON bytes of the literal, before cutting back to
+ * a character boundary). 64 bytes hold a first line — an error message, a path, a status — which
+ * tells the model what the call returned without keeping its body; the rest is removed.
+ */
+export const DROP_RESULT_HEAD_BYTES = 64;
+
+type ResultAction = Extract<PairAction, { kind: "drop_result" | "truncate_result" | "strip_media" }>;
+
+/** Compiles `plan` into deletions over `parsed.bytes`. Never throws for a plan over known ids. */
+export function compileAnthropic(parsed: ParsedRequest, plan: EditPlan): CompiledPlan {
+  const { bytes, view } = parsed;
+  const refused: Record<string, string> = {};
+  const pairs = new Map(view.pairs.map((p) => [p.id, p]));
+  const requested = Object.entries(plan.actions).filter(([, a]) => a.kind !== "keep");
+  if (view.server_managed !== null) {
+    for (const [id] of requested) refused[id] = "server_managed";
+    return { deletions: [], refused };
+  }
+  const history = locateHistory(bytes, parsed.root);
+
+  // 1. Screen requests: unknown ids, locks, thinking siblings.
+  const dropPairs = new Map<string, ToolPair>();
+  const resultEdits: [ToolPair, ResultAction][] = [];
+  for (const [id, action] of requested) {
+    const pair = pairs.get(id);
+    if (!pair) { refused[id] = "not_a_pair"; continue; }
+    if (pair.locked) { refused[id] = pair.locked; continue; }
+    switch (action.kind) {
+      case "keep":
+        break;
+      case "drop_pair":
+        if (history.messages[pair.call.message_index]!.blocks.some((b) => b.kind === "thinking")) refused[id] = "thinking_in_message";
+        else dropPairs.set(id, pair);
+        break;
+      case "drop_result":
+      case "truncate_result":
+      case "strip_media":
+        resultEdits.push([pair, action]);
+        break;
+      default: {
+        const never: never = action;
+        throw new Error(`unknown action ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  // 2. Message removals, refusing drops that would break role order (repeat until stable).
+  let removed = messagesLeftEmpty(history, dropPairs);
+  for (;;) {
+    const culprit = firstRoleViolation(history, removed);
+    if (culprit === null) break;
+    for (const [id, p] of dropPairs) {
+      if (p.call.message_index >= culprit.from && p.call.message_index < culprit.to || p.result.message_index >= culprit.from && p.result.message_index < culprit.to) {
+        refused[id] = culprit.reason;
+        dropPairs.delete(id);
+      }
+    }
+    removed = messagesLeftEmpty(history, dropPairs);
+  }
+
+  // 3. Deletions.
+  const deletions: ByteRange[] = [...deleteItems(history.messagesNode, removed)];
+  const dropBlocks = new Map<number, Set<number>>();
+  for (const p of dropPairs.values()) {
+    for (const pos of [p.call, p.result]) {
+      if (removed.has(pos.message_index)) continue;
+      let set = dropBlocks.get(pos.message_index);
+      if (!set) dropBlocks.set(pos.message_index, (set = new Set()));
+      set.add(pos.block_index);
+    }
+  }
+  for (const [mi, set] of dropBlocks) deletions.push(...deleteItems(history.messages[mi]!.content as ArrayNode, set));
+  for (const [pair, action] of resultEdits) {
+    const out = resultDeletions(bytes, history, pair, action);
+    if (typeof out === "string") refused[pair.id] = out;
+    else deletions.push(...out);
+  }
+  return { deletions: mergeRanges(deletions, bytes.length), refused };
+}
+
+/** Indices of messages whose every block is a tool block of a dropped pair. */
+function messagesLeftEmpty(history: LocatedHistory, dropPairs: Map<string, ToolPair>): Set<number> {
+  const dropped = new Map<number, number>();
+  for (const p of dropPairs.values()) for (const pos of [p.call, p.result]) dropped.set(pos.message_index, (dropped.get(pos.message_index) ?? 0) + 1);
+  const out = new Set<number>();
+  for (const [mi, n] of dropped) if (history.messages[mi]!.blocks.length === n) out.add(mi);
+  return out;
+}
+
+/** The first stretch of removed messages that breaks role order, as a message-index range [from, to). */
+function firstRoleViolation(history: LocatedHistory, removed: Set<number>): { from: number; to: number; reason: string } | null {
+  if (removed.size === 0) return null;
+  const msgs = history.messages;
+  let prev = -1;
+  for (let i = 0; i < msgs.length; i++) {
+    if (removed.has(i)) continue;
+    if (prev === -1 && i > 0 && msgs[i]!.role !== msgs[0]!.role) return { from: 0, to: i, reason: "would_break_user_first" };
+    if (prev !== -1 && i > prev + 1 && msgs[i]!.role === msgs[prev]!.role) return { from: prev + 1, to: i, reason: "would_merge_roles" };
+    prev = i;
+  }
+  if (prev === -1) return { from: 0, to: msgs.length, reason: "would_empty_history" };
+  return null;
+}
+
+/** Deletions inside one tool_result for a result-only action, or a refusal reason. */
+function resultDeletions(bytes: Uint8Array, history: LocatedHistory, pair: ToolPair, action: ResultAction): ByteRange[] | string {
+  const block = history.messages[pair.result.message_index]!.blocks[pair.result.block_index]!;
+  const content = getMember(block.node, "content");
+  if (!content) return [];
+  if (content.type === "string") {
+    switch (action.kind) {
+      case "strip_media":
+        return [];
+      case "drop_result":
+        return cutText([content], bytes, DROP_RESULT_HEAD_BYTES, 0).ranges;
+      case "truncate_result":
+        return cutText([content], bytes, action.head_bytes, action.tail_bytes ?? 0).ranges;
+    }
+  }
+  const rp = resultParts(bytes, block, "tool_result");
+  if (!rp) return "unexpected_content";
+  const texts: { index: number; node: StringNode }[] = [];
+  for (const p of rp.parts) {
+    const t = getMember(p.node, "text");
+    if (p.type === "text" && t?.type === "string" && t.end - t.start > 2) texts.push({ index: p.index, node: t });
+  }
+  switch (action.kind) {
+    case "strip_media": {
+      const media = new Set(rp.parts.filter((p) => isMediaPart(p.type)).map((p) => p.index));
+      if (media.size === 0) return [];
+      if (media.size === rp.parts.length) return "media_only_result";
+      return deleteItems(rp.content, media);
+    }
+    case "drop_result": {
+      if (texts.length === 0) return "no_text_to_keep";
+      const first = texts[0]!;
+      const others = new Set(rp.parts.map((p) => p.index).filter((i) => i !== first.index));
+      return [...deleteItems(rp.content, others), ...cutText([first.node], bytes, DROP_RESULT_HEAD_BYTES, 0).ranges];
+    }
+    case "truncate_result": {
+      if (texts.length === 0) return [];
+      const cut = cutText(texts.map((t) => t.node), bytes, action.head_bytes, action.tail_bytes ?? 0);
+      const whole = new Set(cut.wholeDeleted.map((k) => texts[k]!.index));
+      return [...deleteItems(rp.content, whole), ...cut.ranges];
+    }
+  }
+}
+
+/**
+ * Cuts a sequence of string literals (the result's text, in order) to an exact head of about
+ * `head` raw bytes and tail of about `tail` raw bytes. Returns ranges inside literals and the
+ * positions (in `lits`) of literals removed whole (their array elements must be deleted).
+ * The head keeps at least one non-whitespace unit; a whitespace-only tail is dropped.
+ */
+export function cutText(lits: StringNode[], bytes: Uint8Array, head: number, tail: number): { ranges: ByteRange[]; wholeDeleted: number[] } {
+  const lens = lits.map((l) => l.end - l.start - 2);
+  const total = lens.reduce((a, b) => a + b, 0);
+  if (head + tail >= total) return { ranges: [], wholeDeleted: [] };
+  // Head cut: literal hk, absolute offset hc.
+  let hk = 0;
+  let left = Math.max(head, 1);
+  while (hk < lits.length - 1 && left > lens[hk]!) { left -= lens[hk]!; hk++; }
+  let hc = boundaryAtOrBefore(bytes, lits[hk]!, lits[hk]!.start + 1 + left);
+  hc = extendPastWhitespace(bytes, lits, hk, hc);
+  if (hc < 0) return { ranges: [], wholeDeleted: [] }; // all text is whitespace: nothing sensible to cut
+  // Tail cut: literal tk, absolute offset tc (tc = literal end when no tail).
+  let tk = lits.length - 1;
+  let tc = lits[tk]!.end - 1;
+  if (tail > 0) {
+    let need = tail;
+    while (tk > 0 && need >= lens[tk]!) { need -= lens[tk]!; tk--; }
+    tc = boundaryAtOrAfter(bytes, lits[tk]!, lits[tk]!.end - 1 - need);
+    if (isBlank(bytes, tc, lits[tk]!.end - 1) && !(tk === hk)) { tk = lits.length - 1; tc = lits[tk]!.end - 1; }
+  }
+  if (tk < hk || (tk === hk && tc <= hc)) return { ranges: [], wholeDeleted: [] };
+  const ranges: ByteRange[] = [];
+  const wholeDeleted: number[] = [];
+  if (tk === hk) ranges.push({ start: hc, end: tc });
+  else {
+    ranges.push({ start: hc, end: lits[hk]!.end - 1 });
+    for (let k = hk + 1; k < tk; k++) wholeDeleted.push(k);
+    if (tc === lits[tk]!.end - 1 && tail > 0) wholeDeleted.push(tk);
+    else if (tail > 0) ranges.push({ start: lits[tk]!.start + 1, end: tc });
+    else wholeDeleted.push(tk);
+  }
+  return { ranges: ranges.filter((r) => r.end > r.start), wholeDeleted };
+}
+
+/** Moves a head cut forward until the kept head (of literal k) holds a non-whitespace unit; -1 if none exists. */
+function extendPastWhitespace(bytes: Uint8Array, lits: StringNode[], k: number, cut: number): number {
+  const lit = lits[k]!;
+  if (!isBlank(bytes, lit.start + 1, cut)) return cut;
+  let p = cut;
+  const end = lit.end - 1;
+  while (p < end && isWhitespaceUnit(bytes, p)) p += unitLength(bytes, p);
+  if (p >= end) return -1;
+  return p + unitLength(bytes, p);
+}
+
+/** Whether the raw literal bytes [from, to) are empty or only whitespace units. */
+function isBlank(bytes: Uint8Array, from: number, to: number): boolean {
+  let p = from;
+  while (p < to) {
+    if (!isWhitespaceUnit(bytes, p)) return false;
+    p += unitLength(bytes, p);
+  }
+  return true;
+}

@@ -1,0 +1,107 @@
+/**
+ * Locates the Anthropic history in a scanned body (pure): the `messages` array, each message's
+ * role and content node, and each content block with its kind. Shared by read-view.ts (building
+ * the neutral view), edit-rules.ts (compiling deletions) and check-rules.ts (provider rules), so
+ * the three agree on shape validation. Throws `AnthropicShapeError` naming the field on any shape
+ * the API would not accept as a history (→ the gateway fails open).
+ */
+import { getMember, internAscii, type JsonNode } from "../shared/json-scan";
+import { blockKind, WIRE_ROLES, type BlockKind, type WireRole } from "./wire";
+
+export class AnthropicShapeError extends Error {
+  constructor(readonly field: string, message: string) {
+    super(`${field}: ${message}`);
+    this.name = "AnthropicShapeError";
+  }
+}
+
+export type ObjectNode = Extract<JsonNode, { type: "object" }>;
+export type ArrayNode = Extract<JsonNode, { type: "array" }>;
+export type StringNode = Extract<JsonNode, { type: "string" }>;
+
+/** One content block of a message (or of a tool_result's content). */
+export interface LocatedBlock {
+  index: number;
+  node: ObjectNode;
+  /** The block's `type` string. */
+  type: string;
+  kind: BlockKind;
+  /** True when the block has a non-null `cache_control` member. */
+  cacheControl: boolean;
+}
+
+/** One history message. */
+export interface LocatedMessage {
+  index: number;
+  node: ObjectNode;
+  role: WireRole;
+  /** The `content` value: a string or an array of blocks. */
+  content: StringNode | ArrayNode;
+  /** Blocks of an array content; [] for string content. */
+  blocks: LocatedBlock[];
+}
+
+export interface LocatedHistory {
+  root: ObjectNode;
+  messagesNode: ArrayNode;
+  messages: LocatedMessage[];
+}
+
+/** Decodes a string node without escapes fast; with escapes via JSON.parse. */
+export function decodeString(bytes: Uint8Array, node: JsonNode, field: string): string {
+  if (node.type !== "string") throw new AnthropicShapeError(field, `expected a string, got ${node.type}`);
+  if (!node.hasEscape) {
+    const interned = internAscii(bytes, node.start + 1, node.end - 1);
+    if (interned !== null) return interned;
+  }
+  const raw = textDecoder.decode(bytes.subarray(node.start + 1, node.end - 1));
+  return node.hasEscape ? (JSON.parse(`"${raw}"`) as string) : raw;
+}
+const textDecoder = new TextDecoder();
+
+/** Reads one block object; `field` names it in errors (e.g. "messages[2].content[0]"). */
+export function locateBlock(bytes: Uint8Array, node: JsonNode, index: number, field: string): LocatedBlock {
+  if (node.type !== "object") throw new AnthropicShapeError(field, `expected a content block object, got ${node.type}`);
+  if (node.duplicateKeys) throw new AnthropicShapeError(field, "duplicate keys");
+  const typeNode = getMember(node, "type");
+  if (!typeNode) throw new AnthropicShapeError(`${field}.type`, "missing");
+  const type = decodeString(bytes, typeNode, `${field}.type`);
+  const cc = getMember(node, "cache_control");
+  return { index, node, type, kind: blockKind(type), cacheControl: cc !== undefined && cc.type !== "null" };
+}
+
+/** Locates `messages` and every message/block. Throws AnthropicShapeError on a malformed history. */
+export function locateHistory(bytes: Uint8Array, root: JsonNode): LocatedHistory {
+  if (root.type !== "object") throw new AnthropicShapeError("body", `expected an object, got ${root.type}`);
+  if (root.duplicateKeys) throw new AnthropicShapeError("body", "duplicate top-level keys");
+  const messagesNode = getMember(root, "messages");
+  if (!messagesNode) throw new AnthropicShapeError("messages", "missing");
+  if (messagesNode.type !== "array") throw new AnthropicShapeError("messages", `expected an array, got ${messagesNode.type}`);
+  const messages: LocatedMessage[] = [];
+  messagesNode.items.forEach((node, index) => {
+    const field = `messages[${index}]`;
+    if (node.type !== "object") throw new AnthropicShapeError(field, `expected an object, got ${node.type}`);
+    if (node.duplicateKeys) throw new AnthropicShapeError(field, "duplicate keys");
+    const roleNode = getMember(node, "role");
+    if (!roleNode) throw new AnthropicShapeError(`${field}.role`, "missing");
+    const role = decodeString(bytes, roleNode, `${field}.role`);
+    if (!(WIRE_ROLES as readonly string[]).includes(role)) throw new AnthropicShapeError(`${field}.role`, `unknown role ${JSON.stringify(role)}`);
+    const content = getMember(node, "content");
+    if (!content) throw new AnthropicShapeError(`${field}.content`, "missing");
+    if (content.type === "string") {
+      messages.push({ index, node, role: role as WireRole, content, blocks: [] });
+      return;
+    }
+    if (content.type !== "array") throw new AnthropicShapeError(`${field}.content`, `expected a string or an array, got ${content.type}`);
+    const blocks = content.items.map((b, j) => locateBlock(bytes, b, j, `${field}.content[${j}]`));
+    messages.push({ index, node, role: role as WireRole, content, blocks });
+  });
+  return { root, messagesNode, messages };
+}
+
+/** The blocks of a tool_result's `content` when it is an array; null for string/absent content. */
+export function resultParts(bytes: Uint8Array, block: LocatedBlock, field: string): { content: ArrayNode; parts: LocatedBlock[] } | null {
+  const content = getMember(block.node, "content");
+  if (!content || content.type !== "array") return null;
+  return { content, parts: content.items.map((p, k) => locateBlock(bytes, p, k, `${field}.content[${k}]`)) };
+}

@@ -1,0 +1,291 @@
+/**
+ * Anthropic Messages body → neutral view (pure). One scan of the body (../shared/json-scan.ts),
+ * then one walk of `messages`: message summaries with identity hashes, tool pairs with byte
+ * positions, orphans, locks, and the server-managed flag (DESIGN §6: client `context_management`
+ * or a `compaction` block → Sluice edits nothing).
+ *
+ * Pairing rule (Anthropic): a `tool_use` in assistant message i is answered by a `tool_result`
+ * with the same id in message i+1, which must be a user message. Anything else is an orphan.
+ * An id used by more than one tool_use or tool_result block (seen in the corpus, where an export
+ * replays a stretch of history) is ambiguous for a plan keyed by id: every block carrying it
+ * becomes a `duplicate_id` orphan and is never edited.
+ */
+import type { ConversationView, MessageInfo, Orphan, ToolPair } from "../../core/view/types";
+import type { ParsedRequest } from "../types";
+import { hashSlices } from "../../core/hash";
+import { MEDIA_TOKENS, estimateTokensFromBytes, estimateTokensOfSlice } from "../../core/tokens/estimate";
+import { getMember, scanJson, type JsonNode } from "../shared/json-scan";
+import { lazyField } from "../shared/lazy-field";
+import { decodeString, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
+import { isMediaPart, modelChecksThinkingPrefix } from "./wire";
+
+/** Parses an Anthropic Messages request body. Throws (→ fail open) on malformed JSON or history. */
+export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
+  const root = scanned ?? scanJson(bytes);
+  const history = locateHistory(bytes, root);
+  const modelNode = getMember(root, "model");
+  const model = modelNode?.type === "string" ? decodeString(bytes, modelNode, "model") : null;
+  const msgs = history.messages;
+
+  // 1. Server-managed history: client context_management or any compaction block.
+  let serverManaged: string | null = null;
+  const cm = getMember(root, "context_management");
+  if (cm && cm.type !== "null") serverManaged = "context_management";
+  else if (msgs.some((m) => m.blocks.some((b) => b.kind === "compaction"))) serverManaged = "compaction";
+
+  // 2. Messages: turn index, identity hash over non-tool parts, counts, estimates.
+  const messages: MessageInfo[] = [];
+  let assistantsBefore = 0;
+  let lastAssistant = -1;
+  let lastThinking = -1;
+  /** tool_result block start → estimated tokens of its content (filled by messageTokens). */
+  const resultTokens = new Map<number, number>();
+  for (const m of msgs) {
+    const identity: { start: number; end: number }[] = [{ start: m.node.start, end: m.node.start }];
+    let prose = 0;
+    let media = 0;
+    let nonTool = 0;
+    if (m.content.type === "string") {
+      identity.push({ start: m.content.start, end: m.content.end });
+      prose = 1;
+      nonTool = 1;
+    } else {
+      for (const b of m.blocks) {
+        switch (b.kind) {
+          case "tool_use":
+            break;
+          case "tool_result":
+            break;
+          case "prose":
+            prose++; nonTool++; identity.push(b.node);
+            break;
+          case "media":
+            media++; nonTool++; identity.push(b.node);
+            break;
+          case "thinking":
+            nonTool++; identity.push(b.node);
+            if (m.index > lastThinking) lastThinking = m.index;
+            break;
+          case "compaction":
+          case "other":
+            nonTool++; identity.push(b.node);
+            break;
+          default: {
+            const never: never = b.kind;
+            throw new Error(`unhandled block kind ${String(never)}`);
+          }
+        }
+      }
+    }
+    const bytesLen = m.node.end - m.node.start;
+    const info: MessageInfo = {
+      index: m.index,
+      role: m.role,
+      turn_index: assistantsBefore,
+      range: { start: m.node.start, end: m.node.end },
+      bytes: bytesLen,
+      est_tokens: 0,
+      prose_blocks: prose,
+      media_blocks: media,
+      non_tool_parts: nonTool,
+      identity_hash: hashSlices(bytes, [roleSlice(m), ...identity.slice(1)]),
+    };
+    lazyField(info, "est_tokens", () => messageTokens(bytes, m, resultTokens));
+    messages.push(info);
+    if (m.role === "assistant") {
+      assistantsBefore++;
+      lastAssistant = m.index;
+    }
+  }
+
+  // 3. Pairs and orphans.
+  const { pairs, orphans } = pairBlocks(bytes, msgs, {
+    serverManaged,
+    lastAssistant,
+    lastThinking: modelChecksThinkingPrefix(model) ? lastThinking : -1,
+    messages,
+    resultTokens,
+  });
+  const mn = history.messagesNode;
+
+  const view: ConversationView = {
+    provider: "anthropic",
+    model,
+    body_bytes: bytes.length,
+    est_tokens: 0,
+    messages,
+    pairs,
+    orphans,
+    turn_count: assistantsBefore,
+    server_managed: serverManaged,
+  };
+  lazyField(view, "est_tokens", () => messages.reduce((t, m) => t + m.est_tokens, 0) + estimateTokensOfSlice(bytes, 0, mn.start) + estimateTokensOfSlice(bytes, mn.end, bytes.length));
+  return { bytes, root, view };
+}
+
+/**
+ * Estimated tokens of one message: each block estimated once (tool_result contents recorded in
+ * `resultTokens` for their pairs), media at MEDIA_TOKENS, bytes outside blocks at 4 bytes/token.
+ */
+function messageTokens(bytes: Uint8Array, m: LocatedMessage, resultTokens: Map<number, number>): number {
+  if (m.content.type === "string") return estimateTokensOfSlice(bytes, m.node.start, m.node.end);
+  let est = 0;
+  let blockBytes = 0;
+  for (const b of m.blocks) {
+    if (b.kind === "tool_result") {
+      const content = getMember(b.node, "content");
+      if (!content) continue;
+      const t = contentTokens(bytes, content, b, `messages[${m.index}].content[${b.index}]`);
+      resultTokens.set(b.node.start, t);
+      est += t;
+      blockBytes += content.end - content.start;
+    } else {
+      est += b.kind === "media" ? MEDIA_TOKENS : estimateTokensOfSlice(bytes, b.node.start, b.node.end);
+      blockBytes += b.node.end - b.node.start;
+    }
+  }
+  return est + estimateTokensFromBytes(m.node.end - m.node.start - blockBytes);
+}
+
+/** The role's value bytes as the first identity slice (the role string literal). */
+function roleSlice(m: LocatedMessage): { start: number; end: number } {
+  const role = getMember(m.node, "role")!;
+  return { start: role.start, end: role.end };
+}
+
+/** Tokens of a tool_result's content: text estimated, media parts (base64 payloads) at the flat MEDIA_TOKENS. */
+function contentTokens(bytes: Uint8Array, content: JsonNode, block: LocatedBlock, field: string): number {
+  if (content.type !== "array") return estimateTokensOfSlice(bytes, content.start, content.end);
+  const rp = resultParts(bytes, block, field);
+  let t = 0;
+  let partBytes = 0;
+  for (const p of rp?.parts ?? []) {
+    t += isMediaPart(p.type) ? MEDIA_TOKENS : estimateTokensOfSlice(bytes, p.node.start, p.node.end);
+    partBytes += p.node.end - p.node.start;
+  }
+  return t + estimateTokensFromBytes(content.end - content.start - partBytes);
+}
+
+interface PairContext {
+  serverManaged: string | null;
+  lastAssistant: number;
+  /** Index of the last message holding a thinking block, when the model runs prefix checks; else -1. */
+  lastThinking: number;
+  messages: MessageInfo[];
+  resultTokens: Map<number, number>;
+}
+
+interface Site {
+  message: LocatedMessage;
+  block: LocatedBlock;
+}
+
+/** Matches tool_use ↔ tool_result blocks, records orphans, fills pair details and locks. */
+function pairBlocks(bytes: Uint8Array, msgs: LocatedMessage[], ctx: PairContext): { pairs: ToolPair[]; orphans: Orphan[] } {
+  const uses = new Map<string, Site[]>();
+  const results = new Map<string, Site[]>();
+  for (const m of msgs) {
+    for (const b of m.blocks) {
+      if (b.kind === "tool_use") push(uses, decodeString(bytes, getMember(b.node, "id") ?? missing(m, b, "id"), `messages[${m.index}].content[${b.index}].id`), { message: m, block: b });
+      else if (b.kind === "tool_result") push(results, decodeString(bytes, getMember(b.node, "tool_use_id") ?? missing(m, b, "tool_use_id"), `messages[${m.index}].content[${b.index}].tool_use_id`), { message: m, block: b });
+    }
+  }
+  const pairs: ToolPair[] = [];
+  const orphans: Orphan[] = [];
+  const pos = (s: Site) => ({ message_index: s.message.index, block_index: s.block.index });
+  for (const [id, useSites] of uses) {
+    const resSites = results.get(id) ?? [];
+    if (useSites.length > 1 || resSites.length > 1) {
+      for (const s of [...useSites, ...resSites]) orphans.push({ id, kind: "duplicate_id", position: pos(s) });
+      continue;
+    }
+    const use = useSites[0]!;
+    const res = resSites[0];
+    const answered = res !== undefined && use.message.role === "assistant" && res.message.role === "user" && res.message.index === use.message.index + 1;
+    if (!answered) {
+      orphans.push({ id, kind: "call_without_result", position: pos(use) });
+      if (res) orphans.push({ id, kind: "result_without_call", position: pos(res) });
+      continue;
+    }
+    pairs.push(describePair(bytes, id, use, res, ctx));
+  }
+  for (const [id, resSites] of results) {
+    if (uses.has(id)) continue;
+    for (const s of resSites) orphans.push({ id, kind: resSites.length > 1 ? "duplicate_id" : "result_without_call", position: pos(s) });
+  }
+  pairs.sort((a, b) => a.call.message_index - b.call.message_index || a.call.block_index - b.call.block_index);
+  orphans.sort((a, b) => a.position.message_index - b.position.message_index || a.position.block_index - b.position.block_index);
+  return { pairs, orphans };
+}
+
+function push(map: Map<string, Site[]>, id: string, site: Site): void {
+  const list = map.get(id);
+  if (list) list.push(site);
+  else map.set(id, [site]);
+}
+
+function missing(m: LocatedMessage, b: LocatedBlock, key: string): never {
+  throw new Error(`messages[${m.index}].content[${b.index}].${key}: missing`);
+}
+
+function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: PairContext): ToolPair {
+  const field = `messages[${res.message.index}].content[${res.block.index}]`;
+  const nameNode = getMember(use.block.node, "name");
+  const inputNode = getMember(use.block.node, "input");
+  const content = getMember(res.block.node, "content");
+  const isError = getMember(res.block.node, "is_error");
+  const rp = resultParts(bytes, res.block, field);
+
+  let mediaCount = 0;
+  let nestedCache = false;
+  for (const p of rp?.parts ?? []) {
+    if (p.cacheControl) nestedCache = true;
+    if (isMediaPart(p.type)) mediaCount++;
+  }
+
+  const locked =
+    ctx.serverManaged !== null ? "server_managed"
+    : use.message.index === ctx.lastAssistant ? "last_assistant_turn"
+    : use.block.cacheControl || res.block.cacheControl || nestedCache ? "cache_control"
+    : res.message.index < ctx.lastThinking ? "thinking_prefix"
+    : null;
+
+  const inputText = inputNode ? textDecoder.decode(bytes.subarray(inputNode.start, inputNode.end)) : "";
+  const pair: ToolPair = {
+    id,
+    tool_name: nameNode?.type === "string" ? decodeString(bytes, nameNode, "name") : "",
+    input_text: inputText,
+    input_bytes: inputNode ? inputNode.end - inputNode.start : 0,
+    call: { message_index: use.message.index, block_index: use.block.index },
+    result: { message_index: res.message.index, block_index: res.block.index },
+    turn_index: ctx.messages[use.message.index]!.turn_index,
+    result_text: "",
+    result_bytes: content ? content.end - content.start : 0,
+    result_est_tokens: 0,
+    result_is_error: isError?.type === "true",
+    result_media_count: mediaCount,
+    result_hash: hashSlices(bytes, content ? [content] : []),
+    locked,
+  };
+  // Decoded text and estimate are needed only for pairs a tier or engine looks at: computed on first read.
+  lazyField(pair, "result_text", () => decodeResultText(bytes, content, rp?.parts ?? [], field));
+  lazyField(pair, "result_est_tokens", () => {
+    void ctx.messages[res.message.index]!.est_tokens; // fills resultTokens for that message
+    return ctx.resultTokens.get(res.block.node.start) ?? 0;
+  });
+  return pair;
+}
+
+/** Result text: string content, or the text parts joined with "\n" (media omitted). */
+function decodeResultText(bytes: Uint8Array, content: JsonNode | undefined, parts: LocatedBlock[], field: string): string {
+  if (content?.type === "string") return decodeString(bytes, content, `${field}.content`);
+  const texts: string[] = [];
+  for (const p of parts) {
+    if (p.type !== "text") continue;
+    const t = getMember(p.node, "text");
+    if (t) texts.push(decodeString(bytes, t, `${field}.content[${p.index}].text`));
+  }
+  return texts.join("\n");
+}
+
+const textDecoder = new TextDecoder();

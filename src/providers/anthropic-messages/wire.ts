@@ -1,0 +1,98 @@
+/**
+ * Anthropic Messages wire vocabulary (pure, types + one classifier). Types come from the
+ * official `@anthropic-ai/sdk` package (type-only imports: nothing of the SDK is bundled).
+ * The Beta union is used because it is the superset: a client may send any beta block.
+ *
+ * Sluice never re-serialises these shapes; it reads them through the byte-offset scanner
+ * (../shared/json-scan.ts). The types pin the names we branch on to the SDK's own literals, so
+ * a renamed block type breaks the typecheck instead of silently changing behaviour.
+ */
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages/messages";
+import type { BetaContentBlockParam, BetaToolResultBlockParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";
+
+/** `messages[i].role` values (SDK `MessageParam["role"]`: user, assistant, and the newer in-history `system`). */
+export type WireRole = MessageParam["role"];
+
+/** Every request content-block `type` the SDK knows (Beta superset). */
+export type WireBlockType = BetaContentBlockParam["type"];
+
+/** Block types allowed inside `tool_result.content` (SDK `BetaToolResultBlockParam`). */
+export type WireToolResultPartType = Exclude<BetaToolResultBlockParam["content"], string | undefined | null>[number]["type"];
+
+/**
+ * How Sluice treats a block:
+ * - `prose`: user/assistant text — never altered.
+ * - `media`: image / document — never altered outside a tool result.
+ * - `thinking`: thinking / redacted_thinking — never altered; constrains edits (B03, prefix checks).
+ * - `tool_use` / `tool_result`: the client tool pair, the only thing Sluice edits.
+ * - `compaction`: a server compaction block — the provider manages the history, Sluice edits nothing.
+ * - `other`: server tool blocks, search results, container uploads, MCP blocks and any block type
+ *   unknown to this SDK version — kept as is, counted as a non-tool part.
+ */
+export type BlockKind = "prose" | "media" | "thinking" | "tool_use" | "tool_result" | "compaction" | "other";
+
+const KIND_BY_TYPE: Record<WireBlockType, BlockKind> = {
+  text: "prose",
+  image: "media",
+  document: "media",
+  search_result: "other",
+  thinking: "thinking",
+  redacted_thinking: "thinking",
+  tool_use: "tool_use",
+  tool_result: "tool_result",
+  server_tool_use: "other",
+  web_search_tool_result: "other",
+  web_fetch_tool_result: "other",
+  advisor_tool_result: "other",
+  code_execution_tool_result: "other",
+  bash_code_execution_tool_result: "other",
+  text_editor_code_execution_tool_result: "other",
+  tool_search_tool_result: "other",
+  mcp_tool_use: "other",
+  mcp_tool_result: "other",
+  container_upload: "other",
+  compaction: "compaction",
+  tool_addition: "other",
+  tool_removal: "other",
+  mcp_tool_listing: "other",
+  fallback: "other",
+};
+
+/** Classifies a block `type` string; unknown types are `other` (kept untouched). */
+export function blockKind(type: string): BlockKind {
+  return Object.hasOwn(KIND_BY_TYPE, type) ? KIND_BY_TYPE[type as WireBlockType] : "other";
+}
+
+/** Whether a `tool_result.content` part is media (image/document), which `strip_media` removes. */
+export function isMediaPart(type: string): boolean {
+  return type === "image" || type === "document";
+}
+
+/** Roles accepted in `messages[i].role`. */
+export const WIRE_ROLES: readonly WireRole[] = ["user", "assistant", "system"];
+
+/**
+ * Anthropic's limit on cache breakpoints per request: "A maximum of 4 blocks with cache_control
+ * may be provided" (provider error quoted in case B05; docs: prompt caching).
+ */
+export const MAX_CACHE_BREAKPOINTS = 4;
+
+/**
+ * Models whose API runs the preserved-thinking prefix check: an edit anywhere before a returned
+ * thinking block invalidates it (400 or silent drop). Source: platform.claude.com
+ * build-with-claude/preserved-thinking/prefix-checks, `supportedModels` (fable/mythos 5.1–5.2,
+ * opus/sonnet/haiku 5.5). Matched anywhere in the id so Bedrock/Vertex prefixes work.
+ */
+const PREFIX_CHECK_MODELS = /claude-(?:fable|mythos)-|claude-(?:opus|sonnet|haiku)-5-5/;
+/** Model families known to predate preserved thinking (Claude 2/3/4.x): they ignore old thinking blocks. */
+const NO_PREFIX_CHECK_MODELS = /claude-(?:2|3|instant)|claude-(?:opus|sonnet|haiku)-4|claude-(?:opus|sonnet)-5(?:$|-\d{8})/;
+
+/**
+ * Whether edits before a thinking block must be refused for this model. Unknown or absent models
+ * are treated as checking (conservative: Sluice then edits nothing before the last thinking block).
+ */
+export function modelChecksThinkingPrefix(model: string | null): boolean {
+  if (model === null) return true;
+  if (PREFIX_CHECK_MODELS.test(model)) return true;
+  return !NO_PREFIX_CHECK_MODELS.test(model);
+}

@@ -1,0 +1,23 @@
+/**
+ * Provider → adapter (the single registry, STYLE "Portkey's uniform per-provider folders and
+ * single registry"). Pure data.
+ */
+import type { Provider } from "../core/view/types";
+import type { ProviderAdapter } from "./types";
+import { anthropicAdapter } from "./anthropic-messages";
+
+const ADAPTERS: Partial<Record<Provider, ProviderAdapter>> = {
+  anthropic: anthropicAdapter,
+  // openai-chat: registered at merge
+  // openai-responses: registered at merge
+};
+
+/** The adapter for `provider`, or undefined when none is registered (the gateway then proxies as is). */
+export function adapterFor(provider: Provider): ProviderAdapter | undefined {
+  return ADAPTERS[provider];
+}
+
+/** Every registered adapter, in registry order. */
+export function registeredAdapters(): ProviderAdapter[] {
+  return Object.values(ADAPTERS);
+}
