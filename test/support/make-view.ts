@@ -78,7 +78,7 @@ export function makeView(spec: ViewSpec): ConversationView {
       });
     }
     const est = ("tokens" in m && m.tokens !== undefined ? m.tokens : tokens) + (m.role === "user" ? (m.results ?? []).reduce((s, r) => s + (r.media ?? 0) * 1600, 0) : 0);
-    messages.push({ index, role: m.role, turn_index, range: { start: 0, end: 0 }, bytes: est * 4, est_tokens: est, prose_blocks: m.text !== undefined ? 1 : 0, media_blocks: 0, identity_hash: hashText(`${m.role}:${m.text ?? ""}`) });
+    messages.push({ index, role: m.role, turn_index, range: { start: 0, end: 0 }, bytes: est * 4, est_tokens: est, prose_blocks: m.text !== undefined ? 1 : 0, media_blocks: 0, non_tool_parts: m.text !== undefined ? 1 : 0, identity_hash: hashText(`${m.role}:${m.text ?? ""}`) });
   });
   const est_tokens = (spec.outside_tokens ?? 0) + messages.reduce((s, m) => s + m.est_tokens, 0);
   return { provider: spec.provider ?? "anthropic", model: spec.model === undefined ? "claude-sonnet-4-5" : spec.model, body_bytes: est_tokens * 4, est_tokens, messages, pairs, orphans: [], turn_count: turn, server_managed: null };

@@ -142,7 +142,7 @@ export function readCorpusSession(id: string): CorpusSession {
   const viewAt = (k: number): ConversationView => {
     const end = callList[k]!.end;
     const messages: MessageInfo[] = [];
-    for (let i = 0; i < end; i++) messages.push({ index: i, role: roles[i]!, turn_index: turn[i]!, range: { start: 0, end: 0 }, bytes: tokens[i]! * 4, est_tokens: tokens[i]!, prose_blocks: 0, media_blocks: 0, identity_hash: "" });
+    for (let i = 0; i < end; i++) messages.push({ index: i, role: roles[i]!, turn_index: turn[i]!, range: { start: 0, end: 0 }, bytes: tokens[i]! * 4, est_tokens: tokens[i]!, prose_blocks: 0, media_blocks: 0, non_tool_parts: 0, identity_hash: "" });
     const present = pairs.filter((p) => p.result.message_index < end && p.call.message_index < end);
     // Ids used by more than one pair in the request are orphans in the view contract: never paired.
     const seen = new Map<string, number>();
