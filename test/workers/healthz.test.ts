@@ -15,23 +15,37 @@ describe("GET /healthz", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(res.headers.get("x-sluice-request-id")).toMatch(UUID);
-    expect(await res.json()).toEqual({ ok: true, name: "sluice", version: "0.1.0", compaction_configured: false });
+    expect(await res.json()).toEqual({ ok: true, name: "sluice", version: "0.1.0", compaction_configured: false, compaction_mode: "off" });
     expect(VERSION).toBe("0.1.0");
   });
 
-  const cases: Array<[Record<string, string>, boolean]> = [
-    [{ SLUICE_COMPACTION: "1" }, true],
-    [{ SLUICE_COMPACTION: " 1 " }, true],
-    [{ SLUICE_COMPACTION: "0" }, false],
-    [{ SLUICE_COMPACTION: "true" }, false],
-    [{ COMPACTION_CONFIG: '{"enabled":true}' }, true],
-    [{ COMPACTION_CONFIG: "   " }, false],
-    [{ COMPACTION_CONFIG: "", SLUICE_COMPACTION: "" }, false],
+  const cases: Array<[Record<string, string>, boolean, "off" | "measure" | "compact"]> = [
+    [{ SLUICE_COMPACTION: "1" }, true, "compact"],
+    [{ SLUICE_COMPACTION: "0" }, false, "off"],
+    [{ SLUICE_MEASURE: "1" }, false, "measure"],
+    [{ COMPACTION_CONFIG: '{"enabled":true}' }, true, "compact"],
+    [{ COMPACTION_CONFIG: '{"enabled":false}' }, true, "off"],
+    [{ COMPACTION_CONFIG: "   " }, false, "off"],
+    [{ COMPACTION_CONFIG: "", SLUICE_COMPACTION: "" }, false, "off"],
   ];
-  for (const [vars, configured] of cases) {
-    it(`${JSON.stringify(vars)} → compaction_configured ${configured}`, async () => {
+  for (const [vars, configured, mode] of cases) {
+    it(`${JSON.stringify(vars)} → compaction_configured ${configured}, mode ${mode}`, async () => {
       const res = await gatewayWithEnv(vars, "/healthz");
-      expect(await res.json()).toEqual({ ok: true, name: "sluice", version: VERSION, compaction_configured: configured });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ ok: true, name: "sluice", version: VERSION, compaction_configured: configured, compaction_mode: mode });
+    });
+  }
+
+  const bad: Array<[Record<string, string>, string, string]> = [
+    [{ SLUICE_COMPACTION: "true" }, "SLUICE_COMPACTION", 'SLUICE_COMPACTION must be "0" or "1"'],
+    [{ SLUICE_COMPACTION: " 1 " }, "SLUICE_COMPACTION", 'SLUICE_COMPACTION must be "0" or "1"'],
+    [{ COMPACTION_CONFIG: '{"threshold_tokens":-5}' }, "threshold_tokens", "threshold_tokens must be an integer from 0 to 10000000"],
+  ];
+  for (const [vars, field, message] of bad) {
+    it(`${JSON.stringify(vars)} → 503 naming ${field}; compaction stays off`, async () => {
+      const res = await gatewayWithEnv(vars, "/healthz");
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ ok: false, name: "sluice", version: VERSION, compaction_configured: false, error: { field, message } });
     });
   }
 
