@@ -12,13 +12,14 @@ export function bodyBytes(value: unknown, indent?: number): Uint8Array {
   return enc.encode(JSON.stringify(value, null, indent));
 }
 
-/** Applies `actions` to `bytes`; returns output text, refusals and the checker's verdict. */
+/** Applies `actions` to `bytes`; returns output text, refusals (after and before applyPlan's drop_result fallback), downgraded ids and the checker's verdict. */
 export function run(bytes: Uint8Array, actions: Record<string, PairAction>) {
   const parsed = anthropicAdapter.read(bytes);
   const plan: EditPlan = { actions };
   const out = applyPlan(anthropicAdapter, parsed, plan);
   const check = checkGuarantee(anthropicAdapter, bytes, out.bytes);
-  return { parsed, text: dec.decode(out.bytes), bytes: out.bytes, refused: out.refused, check };
+  const compileRefused = anthropicAdapter.compile(parsed, plan).refused;
+  return { parsed, text: dec.decode(out.bytes), bytes: out.bytes, refused: out.refused, downgraded: out.downgraded, compileRefused, check };
 }
 
 /** A tool_use block. */

@@ -125,8 +125,13 @@ describe("Anthropic editing cases", () => {
     const ob = enc.encode(JSON.stringify(older));
     const pr = A.read(ob);
     // Claude 4.x (no prefix check): result edits allowed, removing the call from the thinking message refused.
-    const r = applyPlan(A, pr, { actions: { toolu_01DDDDDDDDDDDDDDDDDDDDDD: { kind: "drop_pair" } } });
-    expect(r.refused).toEqual({ toolu_01DDDDDDDDDDDDDDDDDDDDDD: "thinking_in_message" });
+    const plan = { actions: { toolu_01DDDDDDDDDDDDDDDDDDDDDD: { kind: "drop_pair" as const } } };
+    expect(A.compile(pr, plan).refused).toEqual({ toolu_01DDDDDDDDDDDDDDDDDDDDDD: "thinking_in_message" });
+    // applyPlan falls back to drop_result: the thinking message keeps its tool_use byte for byte.
+    const r = applyPlan(A, pr, plan);
+    expect(r.downgraded).toEqual(["toolu_01DDDDDDDDDDDDDDDDDDDDDD"]);
+    const outMsgs = JSON.parse(new TextDecoder().decode(r.bytes)).messages;
+    expect(outMsgs[1]).toEqual(older.messages[1]);
     // A model with preserved-thinking prefix checks: nothing before the last thinking block is edited.
     for (const model of ["claude-fable-5-1", "claude-opus-5-5", "some-future-model"]) {
       const fb = enc.encode(JSON.stringify({ ...older, model, messages: [...older.messages.slice(0, 4), { role: "assistant", content: [{ type: "thinking", thinking: "t", signature: "s" }, { type: "text", text: "More?" }] }, { role: "user", content: "no" }] }));

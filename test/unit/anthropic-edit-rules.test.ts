@@ -22,17 +22,24 @@ describe("anthropic edit rules: exact outputs", () => {
     expect(r.check.ok).toBe(true);
   });
 
-  it("drop_pair is refused when removing the emptied result message would join two assistant messages (B01 kind)", () => {
-    const body = { model: M, messages: [user("go"), assistant([text("I'll look."), use("a")]), user([result("a", "A")]), ...tail] };
+  it("drop_pair is refused when removing the emptied result message would join two assistant messages (B01 kind); applyPlan falls back to drop_result", () => {
+    const long = "line of output\n".repeat(40);
+    const body = { model: M, messages: [user("go"), assistant([text("I'll look."), use("a")]), user([result("a", long)]), ...tail] };
     const r = run(bodyBytes(body), { a: { kind: "drop_pair" } });
-    expect(r.refused).toEqual({ a: "would_merge_roles" });
-    expect(r.text).toBe(JSON.stringify(body));
+    expect(r.compileRefused).toEqual({ a: "would_merge_roles" });
+    expect(r.downgraded).toEqual(["a"]);
+    expect(r.refused).toEqual({});
+    const drop = run(bodyBytes(body), { a: { kind: "drop_result" } });
+    expect(r.text).toBe(drop.text);
+    expect(r.text.length).toBeLessThan(JSON.stringify(body).length);
+    expect(r.check.ok).toBe(true);
   });
 
   it("drop_pair is refused when removing the emptied call message would join two user messages", () => {
     const body = { model: M, messages: [user("go"), assistant([use("a")]), user([result("a", "A"), text("and also")]), ...tail] };
     const r = run(bodyBytes(body), { a: { kind: "drop_pair" } });
-    expect(r.refused).toEqual({ a: "would_merge_roles" });
+    expect(r.compileRefused).toEqual({ a: "would_merge_roles" });
+    expect(r.downgraded).toEqual(["a"]);
   });
 
   it("drop_pair keeps the message when other blocks remain in it", () => {
