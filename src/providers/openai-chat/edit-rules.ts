@@ -21,9 +21,9 @@ import type { EditPlan } from "../../core/plan/types";
 import type { CompiledPlan, ParsedRequest } from "../types";
 import { mergeRanges } from "../shared/splice";
 import { removeArrayItems, removeObjectMembers } from "../shared/remove-json-items";
-import { editResultContent, type ResultAction } from "../shared/edit-result-content";
+import { editResultContent, partType, type ResultAction } from "../shared/edit-result-content";
 import { locateChat, type ChatPairLoc } from "./locate-pairs";
-import { hasNoContent, isRemovableWithCalls, partType } from "./read-view";
+import { hasNoContent, isRemovableWithCalls } from "./read-view";
 import { CHAT_PART_KINDS } from "./wire";
 
 /** Compiles `plan` against a parsed Chat request. Never throws for plans over known or unknown ids. */

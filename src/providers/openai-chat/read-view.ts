@@ -13,17 +13,10 @@ import type { ParsedRequest } from "../types";
 import { hashBytes } from "../../core/hash";
 import { MEDIA_TOKENS, estimateTokensFromBytes } from "../../core/tokens/estimate";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
-import { classifyParts } from "../shared/edit-result-content";
+import { classifyParts, partType } from "../shared/edit-result-content";
+import { identityHash } from "../shared/identity-hash";
 import { locateChat, type ChatMessage } from "./locate-pairs";
 import { ASSISTANT_TOOL_KEYS, CHAT_PART_KINDS, REMOVABLE_ASSISTANT_KEYS } from "./wire";
-
-const encoder = new TextEncoder();
-
-/** `type` of a content part node, or null. */
-export function partType(bytes: Uint8Array, node: JsonNode): string | null {
-  const t = getMember(node, "type");
-  return t?.type === "string" ? stringValue(bytes, t) : null;
-}
 
 /** Text, media count and media bytes of a content value (string or parts). */
 export function summariseContent(bytes: Uint8Array, content: JsonNode | undefined): { texts: string[]; textParts: number; media: number; mediaBytes: number } {
@@ -44,24 +37,6 @@ export function summariseContent(bytes: Uint8Array, content: JsonNode | undefine
     }
   }
   return out;
-}
-
-/** Hash of the role and every member of `node` not in `exclude`, each as key, NUL, raw value bytes. */
-export function identityHash(bytes: Uint8Array, role: string, node: Extract<JsonNode, { type: "object" }>, exclude: ReadonlySet<string>): string {
-  const chunks: Uint8Array[] = [encoder.encode(role)];
-  for (const e of node.entries) {
-    if (exclude.has(e.key) || e.key === "role") continue;
-    chunks.push(encoder.encode(`\u0001${e.key}\u0000`), bytes.subarray(e.value.start, e.value.end));
-  }
-  let len = 0;
-  for (const c of chunks) len += c.length;
-  const all = new Uint8Array(len);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return hashBytes(all);
 }
 
 const ASSISTANT_EXCLUDE: ReadonlySet<string> = new Set(ASSISTANT_TOOL_KEYS);

@@ -6,7 +6,7 @@
  */
 import type { ByteRange } from "../../core/view/types";
 import type { PairAction } from "../../core/plan/types";
-import { getMember, type JsonNode } from "./json-scan";
+import { getMember, stringValue, type JsonNode } from "./json-scan";
 import { DROP_RESULT_HEAD_BYTES, cutStringMiddle, literalContentBytes } from "./cut-string";
 import { removeArrayItems } from "./remove-json-items";
 
@@ -21,6 +21,12 @@ export type ResultAction = Extract<PairAction, { kind: "drop_result" | "truncate
 
 /** Deletions for the action, or the reason it was refused (downgraded to keep). */
 export type ResultEdit = { deletions: ByteRange[] } | { refused: string };
+
+/** `type` of a content part node, or null. */
+export function partType(bytes: Uint8Array, node: JsonNode): string | null {
+  const t = getMember(node, "type");
+  return t?.type === "string" ? stringValue(bytes, t) : null;
+}
 
 type Part = { node: JsonNode; kind: "text"; text: JsonNode } | { node: JsonNode; kind: "media" | "other" };
 
