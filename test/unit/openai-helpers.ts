@@ -1,0 +1,123 @@
+/**
+ * Test helpers for the OpenAI adapters: apply a plan by splicing, and an independent audit of
+ * an edited body against its input (subsequence, JSON validity, provider rules, top-level
+ * fields, kept-message identity, pair integrity, reasoning adjacency). Not the production
+ * guarantee checker (src/core/plan/check-guarantee.ts), which is written separately.
+ */
+import type { EditPlan, PairAction } from "../../src/core/plan/types";
+import type { ProviderAdapter, ParsedRequest } from "../../src/providers/types";
+import type { CompiledPlan } from "../../src/providers/types";
+import { getMember, rawText, scanJson } from "../../src/providers/shared/json-scan";
+import { spliceOut } from "../../src/providers/shared/splice";
+
+export const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+export const dec = (b: Uint8Array): string => new TextDecoder().decode(b);
+
+export interface Applied {
+  parsed: ParsedRequest;
+  compiled: CompiledPlan;
+  out: Uint8Array;
+  text: string;
+}
+
+/** read → compile → spliceOut. */
+export function apply(adapter: ProviderAdapter, body: Uint8Array | string, plan: EditPlan): Applied {
+  const bytes = typeof body === "string" ? enc(body) : body;
+  const parsed = adapter.read(bytes);
+  const compiled = adapter.compile(parsed, plan);
+  const out = spliceOut(bytes, compiled.deletions);
+  return { parsed, compiled, out, text: dec(out) };
+}
+
+/** A plan giving every pair id the same action. */
+export function planAll(ids: string[], action: PairAction): EditPlan {
+  return { actions: Object.fromEntries(ids.map((id) => [id, action])) };
+}
+
+/** True when `small` can be obtained from `big` by deleting bytes. */
+export function isSubsequence(small: Uint8Array, big: Uint8Array): boolean {
+  let j = 0;
+  for (let i = 0; i < big.length && j < small.length; i++) if (big[i] === small[j]) j++;
+  return j === small.length;
+}
+
+/**
+ * Every property an edited body must have; returns the list of failures ([] = fine).
+ * `historyKey` is "messages" (Chat) or "input" (Responses).
+ */
+export function audit(adapter: ProviderAdapter, input: Uint8Array, output: Uint8Array, plan: EditPlan, historyKey: "messages" | "input"): string[] {
+  const f: string[] = [];
+  if (!isSubsequence(output, input)) f.push("output is not a byte-subsequence of input");
+  try {
+    JSON.parse(dec(output));
+  } catch (e) {
+    return [...f, `output is not JSON: ${String(e)}`];
+  }
+  const inRoot = scanJson(input);
+  const outRoot = scanJson(output);
+  f.push(...adapter.checkRules(output, outRoot).map((v) => `rule: ${v}`));
+  // Top-level members other than the history: same keys, same bytes.
+  const top = (root: typeof inRoot, bytes: Uint8Array) =>
+    root.type === "object" ? root.entries.filter((e) => e.key !== historyKey).map((e) => `${e.key}=${rawText(bytes, e.value)}`) : [];
+  if (JSON.stringify(top(inRoot, input)) !== JSON.stringify(top(outRoot, output))) f.push("top-level members changed");
+  const a = adapter.read(input).view;
+  const b = adapter.read(output).view;
+  // Kept messages: output identities are an in-order subsequence of input identities.
+  const dropped = new Set(Object.entries(plan.actions).filter(([, x]) => x.kind === "drop_pair").map(([id]) => id));
+  let j = 0;
+  for (const m of a.messages) {
+    const o = b.messages[j];
+    if (o && o.identity_hash === m.identity_hash && o.role === m.role) {
+      j++;
+      continue;
+    }
+    const toolOnly = m.prose_blocks === 0 && m.media_blocks === 0 && (m.role === "tool" || m.role === "function" || m.role.endsWith("_call") || m.role.endsWith("_output"));
+    const bound = m.removable_with ? m.removable_with.every((id) => dropped.has(id)) : toolOnly;
+    if (!bound) f.push(`input message ${m.index} (${m.role}) vanished or changed`);
+  }
+  if (j !== b.messages.length) f.push(`output has ${b.messages.length - j} messages not in the input`);
+  // Pairs: a pair is whole or gone; gone only when dropped; kept calls unchanged.
+  const outPairs = new Map(b.pairs.map((p) => [p.id, p]));
+  for (const p of a.pairs) {
+    const q = outPairs.get(p.id);
+    if (!q) {
+      if (!dropped.has(p.id)) f.push(`pair ${p.id} vanished without drop_pair`);
+      continue;
+    }
+    if (q.input_text !== p.input_text || q.tool_name !== p.tool_name) f.push(`pair ${p.id} call changed`);
+    const action = plan.actions[p.id]?.kind ?? "keep";
+    if ((action === "keep" || action === "drop_pair") && q.result_hash !== p.result_hash) f.push(`pair ${p.id} result changed under ${action}`);
+    if (q.result_bytes === 0 || (p.result_text.length > 0 && q.result_text.length === 0)) f.push(`pair ${p.id} result emptied`);
+  }
+  if (b.pairs.length > a.pairs.length) f.push("output has new pairs");
+  if (b.orphans.length > a.orphans.length) f.push(`edit created orphans: ${JSON.stringify(b.orphans)}`);
+  if (historyKey === "input") f.push(...reasoningAdjacency(input, inRoot, output, outRoot));
+  return f;
+}
+
+/** Responses: every kept reasoning item is followed by the same item as in the input (B08). */
+function reasoningAdjacency(input: Uint8Array, inRoot: ReturnType<typeof scanJson>, output: Uint8Array, outRoot: ReturnType<typeof scanJson>): string[] {
+  const items = (bytes: Uint8Array, root: ReturnType<typeof scanJson>) => {
+    const arr = getMember(root, "input");
+    return arr?.type === "array" ? arr.items.map((n) => rawText(bytes, n)) : [];
+  };
+  const a = items(input, inRoot);
+  const b = items(output, outRoot);
+  const f: string[] = [];
+  // Output items may have an edited `output`; they are keyed by type and call_id.
+  const key = (s: string | undefined) => {
+    if (s === undefined) return "(end)";
+    const o = JSON.parse(s) as { type?: string; call_id?: string };
+    return o.type?.endsWith("_output") ? `${o.type}:${o.call_id}` : s;
+  };
+  const ka = a.map(key);
+  const kb = b.map(key);
+  let j = 0;
+  for (let i = 0; i < ka.length && j < kb.length; i++) {
+    if (ka[i] !== kb[j]) continue;
+    if ((JSON.parse(a[i]!) as { type?: string }).type === "reasoning" && key(b[j + 1]) !== key(a[i + 1])) f.push(`reasoning input[${i}] no longer followed by its original item`);
+    j++;
+  }
+  if (j !== kb.length) f.push("output items do not align with input items");
+  return f;
+}
