@@ -119,5 +119,12 @@ function reasoningAdjacency(input: Uint8Array, inRoot: ReturnType<typeof scanJso
     j++;
   }
   if (j !== kb.length) f.push("output items do not align with input items");
+  // A kept item that directly followed a reasoning item still directly follows it.
+  const outPos = new Map(kb.map((k, p) => [k, p]));
+  for (let i = 0; i + 1 < ka.length; i++) {
+    if ((JSON.parse(a[i]!) as { type?: string }).type !== "reasoning") continue;
+    const p = outPos.get(ka[i + 1]!);
+    if (p !== undefined && kb[p - 1] !== ka[i]) f.push(`input[${i + 1}] kept without the reasoning item before it`);
+  }
   return f;
 }
