@@ -194,9 +194,12 @@ describe("B08 openai_responses.function_call_without_reasoning_item", () => {
       "input message 1 (reasoning) vanished or changed",
       "input[2] kept without the reasoning item before it",
     ]);
-    const orphaned = { ...longer, input: longer.input.filter((it) => it.type !== "function_call" && it.type !== "function_call_output") };
+    const orphaned = { ...longer, input: longer.input.filter((it) => it.type !== "function_call") };
     const b = enc(JSON.stringify(orphaned));
-    expect(resp.checkRules(b, scanJson(b))).toEqual(["input[1]: reasoning item without its required following item"]);
+    expect(resp.checkRules(b, scanJson(b))).toEqual([
+      "input[1]: reasoning item without its required following item",
+      'input[2]: function_call_output for "call_wx1" answers no earlier function_call',
+    ]);
   });
   it("on the case itself the pair is in the last turns: every action is refused, bytes unchanged", () => {
     for (const kind of ["drop_pair", "drop_result", "strip_media"] as const) {
