@@ -77,7 +77,7 @@ describe("openai-chat read", () => {
     );
     expect(() => chat.read(enc('{"messages":[{"role":"user","role":"user","content":"x"}]}'))).toThrow("messages[0]: duplicate keys");
   });
-  it("records orphans and never edits them", () => {
+  it("pairs positionally: a reused id in a later turn is a second pair; orphans are recorded and never edited", () => {
     const msgs: Msg[] = [
       { role: "user", content: "u" },
       tool("ghost", "no call"),
@@ -85,19 +85,32 @@ describe("openai-chat read", () => {
       tool("d", "1"),
       { role: "assistant", content: null, tool_calls: [call("d", "f", "{}")] },
       tool("d", "2"),
+      { role: "assistant", content: null, tool_calls: [call("z", "f", "{}"), call("z", "f", "{}")] },
+      tool("z", "z"),
+      { role: "assistant", content: null, tool_calls: [call("w", "f", "{}")] },
+      tool("w", "3"),
+      tool("w", "4"),
       ...TAIL,
     ];
-    const a = apply(chat, body(msgs), planAll(["ghost", "d", "lost"], { kind: "drop_pair" }));
-    expect(a.parsed.view.pairs).toEqual([]);
-    expect(a.parsed.view.orphans).toEqual([
-      { id: "d", kind: "duplicate_id", position: { message_index: 2, block_index: 0 } },
-      { id: "d", kind: "duplicate_id", position: { message_index: 4, block_index: 0 } },
-      { id: "d", kind: "duplicate_id", position: { message_index: 3, block_index: -1 } },
-      { id: "d", kind: "duplicate_id", position: { message_index: 5, block_index: -1 } },
-      { id: "lost", kind: "call_without_result", position: { message_index: 2, block_index: 1 } },
-      { id: "ghost", kind: "result_without_call", position: { message_index: 1, block_index: -1 } },
+    const plan = planAll(["ghost", "d", "d#2", "lost", "z", "w"], { kind: "drop_pair" });
+    const a = apply(chat, body(msgs), plan);
+    expect(a.parsed.view.pairs.map((p) => [p.id, p.call.message_index, p.result.message_index])).toEqual([
+      ["d", 2, 3],
+      ["d#2", 4, 5],
+      ["w", 8, 9],
     ]);
-    expect(a.compiled).toEqual({ deletions: [], refused: { ghost: "unknown_pair", d: "unknown_pair", lost: "unknown_pair" } });
+    expect(a.parsed.view.orphans).toEqual([
+      { id: "ghost", kind: "result_without_call", position: { message_index: 1, block_index: -1 } },
+      { id: "lost", kind: "call_without_result", position: { message_index: 2, block_index: 1 } },
+      { id: "z", kind: "duplicate_id", position: { message_index: 6, block_index: 0 } },
+      { id: "z", kind: "duplicate_id", position: { message_index: 6, block_index: 1 } },
+      { id: "z", kind: "duplicate_id", position: { message_index: 7, block_index: -1 } },
+      { id: "w", kind: "duplicate_id", position: { message_index: 10, block_index: -1 } },
+    ]);
+    expect(a.compiled.refused).toEqual({ ghost: "unknown_pair", lost: "unknown_pair", z: "unknown_pair" });
+    const want = without(msgs, [3, 4, 5, 8, 9]);
+    want[2] = { role: "assistant", content: null, tool_calls: [call("lost", "f", "{}")] };
+    expect(a.text).toBe(body(want));
   });
 });
 
@@ -176,7 +189,7 @@ describe("openai-chat compile", () => {
     expect(a.text).toBe(body(want));
     expect(a.compiled.refused).toEqual({ c1: "no_media" });
   });
-  it("refuses pairs in the last assistant turn and pairs whose result is not adjacent", () => {
+  it("refuses pairs in the last assistant turn; a result separated from its call is an orphan", () => {
     const msgs: Msg[] = [
       { role: "user", content: "u" },
       { role: "assistant", content: null, tool_calls: [call("far", "f", "{}")] },
@@ -187,11 +200,12 @@ describe("openai-chat compile", () => {
       tool("late", "2"),
     ];
     const a = apply(chat, body(msgs), planAll(["far", "late"], { kind: "drop_pair" }));
-    expect(a.parsed.view.pairs.map((p) => [p.id, p.locked])).toEqual([
-      ["far", "non_adjacent"],
-      ["late", "last_assistant_turn"],
+    expect(a.parsed.view.pairs.map((p) => [p.id, p.locked])).toEqual([["late", "last_assistant_turn"]]);
+    expect(a.parsed.view.orphans.map((o) => [o.id, o.kind])).toEqual([
+      ["far", "call_without_result"],
+      ["far", "result_without_call"],
     ]);
-    expect(a.compiled).toEqual({ deletions: [], refused: { far: "non_adjacent", late: "last_assistant_turn" } });
+    expect(a.compiled).toEqual({ deletions: [], refused: { far: "unknown_pair", late: "last_assistant_turn" } });
   });
   it("legacy function_call pairs with the next function message of the same name", () => {
     const msgs: Msg[] = [
@@ -205,8 +219,8 @@ describe("openai-chat compile", () => {
     const a = apply(chat, body(msgs), planAll(["function_call@1", "function_call@3"], { kind: "drop_pair" }));
     expect(a.parsed.view.pairs.map((p) => [p.id, p.tool_name, p.call, p.result])).toEqual([["function_call@1", "f", { message_index: 1, block_index: -1 }, { message_index: 2, block_index: -1 }]]);
     expect(a.parsed.view.orphans.map((o) => [o.id, o.kind])).toEqual([
-      ["function_call@3", "call_without_result"],
       ["function_call@3", "result_without_call"],
+      ["function_call@3", "call_without_result"],
     ]);
     expect(a.text).toBe(body(without(msgs, [1, 2])));
     expect(a.compiled.refused).toEqual({ "function_call@3": "unknown_pair" });

@@ -7,7 +7,7 @@
 import type { EditPlan, PairAction } from "../../src/core/plan/types";
 import type { ProviderAdapter, ParsedRequest } from "../../src/providers/types";
 import type { CompiledPlan } from "../../src/providers/types";
-import { getMember, rawText, scanJson } from "../../src/providers/shared/json-scan";
+import { getMember, rawText, scanJson, stringValue, type JsonNode } from "../../src/providers/shared/json-scan";
 import { spliceOut } from "../../src/providers/shared/splice";
 
 export const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -41,6 +41,8 @@ export function isSubsequence(small: Uint8Array, big: Uint8Array): boolean {
   return j === small.length;
 }
 
+const inputCache = new WeakMap<Uint8Array, { root: JsonNode; view: ParsedRequest["view"] }>();
+
 /**
  * Every property an edited body must have; returns the list of failures ([] = fine).
  * `historyKey` is "messages" (Chat) or "input" (Responses).
@@ -53,14 +55,16 @@ export function audit(adapter: ProviderAdapter, input: Uint8Array, output: Uint8
   } catch (e) {
     return [...f, `output is not JSON: ${String(e)}`];
   }
-  const inRoot = scanJson(input);
+  const cached = inputCache.get(input) ?? { root: scanJson(input), view: adapter.read(input).view };
+  inputCache.set(input, cached);
+  const inRoot = cached.root;
   const outRoot = scanJson(output);
   f.push(...adapter.checkRules(output, outRoot).map((v) => `rule: ${v}`));
   // Top-level members other than the history: same keys, same bytes.
   const top = (root: typeof inRoot, bytes: Uint8Array) =>
     root.type === "object" ? root.entries.filter((e) => e.key !== historyKey).map((e) => `${e.key}=${rawText(bytes, e.value)}`) : [];
   if (JSON.stringify(top(inRoot, input)) !== JSON.stringify(top(outRoot, output))) f.push("top-level members changed");
-  const a = adapter.read(input).view;
+  const a = cached.view;
   const b = adapter.read(output).view;
   // Kept messages: output identities are an in-order subsequence of input identities.
   const dropped = new Set(Object.entries(plan.actions).filter(([, x]) => x.kind === "drop_pair").map(([id]) => id));
@@ -95,36 +99,35 @@ export function audit(adapter: ProviderAdapter, input: Uint8Array, output: Uint8
   return f;
 }
 
-/** Responses: every kept reasoning item is followed by the same item as in the input (B08). */
-function reasoningAdjacency(input: Uint8Array, inRoot: ReturnType<typeof scanJson>, output: Uint8Array, outRoot: ReturnType<typeof scanJson>): string[] {
-  const items = (bytes: Uint8Array, root: ReturnType<typeof scanJson>) => {
+/** Responses: every kept reasoning item is followed by the same item as in the input, and every kept item that followed a reasoning item still does (B08). */
+function reasoningAdjacency(input: Uint8Array, inRoot: JsonNode, output: Uint8Array, outRoot: JsonNode): string[] {
+  // Items keyed by raw bytes, except output items (their `output` may be edited): type + call_id.
+  const keyed = (bytes: Uint8Array, root: JsonNode) => {
     const arr = getMember(root, "input");
-    return arr?.type === "array" ? arr.items.map((n) => rawText(bytes, n)) : [];
+    if (arr?.type !== "array") return [];
+    return arr.items.map((n) => {
+      const type = getMember(n, "type");
+      const t = type?.type === "string" ? stringValue(bytes, type) : "";
+      const callId = getMember(n, "call_id");
+      const key = t.endsWith("_output") && callId ? `${t}:${rawText(bytes, callId)}` : rawText(bytes, n);
+      return { key, reasoning: t === "reasoning" };
+    });
   };
-  const a = items(input, inRoot);
-  const b = items(output, outRoot);
+  const a = keyed(input, inRoot);
+  const b = keyed(output, outRoot);
   const f: string[] = [];
-  // Output items may have an edited `output`; they are keyed by type and call_id.
-  const key = (s: string | undefined) => {
-    if (s === undefined) return "(end)";
-    const o = JSON.parse(s) as { type?: string; call_id?: string };
-    return o.type?.endsWith("_output") ? `${o.type}:${o.call_id}` : s;
-  };
-  const ka = a.map(key);
-  const kb = b.map(key);
   let j = 0;
-  for (let i = 0; i < ka.length && j < kb.length; i++) {
-    if (ka[i] !== kb[j]) continue;
-    if ((JSON.parse(a[i]!) as { type?: string }).type === "reasoning" && key(b[j + 1]) !== key(a[i + 1])) f.push(`reasoning input[${i}] no longer followed by its original item`);
+  for (let i = 0; i < a.length && j < b.length; i++) {
+    if (a[i]!.key !== b[j]!.key) continue;
+    if (a[i]!.reasoning && b[j + 1]?.key !== a[i + 1]?.key) f.push(`reasoning input[${i}] no longer followed by its original item`);
     j++;
   }
-  if (j !== kb.length) f.push("output items do not align with input items");
-  // A kept item that directly followed a reasoning item still directly follows it.
-  const outPos = new Map(kb.map((k, p) => [k, p]));
-  for (let i = 0; i + 1 < ka.length; i++) {
-    if ((JSON.parse(a[i]!) as { type?: string }).type !== "reasoning") continue;
-    const p = outPos.get(ka[i + 1]!);
-    if (p !== undefined && kb[p - 1] !== ka[i]) f.push(`input[${i + 1}] kept without the reasoning item before it`);
+  if (j !== b.length) f.push("output items do not align with input items");
+  const outPos = new Map(b.map((x, p) => [x.key, p]));
+  for (let i = 0; i + 1 < a.length; i++) {
+    if (!a[i]!.reasoning) continue;
+    const p = outPos.get(a[i + 1]!.key);
+    if (p !== undefined && b[p - 1]?.key !== a[i]!.key) f.push(`input[${i + 1}] kept without the reasoning item before it`);
   }
   return f;
 }

@@ -3,14 +3,18 @@
  * tool pairs and the orphans. Shared by read-view.ts (the neutral view) and edit-rules.ts (plan
  * compilation); cached per scanned root so a request is indexed once.
  *
- * Pairing rules:
- * - `assistant.tool_calls[k].id` ↔ `tool.tool_call_id` (function and custom calls alike).
- * - Legacy `assistant.function_call` (no id) ↔ the `function` message directly after it with the
- *   same `name`; its pair id is `function_call@<message index>` (stable: clients append history).
- * - An id carried by two calls or two results is a `duplicate_id` orphan; a call with no result
- *   and a result with no earlier call are orphans. Orphans are never edited.
- * Locks: a result outside the run of tool messages right after its call → "non_adjacent"; a
- * call or result in the last assistant turn (turn index ≥ the last assistant's) → "last_assistant_turn".
+ * Pairing is positional, as the API checks it (case B06): an assistant's calls are answered by
+ * the run of tool / function messages directly after it.
+ * - `tool_calls[k].id` ↔ a `tool` message of that run with that `tool_call_id` (function and
+ *   custom calls alike).
+ * - Legacy `function_call` (no id) ↔ a `function` message of that run with the same `name`;
+ *   pair id `function_call@<message index>` (stable: clients only append to the history).
+ * - The same id in two different assistant turns gives two pairs (tau-bench's gpt-4o sessions
+ *   reuse ids: 27 calls, 22 distinct ids); the second gets the pair id `<id>#2`, and so on.
+ * - Orphans, never edited: a call not answered in its run, a result outside any run or
+ *   answering no call of its run, and ids repeated within one message or one run (`duplicate_id`).
+ * Lock: a call or result in the last assistant turn (turn index ≥ the last assistant's,
+ * src/core/view/types.ts) → "last_assistant_turn".
  */
 import type { Orphan } from "../../core/view/types";
 import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
@@ -130,65 +134,59 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
     messages.push({ index, node, role, turn: assistants, content: getMember(node, "content"), toolCalls: tc?.type === "array" ? tc : undefined, functionCall });
     if (role === "assistant") assistants++;
   });
-  // 2. Calls and results by id.
-  const calls = new Map<string, ChatCall[]>();
-  const results = new Map<string, number[]>();
-  const orphans: Orphan[] = [];
-  for (const m of messages) {
-    const field = `messages[${m.index}]`;
-    if (m.role === "assistant") for (const c of readCalls(bytes, m, field)) calls.set(c.id, [...(calls.get(c.id) ?? []), c]);
-    if (m.role === "tool") {
-      const id = str(bytes, getMember(m.node, "tool_call_id"), `${field}.tool_call_id`);
-      results.set(id, [...(results.get(id) ?? []), m.index]);
-    }
-    if (m.role === "function") {
-      str(bytes, getMember(m.node, "name"), `${field}.name`);
-      const prev = messages[m.index - 1];
-      const id = prev?.role === "assistant" && prev.functionCall ? `function_call@${prev.index}` : `function@${m.index}`;
-      results.set(id, [...(results.get(id) ?? []), m.index]);
-    }
-  }
-  // 3. Pairs and orphans.
+  // 2. Positional pairing: each assistant's calls against the run of tool/function messages after it.
   const pairs: ChatPairLoc[] = [];
+  const orphans: Orphan[] = [];
+  const seen = new Map<string, number>();
   const lastTurn = assistants - 1;
-  for (const [id, cs] of calls) {
-    const rs = results.get(id) ?? [];
-    if (cs.length > 1 || rs.length > 1) {
-      for (const c of cs) orphans.push({ id, kind: "duplicate_id", position: { message_index: c.message, block_index: c.item } });
-      for (const r of rs) orphans.push({ id, kind: "duplicate_id", position: { message_index: r, block_index: -1 } });
+  const at = (message: number, block: number) => ({ message_index: message, block_index: block });
+  let i = 0;
+  while (i < messages.length) {
+    const m = messages[i]!;
+    const field = `messages[${i}]`;
+    if (m.role === "tool" || m.role === "function") {
+      // A result outside any assistant's run answers nothing.
+      if (m.role === "tool") str(bytes, getMember(m.node, "tool_call_id"), `${field}.tool_call_id`);
+      else str(bytes, getMember(m.node, "name"), `${field}.name`);
+      orphans.push({ id: resultId(bytes, m), kind: "result_without_call", position: at(i, -1) });
+      i++;
       continue;
     }
-    const call = cs[0]!;
-    const result = rs[0];
-    const sameName = call.kind !== "legacy_function" || (result !== undefined && legacyName(bytes, messages[result]!) === call.name);
-    if (result === undefined || result < call.message || !sameName) {
-      orphans.push({ id, kind: "call_without_result", position: { message_index: call.message, block_index: call.item } });
-      if (result !== undefined) orphans.push({ id, kind: "result_without_call", position: { message_index: result, block_index: -1 } });
+    if (m.role !== "assistant") {
+      i++;
       continue;
     }
-    let locked: string | null = null;
-    if (!inToolRun(messages, call.message, result)) locked = "non_adjacent";
-    if (messages[call.message]!.turn >= lastTurn || messages[result]!.turn >= lastTurn) locked = "last_assistant_turn";
-    pairs.push({ id, call, result, locked });
-  }
-  for (const [id, rs] of results) {
-    if (calls.has(id)) continue;
-    for (const r of rs) orphans.push({ id, kind: rs.length > 1 ? "duplicate_id" : "result_without_call", position: { message_index: r, block_index: -1 } });
+    const calls = readCalls(bytes, m, field);
+    const counts = new Map<string, number>();
+    for (const c of calls) counts.set(c.id, (counts.get(c.id) ?? 0) + 1);
+    const open = new Map(calls.filter((c) => counts.get(c.id) === 1).map((c) => [c.id, c]));
+    for (const c of calls) if (counts.get(c.id)! > 1) orphans.push({ id: c.id, kind: "duplicate_id", position: at(i, c.item) });
+    let j = i + 1;
+    for (; j < messages.length && (messages[j]!.role === "tool" || messages[j]!.role === "function"); j++) {
+      const r = messages[j]!;
+      const rf = `messages[${j}]`;
+      const id = r.role === "tool" ? str(bytes, getMember(r.node, "tool_call_id"), `${rf}.tool_call_id`) : `function_call@${i}`;
+      const name = r.role === "function" ? str(bytes, getMember(r.node, "name"), `${rf}.name`) : null;
+      const call = open.get(id);
+      if (!call || (name !== null && name !== call.name)) {
+        const answered = !call && counts.has(id);
+        orphans.push({ id, kind: answered ? "duplicate_id" : "result_without_call", position: at(j, -1) });
+        continue;
+      }
+      open.delete(id);
+      const n = (seen.get(id) ?? 0) + 1;
+      seen.set(id, n);
+      const locked = m.turn >= lastTurn || r.turn >= lastTurn ? "last_assistant_turn" : null;
+      pairs.push({ id: n === 1 ? id : `${id}#${n}`, call, result: j, locked });
+    }
+    for (const c of open.values()) orphans.push({ id: c.id, kind: "call_without_result", position: at(i, c.item) });
+    i = j;
   }
   pairs.sort((a, b) => a.call.message - b.call.message || a.call.item - b.call.item);
   return { messagesNode, messages, pairs, orphans, turnCount: assistants };
 }
 
-function legacyName(bytes: Uint8Array, m: ChatMessage): string | null {
-  const n = getMember(m.node, "name");
-  return n?.type === "string" ? stringValue(bytes, n) : null;
-}
-
-/** True when every message strictly between the call's message and the result is a tool/function message. */
-function inToolRun(messages: ChatMessage[], callMessage: number, result: number): boolean {
-  for (let i = callMessage + 1; i < result; i++) {
-    const r = messages[i]!.role;
-    if (r !== "tool" && r !== "function") return false;
-  }
-  return true;
+function resultId(bytes: Uint8Array, m: ChatMessage): string {
+  const id = getMember(m.node, m.role === "tool" ? "tool_call_id" : "name");
+  return id?.type === "string" ? stringValue(bytes, id) : "";
 }
