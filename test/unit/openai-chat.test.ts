@@ -77,7 +77,7 @@ describe("openai-chat read", () => {
     );
     expect(() => chat.read(enc('{"messages":[{"role":"user","role":"user","content":"x"}]}'))).toThrow("messages[0]: duplicate keys");
   });
-  it("pairs positionally: a reused id in a later turn is a second pair; orphans are recorded and never edited", () => {
+  it("pairs positionally: a reused id in a later turn is a second, locked pair; orphans are recorded and never edited", () => {
     const msgs: Msg[] = [
       { role: "user", content: "u" },
       tool("ghost", "no call"),
@@ -94,10 +94,10 @@ describe("openai-chat read", () => {
     ];
     const plan = planAll(["ghost", "d", "d#2", "lost", "z", "w"], { kind: "drop_pair" });
     const a = apply(chat, body(msgs), plan);
-    expect(a.parsed.view.pairs.map((p) => [p.id, p.call.message_index, p.result.message_index])).toEqual([
-      ["d", 2, 3],
-      ["d#2", 4, 5],
-      ["w", 8, 9],
+    expect(a.parsed.view.pairs.map((p) => [p.id, p.call.message_index, p.result.message_index, p.locked])).toEqual([
+      ["d", 2, 3, "reused_id"],
+      ["d#2", 4, 5, "reused_id"],
+      ["w", 8, 9, null],
     ]);
     expect(a.parsed.view.orphans).toEqual([
       { id: "ghost", kind: "result_without_call", position: { message_index: 1, block_index: -1 } },
@@ -107,10 +107,8 @@ describe("openai-chat read", () => {
       { id: "z", kind: "duplicate_id", position: { message_index: 7, block_index: -1 } },
       { id: "w", kind: "duplicate_id", position: { message_index: 10, block_index: -1 } },
     ]);
-    expect(a.compiled.refused).toEqual({ ghost: "unknown_pair", lost: "unknown_pair", z: "unknown_pair" });
-    const want = without(msgs, [3, 4, 5, 8, 9]);
-    want[2] = { role: "assistant", content: null, tool_calls: [call("lost", "f", "{}")] };
-    expect(a.text).toBe(body(want));
+    expect(a.compiled.refused).toEqual({ ghost: "unknown_pair", lost: "unknown_pair", z: "unknown_pair", d: "reused_id", "d#2": "reused_id" });
+    expect(a.text).toBe(body(without(msgs, [8, 9])));
   });
 });
 

@@ -66,17 +66,30 @@ export function audit(adapter: ProviderAdapter, input: Uint8Array, output: Uint8
   if (JSON.stringify(top(inRoot, input)) !== JSON.stringify(top(outRoot, output))) f.push("top-level members changed");
   const a = cached.view;
   const b = adapter.read(output).view;
-  // Kept messages: output identities are an in-order subsequence of input identities.
+  // Kept messages: the output messages are the input messages, in order, minus some that may
+  // vanish. A message matches when role and identity are equal and its pairs in the output
+  // are a subset of its pairs in the input (pair ids anchor the alignment).
   const dropped = new Set(Object.entries(plan.actions).filter(([, x]) => x.kind === "drop_pair").map(([id]) => id));
+  const gone = new Set(a.pairs.map((p) => p.id).filter((id) => !b.pairs.some((q) => q.id === id)));
+  const sig = (view: typeof a) => {
+    const m = new Map<number, Set<string>>();
+    for (const p of view.pairs) for (const i of [p.call.message_index, p.result.message_index]) m.set(i, (m.get(i) ?? new Set()).add(p.id));
+    return m;
+  };
+  const sa = sig(a);
+  const sb = sig(b);
   let j = 0;
   for (const m of a.messages) {
     const o = b.messages[j];
-    if (o && o.identity_hash === m.identity_hash && o.role === m.role) {
+    const pa = sa.get(m.index) ?? new Set<string>();
+    const pb = o ? (sb.get(o.index) ?? new Set<string>()) : new Set<string>();
+    const subset = [...pb].every((id) => pa.has(id)) && (pb.size > 0 || [...pa].every((id) => gone.has(id)));
+    if (o && o.identity_hash === m.identity_hash && o.role === m.role && subset) {
       j++;
       continue;
     }
     const toolOnly = m.prose_blocks === 0 && m.media_blocks === 0 && (m.role === "tool" || m.role === "function" || m.role.endsWith("_call") || m.role.endsWith("_output"));
-    const bound = m.removable_with ? m.removable_with.every((id) => dropped.has(id)) : toolOnly;
+    const bound = m.removable_with ? m.removable_with.every((id) => gone.has(id)) : toolOnly && [...pa].every((id) => gone.has(id));
     if (!bound) f.push(`input message ${m.index} (${m.role}) vanished or changed`);
   }
   if (j !== b.messages.length) f.push(`output has ${b.messages.length - j} messages not in the input`);

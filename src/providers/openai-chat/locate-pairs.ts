@@ -10,7 +10,9 @@
  * - Legacy `function_call` (no id) ↔ a `function` message of that run with the same `name`;
  *   pair id `function_call@<message index>` (stable: clients only append to the history).
  * - The same id in two different assistant turns gives two pairs (tau-bench's gpt-4o sessions
- *   reuse ids: 27 calls, 22 distinct ids); the second gets the pair id `<id>#2`, and so on.
+ *   reuse ids: 27 calls, 22 distinct ids); the second gets the pair id `<id>#2`, and so on. Such
+ *   pairs are locked ("reused_id"): removing one occurrence would renumber the later ones, and
+ *   the ids of the output's view would no longer match the input's.
  * - Orphans, never edited: a call not answered in its run, a result outside any run or
  *   answering no call of its run, and ids repeated within one message or one run (`duplicate_id`).
  * Lock: a call or result in the last assistant turn (turn index ≥ the last assistant's,
@@ -182,6 +184,8 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
     for (const c of open.values()) orphans.push({ id: c.id, kind: "call_without_result", position: at(i, c.item) });
     i = j;
   }
+  // 3. Reused ids: every pair sharing a wire id is locked, since dropping one would renumber the others.
+  for (const p of pairs) if (p.locked === null && (seen.get(p.call.id) ?? 0) > 1) p.locked = "reused_id";
   pairs.sort((a, b) => a.call.message - b.call.message || a.call.item - b.call.item);
   return { messagesNode, messages, pairs, orphans, turnCount: assistants };
 }
