@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { EMPTY_PLAN } from "../../src/core/plan/types";
-import type { ProviderAdapter } from "../../src/providers/types";
+import type { ParsedRequest, ProviderAdapter } from "../../src/providers/types";
 import { spliceOut } from "../../src/providers/shared/splice";
-import { apply, audit } from "./openai-helpers";
+import { audit } from "./openai-helpers";
 import { callPrefixEnds, countCalls, loadSession, manifestToolCalls, prng, randomPlan, requestBody } from "./openai-corpus-support";
 
 export interface SuiteOptions {
@@ -48,16 +48,16 @@ export function corpusSuite(id: string, adapter: ProviderAdapter, historyKey: "m
       const rnd = prng(opt.seed);
       const failures: string[] = [];
       let edited = 0;
-      const bodies = new Map<number, Uint8Array>();
+      const parsedByEnd = new Map<number, ParsedRequest>();
       for (let k = 0; k < opt.plans; k++) {
         const end = ends[Math.floor(rnd() * ends.length)]!;
-        const bytes = bodies.get(end) ?? requestBody(s, end);
-        bodies.set(end, bytes);
-        const ids = adapter.read(bytes).view.pairs.map((p) => p.id);
-        const plan = randomPlan(rnd, ids, 0.2 + rnd() * 0.8);
-        const a = apply(adapter, bytes, plan);
-        if (a.compiled.deletions.length > 0) edited++;
-        for (const f of audit(adapter, bytes, a.out, plan, historyKey)) failures.push(`plan ${k} (prefix ${end}): ${f}`);
+        const parsed = parsedByEnd.get(end) ?? adapter.read(requestBody(s, end));
+        parsedByEnd.set(end, parsed);
+        const plan = randomPlan(rnd, parsed.view.pairs.map((p) => p.id), 0.2 + rnd() * 0.8);
+        const compiled = adapter.compile(parsed, plan);
+        if (compiled.deletions.length > 0) edited++;
+        const out = spliceOut(parsed.bytes, compiled.deletions);
+        for (const f of audit(adapter, parsed.bytes, out, plan, historyKey)) failures.push(`plan ${k} (prefix ${end}): ${f}`);
       }
       expect(failures.slice(0, 10)).toEqual([]);
       if (ends.length > 2 && opt.fullPairs > 0) expect(edited).toBeGreaterThan(opt.plans / 2);

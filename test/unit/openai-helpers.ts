@@ -9,6 +9,7 @@ import type { ProviderAdapter, ParsedRequest } from "../../src/providers/types";
 import type { CompiledPlan } from "../../src/providers/types";
 import { getMember, rawText, scanJson, stringValue, type JsonNode } from "../../src/providers/shared/json-scan";
 import { spliceOut } from "../../src/providers/shared/splice";
+import { hashBytes } from "../../src/core/hash";
 
 export const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 export const dec = (b: Uint8Array): string => new TextDecoder().decode(b);
@@ -58,14 +59,15 @@ export function audit(adapter: ProviderAdapter, input: Uint8Array, output: Uint8
   const cached = inputCache.get(input) ?? { root: scanJson(input), view: adapter.read(input).view };
   inputCache.set(input, cached);
   const inRoot = cached.root;
-  const outRoot = scanJson(output);
+  const outParsed = adapter.read(output);
+  const outRoot = outParsed.root;
   f.push(...adapter.checkRules(output, outRoot).map((v) => `rule: ${v}`));
   // Top-level members other than the history: same keys, same bytes.
   const top = (root: typeof inRoot, bytes: Uint8Array) =>
     root.type === "object" ? root.entries.filter((e) => e.key !== historyKey).map((e) => `${e.key}=${rawText(bytes, e.value)}`) : [];
   if (JSON.stringify(top(inRoot, input)) !== JSON.stringify(top(outRoot, output))) f.push("top-level members changed");
   const a = cached.view;
-  const b = adapter.read(output).view;
+  const b = outParsed.view;
   // Kept messages: the output messages are the input messages, in order, minus some that may
   // vanish. A message matches when role and identity are equal and its pairs in the output
   // are a subset of its pairs in the input (pair ids anchor the alignment).
@@ -112,19 +114,25 @@ export function audit(adapter: ProviderAdapter, input: Uint8Array, output: Uint8
   return f;
 }
 
+const keyCache = new WeakMap<JsonNode, { key: string; reasoning: boolean }[]>();
+
 /** Responses: every kept reasoning item is followed by the same item as in the input, and every kept item that followed a reasoning item still does (B08). */
 function reasoningAdjacency(input: Uint8Array, inRoot: JsonNode, output: Uint8Array, outRoot: JsonNode): string[] {
   // Items keyed by raw bytes, except output items (their `output` may be edited): type + call_id.
   const keyed = (bytes: Uint8Array, root: JsonNode) => {
+    const hit = keyCache.get(root);
+    if (hit) return hit;
     const arr = getMember(root, "input");
     if (arr?.type !== "array") return [];
-    return arr.items.map((n) => {
+    const keys = arr.items.map((n) => {
       const type = getMember(n, "type");
       const t = type?.type === "string" ? stringValue(bytes, type) : "";
       const callId = getMember(n, "call_id");
-      const key = t.endsWith("_output") && callId ? `${t}:${rawText(bytes, callId)}` : rawText(bytes, n);
+      const key = t.endsWith("_output") && callId ? `${t}:${rawText(bytes, callId)}` : hashBytes(bytes.subarray(n.start, n.end));
       return { key, reasoning: t === "reasoning" };
     });
+    keyCache.set(root, keys);
+    return keys;
   };
   const a = keyed(input, inRoot);
   const b = keyed(output, outRoot);
