@@ -4,6 +4,7 @@ import { openaiChatAdapter as chat } from "../../src/providers/openai-chat/index
 import { ChatWireError } from "../../src/providers/openai-chat/wire";
 import { scanJson } from "../../src/providers/shared/json-scan";
 import { EMPTY_PLAN } from "../../src/core/plan/types";
+import { hashText } from "../../src/core/hash";
 import { apply, audit, enc, planAll } from "./openai-helpers";
 
 type Msg = Record<string, unknown>;
@@ -205,7 +206,7 @@ describe("openai-chat compile", () => {
     ]);
     expect(a.compiled).toEqual({ deletions: [], refused: { far: "unknown_pair", late: "last_assistant_turn" } });
   });
-  it("legacy function_call pairs with the next function message of the same name", () => {
+  it("legacy function_call pairs with the next function message of the same name; its id derives from name + arguments", () => {
     const msgs: Msg[] = [
       { role: "user", content: "u" },
       { role: "assistant", content: null, function_call: { name: "f", arguments: "{}" } },
@@ -214,14 +215,17 @@ describe("openai-chat compile", () => {
       { role: "function", name: "other", content: "mismatch" },
       ...TAIL,
     ];
-    const a = apply(chat, body(msgs), planAll(["function_call@1", "function_call@3"], { kind: "drop_pair" }));
-    expect(a.parsed.view.pairs.map((p) => [p.id, p.tool_name, p.call, p.result])).toEqual([["function_call@1", "f", { message_index: 1, block_index: -1 }, { message_index: 2, block_index: -1 }]]);
+    const F = "function_call:c3c15b8459d7dbb5"; // hashText("f\u0000{}")
+    const G = "function_call:e8957f1fc3c6f1c8"; // hashText("g\u0000{}")
+    expect([F, G]).toEqual([`function_call:${hashText("f\u0000{}")}`, `function_call:${hashText("g\u0000{}")}`]);
+    const a = apply(chat, body(msgs), planAll([F, G], { kind: "drop_pair" }));
+    expect(a.parsed.view.pairs.map((p) => [p.id, p.tool_name, p.call, p.result])).toEqual([[F, "f", { message_index: 1, block_index: -1 }, { message_index: 2, block_index: -1 }]]);
     expect(a.parsed.view.orphans.map((o) => [o.id, o.kind])).toEqual([
-      ["function_call@3", "result_without_call"],
-      ["function_call@3", "call_without_result"],
+      [G, "result_without_call"],
+      [G, "call_without_result"],
     ]);
     expect(a.text).toBe(body(without(msgs, [1, 2])));
-    expect(a.compiled.refused).toEqual({ "function_call@3": "unknown_pair" });
+    expect(a.compiled.refused).toEqual({ [G]: "unknown_pair" });
   });
 });
 

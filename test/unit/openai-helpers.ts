@@ -106,7 +106,8 @@ export function audit(adapter: ProviderAdapter, input: Uint8Array, output: Uint8
     if (q.input_text !== p.input_text || q.tool_name !== p.tool_name) f.push(`pair ${p.id} call changed`);
     const action = plan.actions[p.id]?.kind ?? "keep";
     if ((action === "keep" || action === "drop_pair") && q.result_hash !== p.result_hash) f.push(`pair ${p.id} result changed under ${action}`);
-    if (q.result_bytes === 0 || (p.result_text.length > 0 && q.result_text.length === 0)) f.push(`pair ${p.id} result emptied`);
+    // Never emptied: a non-empty string or array value does not become "" or [] (2 bytes).
+    if (p.result_bytes > 2 && q.result_bytes <= 2) f.push(`pair ${p.id} result emptied`);
   }
   if (b.pairs.length > a.pairs.length) f.push("output has new pairs");
   if (b.orphans.length > a.orphans.length) f.push(`edit created orphans: ${JSON.stringify(b.orphans)}`);
@@ -137,18 +138,17 @@ function reasoningAdjacency(input: Uint8Array, inRoot: JsonNode, output: Uint8Ar
   const a = keyed(input, inRoot);
   const b = keyed(output, outRoot);
   const f: string[] = [];
+  // Greedy in-order alignment: outAt[i] = output position of input item i, or -1.
+  const outAt = a.map(() => -1);
   let j = 0;
-  for (let i = 0; i < a.length && j < b.length; i++) {
-    if (a[i]!.key !== b[j]!.key) continue;
-    if (a[i]!.reasoning && b[j + 1]?.key !== a[i + 1]?.key) f.push(`reasoning input[${i}] no longer followed by its original item`);
-    j++;
-  }
+  for (let i = 0; i < a.length && j < b.length; i++) if (a[i]!.key === b[j]!.key) outAt[i] = j++;
   if (j !== b.length) f.push("output items do not align with input items");
-  const outPos = new Map(b.map((x, p) => [x.key, p]));
   for (let i = 0; i + 1 < a.length; i++) {
     if (!a[i]!.reasoning) continue;
-    const p = outPos.get(a[i + 1]!.key);
-    if (p !== undefined && b[p - 1]?.key !== a[i]!.key) f.push(`input[${i + 1}] kept without the reasoning item before it`);
+    const r = outAt[i]!;
+    const next = outAt[i + 1]!;
+    if (r >= 0 && next !== r + 1) f.push(`reasoning input[${i}] no longer followed by its original item`);
+    if (next >= 0 && (r < 0 || r !== next - 1)) f.push(`input[${i + 1}] kept without the reasoning item before it`);
   }
   return f;
 }

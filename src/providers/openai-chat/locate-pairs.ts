@@ -8,7 +8,8 @@
  * - `tool_calls[k].id` ↔ a `tool` message of that run with that `tool_call_id` (function and
  *   custom calls alike).
  * - Legacy `function_call` (no id) ↔ a `function` message of that run with the same `name`;
- *   pair id `function_call@<message index>` (stable: clients only append to the history).
+ *   pair id `function_call:<hash of name and arguments>` — content-derived, so it survives the
+ *   removal of earlier messages (a positional id would shift in the edited body's view).
  * - The same id in two different assistant turns gives two pairs (tau-bench's gpt-4o sessions
  *   reuse ids: 27 calls, 22 distinct ids); the second gets the pair id `<id>#2`, and so on. Such
  *   pairs are locked ("reused_id"): removing one occurrence would renumber the later ones, and
@@ -19,6 +20,7 @@
  * src/core/view/types.ts) → "last_assistant_turn".
  */
 import type { Orphan } from "../../core/view/types";
+import { hashText } from "../../core/hash";
 import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
 import { ChatWireError, TOOL_CALL_TYPES, isChatRole, type ChatRole } from "./wire";
 
@@ -112,7 +114,8 @@ function readCalls(bytes: Uint8Array, m: ChatMessage, field: string): ChatCall[]
     const f = `${field}.function_call`;
     const name = str(bytes, getMember(m.functionCall, "name"), `${f}.name`);
     const input = stringNode(getMember(m.functionCall, "arguments"), `${f}.arguments`);
-    calls.push({ id: `function_call@${m.index}`, kind: "legacy_function", name, input, message: m.index, item: -1 });
+    const id = `function_call:${hashText(`${name}\u0000${stringValue(bytes, input)}`)}`;
+    calls.push({ id, kind: "legacy_function", name, input, message: m.index, item: -1 });
   }
   return calls;
 }
@@ -167,7 +170,8 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
     for (; j < messages.length && (messages[j]!.role === "tool" || messages[j]!.role === "function"); j++) {
       const r = messages[j]!;
       const rf = `messages[${j}]`;
-      const id = r.role === "tool" ? str(bytes, getMember(r.node, "tool_call_id"), `${rf}.tool_call_id`) : `function_call@${i}`;
+      const legacy = calls.find((c) => c.kind === "legacy_function");
+      const id = r.role === "tool" ? str(bytes, getMember(r.node, "tool_call_id"), `${rf}.tool_call_id`) : (legacy?.id ?? "function_call");
       const name = r.role === "function" ? str(bytes, getMember(r.node, "name"), `${rf}.name`) : null;
       const call = open.get(id);
       if (!call || (name !== null && name !== call.name)) {
