@@ -13,6 +13,7 @@ import type { EditPlan, PairAction } from "../../src/core/plan/types";
 import { apply, audit, enc } from "./openai-helpers";
 
 type Obj = Record<string, unknown>;
+type Infer<A> = A extends fc.Arbitrary<infer T> ? T : never;
 
 const text = fc.oneof(
   fc.string({ unit: "binary", maxLength: 40 }),
@@ -52,7 +53,7 @@ const chatBlock = fc.oneof(
   fc.record({ kind: fc.constant("legacy" as const), args: text, result: text }),
 );
 
-function buildChat(system: string | null, blocks: fc.infer<typeof chatBlock>[]): Obj[] {
+function buildChat(system: string | null, blocks: Infer<typeof chatBlock>[]): Obj[] {
   const msgs: Obj[] = system === null ? [] : [{ role: "system", content: system }];
   const used: string[] = [];
   let n = 0;
@@ -80,7 +81,7 @@ function buildChat(system: string | null, blocks: fc.infer<typeof chatBlock>[]):
 }
 
 const chatConversation = fc.record({ system: fc.option(nonEmpty), blocks: fc.array(chatBlock, { minLength: 1, maxLength: 16 }), indent: fc.constantFrom(0, 1, 2) });
-const chatBody = (c: fc.infer<typeof chatConversation>, msgs = buildChat(c.system, c.blocks)) => JSON.stringify({ model: "gpt-4o", messages: msgs, tools: [{ type: "function", function: { name: "shell" } }] }, null, c.indent);
+const chatBody = (c: Infer<typeof chatConversation>, msgs = buildChat(c.system, c.blocks)) => JSON.stringify({ model: "gpt-4o", messages: msgs, tools: [{ type: "function", function: { name: "shell" } }] }, null, c.indent);
 
 describe("openai-chat properties", () => {
   it("random conversations × random plans keep every property", () => {
@@ -141,7 +142,7 @@ const respBlock = fc.oneof(
   }),
 );
 
-function buildResponses(blocks: fc.infer<typeof respBlock>[]): Obj[] {
+function buildResponses(blocks: Infer<typeof respBlock>[]): Obj[] {
   const items: Obj[] = [];
   let n = 0;
   const say = (t: string) => ({ type: "message", role: "assistant", content: [{ type: "output_text", text: t }] });
@@ -163,7 +164,7 @@ function buildResponses(blocks: fc.infer<typeof respBlock>[]): Obj[] {
 }
 
 const respConversation = fc.record({ blocks: fc.array(respBlock, { minLength: 1, maxLength: 16 }), indent: fc.constantFrom(0, 2) });
-const respBody = (c: fc.infer<typeof respConversation>, items = buildResponses(c.blocks)) => JSON.stringify({ model: "gpt-5", instructions: "be brief", input: items, store: false }, null, c.indent);
+const respBody = (c: Infer<typeof respConversation>, items = buildResponses(c.blocks)) => JSON.stringify({ model: "gpt-5", instructions: "be brief", input: items, store: false }, null, c.indent);
 
 describe("openai-responses properties", () => {
   it("random conversations × random plans keep every property (reasoning stays with its calls)", () => {

@@ -13,31 +13,10 @@ import type { ParsedRequest } from "../types";
 import { hashBytes } from "../../core/hash";
 import { MEDIA_TOKENS, estimateTokensFromBytes } from "../../core/tokens/estimate";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
-import { classifyParts, partType } from "../shared/edit-result-content";
+import { joinedText, lazyPair, summariseContent, type ContentSummary } from "../shared/summarise-content";
 import { identityHash } from "../shared/identity-hash";
 import { locateChat, type ChatMessage } from "./locate-pairs";
 import { ASSISTANT_TOOL_KEYS, CHAT_PART_KINDS, REMOVABLE_ASSISTANT_KEYS } from "./wire";
-
-/** Text, media count and media bytes of a content value (string or parts). */
-export function summariseContent(bytes: Uint8Array, content: JsonNode | undefined): { texts: string[]; textParts: number; media: number; mediaBytes: number } {
-  if (!content) return { texts: [], textParts: 0, media: 0, mediaBytes: 0 };
-  if (content.type === "string") {
-    const text = stringValue(bytes, content);
-    return { texts: [text], textParts: text.length > 0 ? 1 : 0, media: 0, mediaBytes: 0 };
-  }
-  if (content.type !== "array") return { texts: [], textParts: 0, media: 0, mediaBytes: 0 };
-  const out = { texts: [] as string[], textParts: 0, media: 0, mediaBytes: 0 };
-  for (const p of classifyParts(content, CHAT_PART_KINDS, (n) => partType(bytes, n))) {
-    if (p.kind === "text") {
-      out.texts.push(stringValue(bytes, p.text));
-      out.textParts++;
-    } else if (p.kind === "media") {
-      out.media++;
-      out.mediaBytes += p.node.end - p.node.start;
-    }
-  }
-  return out;
-}
 
 const ASSISTANT_EXCLUDE: ReadonlySet<string> = new Set(ASSISTANT_TOOL_KEYS);
 const RESULT_EXCLUDE: ReadonlySet<string> = new Set(["content", "tool_call_id", "name"]);
@@ -53,9 +32,7 @@ export function isRemovableWithCalls(m: ChatMessage): boolean {
   return m.role === "assistant" && hasNoContent(m) && m.node.entries.every((e) => REMOVABLE_ASSISTANT_KEYS.has(e.key));
 }
 
-type Summary = ReturnType<typeof summariseContent>;
-
-function messageInfo(bytes: Uint8Array, m: ChatMessage, s: Summary, callIds: string[]): MessageInfo {
+function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callIds: string[]): MessageInfo {
   const isResult = m.role === "tool" || m.role === "function";
   const size = m.node.end - m.node.start;
   const info: MessageInfo = {
@@ -79,7 +56,7 @@ export function readChat(bytes: Uint8Array): ParsedRequest {
   const index = locateChat(bytes, root);
   const callIdsByMessage = new Map<number, string[]>();
   for (const p of index.pairs) callIdsByMessage.set(p.call.message, [...(callIdsByMessage.get(p.call.message) ?? []), p.id]);
-  const summaries = index.messages.map((m) => summariseContent(bytes, m.content));
+  const summaries = index.messages.map((m) => summariseContent(bytes, m.content, CHAT_PART_KINDS));
   const messages = index.messages.map((m) => messageInfo(bytes, m, summaries[m.index]!, callIdsByMessage.get(m.index) ?? []));
   const pairs = index.pairs.map((p): ToolPair => {
     const call = index.messages[p.call.message]!;
@@ -87,22 +64,23 @@ export function readChat(bytes: Uint8Array): ParsedRequest {
     const content = result.content;
     const s = summaries[result.index]!;
     const resultBytes = content ? content.end - content.start : 0;
-    return {
-      id: p.id,
-      tool_name: p.call.name,
-      input_text: stringValue(bytes, p.call.input),
-      input_bytes: p.call.input.end - p.call.input.start,
-      call: { message_index: call.index, block_index: p.call.item },
-      result: { message_index: result.index, block_index: -1 },
-      turn_index: call.turn,
-      result_text: s.texts.join("\n"),
-      result_bytes: resultBytes,
-      result_est_tokens: estimateTokensFromBytes(resultBytes - s.mediaBytes) + s.media * MEDIA_TOKENS,
-      result_is_error: false,
-      result_media_count: s.media,
-      result_hash: hashBytes(content ? bytes.subarray(content.start, content.end) : new Uint8Array()),
-      locked: p.locked,
-    };
+    return lazyPair(
+      {
+        id: p.id,
+        tool_name: p.call.name,
+        input_bytes: p.call.input.end - p.call.input.start,
+        call: { message_index: call.index, block_index: p.call.item },
+        result: { message_index: result.index, block_index: -1 },
+        turn_index: call.turn,
+        result_bytes: resultBytes,
+        result_est_tokens: estimateTokensFromBytes(resultBytes - s.mediaBytes) + s.media * MEDIA_TOKENS,
+        result_is_error: false,
+        result_media_count: s.media,
+        result_hash: hashBytes(content ? bytes.subarray(content.start, content.end) : new Uint8Array()),
+        locked: p.locked,
+      },
+      { input_text: () => stringValue(bytes, p.call.input), result_text: () => joinedText(bytes, s) },
+    );
   });
   let mediaBytes = 0;
   let media = 0;

@@ -13,39 +13,10 @@ import type { ParsedRequest } from "../types";
 import { hashBytes } from "../../core/hash";
 import { MEDIA_TOKENS, estimateTokensFromBytes } from "../../core/tokens/estimate";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
-import { classifyParts, partType } from "../shared/edit-result-content";
+import { joinedText, lazyPair, summariseContent, type ContentSummary } from "../shared/summarise-content";
 import { identityHash } from "../shared/identity-hash";
 import { locateResponses, type ResponsesIndex, type ResponsesItem } from "./locate-items";
 import { RESPONSES_PART_KINDS } from "./wire";
-
-interface Summary {
-  texts: string[];
-  textParts: number;
-  media: number;
-  mediaBytes: number;
-}
-
-function summarise(bytes: Uint8Array, value: JsonNode | undefined): Summary {
-  const out: Summary = { texts: [], textParts: 0, media: 0, mediaBytes: 0 };
-  if (!value) return out;
-  if (value.type === "string") {
-    const text = stringValue(bytes, value);
-    out.texts.push(text);
-    out.textParts = text.length > 0 ? 1 : 0;
-    return out;
-  }
-  if (value.type !== "array") return out;
-  for (const p of classifyParts(value, RESPONSES_PART_KINDS, (n) => partType(bytes, n))) {
-    if (p.kind === "text") {
-      out.texts.push(stringValue(bytes, p.text));
-      out.textParts++;
-    } else if (p.kind === "media") {
-      out.media++;
-      out.mediaBytes += p.node.end - p.node.start;
-    }
-  }
-  return out;
-}
 
 const NO_EXCLUDE: ReadonlySet<string> = new Set();
 
@@ -61,7 +32,7 @@ function reasoningBindings(index: ResponsesIndex): Map<number, string[]> {
   return out;
 }
 
-function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: Summary, bound: string[] | undefined): MessageInfo {
+function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound: string[] | undefined): MessageInfo {
   const size = it.node.end - it.node.start;
   const toolPart = it.kind === "call" || it.kind === "call_output";
   const role = it.role ?? it.type;
@@ -84,30 +55,30 @@ function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: Summary, bound: strin
 export function readResponses(bytes: Uint8Array): ParsedRequest {
   const root = scanJson(bytes);
   const index = locateResponses(bytes, root);
-  const summaries = index.items.map((it) => summarise(bytes, it.value));
+  const summaries = index.items.map((it) => summariseContent(bytes, it.value, RESPONSES_PART_KINDS));
   const bound = reasoningBindings(index);
   const messages = index.items.map((it) => itemInfo(bytes, it, summaries[it.index]!, bound.get(it.index)));
   const pairs = index.pairs.map((p): ToolPair => {
-    const result = index.items[p.result]!;
-    const value = result.value!;
+    const value = index.items[p.result]!.value!;
     const s = summaries[p.result]!;
     const resultBytes = value.end - value.start;
-    return {
-      id: p.id,
-      tool_name: p.name,
-      input_text: stringValue(bytes, p.input),
-      input_bytes: p.input.end - p.input.start,
-      call: { message_index: p.call, block_index: -1 },
-      result: { message_index: p.result, block_index: -1 },
-      turn_index: index.items[p.call]!.turn,
-      result_text: s.texts.join("\n"),
-      result_bytes: resultBytes,
-      result_est_tokens: estimateTokensFromBytes(resultBytes - s.mediaBytes) + s.media * MEDIA_TOKENS,
-      result_is_error: false,
-      result_media_count: s.media,
-      result_hash: hashBytes(bytes.subarray(value.start, value.end)),
-      locked: p.locked,
-    };
+    return lazyPair(
+      {
+        id: p.id,
+        tool_name: p.name,
+        input_bytes: p.input.end - p.input.start,
+        call: { message_index: p.call, block_index: -1 },
+        result: { message_index: p.result, block_index: -1 },
+        turn_index: index.items[p.call]!.turn,
+        result_bytes: resultBytes,
+        result_est_tokens: estimateTokensFromBytes(resultBytes - s.mediaBytes) + s.media * MEDIA_TOKENS,
+        result_is_error: false,
+        result_media_count: s.media,
+        result_hash: hashBytes(bytes.subarray(value.start, value.end)),
+        locked: p.locked,
+      },
+      { input_text: () => stringValue(bytes, p.input), result_text: () => joinedText(bytes, s) },
+    );
   });
   let mediaBytes = 0;
   let media = 0;
