@@ -96,6 +96,7 @@ describe("openai-responses read", () => {
   it.each([
     [{ previous_response_id: "resp_1" }, [], "previous_response_id"],
     [{ conversation: "conv_1" }, [], "conversation"],
+    [{ context_management: [{ type: "compaction", compact_threshold: 200000 }] }, [], "context_management"],
     [{}, [{ type: "compaction", encrypted_content: "x" }], "compaction"],
   ])("server-managed state %j %j → nothing edited", (extra, items, reason) => {
     const a = apply(resp, body([...(items as Item[]), ...BASE], extra), planAll(["f1", "c2"], { kind: "drop_pair" }));

@@ -49,7 +49,7 @@ export const MODEL_OUTPUT_TYPES: ReadonlySet<string> = new Set([
 export const SERVER_STATE_ITEM_TYPES: ReadonlySet<string> = new Set(["compaction", "compaction_trigger"] satisfies ItemType[]);
 
 /** Top-level request members that mean server-side conversation state (DESIGN §6). */
-export const SERVER_STATE_KEYS = ["previous_response_id", "conversation", "context_management"] as const satisfies readonly (keyof ResponseCreateParamsBase | "context_management")[];
+export const SERVER_STATE_KEYS = ["previous_response_id", "conversation", "context_management"] as const satisfies readonly (keyof ResponseCreateParamsBase)[];
 
 /** Part types of message content and tool outputs: text parts and media parts (ResponseInputContent, ResponseFunctionCallOutputItem). */
 export const RESPONSES_PART_KINDS: PartKinds = {
