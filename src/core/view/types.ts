@@ -55,6 +55,14 @@ export interface MessageInfo {
    * message that disappears must have had no non-tool parts.
    */
   identity_hash: string;
+  /**
+   * Set when the message exists only for some tool calls although it has non-tool parts that are
+   * meaningless without them: a Responses `reasoning` item bound to the calls it precedes, an
+   * OpenAI Chat assistant message whose only other member is reasoning for its calls. The message
+   * may disappear only when every listed pair is dropped (`drop_pair`). Absent: it may disappear
+   * only if it has no non-tool parts.
+   */
+  removable_with?: string[];
 }
 
 /** A tool call and its result, judged together (DESIGN invariant 3). */

@@ -1,0 +1,200 @@
+/**
+ * OpenAI Chat: the structural index of a request (pure) — its messages with their nodes, the
+ * tool pairs and the orphans. Shared by read-view.ts (the neutral view) and edit-rules.ts (plan
+ * compilation); cached per scanned root so a request is indexed once.
+ *
+ * Pairing is positional, as the API checks it (case B06): an assistant's calls are answered by
+ * the run of tool / function messages directly after it.
+ * - `tool_calls[k].id` ↔ a `tool` message of that run with that `tool_call_id` (function and
+ *   custom calls alike).
+ * - Legacy `function_call` (no id) ↔ a `function` message of that run with the same `name`;
+ *   pair id `function_call:<hash of name and arguments>` — content-derived, so it survives the
+ *   removal of earlier messages (a positional id would shift in the edited body's view).
+ * - The same id in two different assistant turns gives two pairs (tau-bench's gpt-4o sessions
+ *   reuse ids: 27 calls, 22 distinct ids); the second gets the pair id `<id>#2`, and so on. Such
+ *   pairs are locked ("reused_id"): removing one occurrence would renumber the later ones, and
+ *   the ids of the output's view would no longer match the input's.
+ * - Orphans, never edited: a call not answered in its run, a result outside any run or
+ *   answering no call of its run, and ids repeated within one message or one run (`duplicate_id`).
+ * Lock: a call or result in the last assistant turn (turn index ≥ the last assistant's,
+ * src/core/view/types.ts) → "last_assistant_turn".
+ */
+import type { Orphan } from "../../core/view/types";
+import { hashText } from "../../core/hash";
+import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
+import { ChatWireError, TOOL_CALL_TYPES, isChatRole, type ChatRole } from "./wire";
+
+type ObjectNode = Extract<JsonNode, { type: "object" }>;
+type ArrayNode = Extract<JsonNode, { type: "array" }>;
+
+export interface ChatMessage {
+  index: number;
+  node: ObjectNode;
+  role: ChatRole;
+  /** Number of assistant messages before this one. */
+  turn: number;
+  content: JsonNode | undefined;
+  /** `tool_calls` when it is an array (assistant). */
+  toolCalls: ArrayNode | undefined;
+  /** Legacy `function_call` object (assistant). */
+  functionCall: ObjectNode | undefined;
+}
+
+export interface ChatCall {
+  id: string;
+  kind: "function" | "custom" | "legacy_function";
+  name: string;
+  /** The string node holding the call input (`function.arguments`, `custom.input`, `function_call.arguments`). */
+  input: JsonNode;
+  message: number;
+  /** Index in `tool_calls`, or -1 for a legacy function_call. */
+  item: number;
+}
+
+export interface ChatPairLoc {
+  id: string;
+  call: ChatCall;
+  /** Message index of the tool / function message. */
+  result: number;
+  locked: string | null;
+}
+
+export interface ChatIndex {
+  messagesNode: ArrayNode;
+  messages: ChatMessage[];
+  pairs: ChatPairLoc[];
+  orphans: Orphan[];
+  /** Number of assistant messages. */
+  turnCount: number;
+}
+
+const cache = new WeakMap<JsonNode, ChatIndex>();
+
+/** The index of a scanned Chat Completions body. Throws ChatWireError on an unexpected shape. */
+export function locateChat(bytes: Uint8Array, root: JsonNode): ChatIndex {
+  const hit = cache.get(root);
+  if (hit) return hit;
+  const index = buildIndex(bytes, root);
+  cache.set(root, index);
+  return index;
+}
+
+function asObject(node: JsonNode | undefined, field: string): ObjectNode {
+  if (!node || node.type !== "object") throw new ChatWireError(field, `expected an object, got ${node?.type ?? "nothing"}`);
+  if (node.duplicateKeys) throw new ChatWireError(field, "duplicate keys");
+  return node;
+}
+
+function str(bytes: Uint8Array, node: JsonNode | undefined, field: string): string {
+  if (!node || node.type !== "string") throw new ChatWireError(field, `expected a string, got ${node?.type ?? "nothing"}`);
+  return stringValue(bytes, node);
+}
+
+function stringNode(node: JsonNode | undefined, field: string): JsonNode {
+  if (!node || node.type !== "string") throw new ChatWireError(field, `expected a string, got ${node?.type ?? "nothing"}`);
+  return node;
+}
+
+function readCalls(bytes: Uint8Array, m: ChatMessage, field: string): ChatCall[] {
+  const calls: ChatCall[] = [];
+  m.toolCalls?.items.forEach((item, k) => {
+    const f = `${field}.tool_calls[${k}]`;
+    const call = asObject(item, f);
+    const id = str(bytes, getMember(call, "id"), `${f}.id`);
+    const typeNode = getMember(call, "type");
+    const type = typeNode === undefined ? "function" : str(bytes, typeNode, `${f}.type`);
+    if (!(TOOL_CALL_TYPES as readonly string[]).includes(type)) throw new ChatWireError(`${f}.type`, `unknown tool call type ${JSON.stringify(type)}`);
+    const body = asObject(getMember(call, type), `${f}.${type}`);
+    const name = str(bytes, getMember(body, "name"), `${f}.${type}.name`);
+    const inputKey = type === "custom" ? "input" : "arguments";
+    const input = stringNode(getMember(body, inputKey), `${f}.${type}.${inputKey}`);
+    calls.push({ id, kind: type === "custom" ? "custom" : "function", name, input, message: m.index, item: k });
+  });
+  if (m.functionCall) {
+    const f = `${field}.function_call`;
+    const name = str(bytes, getMember(m.functionCall, "name"), `${f}.name`);
+    const input = stringNode(getMember(m.functionCall, "arguments"), `${f}.arguments`);
+    const id = `function_call:${hashText(`${name}\u0000${stringValue(bytes, input)}`)}`;
+    calls.push({ id, kind: "legacy_function", name, input, message: m.index, item: -1 });
+  }
+  return calls;
+}
+
+function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
+  const body = asObject(root, "body");
+  const messagesNode = getMember(body, "messages");
+  if (!messagesNode || messagesNode.type !== "array") throw new ChatWireError("messages", `expected an array, got ${messagesNode?.type ?? "nothing"}`);
+  // 1. Messages, their roles and turns.
+  const messages: ChatMessage[] = [];
+  let assistants = 0;
+  messagesNode.items.forEach((item, index) => {
+    const field = `messages[${index}]`;
+    const node = asObject(item, field);
+    const role = str(bytes, getMember(node, "role"), `${field}.role`);
+    if (!isChatRole(role)) throw new ChatWireError(`${field}.role`, `unknown role ${JSON.stringify(role)}`);
+    const tc = role === "assistant" ? getMember(node, "tool_calls") : undefined;
+    if (tc && tc.type !== "array" && tc.type !== "null") throw new ChatWireError(`${field}.tool_calls`, `expected an array, got ${tc.type}`);
+    const fc = role === "assistant" ? getMember(node, "function_call") : undefined;
+    const functionCall = fc && fc.type !== "null" ? asObject(fc, `${field}.function_call`) : undefined;
+    messages.push({ index, node, role, turn: assistants, content: getMember(node, "content"), toolCalls: tc?.type === "array" ? tc : undefined, functionCall });
+    if (role === "assistant") assistants++;
+  });
+  // 2. Positional pairing: each assistant's calls against the run of tool/function messages after it.
+  const pairs: ChatPairLoc[] = [];
+  const orphans: Orphan[] = [];
+  const seen = new Map<string, number>();
+  const lastTurn = assistants - 1;
+  const at = (message: number, block: number) => ({ message_index: message, block_index: block });
+  let i = 0;
+  while (i < messages.length) {
+    const m = messages[i]!;
+    const field = `messages[${i}]`;
+    if (m.role === "tool" || m.role === "function") {
+      // A result outside any assistant's run answers nothing.
+      if (m.role === "tool") str(bytes, getMember(m.node, "tool_call_id"), `${field}.tool_call_id`);
+      else str(bytes, getMember(m.node, "name"), `${field}.name`);
+      orphans.push({ id: resultId(bytes, m), kind: "result_without_call", position: at(i, -1) });
+      i++;
+      continue;
+    }
+    if (m.role !== "assistant") {
+      i++;
+      continue;
+    }
+    const calls = readCalls(bytes, m, field);
+    const counts = new Map<string, number>();
+    for (const c of calls) counts.set(c.id, (counts.get(c.id) ?? 0) + 1);
+    const open = new Map(calls.filter((c) => counts.get(c.id) === 1).map((c) => [c.id, c]));
+    for (const c of calls) if (counts.get(c.id)! > 1) orphans.push({ id: c.id, kind: "duplicate_id", position: at(i, c.item) });
+    let j = i + 1;
+    for (; j < messages.length && (messages[j]!.role === "tool" || messages[j]!.role === "function"); j++) {
+      const r = messages[j]!;
+      const rf = `messages[${j}]`;
+      const legacy = calls.find((c) => c.kind === "legacy_function");
+      const id = r.role === "tool" ? str(bytes, getMember(r.node, "tool_call_id"), `${rf}.tool_call_id`) : (legacy?.id ?? "function_call");
+      const name = r.role === "function" ? str(bytes, getMember(r.node, "name"), `${rf}.name`) : null;
+      const call = open.get(id);
+      if (!call || (name !== null && name !== call.name)) {
+        const answered = !call && counts.has(id);
+        orphans.push({ id, kind: answered ? "duplicate_id" : "result_without_call", position: at(j, -1) });
+        continue;
+      }
+      open.delete(id);
+      const n = (seen.get(id) ?? 0) + 1;
+      seen.set(id, n);
+      const locked = m.turn >= lastTurn || r.turn >= lastTurn ? "last_assistant_turn" : null;
+      pairs.push({ id: n === 1 ? id : `${id}#${n}`, call, result: j, locked });
+    }
+    for (const c of open.values()) orphans.push({ id: c.id, kind: "call_without_result", position: at(i, c.item) });
+    i = j;
+  }
+  // 3. Reused ids: every pair sharing a wire id is locked, since dropping one would renumber the others.
+  for (const p of pairs) if (p.locked === null && (seen.get(p.call.id) ?? 0) > 1) p.locked = "reused_id";
+  pairs.sort((a, b) => a.call.message - b.call.message || a.call.item - b.call.item);
+  return { messagesNode, messages, pairs, orphans, turnCount: assistants };
+}
+
+function resultId(bytes: Uint8Array, m: ChatMessage): string {
+  const id = getMember(m.node, m.role === "tool" ? "tool_call_id" : "name");
+  return id?.type === "string" ? stringValue(bytes, id) : "";
+}

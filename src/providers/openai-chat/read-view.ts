@@ -1,0 +1,104 @@
+/**
+ * OpenAI Chat Completions → neutral ConversationView (pure). Scans the body once
+ * (src/providers/shared/json-scan.ts), indexes messages and pairs (./locate-pairs.ts) and
+ * summarises them with byte offsets into the original body.
+ *
+ * identity_hash of a message = hash of its role and every member except the tool parts: for an
+ * assistant everything but `tool_calls` / `function_call`; for `tool` / `function` messages
+ * nothing else (their content is the result, checked per pair). prose_blocks / media_blocks
+ * count those non-tool parts only (a tool message has none).
+ */
+import type { ConversationView, MessageInfo, ToolPair } from "../../core/view/types";
+import type { ParsedRequest } from "../types";
+import { hashBytes } from "../../core/hash";
+import { MEDIA_TOKENS, estimateTokensFromBytes } from "../../core/tokens/estimate";
+import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
+import { joinedText, lazyPair, summariseContent, type ContentSummary } from "../shared/summarise-content";
+import { identityHash } from "../shared/identity-hash";
+import { locateChat, type ChatMessage } from "./locate-pairs";
+import { ASSISTANT_TOOL_KEYS, CHAT_PART_KINDS, REMOVABLE_ASSISTANT_KEYS } from "./wire";
+
+const ASSISTANT_EXCLUDE: ReadonlySet<string> = new Set(ASSISTANT_TOOL_KEYS);
+const RESULT_EXCLUDE: ReadonlySet<string> = new Set(["content", "tool_call_id", "name"]);
+
+/** True when an assistant message has no prose or media (content null, absent, "" or []). */
+export function hasNoContent(m: ChatMessage): boolean {
+  const c = m.content;
+  return !c || c.type === "null" || (c.type === "string" && c.end - c.start === 2) || (c.type === "array" && c.items.length === 0);
+}
+
+/** True when the assistant message may disappear once all its calls are gone (see wire.ts REMOVABLE_ASSISTANT_KEYS). */
+export function isRemovableWithCalls(m: ChatMessage): boolean {
+  return m.role === "assistant" && hasNoContent(m) && m.node.entries.every((e) => REMOVABLE_ASSISTANT_KEYS.has(e.key));
+}
+
+function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callIds: string[]): MessageInfo {
+  const isResult = m.role === "tool" || m.role === "function";
+  const size = m.node.end - m.node.start;
+  const info: MessageInfo = {
+    index: m.index,
+    role: m.role,
+    turn_index: m.turn,
+    range: { start: m.node.start, end: m.node.end },
+    bytes: size,
+    est_tokens: estimateTokensFromBytes(size - s.mediaBytes) + s.media * MEDIA_TOKENS,
+    prose_blocks: isResult ? 0 : s.textParts,
+    media_blocks: isResult ? 0 : s.media,
+    identity_hash: identityHash(bytes, m.role, m.node, isResult ? RESULT_EXCLUDE : m.role === "assistant" ? ASSISTANT_EXCLUDE : new Set()),
+  };
+  if (callIds.length > 0 && isRemovableWithCalls(m)) info.removable_with = callIds;
+  return info;
+}
+
+/** Parses a Chat Completions body. Throws JsonScanError / ChatWireError (→ fail open). */
+export function readChat(bytes: Uint8Array): ParsedRequest {
+  const root = scanJson(bytes);
+  const index = locateChat(bytes, root);
+  const callIdsByMessage = new Map<number, string[]>();
+  for (const p of index.pairs) callIdsByMessage.set(p.call.message, [...(callIdsByMessage.get(p.call.message) ?? []), p.id]);
+  const summaries = index.messages.map((m) => summariseContent(bytes, m.content, CHAT_PART_KINDS));
+  const messages = index.messages.map((m) => messageInfo(bytes, m, summaries[m.index]!, callIdsByMessage.get(m.index) ?? []));
+  const pairs = index.pairs.map((p): ToolPair => {
+    const call = index.messages[p.call.message]!;
+    const result = index.messages[p.result]!;
+    const content = result.content;
+    const s = summaries[result.index]!;
+    const resultBytes = content ? content.end - content.start : 0;
+    return lazyPair(
+      {
+        id: p.id,
+        tool_name: p.call.name,
+        input_bytes: p.call.input.end - p.call.input.start,
+        call: { message_index: call.index, block_index: p.call.item },
+        result: { message_index: result.index, block_index: -1 },
+        turn_index: call.turn,
+        result_bytes: resultBytes,
+        result_est_tokens: estimateTokensFromBytes(resultBytes - s.mediaBytes) + s.media * MEDIA_TOKENS,
+        result_is_error: false,
+        result_media_count: s.media,
+        result_hash: hashBytes(content ? bytes.subarray(content.start, content.end) : new Uint8Array()),
+        locked: p.locked,
+      },
+      { input_text: () => stringValue(bytes, p.call.input), result_text: () => joinedText(bytes, s) },
+    );
+  });
+  let mediaBytes = 0;
+  let media = 0;
+  for (const s of summaries) {
+    mediaBytes += s.mediaBytes;
+    media += s.media;
+  }
+  const model = getMember(root, "model");
+  const view: ConversationView = {
+    provider: "openai-chat",
+    model: model?.type === "string" ? stringValue(bytes, model) : null,
+    body_bytes: bytes.length,
+    est_tokens: estimateTokensFromBytes(bytes.length - mediaBytes) + media * MEDIA_TOKENS,
+    messages,
+    pairs,
+    orphans: index.orphans,
+    turn_count: index.turnCount,
+    server_managed: null,
+  };
+  return { bytes, root, view };
+}

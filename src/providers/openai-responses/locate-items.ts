@@ -1,0 +1,205 @@
+/**
+ * OpenAI Responses: the structural index of a request's `input` items (pure) — items with their
+ * nodes, model turns, reasoning groups, tool pairs and orphans. Shared by read-view.ts and
+ * edit-rules.ts; cached per scanned root.
+ *
+ * Reasoning groups (the rule edit-rules.ts keeps): a block of consecutive `reasoning` items and
+ * the model-output items after it in the same run, up to the next reasoning item or the end of
+ * the run, form one group. The API rejects a reasoning item not immediately followed by an item
+ * of its response ("Item 'rs_…' of type 'reasoning' was provided without its required following
+ * item", continuedev/continue#8933) and a call whose reasoning item is missing ("Item 'fc_…' of
+ * type 'function_call' was provided without its required 'reasoning' item", mastra-ai/mastra#8738,
+ * cline/cline#12242 = case B08); parallel calls of one response follow its reasoning item as a
+ * block, before their outputs (community.openai.com/t/1355347).
+ */
+import type { Orphan } from "../../core/view/types";
+import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
+import { CALL_INPUT_KEY, MODEL_OUTPUT_TYPES, PAIRED_CALLS, ResponsesWireError, SERVER_STATE_ITEM_TYPES, SERVER_STATE_KEYS, type PairedCallType } from "./wire";
+
+type ObjectNode = Extract<JsonNode, { type: "object" }>;
+type ArrayNode = Extract<JsonNode, { type: "array" }>;
+
+export type ItemKind = "message" | "reasoning" | "call" | "call_output" | "other";
+
+export interface ResponsesItem {
+  index: number;
+  node: ObjectNode;
+  kind: ItemKind;
+  /** `type` ("message" when omitted with a role, "item_reference" when omitted with an id). */
+  type: string;
+  /** Message role, else null. */
+  role: string | null;
+  /** Model-produced (part of a run). */
+  modelOutput: boolean;
+  /** Number of model runs completed before this item. */
+  turn: number;
+  /** `call_id` of a call / call output. */
+  callId: string | null;
+  /** `content` of a message, `output` of a call output. */
+  value: JsonNode | undefined;
+}
+
+export interface ReasoningGroup {
+  /** Item indices of the reasoning block. */
+  reasoning: number[];
+  /** Item indices that follow the block in its run (possibly none). */
+  members: number[];
+}
+
+export interface ResponsesPairLoc {
+  id: string;
+  callType: PairedCallType;
+  name: string;
+  input: JsonNode;
+  call: number;
+  result: number;
+  locked: string | null;
+}
+
+export interface ResponsesIndex {
+  /** The `input` array, or null when `input` is a string. */
+  inputNode: ArrayNode | null;
+  items: ResponsesItem[];
+  groups: ReasoningGroup[];
+  pairs: ResponsesPairLoc[];
+  orphans: Orphan[];
+  turnCount: number;
+  serverManaged: string | null;
+}
+
+const cache = new WeakMap<JsonNode, ResponsesIndex>();
+
+/** The index of a scanned Responses body. Throws ResponsesWireError on an unexpected shape. */
+export function locateResponses(bytes: Uint8Array, root: JsonNode): ResponsesIndex {
+  const hit = cache.get(root);
+  if (hit) return hit;
+  const index = buildIndex(bytes, root);
+  cache.set(root, index);
+  return index;
+}
+
+function fail(field: string, node: JsonNode | undefined, expected: string): never {
+  throw new ResponsesWireError(field, `expected ${expected}, got ${node?.type ?? "nothing"}`);
+}
+
+function str(bytes: Uint8Array, node: JsonNode | undefined, field: string): string {
+  if (!node || node.type !== "string") fail(field, node, "a string");
+  return stringValue(bytes, node);
+}
+
+function readItem(bytes: Uint8Array, node: JsonNode, index: number): ResponsesItem {
+  const field = `input[${index}]`;
+  if (node.type !== "object") fail(field, node, "an object");
+  if (node.duplicateKeys) throw new ResponsesWireError(field, "duplicate keys");
+  const typeNode = getMember(node, "type");
+  const roleNode = getMember(node, "role");
+  let type: string;
+  if (typeNode && typeNode.type !== "null") type = str(bytes, typeNode, `${field}.type`);
+  else if (roleNode) type = "message";
+  else if (getMember(node, "id")) type = "item_reference";
+  else throw new ResponsesWireError(`${field}.type`, "missing");
+  const base = { index, node, type, turn: 0, callId: null, value: undefined, role: null };
+  if (type === "message") {
+    const role = str(bytes, roleNode, `${field}.role`);
+    const content = getMember(node, "content");
+    if (!content || (content.type !== "string" && content.type !== "array")) fail(`${field}.content`, content, "a string or an array");
+    return { ...base, kind: "message", role, modelOutput: role === "assistant", value: content };
+  }
+  if (type === "reasoning") return { ...base, kind: "reasoning", modelOutput: true };
+  if (type in PAIRED_CALLS) {
+    const callId = str(bytes, getMember(node, "call_id"), `${field}.call_id`);
+    str(bytes, getMember(node, "name"), `${field}.name`);
+    const key = CALL_INPUT_KEY[type as PairedCallType];
+    if (getMember(node, key)?.type !== "string") fail(`${field}.${key}`, getMember(node, key), "a string");
+    return { ...base, kind: "call", modelOutput: true, callId };
+  }
+  if ((Object.values(PAIRED_CALLS) as string[]).includes(type)) {
+    const callId = str(bytes, getMember(node, "call_id"), `${field}.call_id`);
+    const output = getMember(node, "output");
+    if (!output || (output.type !== "string" && output.type !== "array")) fail(`${field}.output`, output, "a string or an array");
+    return { ...base, kind: "call_output", modelOutput: false, callId, value: output };
+  }
+  return { ...base, kind: "other", modelOutput: MODEL_OUTPUT_TYPES.has(type) };
+}
+
+function buildIndex(bytes: Uint8Array, root: JsonNode): ResponsesIndex {
+  if (root.type !== "object") fail("body", root, "an object");
+  if (root.duplicateKeys) throw new ResponsesWireError("body", "duplicate keys");
+  let serverManaged: string | null = null;
+  for (const key of SERVER_STATE_KEYS) {
+    const v = getMember(root, key);
+    if (v && v.type !== "null") serverManaged ??= key;
+  }
+  const input = getMember(root, "input");
+  if (!input || input.type === "string") return { inputNode: null, items: [], groups: [], pairs: [], orphans: [], turnCount: 0, serverManaged };
+  if (input.type !== "array") fail("input", input, "a string or an array");
+  // 1. Items, runs and turns.
+  const items = input.items.map((n, i) => readItem(bytes, n, i));
+  let runs = 0;
+  let inRun = false;
+  for (const it of items) {
+    if (SERVER_STATE_ITEM_TYPES.has(it.type)) serverManaged ??= it.type;
+    if (it.modelOutput) inRun = true;
+    else if (inRun) {
+      runs++;
+      inRun = false;
+    }
+    it.turn = runs;
+  }
+  if (inRun) runs++;
+  // 2. Reasoning groups.
+  const groups: ReasoningGroup[] = [];
+  for (let i = 0; i < items.length; ) {
+    if (items[i]!.kind !== "reasoning") {
+      i++;
+      continue;
+    }
+    const g: ReasoningGroup = { reasoning: [], members: [] };
+    while (i < items.length && items[i]!.kind === "reasoning") g.reasoning.push(i++);
+    while (i < items.length && items[i]!.modelOutput && items[i]!.kind !== "reasoning") g.members.push(i++);
+    groups.push(g);
+  }
+  // 3. Pairs by call_id.
+  const { pairs, orphans } = pairItems(bytes, items);
+  const lastTurn = runs - 1;
+  for (const p of pairs) {
+    if (items[p.call]!.turn >= lastTurn || items[p.result]!.turn >= lastTurn) p.locked = "last_assistant_turn";
+    if (serverManaged) p.locked = "server_managed";
+  }
+  return { inputNode: input, items, groups, pairs, orphans, turnCount: runs, serverManaged };
+}
+
+function pairItems(bytes: Uint8Array, items: ResponsesItem[]): { pairs: ResponsesPairLoc[]; orphans: Orphan[] } {
+  const calls = new Map<string, ResponsesItem[]>();
+  const outputs = new Map<string, ResponsesItem[]>();
+  for (const it of items) {
+    if (it.kind === "call") calls.set(it.callId!, [...(calls.get(it.callId!) ?? []), it]);
+    if (it.kind === "call_output") outputs.set(it.callId!, [...(outputs.get(it.callId!) ?? []), it]);
+  }
+  const pairs: ResponsesPairLoc[] = [];
+  const orphans: Orphan[] = [];
+  const at = (it: ResponsesItem) => ({ message_index: it.index, block_index: -1 });
+  for (const [id, cs] of calls) {
+    const os = outputs.get(id) ?? [];
+    if (cs.length > 1 || os.length > 1) {
+      for (const it of [...cs, ...os]) orphans.push({ id, kind: "duplicate_id", position: at(it) });
+      continue;
+    }
+    const call = cs[0]!;
+    const out = os[0];
+    const callType = call.type as PairedCallType;
+    if (!out || out.index < call.index || out.type !== PAIRED_CALLS[callType]) {
+      orphans.push({ id, kind: "call_without_result", position: at(call) });
+      if (out) orphans.push({ id, kind: "result_without_call", position: at(out) });
+      continue;
+    }
+    const name = stringValue(bytes, getMember(call.node, "name")!);
+    pairs.push({ id, callType, name, input: getMember(call.node, CALL_INPUT_KEY[callType])!, call: call.index, result: out.index, locked: null });
+  }
+  for (const [id, os] of outputs) {
+    if (calls.has(id)) continue;
+    for (const it of os) orphans.push({ id, kind: os.length > 1 ? "duplicate_id" : "result_without_call", position: at(it) });
+  }
+  pairs.sort((a, b) => a.call - b.call);
+  return { pairs, orphans };
+}

@@ -1,0 +1,120 @@
+/**
+ * OpenAI Responses → neutral ConversationView (pure). One "message" of the view is one `input`
+ * item; `role` is the message role, or the item type for other items ("reasoning",
+ * "function_call", …). `input` given as a string is one user message with nothing to edit.
+ *
+ * identity_hash of an item = hash of its role/type and every member, except for call and call
+ * output items, which are tool parts entirely (checked per pair). A reasoning item whose group
+ * (./locate-items.ts) holds only paired calls carries `removable_with` = those pair ids: it may
+ * go only together with all of them. prose_blocks counts message text parts only.
+ */
+import type { ConversationView, MessageInfo, ToolPair } from "../../core/view/types";
+import type { ParsedRequest } from "../types";
+import { hashBytes } from "../../core/hash";
+import { MEDIA_TOKENS, estimateTokensFromBytes } from "../../core/tokens/estimate";
+import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
+import { joinedText, lazyPair, summariseContent, type ContentSummary } from "../shared/summarise-content";
+import { identityHash } from "../shared/identity-hash";
+import { locateResponses, type ResponsesIndex, type ResponsesItem } from "./locate-items";
+import { RESPONSES_PART_KINDS } from "./wire";
+
+const NO_EXCLUDE: ReadonlySet<string> = new Set();
+
+/** Pair ids each removable reasoning item is bound to. */
+function reasoningBindings(index: ResponsesIndex): Map<number, string[]> {
+  const pairByCall = new Map(index.pairs.map((p) => [p.call, p.id]));
+  const out = new Map<number, string[]>();
+  for (const g of index.groups) {
+    const ids = g.members.map((m) => pairByCall.get(m));
+    if (ids.length === 0 || ids.some((id) => id === undefined)) continue;
+    for (const r of g.reasoning) out.set(r, ids as string[]);
+  }
+  return out;
+}
+
+function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound: string[] | undefined): MessageInfo {
+  const size = it.node.end - it.node.start;
+  const toolPart = it.kind === "call" || it.kind === "call_output";
+  const role = it.role ?? it.type;
+  const info: MessageInfo = {
+    index: it.index,
+    role,
+    turn_index: it.turn,
+    range: { start: it.node.start, end: it.node.end },
+    bytes: size,
+    est_tokens: estimateTokensFromBytes(size - s.mediaBytes) + s.media * MEDIA_TOKENS,
+    prose_blocks: it.kind === "message" ? s.textParts : 0,
+    media_blocks: it.kind === "message" ? s.media : 0,
+    identity_hash: toolPart ? hashBytes(new TextEncoder().encode(role)) : identityHash(bytes, role, it.node, NO_EXCLUDE),
+  };
+  if (bound) info.removable_with = bound;
+  return info;
+}
+
+/** Parses a Responses body. Throws JsonScanError / ResponsesWireError (→ fail open). */
+export function readResponses(bytes: Uint8Array): ParsedRequest {
+  const root = scanJson(bytes);
+  const index = locateResponses(bytes, root);
+  const summaries = index.items.map((it) => summariseContent(bytes, it.value, RESPONSES_PART_KINDS));
+  const bound = reasoningBindings(index);
+  const messages = index.items.map((it) => itemInfo(bytes, it, summaries[it.index]!, bound.get(it.index)));
+  const pairs = index.pairs.map((p): ToolPair => {
+    const value = index.items[p.result]!.value!;
+    const s = summaries[p.result]!;
+    const resultBytes = value.end - value.start;
+    return lazyPair(
+      {
+        id: p.id,
+        tool_name: p.name,
+        input_bytes: p.input.end - p.input.start,
+        call: { message_index: p.call, block_index: -1 },
+        result: { message_index: p.result, block_index: -1 },
+        turn_index: index.items[p.call]!.turn,
+        result_bytes: resultBytes,
+        result_est_tokens: estimateTokensFromBytes(resultBytes - s.mediaBytes) + s.media * MEDIA_TOKENS,
+        result_is_error: false,
+        result_media_count: s.media,
+        result_hash: hashBytes(bytes.subarray(value.start, value.end)),
+        locked: p.locked,
+      },
+      { input_text: () => stringValue(bytes, p.input), result_text: () => joinedText(bytes, s) },
+    );
+  });
+  let mediaBytes = 0;
+  let media = 0;
+  for (const s of summaries) {
+    mediaBytes += s.mediaBytes;
+    media += s.media;
+  }
+  const model = getMember(root, "model");
+  const inputNode = getMember(root, "input");
+  const stringInput = inputNode?.type === "string";
+  const view: ConversationView = {
+    provider: "openai-responses",
+    model: model?.type === "string" ? stringValue(bytes, model) : null,
+    body_bytes: bytes.length,
+    est_tokens: estimateTokensFromBytes(bytes.length - mediaBytes) + media * MEDIA_TOKENS,
+    messages: stringInput ? [stringInputMessage(bytes, inputNode)] : messages,
+    pairs,
+    orphans: index.orphans,
+    turn_count: index.turnCount,
+    server_managed: index.serverManaged,
+  };
+  return { bytes, root, view };
+}
+
+/** The view of `input` given as a plain string: one user message. */
+function stringInputMessage(bytes: Uint8Array, node: JsonNode): MessageInfo {
+  const size = node.end - node.start;
+  return {
+    index: 0,
+    role: "user",
+    turn_index: 0,
+    range: { start: node.start, end: node.end },
+    bytes: size,
+    est_tokens: estimateTokensFromBytes(size),
+    prose_blocks: size > 2 ? 1 : 0,
+    media_blocks: 0,
+    identity_hash: hashBytes(bytes.subarray(node.start, node.end)),
+  };
+}

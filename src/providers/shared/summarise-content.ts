@@ -1,0 +1,66 @@
+/**
+ * Summaries of an OpenAI-style content / tool output value (pure): counts of text and media
+ * parts and the text nodes, without decoding any text (decoding is deferred to `lazyText`, so a
+ * read costs little more than the scan; DESIGN's benchmark target is ≤ 3× JSON.parse+stringify).
+ */
+import type { ToolPair } from "../../core/view/types";
+import { stringValue, type JsonNode } from "./json-scan";
+import { classifyParts, partType, type PartKinds } from "./edit-result-content";
+
+export interface ContentSummary {
+  /** String nodes of the text (the value itself when it is a string). */
+  textNodes: JsonNode[];
+  /** Non-empty text values / parts. */
+  textParts: number;
+  media: number;
+  /** Bytes of the media parts (excluded from the byte-based token estimate). */
+  mediaBytes: number;
+}
+
+const EMPTY: ContentSummary = { textNodes: [], textParts: 0, media: 0, mediaBytes: 0 };
+
+/** Summarises a string or parts value; anything else (absent, null) summarises as empty. */
+export function summariseContent(bytes: Uint8Array, value: JsonNode | undefined, kinds: PartKinds): ContentSummary {
+  if (!value) return EMPTY;
+  if (value.type === "string") return { textNodes: [value], textParts: value.end - value.start > 2 ? 1 : 0, media: 0, mediaBytes: 0 };
+  if (value.type !== "array") return EMPTY;
+  const out: ContentSummary = { textNodes: [], textParts: 0, media: 0, mediaBytes: 0 };
+  for (const p of classifyParts(value, kinds, (n) => partType(bytes, n))) {
+    if (p.kind === "text") {
+      out.textNodes.push(p.text);
+      out.textParts++;
+    } else if (p.kind === "media") {
+      out.media++;
+      out.mediaBytes += p.node.end - p.node.start;
+    }
+  }
+  return out;
+}
+
+/** Decoded text of the summary's text nodes, joined with "\n" (ToolPair.result_text). */
+export function joinedText(bytes: Uint8Array, s: ContentSummary): string {
+  return s.textNodes.map((n) => stringValue(bytes, n)).join("\n");
+}
+
+type LazyKeys = "input_text" | "result_text";
+
+/**
+ * A ToolPair whose `input_text` and `result_text` are decoded on first read (enumerable getters
+ * that replace themselves with the value), so JSON.stringify, structuredClone and toEqual see
+ * plain fields.
+ */
+export function lazyPair(fields: Omit<ToolPair, LazyKeys>, texts: Record<LazyKeys, () => string>): ToolPair {
+  const pair = { ...fields } as ToolPair;
+  for (const key of ["input_text", "result_text"] as const) {
+    Object.defineProperty(pair, key, {
+      enumerable: true,
+      configurable: true,
+      get(this: ToolPair) {
+        const value = texts[key]();
+        Object.defineProperty(this, key, { value, enumerable: true, writable: true, configurable: true });
+        return value;
+      },
+    });
+  }
+  return pair;
+}

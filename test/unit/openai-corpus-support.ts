@@ -1,0 +1,91 @@
+/**
+ * Corpus helpers for the OpenAI adapter tests: model-call request bodies of each session
+ * (/work/shared/corpus/MANIFEST.md: Chat = [system] + messages[:i] before each assistant
+ * message; Responses = input = messages[:k] for each k in call_starts), the manifest's tool-call
+ * counts, a seeded PRNG and random plans.
+ */
+import { readFileSync } from "node:fs";
+import type { EditPlan, PairAction } from "../../src/core/plan/types";
+import { enc } from "./openai-helpers";
+
+export const CORPUS = "/work/shared/corpus";
+
+export interface Session {
+  id: string;
+  provider: string;
+  model: string | null;
+  system: string | null;
+  messages: Record<string, unknown>[];
+  call_starts?: number[];
+}
+
+export function loadSession(id: string): Session {
+  return JSON.parse(readFileSync(`${CORPUS}/${id}.json`, "utf8")) as Session;
+}
+
+/** The MANIFEST table's "tool calls" column, per session id ("0 native (…)" → 0). */
+export function manifestToolCalls(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of readFileSync(`${CORPUS}/MANIFEST.md`, "utf8").split("\n")) {
+    const cells = line.split("|").map((c) => c.trim());
+    if (cells.length < 7 || !/^[a-z0-9-]+$/.test(cells[1]!) || cells[1] === "id") continue;
+    out[cells[1]!] = parseInt(cells[6]!.replace(/,/g, ""), 10);
+  }
+  return out;
+}
+
+/** Index ends of every model-call prefix: Chat → each assistant index; Responses → call_starts. */
+export function callPrefixEnds(s: Session): number[] {
+  if (s.provider === "openai-responses") return s.call_starts!;
+  return s.messages.flatMap((m, i) => (m.role === "assistant" ? [i] : []));
+}
+
+/** The request body of the model call whose history is messages[:end]; `pretty` indents it (whitespace robustness). */
+export function requestBody(s: Session, end: number, pretty = false): Uint8Array {
+  const history = s.messages.slice(0, end);
+  const body =
+    s.provider === "openai-responses"
+      ? { model: s.model, ...(s.system !== null ? { instructions: s.system } : {}), input: history, store: false, stream: true }
+      : { model: s.model, messages: [...(s.system !== null ? [{ role: "system", content: s.system }] : []), ...history], stream: true };
+  return enc(pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body));
+}
+
+/** Native tool calls in messages[:end], counted from the parsed JSON (independent of the adapters). */
+export function countCalls(s: Session, end: number): number {
+  let n = 0;
+  for (const m of s.messages.slice(0, end)) {
+    if (s.provider === "openai-responses") n += m.type === "function_call" || m.type === "custom_tool_call" ? 1 : 0;
+    else n += Array.isArray(m.tool_calls) ? m.tool_calls.length : 0;
+  }
+  return n;
+}
+
+/** mulberry32: a small seeded PRNG in [0, 1). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A random action: every kind, truncation sizes from 0 to 3,000 bytes, tails half the time. */
+export function randomAction(rnd: () => number): PairAction {
+  const r = rnd();
+  if (r < 0.15) return { kind: "keep" };
+  if (r < 0.45) return { kind: "drop_pair" };
+  if (r < 0.6) return { kind: "drop_result" };
+  if (r < 0.85) return rnd() < 0.5 ? { kind: "truncate_result", head_bytes: Math.floor(rnd() * 3000) } : { kind: "truncate_result", head_bytes: Math.floor(rnd() * 3000), tail_bytes: Math.floor(rnd() * 600) };
+  return { kind: "strip_media" };
+}
+
+/** A random plan over `ids` (each id listed with probability `density`), plus one unknown id. */
+export function randomPlan(rnd: () => number, ids: string[], density: number): EditPlan {
+  const actions: Record<string, PairAction> = {};
+  for (const id of ids) if (rnd() < density) actions[id] = randomAction(rnd);
+  actions["no-such-pair"] = randomAction(rnd);
+  return { actions };
+}
