@@ -93,10 +93,16 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
     const b = outView.messages[oi];
     if (b && a.identity_hash !== b.identity_hash) v.push(`message ${ii} (now ${oi}): non-tool content or role changed`);
   });
-  for (const m of inView.messages) if (!keptSet.has(m.index) && m.non_tool_parts > 0) v.push(`message ${m.index} removed but had ${m.non_tool_parts} non-tool part(s)`);
-
   const inPairs = new Map(inView.pairs.map((p) => [p.id, p]));
   const outPairs = new Map(outView.pairs.map((p) => [p.id, p]));
+  for (const m of inView.messages) {
+    if (keptSet.has(m.index)) continue;
+    if (m.non_tool_parts > 0) v.push(`message ${m.index} removed but had ${m.non_tool_parts} non-tool part(s)`);
+    // A message bound to calls (Responses reasoning item, content-less assistant with reasoning) may go only with all of them.
+    const still = (m.removable_with ?? []).filter((id) => outPairs.has(id));
+    if (still.length > 0) v.push(`message ${m.index} removed but its call(s) ${still.join(", ")} remain`);
+  }
+
   for (const p of outView.pairs) {
     const q = inPairs.get(p.id);
     if (!q) v.push(`pair ${p.id} is not a pair of the input`);

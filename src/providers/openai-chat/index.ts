@@ -9,6 +9,7 @@ import { readChat } from "./read-view";
 
 export const openaiChatAdapter: ProviderAdapter = {
   provider: "openai-chat",
+  historyKey: "messages",
   read: readChat,
   compile: compileChat,
   checkRules: checkChatRules,

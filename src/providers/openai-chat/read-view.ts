@@ -44,6 +44,7 @@ function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callI
     est_tokens: estimateTokensFromBytes(size - s.mediaBytes) + s.media * MEDIA_TOKENS,
     prose_blocks: isResult ? 0 : s.textParts,
     media_blocks: isResult ? 0 : s.media,
+    non_tool_parts: isResult || isRemovableWithCalls(m) ? 0 : Math.max(1, s.textParts + s.media),
     identity_hash: identityHash(bytes, m.role, m.node, isResult ? RESULT_EXCLUDE : m.role === "assistant" ? ASSISTANT_EXCLUDE : new Set()),
   };
   if (callIds.length > 0 && isRemovableWithCalls(m)) info.removable_with = callIds;

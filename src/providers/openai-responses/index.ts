@@ -9,6 +9,7 @@ import { readResponses } from "./read-view";
 
 export const openaiResponsesAdapter: ProviderAdapter = {
   provider: "openai-responses",
+  historyKey: "input",
   read: readResponses,
   compile: compileResponses,
   checkRules: checkResponsesRules,

@@ -45,6 +45,8 @@ function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound
     est_tokens: estimateTokensFromBytes(size - s.mediaBytes) + s.media * MEDIA_TOKENS,
     prose_blocks: it.kind === "message" ? s.textParts : 0,
     media_blocks: it.kind === "message" ? s.media : 0,
+    // Tool parts are checked per pair; a reasoning item bound to calls may go with them (removable_with).
+    non_tool_parts: toolPart || bound ? 0 : Math.max(1, s.textParts + s.media),
     identity_hash: toolPart ? hashBytes(new TextEncoder().encode(role)) : identityHash(bytes, role, it.node, NO_EXCLUDE),
   };
   if (bound) info.removable_with = bound;
@@ -115,6 +117,7 @@ function stringInputMessage(bytes: Uint8Array, node: JsonNode): MessageInfo {
     est_tokens: estimateTokensFromBytes(size),
     prose_blocks: size > 2 ? 1 : 0,
     media_blocks: 0,
+    non_tool_parts: 1,
     identity_hash: hashBytes(bytes.subarray(node.start, node.end)),
   };
 }
