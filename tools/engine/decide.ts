@@ -1,43 +1,50 @@
 /**
- * The reference engine's verdict function (pure): a minimal, documented rule set over the
- * protocol's candidate fields only. It is a placeholder for the core heuristic
- * (src/core/engine), which replaces it at merge; a team plugging in its own model replaces it
- * with a model call. It only sees candidates, so a retry that is not itself a candidate (e.g.
- * inside the preserved recent turns) is invisible to it.
+ * The reference engine's verdict function: the core heuristic rules (src/core/engine,
+ * `runHeuristicEngine`) applied to what the protocol carries. A team plugging in its own model
+ * replaces this function with a model call.
  *
- * Rules (candidates arrive oldest first):
- * 1. Duplicate output: candidates with the same tool_name, input_excerpt, result_head and
- *    result_bytes → every one but the newest gets drop_pair, confidence DUPLICATE_CONFIDENCE.
- * 2. Failed then retried: an is_error candidate followed later by a candidate of the same
- *    tool_name → drop_pair, confidence RETRIED_CONFIDENCE.
- * 3. Otherwise keep, confidence 1.
- * When rules 1 and 2 both hit, the higher confidence is kept.
+ * The protocol sends excerpts, not whole results (DESIGN §5, `head_chars`), so each candidate
+ * becomes a ToolPair whose input is `input_excerpt`, whose result text is `result_head`, and whose
+ * result hash covers the head and the full size: two results count as identical when their
+ * heads and sizes match (a head is a prefix, hence the rules' confidences below 1). Turn indexes
+ * come from `age_turns`. Rules that need more than an excerpt (a path inside a long input) see
+ * less than the in-process heuristic does.
  */
+import { hashText } from "../../src/core/hash";
+import { runHeuristicEngine } from "../../src/core/engine/run-heuristic-engine";
+import type { ConversationView, ToolPair } from "../../src/core/view/types";
+import { DEFAULTS } from "../../src/config/defaults";
 import type { EngineCandidate, EngineVerdict } from "../../src/engines/protocol";
 
 /** A verdict function: one verdict per candidate, same order. */
 export type DecideFn = (candidates: readonly EngineCandidate[]) => EngineVerdict[];
 
-/** Reference value, not calibrated: identical heads and sizes are strong but not certain evidence (a head is a prefix). */
-export const DUPLICATE_CONFIDENCE = 0.9;
-/** Reference value, not calibrated: a retry usually supersedes the failure, but may call with other input. */
-export const RETRIED_CONFIDENCE = 0.8;
+/** The view the heuristic reads, built from candidates (oldest first). */
+export function candidatesView(candidates: readonly EngineCandidate[]): ConversationView {
+  const turnCount = Math.max(0, ...candidates.map((c) => c.age_turns));
+  const pairs: ToolPair[] = candidates.map((c, i) => ({
+    id: c.id,
+    tool_name: c.tool_name,
+    input_text: c.input_excerpt,
+    input_bytes: c.input_excerpt.length,
+    call: { message_index: 2 * i, block_index: 0 },
+    result: { message_index: 2 * i + 1, block_index: 0 },
+    turn_index: turnCount - c.age_turns,
+    result_text: c.result_head,
+    result_bytes: c.result_bytes,
+    result_est_tokens: Math.ceil(c.result_bytes / 4),
+    result_is_error: c.is_error,
+    result_media_count: 0,
+    result_hash: hashText(`${c.result_bytes}\u0000${c.result_head}`),
+    locked: null,
+  }));
+  return { provider: "anthropic", model: null, body_bytes: 0, est_tokens: 0, messages: [], pairs, orphans: [], turn_count: turnCount, server_managed: null };
+}
 
 export const decide: DecideFn = (candidates) => {
-  const confidence = new Array<number>(candidates.length).fill(0);
-  const newestOfKey = new Map<string, number>();
-  candidates.forEach((c, i) => newestOfKey.set(duplicateKey(c), i));
-  const lastOfTool = new Map<string, number>();
-  candidates.forEach((c, i) => lastOfTool.set(c.tool_name, i));
-
-  candidates.forEach((c, i) => {
-    if (newestOfKey.get(duplicateKey(c))! > i) confidence[i] = Math.max(confidence[i]!, DUPLICATE_CONFIDENCE);
-    if (c.is_error && lastOfTool.get(c.tool_name)! > i) confidence[i] = Math.max(confidence[i]!, RETRIED_CONFIDENCE);
+  const { verdicts } = runHeuristicEngine(candidatesView(candidates), { exclude_tools: [], min_result_bytes: DEFAULTS.min_result_bytes });
+  return candidates.map((c) => {
+    const v = verdicts[c.id];
+    return v === undefined || v.kind === "keep" ? { id: c.id, verdict: "keep", confidence: 1 } : { id: c.id, verdict: v.kind, confidence: v.confidence };
   });
-  return candidates.map((c, i) =>
-    confidence[i]! > 0 ? { id: c.id, verdict: "drop_pair", confidence: confidence[i]! } : { id: c.id, verdict: "keep", confidence: 1 });
 };
-
-function duplicateKey(c: EngineCandidate): string {
-  return JSON.stringify([c.tool_name, c.input_excerpt, c.result_head, c.result_bytes]);
-}
