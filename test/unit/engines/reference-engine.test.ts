@@ -21,7 +21,7 @@ const pair = (id: string, over: Partial<ToolPair>): ToolPair => ({
 const PAIRS = [
   pair("toolu_01", { turn_index: 1 }),
   pair("toolu_02", { turn_index: 2, tool_name: "Bash", input_text: '{"command":"npm test"}', result_text: "Error: missing script", result_is_error: true }),
-  pair("toolu_03", { turn_index: 3, tool_name: "Bash", input_text: '{"command":"npx vitest run"}', result_text: "ok" }),
+  pair("toolu_03", { turn_index: 3, tool_name: "Bash", input_text: '{"command":"npm test"}', result_text: "ok" }),
   pair("toolu_04", { turn_index: 4 }),
 ];
 const REQUEST = buildEngineRequest(PAIRS, { model: null, head_chars: 500, turn_count: 8 });
@@ -50,12 +50,12 @@ const outcome = async (endpoint: string, timeout_ms = GOOD_TIMEOUT_MS) => {
 };
 
 describe("reference engine process", () => {
-  it("answers the protocol: older duplicate and the retried failure are dropped", async () => {
+  it("answers the protocol: older duplicate read and the failed-then-retried command are dropped (core heuristic)", async () => {
     expect(await outcome(engines.good!.endpoint)).toEqual({
       plan: { actions: { toolu_01: { kind: "drop_pair" }, toolu_02: { kind: "drop_pair" } } },
       verdicts: [
-        { id: "toolu_01", verdict: "drop_pair", confidence: 0.9 },
-        { id: "toolu_02", verdict: "drop_pair", confidence: 0.8 },
+        { id: "toolu_01", verdict: "drop_pair", confidence: 0.95 },
+        { id: "toolu_02", verdict: "drop_pair", confidence: 0.85 },
         { id: "toolu_03", verdict: "keep", confidence: 1 },
         { id: "toolu_04", verdict: "keep", confidence: 1 },
       ],
