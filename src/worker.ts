@@ -3,4 +3,5 @@ import { createApp } from "./http/app";
 
 export { SessionObject } from "./do/session-object";
 export { AuditObject } from "./do/audit-object";
+export { SessionIndex } from "./do/index-object";
 export default createApp();

@@ -9,6 +9,7 @@ import type { Env } from "../config/env";
 import { handleRequest, type HandlerDeps, type RouteKind } from "../gateway/handle-request";
 import type { ProviderFamily } from "../gateway/provider-errors";
 import { providerError } from "../gateway/provider-errors";
+import { createAdminApp } from "./routes/admin";
 import { VERSION } from "../version";
 
 /** Default upstream hosts (the providers' public APIs). */
@@ -39,6 +40,7 @@ export function createApp(makeDeps: DepsFactory = defaultDeps, health: (env: Env
   const app = new Hono<{ Bindings: Env }>();
   app.use("*", requestId({ headerName: "x-sluice-request-id", limitLength: 0 }));
 
+  app.route("/admin", createAdminApp());
   app.get("/healthz", (c) => c.json({ ok: true, name: "sluice", version: VERSION, ...health(c.env) }));
 
   for (const family of ["anthropic", "openai"] as const) {
