@@ -154,7 +154,7 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
       await page.click("#login-form button[type=submit]");
       await page.waitForSelector('#status[data-state="loaded"]', { timeout: 20_000 });
       expect(await page.locator("#sessions tbody td").first().textContent()).toBe(hostileId);
-      expect([await page.locator("#sessions img").count(), await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)]).toEqual([0, undefined]);
+      expect([await page.locator("#sessions img").count(), await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)]).toEqual([0, undefined]);
       const dots = (cls: string) => page.locator(`#chart circle.${cls}`).evaluateAll((cs) => cs.map((c) => Number(c.getAttribute("data-value"))));
       expect([await dots("original"), await dots("sent")]).toEqual([calls.map((c) => c.tokens_original), calls.map((c) => c.tokens_sent)]);
       expect(await page.locator("#chart polyline").count()).toBe(2);
