@@ -3,6 +3,7 @@
  * 401 without or with a wrong token; 200 with the right one; the token is never echoed.
  */
 import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/http/app";
 import { createAdminApp } from "../../src/http/routes/admin";
 import { AUTH, E, TOKEN, adminAppFor, envWith } from "./admin-seed";
 import { gateway } from "./helpers";
@@ -17,6 +18,14 @@ describe("admin auth", () => {
       const body = (await res.json()) as { error: { message: string } };
       expect(body.error.message).toContain("SLUICE_ADMIN_TOKEN");
     }
+  });
+
+  it("in the full app (whose onError maps errors to 500): 401 stays 401, the right token reaches the routes", async () => {
+    const app = createApp();
+    expect((await app.request("/admin/metrics", {}, envWith())).status).toBe(401);
+    expect((await app.request("/admin/metrics", { headers: { authorization: "Bearer nope" } }, envWith())).status).toBe(401);
+    const ok = await app.request("/admin/metrics", { headers: AUTH }, envWith());
+    expect([ok.status, ok.headers.get("content-type")]).toEqual([200, "text/plain; version=0.0.4; charset=utf-8"]);
   });
 
   it("401 without a token and with a wrong one; 400 for a malformed header; 200 with the right one", async () => {
