@@ -4,6 +4,7 @@ import { createApp } from "./http/app";
 
 export { SessionObject } from "./do/session-object";
 export { AuditObject } from "./do/audit-object";
+export { SessionIndex } from "./do/index-object";
 
 const app = createApp();
 

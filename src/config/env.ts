@@ -3,6 +3,7 @@
  * Every var is a string as wrangler delivers it; parsing and validation live in src/config.
  */
 import type { AuditObject } from "../do/audit-object";
+import type { SessionIndex } from "../do/index-object";
 
 export interface Env {
   /** Anthropic upstream base URL, no trailing slash needed. Default https://api.anthropic.com */
@@ -17,12 +18,14 @@ export interface Env {
   SLUICE_MEASURE?: string;
   /** Upstream timeout to response headers, ms. Default 600000. */
   UPSTREAM_TIMEOUT_MS?: string;
-  /** Secret (wrangler secret put): the admin bearer token. Never forwarded upstream in any header. */
-  SLUICE_ADMIN_TOKEN?: string;
   /** Session Durable Object namespace. */
   SESSION: DurableObjectNamespace;
   /** Audit trail Durable Object namespace (one instance, src/do/audit-object.ts). */
   AUDIT: DurableObjectNamespace<AuditObject>;
+  /** Global session index Durable Object namespace (one instance, src/do/index-object.ts). */
+  SESSION_INDEX: DurableObjectNamespace<SessionIndex>;
+  /** Admin bearer token (name set by admin_token_env). A secret: `wrangler secret put SLUICE_ADMIN_TOKEN`. Unset = admin routes answer 503. */
+  SLUICE_ADMIN_TOKEN?: string;
   /** HMAC key of the audit trail (name set by audit_key_env). wrangler.toml holds a dev/test value only. */
   SLUICE_AUDIT_KEY?: string;
   [key: string]: unknown;

@@ -14,7 +14,7 @@ import type { Provider } from "../core/view/types";
 import { rollbackStep } from "./ledger-sql";
 import { runStep } from "./run-step";
 import { SessionStore } from "./session-store";
-import type { OutcomeReport, StepInput, StepOutput } from "./step-types";
+import type { OutcomeRecorded, OutcomeReport, StepInput, StepOutput } from "./step-types";
 import { sessionStats, type SessionStats } from "./session-stats";
 
 export class SessionObject extends DurableObject<Env> {
@@ -34,7 +34,7 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /** After forwarding: outcome counters, per-call figures, rollback of a step that was not forwarded. */
-  async reportOutcome(r: OutcomeReport): Promise<void> {
+  async reportOutcome(r: OutcomeReport): Promise<OutcomeRecorded> {
     const s = this.store;
     if (r.rollback_step !== null) rollbackStep(this.ctx.storage.sql, r.rollback_step);
     s.add(r.outcome === "compacted" || r.outcome === "unchanged" ? r.outcome : `fail_open_${r.outcome}`, 1);
@@ -43,13 +43,15 @@ export class SessionObject extends DurableObject<Env> {
     s.add("tokens_sent", r.tokens_sent);
     s.add("tokens_saved", saved);
     const price = findModelPrice(s.getMeta("model") || null, (s.getMeta("provider") || "anthropic") as Provider).price;
-    s.add("usd_saved", (saved / 1e6) * effectiveInputPrice(s, price));
+    const usd = (saved / 1e6) * effectiveInputPrice(s, price);
+    s.add("usd_saved", usd);
     const seq = s.getMetaNumber("call_seq") + 1;
     s.setMeta("call_seq", seq);
     this.ctx.storage.sql.exec(
       "INSERT INTO calls (seq, at_ms, tokens_original, tokens_sent, tier, outcome) VALUES (?, ?, ?, ?, ?, ?)",
       seq, Date.now(), r.tokens_original, r.tokens_sent, r.tier, r.outcome,
     );
+    return { calls: s.getMetaNumber("calls"), tokens_saved: saved, usd_saved: usd };
   }
 
   /** Provider-reported usage of one call, and the estimate of what was sent (calibration). */

@@ -62,3 +62,13 @@ export interface OutcomeReport {
   tokens_sent: number;
   tier: Tier;
 }
+
+/** What the session DO recorded for one outcome (reportOutcome's answer; feeds the session index). */
+export interface OutcomeRecorded {
+  /** The session's model calls so far. */
+  calls: number;
+  /** max(0, tokens_original − tokens_sent) of this call. */
+  tokens_saved: number;
+  /** tokens_saved priced at the session's effective input price, USD. */
+  usd_saved: number;
+}

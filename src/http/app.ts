@@ -10,6 +10,7 @@ import { readGatewayConfig } from "../config/gateway-config";
 import { compactionConfigOf, compactionHookFor } from "../gateway/compaction-setup";
 import { handleRequest, type HandlerDeps, type RouteKind } from "../gateway/handle-request";
 import { providerError, type ProviderFamily } from "../gateway/provider-errors";
+import { createAdminApp } from "./routes/admin";
 import { VERSION } from "../version";
 import { sluiceRequestId, type RequestIdVariables } from "./request-id";
 
@@ -59,6 +60,8 @@ type AppEnv = { Bindings: Env; Variables: RequestIdVariables };
 export function createApp(makeDeps: DepsFactory = defaultDeps) {
   const app = new Hono<AppEnv>();
   app.use("*", sluiceRequestId());
+
+  app.route("/admin", createAdminApp());
 
   app.get("/healthz", (c) => {
     const config = readGatewayConfig(c.env);

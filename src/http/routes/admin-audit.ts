@@ -1,6 +1,6 @@
 /**
- * Admin audit routes (shell), a Hono sub-app. Not mounted by app.ts: the admin-auth issue
- * mounts it behind the bearer token with `app.route("/admin", createAdminAuditRoutes())`.
+ * Admin audit routes (shell), a Hono sub-app, mounted by createAdminApp (admin.ts) under
+ * /admin, behind the admin bearer token.
  *
  *   GET /audit?since=N&limit=M  records with seq > N (default 0), at most M (default 1000,
  *                               max 10000), as JSONL (one record per line, ascending seq);

@@ -1,0 +1,76 @@
+/**
+ * The dashboard page (static data: one HTML document, no build step; DESIGN §9). It holds no
+ * session data: the script (dashboard-script.ts, served at /admin/dashboard.js) asks for the
+ * admin token in a password field, keeps it in sessionStorage (this tab only, gone when the tab
+ * closes; never in the URL, so never in history or access logs) and reads everything from the
+ * bearer-protected admin JSON API. Element ids are the test's contract.
+ */
+
+/** Content-Security-Policy of the page: only our own script and style, no inline code, no framing. */
+export const DASHBOARD_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+export const DASHBOARD_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Sluice — operator dashboard</title>
+<link rel="stylesheet" href="dashboard.css">
+</head>
+<body>
+<header><h1>Sluice</h1><span id="status" data-state="idle">not signed in</span>
+<button id="refresh" type="button" hidden>Refresh</button><button id="signout" type="button" hidden>Sign out</button></header>
+
+<section id="login">
+  <form id="login-form">
+    <label for="token">Admin token</label>
+    <input id="token" type="password" autocomplete="off" required>
+    <button type="submit">Sign in</button>
+  </form>
+  <p id="login-error" role="alert"></p>
+</section>
+
+<main id="main" hidden>
+  <section class="cards">
+    <div class="card"><h2>USD saved</h2><p id="total-usd-saved">—</p></div>
+    <div class="card"><h2>Cache hit ratio</h2><p id="total-cache-hit">—</p></div>
+    <div class="card"><h2>Fail-open</h2><p id="total-fail-open">—</p></div>
+    <div class="card"><h2>Requests</h2><p id="total-requests">—</p></div>
+    <div class="card"><h2>Tokens saved</h2><p id="total-tokens-saved">—</p></div>
+    <div class="card"><h2>Sessions</h2><p id="total-sessions">—</p></div>
+  </section>
+
+  <section>
+    <h2>Sessions</h2>
+    <table id="sessions">
+      <thead><tr><th>Session</th><th>Provider</th><th>Model</th><th>Turns</th><th>Calls</th><th>Tokens saved</th><th>USD saved</th><th>Cache hit</th><th>Fail-open</th><th>Last tier</th><th>Last activity</th><th>State</th><th></th></tr></thead>
+      <tbody></tbody>
+    </table>
+  </section>
+
+  <section>
+    <h2>Tokens per call <select id="chart-session" aria-label="Session"></select></h2>
+    <p class="legend"><span class="sw original"></span>original (as the client sent) <span class="sw sent"></span>sent (after compaction)</p>
+    <div id="chart"></div>
+  </section>
+</main>
+<script src="dashboard.js"></script>
+</body>
+</html>
+`;
+
+export const DASHBOARD_CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
+header{display:flex;gap:1em;align-items:center;padding:.6em 1.2em;background:#1d2330;color:#fff}
+header h1{font-size:1.2em;margin:0}#status{flex:1;opacity:.8}
+section{margin:1em 1.2em}.cards{display:flex;flex-wrap:wrap;gap:.8em}
+.card{background:#fff;border:1px solid #dde1e7;border-radius:6px;padding:.4em 1em;min-width:10em}
+.card h2{font-size:.8em;font-weight:600;text-transform:uppercase;color:#5b6474;margin:.3em 0}
+.card p{font-size:1.5em;margin:.1em 0 .3em}
+table{border-collapse:collapse;background:#fff;width:100%}th,td{border-bottom:1px solid #e4e7ec;padding:.3em .5em;text-align:right}
+th:first-child,td:first-child{text-align:left;font-family:ui-monospace,monospace;max-width:22em;overflow:hidden;text-overflow:ellipsis}
+tr.disabled td{color:#9aa1ad}#login-error{color:#b3261e}
+.legend .sw{display:inline-block;width:1em;height:.6em;margin:0 .3em 0 1em}.sw.original{background:#9aa1ad}.sw.sent{background:#1f6feb}
+svg .original{stroke:#9aa1ad;fill:none;stroke-width:2}svg .sent{stroke:#1f6feb;fill:none;stroke-width:2}
+svg circle.original{fill:#9aa1ad}svg circle.sent{fill:#1f6feb}svg text{font-size:11px;fill:#5b6474}svg .axis{stroke:#c4c9d2}
+`;

@@ -1,0 +1,143 @@
+/**
+ * The dashboard's script (static data, plain ES2020 for any current browser, no build step).
+ * Reads GET /admin/sessions (totals + table) and GET /admin/sessions/:id (calls_log → the
+ * chart), toggles the kill switch with POST …/disable|enable. Every value goes into the page
+ * through textContent or SVG attributes, never innerHTML: session ids and model names come
+ * from clients. Display formats (the test repeats them): USD `$` + 4 decimals, ratios as a
+ * percent with 1 decimal, `—` for null, integers as plain digits.
+ */
+export const DASHBOARD_JS = `"use strict";
+(function () {
+  var KEY = "sluice.admin_token";
+  var base = location.pathname.replace(/\\/dashboard\\/?$/, "");
+  var $ = function (id) { return document.getElementById(id); };
+  var chosen = null;
+
+  function fmtUsd(v) { return "$" + Number(v).toFixed(4); }
+  function fmtRatio(v) { return v === null || v === undefined ? "\\u2014" : (v * 100).toFixed(1) + "%"; }
+  function fmtInt(v) { return String(Math.round(Number(v))); }
+  function fmtTime(ms) { return ms === null ? "\\u2014" : new Date(ms).toISOString().replace("T", " ").slice(0, 19) + "Z"; }
+  function el(tag, text, cls) { var e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; }
+  function status(text, state) { $("status").textContent = text; $("status").setAttribute("data-state", state); }
+
+  function api(path, method) {
+    var token = sessionStorage.getItem(KEY);
+    return fetch(base + path, { method: method || "GET", headers: { authorization: "Bearer " + token }, cache: "no-store" }).then(function (r) {
+      if (r.status === 401 || r.status === 400) { signOut("The token was refused."); throw new Error("unauthorized"); }
+      if (!r.ok) return r.json().then(function (b) { throw new Error((b && b.error && b.error.message) || ("HTTP " + r.status)); });
+      return r.json();
+    });
+  }
+
+  function signOut(message) {
+    sessionStorage.removeItem(KEY);
+    $("main").hidden = true; $("login").hidden = false; $("refresh").hidden = true; $("signout").hidden = true;
+    $("login-error").textContent = message || "";
+    status("not signed in", "idle");
+  }
+
+  function renderTotals(t) {
+    $("total-usd-saved").textContent = fmtUsd(t.usd_saved);
+    $("total-cache-hit").textContent = fmtRatio(t.cache_hit_ratio);
+    $("total-fail-open").textContent = fmtInt(t.fail_open);
+    $("total-requests").textContent = fmtInt(t.requests);
+    $("total-tokens-saved").textContent = fmtInt(t.tokens_saved);
+    $("total-sessions").textContent = fmtInt(t.sessions);
+  }
+
+  function renderSessions(list) {
+    var body = $("sessions").tBodies[0];
+    body.replaceChildren();
+    var select = $("chart-session");
+    select.replaceChildren();
+    list.forEach(function (s) {
+      var tr = el("tr", undefined, s.disabled ? "disabled" : "");
+      tr.setAttribute("data-session", s.id);
+      [s.id, s.provider || "\\u2014", s.model || "\\u2014", fmtInt(s.turns), fmtInt(s.calls), fmtInt(s.tokens_saved), fmtUsd(s.usd_saved),
+        fmtRatio(s.cache_hit_ratio), fmtInt(s.fail_open), s.last_tier || "\\u2014", fmtTime(s.last_activity_ms), s.disabled ? "disabled" : "enabled"]
+        .forEach(function (v) { tr.appendChild(el("td", v)); });
+      var btn = el("button", s.disabled ? "Enable" : "Disable");
+      btn.type = "button";
+      btn.addEventListener("click", function () {
+        api("/sessions/" + encodeURIComponent(s.id) + (s.disabled ? "/enable" : "/disable"), "POST").then(load, fail);
+      });
+      var td = el("td"); td.appendChild(btn); tr.appendChild(td);
+      body.appendChild(tr);
+      var opt = el("option", s.id); opt.value = s.id; select.appendChild(opt);
+    });
+    if (list.length === 0) { var tr0 = el("tr"); var td0 = el("td", "no sessions yet"); td0.colSpan = 13; tr0.appendChild(td0); body.appendChild(tr0); }
+    if (chosen === null || !list.some(function (s) { return s.id === chosen; })) chosen = list.length ? list[0].id : null;
+    if (chosen !== null) select.value = chosen;
+  }
+
+  function renderChart(calls) {
+    var box = $("chart");
+    box.replaceChildren();
+    box.setAttribute("data-calls", String(calls.length));
+    if (calls.length === 0) { box.appendChild(el("p", "no calls recorded for this session")); return; }
+    var NS = "http://www.w3.org/2000/svg", W = 760, H = 260, L = 64, R = 12, T = 12, B = 28;
+    var max = Math.max.apply(null, calls.map(function (c) { return Math.max(c.tokens_original, c.tokens_sent); }).concat([1]));
+    var x = function (i) { return L + (calls.length === 1 ? (W - L - R) / 2 : i * (W - L - R) / (calls.length - 1)); };
+    var y = function (v) { return T + (H - T - B) * (1 - v / max); };
+    var svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", "0 0 " + W + " " + H); svg.setAttribute("width", String(W)); svg.setAttribute("height", String(H));
+    svg.setAttribute("role", "img"); svg.setAttribute("aria-label", "tokens sent vs original per call");
+    function add(tag, attrs, text) { var e = document.createElementNS(NS, tag); Object.keys(attrs).forEach(function (k) { e.setAttribute(k, String(attrs[k])); }); if (text !== undefined) e.textContent = text; svg.appendChild(e); return e; }
+    add("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, "class": "axis" });
+    add("line", { x1: L, y1: T, x2: L, y2: H - B, "class": "axis" });
+    add("text", { x: L - 6, y: T + 4, "text-anchor": "end" }, fmtInt(max));
+    add("text", { x: L - 6, y: H - B, "text-anchor": "end" }, "0");
+    add("text", { x: L, y: H - 8 }, "call " + calls[0].seq);
+    add("text", { x: W - R, y: H - 8, "text-anchor": "end" }, "call " + calls[calls.length - 1].seq);
+    ["original", "sent"].forEach(function (k) {
+      var field = "tokens_" + k;
+      add("polyline", { points: calls.map(function (c, i) { return x(i).toFixed(1) + "," + y(c[field]).toFixed(1); }).join(" "), "class": k });
+      calls.forEach(function (c, i) {
+        var dot = add("circle", { cx: x(i).toFixed(1), cy: y(c[field]).toFixed(1), r: 3, "class": k, "data-seq": c.seq, "data-value": c[field] });
+        var t = document.createElementNS(NS, "title"); t.textContent = "call " + c.seq + ": " + k + " " + fmtInt(c[field]) + " tokens"; dot.appendChild(t);
+      });
+    });
+    box.appendChild(svg);
+  }
+
+  function loadChart() {
+    if (chosen === null) { renderChart([]); return Promise.resolve(); }
+    return api("/sessions/" + encodeURIComponent(chosen)).then(function (d) { renderChart(d.session.calls_log); }, function (e) {
+      if (e.message === "unauthorized") throw e;
+      renderChart([]);
+    });
+  }
+
+  function load() {
+    status("loading\\u2026", "loading");
+    return api("/sessions").then(function (d) {
+      renderTotals(d.totals);
+      renderSessions(d.sessions);
+      return loadChart();
+    }).then(function () { status("updated " + fmtTime(Date.now()), "loaded"); }, fail);
+  }
+
+  function fail(e) { if (e && e.message !== "unauthorized") status("error: " + e.message, "error"); }
+
+  function signedIn() {
+    $("login").hidden = true; $("main").hidden = false; $("refresh").hidden = false; $("signout").hidden = false;
+    return load();
+  }
+
+  $("login-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    sessionStorage.setItem(KEY, $("token").value.trim());
+    $("token").value = "";
+    $("login-error").textContent = "";
+    signedIn();
+  });
+  $("signout").addEventListener("click", function () { signOut(""); });
+  $("refresh").addEventListener("click", function () { load(); });
+  $("chart-session").addEventListener("change", function () {
+    chosen = $("chart-session").value;
+    status("loading\\u2026", "loading");
+    loadChart().then(function () { status("updated " + fmtTime(Date.now()), "loaded"); }, fail);
+  });
+  if (sessionStorage.getItem(KEY)) signedIn();
+})();
+`;

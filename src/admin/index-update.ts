@@ -1,0 +1,122 @@
+/**
+ * What the gateway tells the global session index after a request (pure data + pure
+ * derivation, DESIGN §9). Two kinds: `outcome` (one forwarded chat request: outcome, tier,
+ * step, tokens and USD saved, step latency) and `usage` (the provider-reported usage of that
+ * call, which arrives later from the response tap). Counts, ids, enums and sizes only — never
+ * text (DESIGN invariant 7); the zod schema at the DO boundary enforces it (ids and enums are
+ * pattern-checked, there is no free-text field).
+ */
+import { z } from "zod";
+import { TIERS, type Tier } from "../core/policy/types";
+import type { Provider } from "../core/view/types";
+import type { OutcomeRecorded, OutcomeReport, StepOutput } from "../do/step-types";
+import type { Usage } from "../usage/extract-usage";
+
+export const PROVIDERS = ["anthropic", "openai-chat", "openai-responses"] as const satisfies readonly Provider[];
+
+/** Outcome label of a request in the index and the metrics (bounded set, unlike fail-open reasons). */
+export const OUTCOME_LABELS = ["compacted", "unchanged", "disabled", "fail_open"] as const;
+export type OutcomeLabel = (typeof OUTCOME_LABELS)[number];
+
+/** Session id as the pipeline derives it (src/gateway/session-id.ts: ≤ 200 chars or `h:` hash). */
+const sessionId = z.string().min(1).max(210);
+/** A fail-open reason: a snake_case code written by our code (e.g. do_timeout, guarantee_check). */
+const reason = z.string().regex(/^[a-z][a-z0-9_]{0,47}$/);
+/** A model id: ASCII id characters, ≤ 200 (the config `model` cap, src/config/schema.ts). */
+export const MODEL_ID = /^[A-Za-z0-9._:@/+-]{1,200}$/;
+const model = z.string().regex(MODEL_ID).nullable();
+const count = z.number().finite().min(0);
+
+export const indexUpdateSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("outcome"),
+    session_id: sessionId,
+    provider: z.enum(PROVIDERS),
+    model,
+    /** Request time, epoch ms. */
+    at_ms: z.number().int().min(0),
+    outcome: z.enum(OUTCOME_LABELS),
+    /** The fail-open reason when outcome = fail_open, else null. */
+    fail_open_reason: reason.nullable(),
+    /** Tier the policy chose for this request. */
+    tier: z.enum(TIERS),
+    /** Tier of the compaction step this request took and kept (not rolled back), else null. */
+    step_tier: z.enum(TIERS).nullable(),
+    /** Assistant turns in the request's history (view.turn_count). */
+    turns: count.int(),
+    /** The session's model calls so far (the DO's count), null when the DO did not answer. */
+    calls: count.int().nullable(),
+    tokens_original: count,
+    tokens_sent: count,
+    tokens_saved: count,
+    usd_saved: count,
+    /** Wall time of the session step RPC (ledger, tier, engine) seen by the gateway, ms; null without an answer. */
+    step_ms: count.nullable(),
+  }),
+  z.strictObject({
+    kind: z.literal("usage"),
+    session_id: sessionId,
+    provider: z.enum(PROVIDERS),
+    at_ms: z.number().int().min(0),
+    input_tokens: count,
+    cache_read_input_tokens: count,
+    cache_creation_input_tokens: count,
+    output_tokens: count,
+  }),
+]);
+
+export type IndexUpdate = z.infer<typeof indexUpdateSchema>;
+export type OutcomeUpdate = Extract<IndexUpdate, { kind: "outcome" }>;
+export type UsageUpdate = Extract<IndexUpdate, { kind: "usage" }>;
+
+/** Everything the pipeline knows once a request's outcome is reported. */
+export interface OutcomeFacts {
+  session_id: string;
+  provider: Provider;
+  model: string | null;
+  turns: number;
+  now_ms: number;
+  /** The DO's step answer, or null when the step RPC failed (do_error, do_timeout). */
+  step: StepOutput | null;
+  /** What the pipeline reported to the session DO. */
+  report: OutcomeReport;
+  /** What the DO recorded (reportOutcome's answer), or null when it did not answer. */
+  recorded: OutcomeRecorded | null;
+  step_ms: number | null;
+}
+
+/** Outcome label of a report: the session DO's own names, fail-open reasons folded into one label. */
+export function outcomeLabel(report: Pick<OutcomeReport, "outcome">, step: Pick<StepOutput, "disabled"> | null): OutcomeLabel {
+  if (report.outcome === "compacted") return "compacted";
+  if (report.outcome === "unchanged") return step?.disabled ? "disabled" : "unchanged";
+  return "fail_open";
+}
+
+/** Derives the index update of one request (same figures the session DO stored). */
+export function outcomeUpdate(f: OutcomeFacts): OutcomeUpdate {
+  const outcome = outcomeLabel(f.report, f.step);
+  const kept = f.step !== null && f.step.step !== null && f.report.rollback_step === null && outcome !== "fail_open";
+  return {
+    kind: "outcome",
+    session_id: f.session_id,
+    provider: f.provider,
+    model: f.model !== null && MODEL_ID.test(f.model) ? f.model : null,
+    at_ms: f.now_ms,
+    outcome,
+    fail_open_reason: outcome === "fail_open" ? f.report.outcome : null,
+    tier: f.report.tier as Tier,
+    step_tier: kept ? f.step!.tier : null,
+    turns: f.turns,
+    calls: f.recorded?.calls ?? null,
+    tokens_original: f.report.tokens_original,
+    tokens_sent: f.report.tokens_sent,
+    tokens_saved: f.recorded?.tokens_saved ?? Math.max(0, f.report.tokens_original - f.report.tokens_sent),
+    usd_saved: f.recorded?.usd_saved ?? 0,
+    step_ms: f.step_ms,
+  };
+}
+
+/** Derives the index update of a call's provider-reported usage. */
+export function usageUpdate(session_id: string, provider: Provider, now_ms: number, u: Usage): UsageUpdate {
+  return { kind: "usage", session_id, provider, at_ms: now_ms, ...u };
+}

@@ -1,0 +1,115 @@
+/**
+ * Sluice's Prometheus metrics (pure): the catalogue of families, the counter deltas an index
+ * update adds, and the families built from the stored totals. Label values come from closed
+ * sets (providers, outcome labels, tiers, usage kinds) or our own snake_case fail-open codes,
+ * so cardinality stays bounded and no request text can appear.
+ */
+import type { IndexUpdate } from "./index-update";
+import type { MetricFamily, MetricType, Sample, SampleSuffix } from "./render-exposition";
+
+/**
+ * Histogram buckets of the step latency, seconds. Source: the Prometheus client default buckets
+ * (client_golang `prometheus.DefBuckets`), which span 5 ms … 10 s — our step RPC deadline and a
+ * remote engine call both fall inside.
+ */
+export const LATENCY_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
+
+export const METRICS = {
+  requests: { name: "sluice_requests_total", type: "counter", help: "Chat requests through the compaction pipeline, by provider and outcome (compacted, unchanged, disabled, fail_open)." },
+  steps: { name: "sluice_compaction_steps_total", type: "counter", help: "Compaction steps taken and kept, by tier." },
+  failOpen: { name: "sluice_fail_open_total", type: "counter", help: "Requests forwarded with their original bytes after a failure, by reason." },
+  tokensOriginal: { name: "sluice_tokens_original_total", type: "counter", help: "Estimated input tokens of requests as the clients sent them." },
+  tokensSent: { name: "sluice_tokens_sent_total", type: "counter", help: "Estimated input tokens of requests as forwarded upstream." },
+  tokensSaved: { name: "sluice_tokens_saved_total", type: "counter", help: "Estimated input tokens removed by compaction." },
+  usdSaved: { name: "sluice_usd_saved_total", type: "counter", help: "Estimated input cost removed by compaction, US dollars." },
+  usage: { name: "sluice_usage_tokens_total", type: "counter", help: "Provider-reported tokens, by provider and kind (input, cache_read, cache_write, output)." },
+  latency: { name: "sluice_engine_latency_seconds", type: "histogram", help: "Time of the session step (ledger, tier choice, decision engine) as seen by the gateway, seconds." },
+  sessions: { name: "sluice_sessions", type: "gauge", help: "Sessions held in the session index." },
+} as const satisfies Record<string, { name: string; type: MetricType; help: string }>;
+
+/** One stored series: family name, sample suffix, labels (in render order), value. */
+export interface SeriesDelta {
+  family: string;
+  suffix: SampleSuffix;
+  labels: Record<string, string>;
+  delta: number;
+}
+
+const d = (family: string, delta: number, labels: Record<string, string> = {}, suffix: SampleSuffix = ""): SeriesDelta => ({ family, suffix, labels, delta });
+
+/** The counter deltas of one update (zero deltas are kept: a series exists once seen). */
+export function deltasOf(u: IndexUpdate): SeriesDelta[] {
+  switch (u.kind) {
+    case "outcome": {
+      const out = [
+        d(METRICS.requests.name, 1, { provider: u.provider, outcome: u.outcome }),
+        d(METRICS.tokensOriginal.name, u.tokens_original),
+        d(METRICS.tokensSent.name, u.tokens_sent),
+        d(METRICS.tokensSaved.name, u.tokens_saved),
+        d(METRICS.usdSaved.name, u.usd_saved),
+      ];
+      if (u.step_tier !== null) out.push(d(METRICS.steps.name, 1, { tier: u.step_tier }));
+      if (u.fail_open_reason !== null) out.push(d(METRICS.failOpen.name, 1, { reason: u.fail_open_reason }));
+      if (u.step_ms !== null) {
+        const s = u.step_ms / 1000;
+        for (const le of LATENCY_BUCKETS_S) if (s <= le) out.push(d(METRICS.latency.name, 1, { le: String(le) }, "_bucket"));
+        out.push(d(METRICS.latency.name, 1, { le: "+Inf" }, "_bucket"), d(METRICS.latency.name, s, {}, "_sum"), d(METRICS.latency.name, 1, {}, "_count"));
+      }
+      return out;
+    }
+    case "usage":
+      return [
+        d(METRICS.usage.name, u.input_tokens, { provider: u.provider, kind: "input" }),
+        d(METRICS.usage.name, u.cache_read_input_tokens, { provider: u.provider, kind: "cache_read" }),
+        d(METRICS.usage.name, u.cache_creation_input_tokens, { provider: u.provider, kind: "cache_write" }),
+        d(METRICS.usage.name, u.output_tokens, { provider: u.provider, kind: "output" }),
+      ];
+    default: {
+      const never: never = u;
+      throw new Error(`unknown update kind: ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** A stored series total (as SessionIndex keeps it). */
+export interface StoredSeries {
+  family: string;
+  suffix: SampleSuffix;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/**
+ * The families to render, in catalogue order. Unlabelled counters and the histogram always
+ * appear (zero before any request); labelled series appear once seen, sorted by labels.
+ */
+export function buildFamilies(stored: readonly StoredSeries[], sessions: number): MetricFamily[] {
+  const byFamily = new Map<string, StoredSeries[]>();
+  for (const s of stored) byFamily.set(s.family, [...(byFamily.get(s.family) ?? []), s]);
+  const labelKey = (s: { labels: Record<string, string> }) => JSON.stringify(Object.entries(s.labels));
+  const sorted = (name: string): Sample[] =>
+    (byFamily.get(name) ?? []).map((s) => ({ suffix: s.suffix, labels: s.labels, value: s.value })).sort((a, b) => (labelKey(a) < labelKey(b) ? -1 : labelKey(a) > labelKey(b) ? 1 : 0));
+  const single = (name: string): Sample[] => [{ suffix: "", labels: {}, value: byFamily.get(name)?.[0]?.value ?? 0 }];
+  const series = (name: string, suffix: SampleSuffix, le?: string) =>
+    byFamily.get(name)?.find((s) => s.suffix === suffix && (le === undefined || s.labels.le === le))?.value ?? 0;
+
+  const m = METRICS;
+  const fam = (c: { name: string; type: MetricType; help: string }, samples: Sample[]): MetricFamily => ({ name: c.name, help: c.help, type: c.type, samples });
+  const latency: Sample[] = [
+    ...[...LATENCY_BUCKETS_S.map(String), "+Inf"].map((le) => ({ suffix: "_bucket" as const, labels: { le }, value: series(m.latency.name, "_bucket", le) })),
+    { suffix: "_sum", labels: {}, value: series(m.latency.name, "_sum") },
+    { suffix: "_count", labels: {}, value: series(m.latency.name, "_count") },
+  ];
+  return [
+    fam(m.requests, sorted(m.requests.name)),
+    fam(m.steps, sorted(m.steps.name)),
+    fam(m.failOpen, sorted(m.failOpen.name)),
+    fam(m.tokensOriginal, single(m.tokensOriginal.name)),
+    fam(m.tokensSent, single(m.tokensSent.name)),
+    fam(m.tokensSaved, single(m.tokensSaved.name)),
+    fam(m.usdSaved, single(m.usdSaved.name)),
+    fam(m.usage, sorted(m.usage.name)),
+    fam(m.latency, latency),
+    fam(m.sessions, [{ suffix: "", labels: {}, value: sessions }]),
+  ];
+}

@@ -1,0 +1,148 @@
+/**
+ * Global session index Durable Object (thin shell, SQLite-backed; DESIGN §9): one instance,
+ * named SESSION_INDEX_NAME, holding the recent sessions (one summary row each, at most
+ * MAX_INDEX_SESSIONS, oldest activity pruned first) and the global metric series. The
+ * per-session SessionObject stays the source of truth; the index only makes listing and
+ * metrics one read. The gateway calls `record` in waitUntil; the admin routes read.
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../config/env";
+import { indexUpdateSchema, type IndexUpdate } from "../admin/index-update";
+import { deltasOf, type StoredSeries } from "../admin/metrics-catalog";
+import { cacheHitRatio, totalsOf, type IndexTotals, type SessionSummary } from "../admin/summarize-index";
+import type { SampleSuffix } from "../admin/render-exposition";
+
+/** The name of the single index object (`env.SESSION_INDEX.idFromName(SESSION_INDEX_NAME)`). */
+export const SESSION_INDEX_NAME = "index";
+/** Rows kept. Our bound: 10k rows × ~300 bytes ≈ 3 MB, far below a DO's SQLite size limit. */
+export const MAX_INDEX_SESSIONS = 10_000;
+
+export type RecordResult = { ok: true } | { ok: false; error: string };
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY, provider TEXT, model TEXT, turns INTEGER NOT NULL DEFAULT 0, calls INTEGER NOT NULL DEFAULT 0,
+  requests INTEGER NOT NULL DEFAULT 0, compacted INTEGER NOT NULL DEFAULT 0, fail_open INTEGER NOT NULL DEFAULT 0,
+  tokens_original REAL NOT NULL DEFAULT 0, tokens_sent REAL NOT NULL DEFAULT 0, tokens_saved REAL NOT NULL DEFAULT 0,
+  usd_saved REAL NOT NULL DEFAULT 0, usage_input REAL NOT NULL DEFAULT 0, usage_cache_read REAL NOT NULL DEFAULT 0,
+  usage_cache_write REAL NOT NULL DEFAULT 0, last_tier TEXT, last_outcome TEXT, last_activity_ms INTEGER,
+  disabled INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS sessions_by_activity ON sessions (last_activity_ms);
+CREATE TABLE IF NOT EXISTS series (family TEXT NOT NULL, suffix TEXT NOT NULL, labels TEXT NOT NULL, value REAL NOT NULL,
+  PRIMARY KEY (family, suffix, labels));
+`;
+
+type Row = Omit<SessionSummary, "disabled" | "cache_hit_ratio"> & { disabled: number; usage_input: number; usage_cache_read: number; usage_cache_write: number };
+
+export class SessionIndex extends DurableObject<Env> {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.storage.sql.exec(SCHEMA);
+  }
+
+  /** Adds one update (validated; an invalid one is refused, naming the field). */
+  async record(update: IndexUpdate): Promise<RecordResult> {
+    const parsed = indexUpdateSchema.safeParse(update);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      return { ok: false, error: `index update refused at ${issue.path.join(".") || "(root)"}: ${issue.message}` };
+    }
+    const u = parsed.data;
+    const sql = this.ctx.storage.sql;
+    this.ctx.storage.transactionSync(() => {
+      const isNew = sql.exec("SELECT 1 FROM sessions WHERE id = ?", u.session_id).toArray().length === 0;
+      if (u.kind === "outcome") {
+        sql.exec(
+          `INSERT INTO sessions (id, provider, model, turns, calls, requests, compacted, fail_open, tokens_original, tokens_sent, tokens_saved, usd_saved, last_tier, last_outcome, last_activity_ms)
+           VALUES (?1, ?2, ?3, ?4, COALESCE(?5, 0), 1, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+           ON CONFLICT(id) DO UPDATE SET provider = excluded.provider, model = COALESCE(excluded.model, model),
+             turns = MAX(turns, excluded.turns), calls = COALESCE(?5, calls), requests = requests + 1,
+             compacted = compacted + excluded.compacted, fail_open = fail_open + excluded.fail_open,
+             tokens_original = tokens_original + excluded.tokens_original, tokens_sent = tokens_sent + excluded.tokens_sent,
+             tokens_saved = tokens_saved + excluded.tokens_saved, usd_saved = usd_saved + excluded.usd_saved,
+             last_tier = excluded.last_tier, last_outcome = excluded.last_outcome,
+             last_activity_ms = MAX(COALESCE(last_activity_ms, 0), excluded.last_activity_ms)`,
+          u.session_id, u.provider, u.model, u.turns, u.calls, u.outcome === "compacted" ? 1 : 0, u.outcome === "fail_open" ? 1 : 0,
+          u.tokens_original, u.tokens_sent, u.tokens_saved, u.usd_saved, u.tier, u.outcome, u.at_ms,
+        );
+      } else {
+        sql.exec(
+          `INSERT INTO sessions (id, provider, usage_input, usage_cache_read, usage_cache_write, last_activity_ms) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT(id) DO UPDATE SET usage_input = usage_input + excluded.usage_input,
+             usage_cache_read = usage_cache_read + excluded.usage_cache_read, usage_cache_write = usage_cache_write + excluded.usage_cache_write,
+             last_activity_ms = MAX(COALESCE(last_activity_ms, 0), excluded.last_activity_ms)`,
+          u.session_id, u.provider, u.input_tokens, u.cache_read_input_tokens, u.cache_creation_input_tokens, u.at_ms,
+        );
+      }
+      for (const dlt of deltasOf(u)) {
+        sql.exec(
+          "INSERT INTO series (family, suffix, labels, value) VALUES (?, ?, ?, ?) ON CONFLICT(family, suffix, labels) DO UPDATE SET value = value + excluded.value",
+          dlt.family, dlt.suffix, JSON.stringify(dlt.labels), dlt.delta,
+        );
+      }
+      if (isNew) this.prune();
+    });
+    return { ok: true };
+  }
+
+  /** Marks a session (kill switch mirror of the session DO's own flag), creating its row if needed. */
+  async setDisabled(id: string, disabled: boolean): Promise<void> {
+    this.ctx.storage.sql.exec(
+      "INSERT INTO sessions (id, disabled) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET disabled = excluded.disabled",
+      id, disabled ? 1 : 0,
+    );
+    this.prune();
+  }
+
+  /** Most recently active sessions first (never-active ones last), at most `limit`. */
+  async list(limit: number): Promise<SessionSummary[]> {
+    const rows = this.ctx.storage.sql.exec<Row>(
+      "SELECT * FROM sessions ORDER BY last_activity_ms IS NULL, last_activity_ms DESC, id LIMIT ?", limit,
+    ).toArray();
+    return rows.map(toSummary);
+  }
+
+  /** One session's summary row, or null. */
+  async get(id: string): Promise<SessionSummary | null> {
+    const row = this.ctx.storage.sql.exec<Row>("SELECT * FROM sessions WHERE id = ?", id).toArray()[0];
+    return row ? toSummary(row) : null;
+  }
+
+  /** Global totals for the dashboard. */
+  async totals(): Promise<IndexTotals> {
+    return totalsOf(this.storedSeries(), this.count());
+  }
+
+  /** The stored metric series and the session count (for /admin/metrics). */
+  async series(): Promise<{ series: StoredSeries[]; sessions: number }> {
+    return { series: this.storedSeries(), sessions: this.count() };
+  }
+
+  private storedSeries(): StoredSeries[] {
+    return this.ctx.storage.sql.exec<{ family: string; suffix: string; labels: string; value: number }>("SELECT family, suffix, labels, value FROM series ORDER BY family, suffix, labels")
+      .toArray()
+      .map((r) => ({ family: r.family, suffix: r.suffix as SampleSuffix, labels: JSON.parse(r.labels) as Record<string, string>, value: r.value }));
+  }
+
+  private count(): number {
+    return this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sessions").one().n;
+  }
+
+  /** Drops the rows with the oldest activity beyond MAX_INDEX_SESSIONS. */
+  private prune(): void {
+    const over = this.count() - MAX_INDEX_SESSIONS;
+    if (over > 0) {
+      this.ctx.storage.sql.exec("DELETE FROM sessions WHERE id IN (SELECT id FROM sessions ORDER BY last_activity_ms IS NULL, last_activity_ms ASC LIMIT ?)", over);
+    }
+  }
+}
+
+function toSummary(r: Row): SessionSummary {
+  return {
+    id: r.id, provider: r.provider, model: r.model, turns: r.turns, calls: r.calls, requests: r.requests,
+    compacted: r.compacted, fail_open: r.fail_open, tokens_original: r.tokens_original, tokens_sent: r.tokens_sent,
+    tokens_saved: r.tokens_saved, usd_saved: r.usd_saved,
+    cache_hit_ratio: cacheHitRatio(r.usage_input, r.usage_cache_read, r.usage_cache_write),
+    last_tier: r.last_tier, last_outcome: r.last_outcome, last_activity_ms: r.last_activity_ms, disabled: r.disabled === 1,
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Admin bearer-token check (shell, Hono middleware; DESIGN §9). The token is the secret whose
+ * NAME is the config's `admin_token_env` (default SLUICE_ADMIN_TOKEN; the default also when
+ * the config is invalid, so a config error never opens or locks the admin surface).
+ *
+ * 1. Secret unset or empty → 503 naming the env var NAME (never a value).
+ * 2. Otherwise Hono's bearer-auth middleware: no `Authorization` → 401, malformed header →
+ *    400, token not equal → 401. The compare is hono/utils/buffer `timingSafeEqual` (SHA-256
+ *    of both sides, then a constant-time compare), so timing does not leak the token length
+ *    or prefix. Error bodies are fixed JSON; the presented token is never echoed or logged.
+ */
+import type { MiddlewareHandler } from "hono";
+import { bearerAuth } from "hono/bearer-auth";
+import { timingSafeEqual } from "hono/utils/buffer";
+import type { Env } from "../../config/env";
+import { DEFAULTS } from "../../config/defaults";
+import { loadConfig } from "../../config/load-config";
+
+/** The NAME of the admin token secret for this env. */
+export function adminTokenName(env: Env): string {
+  const loaded = loadConfig(env);
+  return loaded.ok ? loaded.config.admin_token_env : DEFAULTS.admin_token_env;
+}
+
+/** The admin token, or null when the secret is unset. */
+export function adminToken(env: Env): string | null {
+  const v = env[adminTokenName(env)];
+  return typeof v === "string" && v !== "" ? v : null;
+}
+
+const unauthorized = { error: { type: "unauthorized", message: "admin routes need Authorization: Bearer <admin token>" } };
+
+/** The middleware guarding every admin route. */
+export function adminAuth(): MiddlewareHandler<{ Bindings: Env }> {
+  const check = bearerAuth<{ Bindings: Env }>({
+    verifyToken: async (token, c) => {
+      const expected = adminToken(c.env);
+      return expected !== null && (await timingSafeEqual(expected, token));
+    },
+    noAuthenticationHeader: { message: unauthorized },
+    invalidToken: { message: unauthorized },
+    invalidAuthenticationHeader: { message: { error: { type: "bad_request", message: "Authorization must be Bearer <token> (token68 characters)" } } },
+  });
+  return async (c, next) => {
+    if (adminToken(c.env) === null) {
+      const name = adminTokenName(c.env);
+      return c.json({ error: { type: "admin_disabled", message: `admin API disabled: set the secret ${name} (wrangler secret put ${name})`, field: name } }, 503);
+    }
+    return check(c, next);
+  };
+}

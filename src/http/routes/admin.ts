@@ -1,0 +1,163 @@
+/**
+ * The admin sub-app (shell; DESIGN §9, issue 8), mounted by app.ts under /admin. Every JSON
+ * route is behind the bearer token (admin-auth.ts); answers hold counts, sizes, ids, hashes and
+ * dollars only — never prompt text — except the archive route, which returns what a step
+ * removed when the operator turned `archive_removed` on (DESIGN §7).
+ *
+ *   GET  /sessions?limit=N                 {totals, sessions} (recent first; N 1..1000, default 100)
+ *   GET  /sessions/:id                     {session: SessionObject stats, index: summary | null}; 404 unknown
+ *   GET  /sessions/:id/memory?q=&kind=     {session_id, tier_map, search}; 404 before a tier map exists
+ *   GET  /sessions/:id/archive/:call_id    the removed result, text/plain UTF-8; 404 when off or absent
+ *   POST /sessions/:id/disable | /enable   per-session kill switch → {session_id, disabled}
+ *   GET  /metrics                          Prometheus text exposition 0.0.4
+ *   GET  /audit, /audit/verify             admin-audit.ts
+ *   GET  /dashboard (+ .js, .css)          the static page: no data in it; it calls the API above
+ *                                          with the token the operator types in (dashboard-html.ts)
+ * Session ids are the pipeline's ids (x-sluice-session etc.; the DO name is the id), URL-encoded.
+ */
+import { Hono, type Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { Env } from "../../config/env";
+import { loadConfig } from "../../config/load-config";
+import type { TierMap } from "../../core/memory/build-tier-map";
+import { DASHBOARD_CSP, DASHBOARD_CSS, DASHBOARD_HTML } from "../../admin/dashboard-html";
+import { DASHBOARD_JS } from "../../admin/dashboard-script";
+import { buildFamilies, type StoredSeries } from "../../admin/metrics-catalog";
+import { EXPOSITION_CONTENT_TYPE, renderExposition } from "../../admin/render-exposition";
+import { QUERY_MAX_CHARS, REFERENCE_KINDS, searchMemory, tierMapSchema } from "../../admin/search-memory";
+import type { IndexTotals, SessionSummary } from "../../admin/summarize-index";
+import { SESSION_INDEX_NAME } from "../../do/index-object";
+import type { SessionStats } from "../../do/session-stats";
+import { adminAuth, adminToken, adminTokenName } from "./admin-auth";
+import { createAdminAuditRoutes, type AuditReader } from "./admin-audit";
+
+/** What the routes need from one session DO (its RPC methods). */
+export interface SessionAdmin {
+  stats(): Promise<SessionStats>;
+  memory(): Promise<unknown>;
+  getArchive(call_id: string): Promise<string | null>;
+  setDisabled(disabled: boolean): Promise<void>;
+}
+
+/** What the routes need from the session index DO. */
+export interface IndexAdmin {
+  list(limit: number): Promise<SessionSummary[]>;
+  get(id: string): Promise<SessionSummary | null>;
+  totals(): Promise<IndexTotals>;
+  series(): Promise<{ series: StoredSeries[]; sessions: number }>;
+  setDisabled(id: string, disabled: boolean): Promise<void>;
+}
+
+export interface AdminDeps {
+  session: (env: Env, id: string) => SessionAdmin;
+  index: (env: Env) => IndexAdmin;
+  /** Audit reader; default: the AUDIT object (admin-audit.ts). */
+  audit?: (env: Env) => AuditReader;
+}
+
+export const defaultAdminDeps: AdminDeps = {
+  session: (env, id) => env.SESSION.get(env.SESSION.idFromName(id)) as unknown as SessionAdmin,
+  index: (env) => env.SESSION_INDEX.get(env.SESSION_INDEX.idFromName(SESSION_INDEX_NAME)) as unknown as IndexAdmin,
+};
+
+/** Default and largest `limit` of GET /sessions (our bounds: one DO read, a page a browser renders fast). */
+export const SESSIONS_LIMIT_DEFAULT = 100;
+export const SESSIONS_LIMIT_MAX = 1_000;
+/** Longest session id in a URL: MAX_SESSION_ID_CHARS (200, src/gateway/session-id.ts) plus its `cc:`/`pck:` prefix. */
+const SESSION_ID_MAX = 210;
+
+type Ctx = { Bindings: Env };
+const bad = (field: string, message: string) => new HTTPException(400, { res: Response.json({ error: { type: "bad_request", field, message } }, { status: 400 }) });
+const notFound = (type: string, message: string) => Response.json({ error: { type, message } }, { status: 404 });
+
+/** Builds the admin sub-app. */
+export function createAdminApp(deps: AdminDeps = defaultAdminDeps) {
+  const app = new Hono<Ctx>();
+  const sessionId = (raw: string): string => {
+    if (raw.length === 0 || raw.length > SESSION_ID_MAX) throw bad("id", `session id must be 1 to ${SESSION_ID_MAX} characters`);
+    return raw;
+  };
+
+  // The page shell is public (it holds no data) but only offered while the admin API is on.
+  const shell = (body: string, type: string) => (c: Context<Ctx>) => {
+    if (adminToken(c.env) === null) return c.json({ error: { type: "admin_disabled", message: `admin API disabled: set the secret ${adminTokenName(c.env)}` } }, 503);
+    return c.body(body, 200, { "content-type": type, "content-security-policy": DASHBOARD_CSP, "x-content-type-options": "nosniff", "x-frame-options": "DENY", "referrer-policy": "no-referrer", "cache-control": "no-store" });
+  };
+  app.get("/dashboard", shell(DASHBOARD_HTML, "text/html; charset=utf-8"));
+  app.get("/dashboard.js", shell(DASHBOARD_JS, "text/javascript; charset=utf-8"));
+  app.get("/dashboard.css", shell(DASHBOARD_CSS, "text/css; charset=utf-8"));
+
+  app.use("*", adminAuth());
+  app.use("*", async (c, next) => {
+    await next();
+    c.header("cache-control", "no-store");
+    c.header("x-content-type-options", "nosniff");
+  });
+
+  app.get("/sessions", async (c) => {
+    const raw = c.req.query("limit");
+    const limit = raw === undefined || raw === "" ? SESSIONS_LIMIT_DEFAULT : /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
+    if (!(limit >= 1 && limit <= SESSIONS_LIMIT_MAX)) throw bad("limit", `limit must be an integer from 1 to ${SESSIONS_LIMIT_MAX}`);
+    const index = deps.index(c.env);
+    const [totals, sessions] = await Promise.all([index.totals(), index.list(limit)]);
+    return c.json({ totals, sessions });
+  });
+
+  app.get("/sessions/:id", async (c) => {
+    const id = sessionId(c.req.param("id"));
+    const [stats, summary] = await Promise.all([deps.session(c.env, id).stats(), deps.index(c.env).get(id)]);
+    const empty = stats.session_id === null && Object.keys(stats.counters).length === 0 && !stats.disabled;
+    if (empty && summary === null) return notFound("session_not_found", "no state is held for this session id");
+    return c.json({ session: stats, index: summary });
+  });
+
+  app.get("/sessions/:id/memory", async (c) => {
+    const id = sessionId(c.req.param("id"));
+    const q = c.req.query("q");
+    if (q !== undefined && q.length > QUERY_MAX_CHARS) throw bad("q", `q must be at most ${QUERY_MAX_CHARS} characters`);
+    const kindRaw = c.req.query("kind");
+    const kind = kindRaw === undefined || kindRaw === "" ? null : (REFERENCE_KINDS as readonly string[]).includes(kindRaw) ? (kindRaw as (typeof REFERENCE_KINDS)[number]) : undefined;
+    if (kind === undefined) throw bad("kind", `kind must be one of ${REFERENCE_KINDS.join(", ")}`);
+    const stored = await deps.session(c.env, id).memory();
+    if (stored === null) return notFound("memory_not_found", "no tier map yet: it is written by the session_memory tier when the session completes");
+    const parsed = tierMapSchema.safeParse(stored);
+    if (!parsed.success) throw new Error("stored tier map does not match its schema");
+    const map = parsed.data as TierMap;
+    const search = q === undefined || q === "" ? (kind === null ? null : searchMemory(map, "", kind)) : searchMemory(map, q, kind);
+    return c.json({ session_id: id, tier_map: map, search });
+  });
+
+  app.get("/sessions/:id/archive/:call_id", async (c) => {
+    const id = sessionId(c.req.param("id"));
+    const callId = c.req.param("call_id");
+    const loaded = loadConfig(c.env);
+    if (!loaded.ok || !loaded.config.archive_removed) return notFound("archive_off", "archive_removed is off: removed results are not kept");
+    const text = await deps.session(c.env, id).getArchive(callId);
+    if (text === null) return notFound("archive_not_found", "nothing archived under this call id");
+    return c.body(text, 200, { "content-type": "text/plain; charset=utf-8" });
+  });
+
+  for (const [action, disabled] of [["disable", true], ["enable", false]] as const) {
+    app.post(`/sessions/:id/${action}`, async (c) => {
+      const id = sessionId(c.req.param("id"));
+      await deps.session(c.env, id).setDisabled(disabled);
+      await deps.index(c.env).setDisabled(id, disabled);
+      return c.json({ session_id: id, disabled });
+    });
+  }
+
+  app.get("/metrics", async (c) => {
+    const { series, sessions } = await deps.index(c.env).series();
+    return c.body(renderExposition(buildFamilies(series, sessions)), 200, { "content-type": EXPOSITION_CONTENT_TYPE });
+  });
+
+  app.route("/", createAdminAuditRoutes(deps.audit));
+  app.all("*", (c) => c.json({ error: { type: "not_found", message: `No admin route for ${c.req.method} ${c.req.path}` } }, 404));
+
+  app.onError((err, c) => {
+    if (err instanceof HTTPException) return err.getResponse();
+    console.error(`admin ${c.req.method} ${c.req.routePath} failed: ${err.name}`);
+    return c.json({ error: { type: "admin_error", message: "admin route failed; see the Worker log" } }, 500);
+  });
+  return app;
+}

@@ -1,0 +1,173 @@
+/**
+ * Pure admin code: index updates derived from session-DO outcomes, metric deltas, the
+ * Prometheus exposition (whole expected text, then the strict parser), totals, memory search.
+ */
+import { describe, expect, it } from "vitest";
+import { outcomeUpdate, usageUpdate, type OutcomeFacts } from "../../src/admin/index-update";
+import { buildFamilies, deltasOf, type StoredSeries } from "../../src/admin/metrics-catalog";
+import { escapeLabelValue, formatValue, renderExposition } from "../../src/admin/render-exposition";
+import { searchMemory } from "../../src/admin/search-memory";
+import { totalsOf } from "../../src/admin/summarize-index";
+import { buildTierMap } from "../../src/core/memory/build-tier-map";
+import type { StepOutput } from "../../src/do/step-types";
+import { makeView } from "../support/make-view";
+import { parseExposition, valueOf } from "../support/parse-exposition";
+
+const STEP: StepOutput = { disabled: false, tier: "micro", plan: { actions: {} }, step: 3, tokens_original: 52_000, tokens_after: 31_500, pairs_removed: 4, cost_estimate: 0.0031, new_pair_ids: ["t1"], warnings: [] };
+const facts = (o: Partial<OutcomeFacts> = {}): OutcomeFacts => ({
+  session_id: "cc:abc", provider: "anthropic", model: "claude-sonnet-4-5", turns: 12, now_ms: 1_700_000_000_000, step: STEP,
+  report: { correlation_id: "req-1", outcome: "compacted", rollback_step: null, tokens_original: 52_000, tokens_sent: 31_500, tier: "micro" },
+  recorded: { calls: 7, tokens_saved: 20_500, usd_saved: 0.00615 }, step_ms: 42, ...o,
+});
+
+describe("outcomeUpdate", () => {
+  it("a compacted request with a kept step", () => {
+    expect(outcomeUpdate(facts())).toEqual({
+      kind: "outcome", session_id: "cc:abc", provider: "anthropic", model: "claude-sonnet-4-5", at_ms: 1_700_000_000_000,
+      outcome: "compacted", fail_open_reason: null, tier: "micro", step_tier: "micro", turns: 12, calls: 7,
+      tokens_original: 52_000, tokens_sent: 31_500, tokens_saved: 20_500, usd_saved: 0.00615, step_ms: 42,
+    });
+  });
+
+  it("a failed guarantee check rolls the step back: fail_open, no step", () => {
+    const u = outcomeUpdate(facts({ report: { correlation_id: "req-2", outcome: "guarantee_check", rollback_step: 3, tokens_original: 52_000, tokens_sent: 52_000, tier: "micro" }, recorded: { calls: 8, tokens_saved: 0, usd_saved: 0 } }));
+    expect([u.outcome, u.fail_open_reason, u.step_tier, u.tokens_saved, u.calls]).toEqual(["fail_open", "guarantee_check", null, 0, 8]);
+  });
+
+  it("a disabled session is labelled disabled; a DO that did not answer leaves calls and latency null", () => {
+    const off = outcomeUpdate(facts({ step: { ...STEP, disabled: true, step: null, tier: "none" }, report: { correlation_id: "r", outcome: "unchanged", rollback_step: null, tokens_original: 900, tokens_sent: 900, tier: "none" } }));
+    expect([off.outcome, off.step_tier]).toEqual(["disabled", null]);
+    const dead = outcomeUpdate(facts({ step: null, recorded: null, step_ms: null, report: { correlation_id: "r", outcome: "do_timeout", rollback_step: null, tokens_original: 900, tokens_sent: 900, tier: "none" } }));
+    expect([dead.outcome, dead.fail_open_reason, dead.calls, dead.step_ms, dead.usd_saved]).toEqual(["fail_open", "do_timeout", null, null, 0]);
+  });
+
+  it("a model name that is not an id is dropped (no free text in the index)", () => {
+    expect(outcomeUpdate(facts({ model: "my model, see notes" })).model).toBe(null);
+  });
+});
+
+describe("metrics", () => {
+  const stored = (updates: Parameters<typeof deltasOf>[0][]): StoredSeries[] => {
+    const m = new Map<string, StoredSeries>();
+    for (const d of updates.flatMap(deltasOf)) {
+      const k = `${d.family}${d.suffix}${JSON.stringify(d.labels)}`;
+      const prev = m.get(k);
+      m.set(k, { family: d.family, suffix: d.suffix, labels: d.labels, value: (prev?.value ?? 0) + d.delta });
+    }
+    return [...m.values()];
+  };
+
+  it("renders the whole exposition for two requests and one usage report", () => {
+    const series = stored([
+      outcomeUpdate(facts()),
+      outcomeUpdate(facts({ step_ms: 1_500, recorded: { calls: 8, tokens_saved: 0, usd_saved: 0 }, report: { correlation_id: "r2", outcome: "do_error", rollback_step: null, tokens_original: 1_000, tokens_sent: 1_000, tier: "none" } })),
+      usageUpdate("cc:abc", "anthropic", 1_700_000_000_500, { input_tokens: 1_000, cache_read_input_tokens: 30_000, cache_creation_input_tokens: 500, output_tokens: 200 }),
+    ]);
+    const text = renderExposition(buildFamilies(series, 1));
+    expect(text).toBe(`# HELP sluice_requests_total Chat requests through the compaction pipeline, by provider and outcome (compacted, unchanged, disabled, fail_open).
+# TYPE sluice_requests_total counter
+sluice_requests_total{provider="anthropic",outcome="compacted"} 1
+sluice_requests_total{provider="anthropic",outcome="fail_open"} 1
+# HELP sluice_compaction_steps_total Compaction steps taken and kept, by tier.
+# TYPE sluice_compaction_steps_total counter
+sluice_compaction_steps_total{tier="micro"} 1
+# HELP sluice_fail_open_total Requests forwarded with their original bytes after a failure, by reason.
+# TYPE sluice_fail_open_total counter
+sluice_fail_open_total{reason="do_error"} 1
+# HELP sluice_tokens_original_total Estimated input tokens of requests as the clients sent them.
+# TYPE sluice_tokens_original_total counter
+sluice_tokens_original_total 53000
+# HELP sluice_tokens_sent_total Estimated input tokens of requests as forwarded upstream.
+# TYPE sluice_tokens_sent_total counter
+sluice_tokens_sent_total 32500
+# HELP sluice_tokens_saved_total Estimated input tokens removed by compaction.
+# TYPE sluice_tokens_saved_total counter
+sluice_tokens_saved_total 20500
+# HELP sluice_usd_saved_total Estimated input cost removed by compaction, US dollars.
+# TYPE sluice_usd_saved_total counter
+sluice_usd_saved_total 0.00615
+# HELP sluice_usage_tokens_total Provider-reported tokens, by provider and kind (input, cache_read, cache_write, output).
+# TYPE sluice_usage_tokens_total counter
+sluice_usage_tokens_total{provider="anthropic",kind="cache_read"} 30000
+sluice_usage_tokens_total{provider="anthropic",kind="cache_write"} 500
+sluice_usage_tokens_total{provider="anthropic",kind="input"} 1000
+sluice_usage_tokens_total{provider="anthropic",kind="output"} 200
+# HELP sluice_engine_latency_seconds Time of the session step (ledger, tier choice, decision engine) as seen by the gateway, seconds.
+# TYPE sluice_engine_latency_seconds histogram
+sluice_engine_latency_seconds_bucket{le="0.005"} 0
+sluice_engine_latency_seconds_bucket{le="0.01"} 0
+sluice_engine_latency_seconds_bucket{le="0.025"} 0
+sluice_engine_latency_seconds_bucket{le="0.05"} 1
+sluice_engine_latency_seconds_bucket{le="0.1"} 1
+sluice_engine_latency_seconds_bucket{le="0.25"} 1
+sluice_engine_latency_seconds_bucket{le="0.5"} 1
+sluice_engine_latency_seconds_bucket{le="1"} 1
+sluice_engine_latency_seconds_bucket{le="2.5"} 2
+sluice_engine_latency_seconds_bucket{le="5"} 2
+sluice_engine_latency_seconds_bucket{le="10"} 2
+sluice_engine_latency_seconds_bucket{le="+Inf"} 2
+sluice_engine_latency_seconds_sum 1.542
+sluice_engine_latency_seconds_count 2
+# HELP sluice_sessions Sessions held in the session index.
+# TYPE sluice_sessions gauge
+sluice_sessions 1
+`);
+    const parsed = parseExposition(text);
+    expect(parsed.map((f) => [f.name, f.type])).toEqual([
+      ["sluice_requests_total", "counter"], ["sluice_compaction_steps_total", "counter"], ["sluice_fail_open_total", "counter"],
+      ["sluice_tokens_original_total", "counter"], ["sluice_tokens_sent_total", "counter"], ["sluice_tokens_saved_total", "counter"],
+      ["sluice_usd_saved_total", "counter"], ["sluice_usage_tokens_total", "counter"], ["sluice_engine_latency_seconds", "histogram"], ["sluice_sessions", "gauge"],
+    ]);
+    expect(valueOf(parsed, "sluice_engine_latency_seconds_bucket", { le: "+Inf" })).toBe(2);
+  });
+
+  it("an empty index still renders every unlabelled family, valid", () => {
+    const parsed = parseExposition(renderExposition(buildFamilies([], 0)));
+    expect(parsed.map((f) => f.samples.length)).toEqual([0, 0, 0, 1, 1, 1, 1, 0, 14, 1]);
+  });
+
+  it("escapes HELP and label values and formats special floats per the spec", () => {
+    expect(escapeLabelValue('a\\b"c\nd')).toBe('a\\\\b\\"c\\nd');
+    expect([formatValue(Infinity), formatValue(-Infinity), formatValue(NaN), formatValue(1e-7), formatValue(12)]).toEqual(["+Inf", "-Inf", "NaN", "1e-7", "12"]);
+    const text = renderExposition([{ name: "x_total", help: "line\\one\ntwo", type: "counter", samples: [{ suffix: "", labels: { k: 'q"\n\\' }, value: 1 }] }]);
+    expect(text).toBe('# HELP x_total line\\\\one\\ntwo\n# TYPE x_total counter\nx_total{k="q\\"\\n\\\\"} 1\n');
+    expect(parseExposition(text)[0]).toEqual({ name: "x_total", help: "line\\one\ntwo", type: "counter", samples: [{ name: "x_total", labels: { k: 'q"\n\\' }, value: 1 }] });
+    expect(() => renderExposition([{ name: "bad-name", help: "", type: "gauge", samples: [] }])).toThrow("invalid metric name: bad-name");
+  });
+
+  it("the strict parser rejects what Prometheus would (or what we never emit)", () => {
+    expect(() => parseExposition("# HELP a_total x\n# TYPE a_total counter\na_total 1")).toThrow("last line must end");
+    expect(() => parseExposition("# HELP a x\n# TYPE a counter\na 1\n")).toThrow("must end in _total");
+    expect(() => parseExposition("# HELP a_total x\n# TYPE a_total counter\na_total{k=\"v\",} 1\n")).toThrow("trailing comma");
+    expect(() => parseExposition("# HELP h x\n# TYPE h histogram\nh_bucket{le=\"1\"} 2\nh_bucket{le=\"+Inf\"} 1\nh_sum 1\nh_count 1\n")).toThrow("buckets not cumulative");
+    expect(() => parseExposition("# HELP g x\n# TYPE g gauge\ng one\n")).toThrow("bad value");
+  });
+});
+
+describe("totals and memory search", () => {
+  it("totals come from the series: fail-open count, USD saved, cache hit ratio", () => {
+    const series: StoredSeries[] = [
+      ...deltasOf(outcomeUpdate(facts())),
+      ...deltasOf(usageUpdate("cc:abc", "anthropic", 1, { input_tokens: 1_000, cache_read_input_tokens: 30_000, cache_creation_input_tokens: 500, output_tokens: 200 })),
+      ...deltasOf(outcomeUpdate(facts({ report: { correlation_id: "r", outcome: "parse_error", rollback_step: null, tokens_original: 10, tokens_sent: 10, tier: "none" }, recorded: null }))),
+    ].map((d) => ({ family: d.family, suffix: d.suffix, labels: d.labels, value: d.delta }));
+    expect(totalsOf(series, 3)).toEqual({
+      sessions: 3, requests: 2, compacted: 1, fail_open: 1, tokens_original: 52_010, tokens_sent: 31_510, tokens_saved: 20_500,
+      usd_saved: 0.00615, cache_hit_ratio: 30_000 / 31_500,
+    });
+  });
+
+  it("searches reference keys case-insensitively, by kind", () => {
+    const view = makeView({ messages: [
+      { role: "user", text: "go" },
+      { role: "assistant", calls: [{ id: "a", tool: "Read", input: { file_path: "src/App.ts" } }, { id: "b", tool: "Bash", input: { command: "npm test -- app" } }] },
+      { role: "user", results: [{ id: "a", text: "export const app = 1;" }, { id: "b", text: "Error: 2 tests failed", is_error: true }] },
+      { role: "assistant", text: "done" },
+    ] });
+    const map = buildTierMap(view, 4);
+    const r = searchMemory(map, "APP", null);
+    expect(r.matches.map((e) => `${e.kind}:${e.key}`)).toEqual(["command:npm test -- app", "path:src/App.ts"]);
+    expect(searchMemory(map, "app", "path")).toEqual({ q: "app", kind: "path", total: 1, matches: [{ kind: "path", key: "src/App.ts", pair_ids: ["a"], first_message: 1, last_message: 1, count: 1 }] });
+    expect(searchMemory(map, "", "error").matches.map((e) => e.key)).toEqual(["Error: 2 tests failed"]);
+  });
+});

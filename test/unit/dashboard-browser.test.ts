@@ -1,0 +1,168 @@
+/**
+ * The operator dashboard in a real browser (issue 8): the gateway runs under `wrangler dev`
+ * (admin token var set, compaction on, upstreams = the provider emulator), real corpus calls
+ * go through it, a session is disabled through the admin API, then headless Chromium opens
+ * /admin/dashboard, signs in, and the numbers it shows must equal the admin API's. A screenshot
+ * is saved under test-output/. Chromium: Debian `chromium` at /usr/bin/chromium (.ci/run
+ * installs it); missing → this test FAILS when CI=true, and is skipped with a message otherwise.
+ * A second test serves the same page next to a FIXTURE admin API (a Node stand-in answering
+ * fixed JSON) to check what the live gateway cannot show until the pipeline reports to the
+ * index: the per-call chart with many calls, and client-chosen ids rendered as text, not markup.
+ */
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { join, resolve } from "node:path";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DASHBOARD_CSS, DASHBOARD_HTML } from "../../src/admin/dashboard-html";
+import { DASHBOARD_JS } from "../../src/admin/dashboard-script";
+import type { IndexTotals, SessionSummary } from "../../src/admin/summarize-index";
+import type { SessionStats } from "../../src/do/session-stats";
+import { startEmulator, type EmulatorHandle } from "../../tools/emulator/server";
+import { agentHeaders } from "../../tools/replay/agent-headers";
+import { readCorpus } from "../../tools/replay/read-corpus";
+import { startWranglerDev, type WranglerDev } from "../support/start-wrangler-dev";
+
+const CHROMIUM = "/usr/bin/chromium";
+/** Launch flags required by the issue, exactly (plus the pipe and profile Playwright needs). */
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+const CI = process.env.CI === "true" || process.env.CI === "1";
+const MISSING = !existsSync(CHROMIUM);
+const TOKEN = "browser-test-admin-token.5d21";
+const OUT_DIR = resolve(import.meta.dirname, "../../test-output");
+/** Corpus sessions and how many of their first calls are sent. */
+const SENT = [{ corpus: "tau-airline-gpt4o-task02", calls: 4 }, { corpus: "cc-cctrace-opus4", calls: 3 }] as const;
+const sessionOf = (corpus: string) => `browser-${corpus}`;
+const KILLED = "browser-kill-switch";
+
+// Display formats of the dashboard (src/admin/dashboard-script.ts).
+const usd = (v: number) => `$${v.toFixed(4)}`;
+const ratio = (v: number | null) => (v === null ? "—" : `${(v * 100).toFixed(1)}%`);
+const int = (v: number) => String(Math.round(v));
+const time = (ms: number | null) => (ms === null ? "—" : `${new Date(ms).toISOString().replace("T", " ").slice(0, 19)}Z`);
+
+if (MISSING && !CI) console.warn(`dashboard browser test SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium; .ci/run does it). With CI=true this fails.`);
+
+describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
+  let emulator: EmulatorHandle | undefined;
+  let dev: WranglerDev | undefined;
+  let browser: Browser | undefined;
+  const admin = async <T>(path: string, method = "GET"): Promise<T> => {
+    const res = await fetch(`${dev!.url}/admin${path}`, { method, headers: { authorization: `Bearer ${TOKEN}` } });
+    if (!res.ok) throw new Error(`${method} /admin${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+
+  beforeAll(async () => {
+    if (MISSING) return;
+    emulator = await startEmulator({ port: 0 });
+    dev = await startWranglerDev({ SLUICE_ADMIN_TOKEN: TOKEN, SLUICE_COMPACTION: "1", ANTHROPIC_BASE_URL: emulator.url, OPENAI_BASE_URL: emulator.url });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await dev?.close();
+    await emulator?.close();
+  });
+
+  it("shows the admin API's totals, sessions and per-call chart", async () => {
+    if (MISSING) throw new Error(`CI=true but ${CHROMIUM} is missing: .ci/run must install Debian chromium before the tests`);
+    const base = dev!.url;
+
+    // 1. Real corpus calls through the gateway (upstream: the emulator).
+    for (const s of SENT) {
+      const session = readCorpus(readFileSync(`/work/shared/corpus/${s.corpus}.json`, "utf8"), s.corpus);
+      const path = session.provider === "anthropic" ? "/anthropic/v1/messages" : session.provider === "openai-chat" ? "/openai/v1/chat/completions" : "/openai/v1/responses";
+      for (const call of session.calls.slice(0, s.calls)) {
+        const res = await fetch(`${base}${path}`, { method: "POST", headers: agentHeaders(session.provider, `key-${s.corpus}`, sessionOf(s.corpus)), body: JSON.stringify(call.body) });
+        expect([s.corpus, call.index, res.status]).toEqual([s.corpus, call.index, 200]);
+        await res.arrayBuffer();
+      }
+    }
+    // 2. Operator actions through the admin API.
+    expect(await admin(`/sessions/${KILLED}/disable`, "POST")).toEqual({ session_id: KILLED, disabled: true });
+    expect(await admin("/audit/verify")).toMatchObject({ ok: true, first_bad_seq: null });
+    await new Promise((r) => setTimeout(r, 500)); // waitUntil reports settle
+    const api = await admin<{ totals: IndexTotals; sessions: SessionSummary[] }>("/sessions");
+    expect(api.sessions.find((s) => s.id === KILLED)).toMatchObject({ disabled: true, last_activity_ms: null });
+    const wired = api.sessions.some((s) => s.id === sessionOf(SENT[0].corpus));
+    if (wired) expect(api.totals.requests).toBeGreaterThanOrEqual(SENT.reduce((n, s) => n + s.calls, 0));
+    else {
+      console.warn("dashboard browser test: the compaction pipeline does not report to the session index yet; only the disabled session is listed");
+      expect(api.sessions.map((s) => s.id)).toEqual([KILLED]);
+    }
+    const chosen = wired ? sessionOf(SENT[0].corpus) : KILLED;
+    const stats = (await admin<{ session: SessionStats }>(`/sessions/${encodeURIComponent(chosen)}`)).session;
+    if (wired) expect(stats.calls_log.length).toBe(SENT[0].calls);
+
+    // 3. The page, signed in through its login field.
+    browser = await chromium.launch({ executablePath: CHROMIUM, ignoreDefaultArgs: true, args: [...CHROMIUM_ARGS, "--remote-debugging-pipe", "about:blank"] });
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    await page.goto(`${base}/admin/dashboard`);
+    await page.fill("#token", TOKEN);
+    await page.click("#login-form button[type=submit]");
+    await page.waitForSelector('#status[data-state="loaded"]', { timeout: 20_000 });
+    await page.selectOption("#chart-session", chosen);
+    await page.waitForSelector('#status[data-state="loaded"]', { timeout: 20_000 });
+
+    const text = (sel: string) => page.locator(sel).innerText();
+    expect([await text("#total-usd-saved"), await text("#total-cache-hit"), await text("#total-fail-open"), await text("#total-requests"), await text("#total-tokens-saved"), await text("#total-sessions")])
+      .toEqual([usd(api.totals.usd_saved), ratio(api.totals.cache_hit_ratio), int(api.totals.fail_open), int(api.totals.requests), int(api.totals.tokens_saved), int(api.totals.sessions)]);
+    const rows = await page.locator("#sessions tbody tr[data-session]").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].slice(0, 12).map((td) => td.textContent)));
+    expect(rows).toEqual(api.sessions.map((s) => [s.id, s.provider ?? "—", s.model ?? "—", int(s.turns), int(s.calls), int(s.tokens_saved), usd(s.usd_saved), ratio(s.cache_hit_ratio), int(s.fail_open), s.last_tier ?? "—", time(s.last_activity_ms), s.disabled ? "disabled" : "enabled"]));
+    expect(await page.locator("#chart").getAttribute("data-calls")).toBe(String(stats.calls_log.length));
+    const dots = (cls: string) => page.locator(`#chart circle.${cls}`).evaluateAll((cs) => cs.map((c) => Number(c.getAttribute("data-value"))));
+    expect([await dots("original"), await dots("sent")]).toEqual([stats.calls_log.map((c) => c.tokens_original), stats.calls_log.map((c) => c.tokens_sent)]);
+
+    mkdirSync(OUT_DIR, { recursive: true });
+    await page.screenshot({ path: join(OUT_DIR, "dashboard.png"), fullPage: true });
+    expect(await page.content()).not.toContain(TOKEN);
+    expect(page.url()).not.toContain(TOKEN);
+
+    // 4. The kill switch from the page: Enable on the disabled row reaches the API.
+    await page.locator(`#sessions tr[data-session="${KILLED}"] button`).click();
+    await page.waitForSelector(`#sessions tr[data-session="${KILLED}"]:not(.disabled)`, { timeout: 20_000 });
+    expect((await admin<{ sessions: SessionSummary[] }>("/sessions")).sessions.find((s) => s.id === KILLED)?.disabled).toBe(false);
+    expect(pageErrors).toEqual([]);
+  }, 180_000);
+
+  it("plots every call of a session and renders client-chosen ids as text (fixture API)", async () => {
+    if (MISSING) throw new Error(`CI=true but ${CHROMIUM} is missing`);
+    const hostileId = 'cc:<img src=x onerror="window.__pwned=1">';
+    const calls = Array.from({ length: 12 }, (_, i) => ({ seq: i + 1, at_ms: 0, tokens_original: 20_000 + i * 4_000, tokens_sent: i < 5 ? 20_000 + i * 4_000 : 12_000 + (i - 5) * 3_000, tier: "micro", outcome: "compacted" }));
+    const summary = { id: hostileId, provider: "anthropic", model: "claude-sonnet-4-5", turns: 12, calls: 12, requests: 12, compacted: 7, fail_open: 1, tokens_original: 0, tokens_sent: 0, tokens_saved: 50_000, usd_saved: 0.1234, cache_hit_ratio: 0.87, last_tier: "micro", last_outcome: "compacted", last_activity_ms: 1_790_000_000_000, disabled: false };
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(`${req.headers.authorization} ${req.url}`);
+      const send = (type: string, body: string) => { res.writeHead(200, { "content-type": type }); res.end(body); };
+      if (req.url === "/admin/dashboard") return send("text/html", DASHBOARD_HTML);
+      if (req.url === "/admin/dashboard.js") return send("text/javascript", DASHBOARD_JS);
+      if (req.url === "/admin/dashboard.css") return send("text/css", DASHBOARD_CSS);
+      if (req.url === "/admin/sessions") return send("application/json", JSON.stringify({ totals: { sessions: 1, requests: 12, compacted: 7, fail_open: 1, tokens_original: 0, tokens_sent: 0, tokens_saved: 50_000, usd_saved: 0.1234, cache_hit_ratio: 0.87 }, sessions: [summary] }));
+      if (req.url === `/admin/sessions/${encodeURIComponent(hostileId)}`) return send("application/json", JSON.stringify({ session: { calls_log: calls } }));
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", () => ok()));
+    try {
+      browser ??= await chromium.launch({ executablePath: CHROMIUM, ignoreDefaultArgs: true, args: [...CHROMIUM_ARGS, "--remote-debugging-pipe", "about:blank"] });
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 760 } })).newPage();
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/admin/dashboard`);
+      await page.fill("#token", "fixture-token");
+      await page.click("#login-form button[type=submit]");
+      await page.waitForSelector('#status[data-state="loaded"]', { timeout: 20_000 });
+      expect(await page.locator("#sessions tbody td").first().textContent()).toBe(hostileId);
+      expect([await page.locator("#sessions img").count(), await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)]).toEqual([0, undefined]);
+      const dots = (cls: string) => page.locator(`#chart circle.${cls}`).evaluateAll((cs) => cs.map((c) => Number(c.getAttribute("data-value"))));
+      expect([await dots("original"), await dots("sent")]).toEqual([calls.map((c) => c.tokens_original), calls.map((c) => c.tokens_sent)]);
+      expect(await page.locator("#chart polyline").count()).toBe(2);
+      expect(seen).toContain(`Bearer fixture-token /admin/sessions/${encodeURIComponent(hostileId)}`);
+      mkdirSync(OUT_DIR, { recursive: true });
+      await page.screenshot({ path: join(OUT_DIR, "dashboard-chart-fixture.png"), fullPage: true });
+    } finally {
+      server.close();
+    }
+  }, 60_000);
+});
