@@ -16,6 +16,7 @@ import { adapterFor } from "../providers/registry";
 import { tapUsage } from "../usage/tap-usage";
 import type { IncomingRequest, RouteKind } from "./handle-request";
 import { sessionIdOf } from "./session-id";
+import { outcomeUpdate, usageUpdate, type IndexUpdate } from "../admin/index-update";
 
 /** Response header describing what was done (DESIGN §7b). */
 export const COMPACTION_HEADER = "x-sluice-compaction";
@@ -29,6 +30,8 @@ export interface PipelineDeps {
   now: () => number;
   /** Deadline of the DO step RPC, ms. */
   doTimeoutMs: number;
+  /** The global session index (admin list and metrics); best effort, off the hot path. */
+  index?: { record(u: IndexUpdate): Promise<unknown> };
   /** Called when a new step was forwarded (audit trail: counts only). */
   onStep?: (step: { tier: StepOutput["tier"]; tokens_before: number; tokens_after: number; usd: number; correlation_id: string; session_id: string }) => void;
 }
@@ -75,10 +78,21 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
 
   const sid = sessionIdOf(provider, req.headers, original, parsed.root);
   const stub = deps.sessions.get(deps.sessions.idFromName(sid.id));
-  const report = (r: OutcomeReport) => deps.waitUntil(Promise.resolve(stub.reportOutcome(r)).catch(() => undefined));
+  const t0 = deps.now();
+  let stepMs: number | null = null;
+  const facts = { session_id: sid.id, provider, model: parsed.view.model, turns: parsed.view.turn_count, now_ms: t0 };
+  const record = (u: IndexUpdate) => (deps.index ? Promise.resolve(deps.index.record(u)).catch(() => undefined) : Promise.resolve());
+  /** Reports the outcome to the session DO, then what it recorded to the index (waitUntil). */
+  const report = (r: OutcomeReport, out: StepOutput | null) =>
+    deps.waitUntil(
+      Promise.resolve(stub.reportOutcome(r))
+        .catch(() => null)
+        .then((recorded) => record(outcomeUpdate({ ...facts, step: out, report: r, recorded: recorded ?? null, step_ms: out ? stepMs : null }))),
+    );
+  const after = (estimated: number) => usageAfter(deps, stub, provider, estimated, sid.id, record);
   const failOpen = (reason: string, out: StepOutput | null): PipelineResult => {
-    report({ correlation_id: req.requestId, outcome: reason, rollback_step: out?.step ?? null, tokens_original: out?.tokens_original ?? parsed.view.est_tokens, tokens_sent: out?.tokens_original ?? parsed.view.est_tokens, tier: out?.tier ?? "none" });
-    return unchanged(`skipped; reason=${reason}`, usageAfter(deps, stub, provider, out?.tokens_original ?? parsed.view.est_tokens));
+    report({ correlation_id: req.requestId, outcome: reason, rollback_step: out?.step ?? null, tokens_original: out?.tokens_original ?? parsed.view.est_tokens, tokens_sent: out?.tokens_original ?? parsed.view.est_tokens, tier: out?.tier ?? "none" }, out);
+    return unchanged(`skipped; reason=${reason}`, after(out?.tokens_original ?? parsed.view.est_tokens));
   };
 
   let out: StepOutput;
@@ -90,20 +104,23 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   } catch (err) {
     const reason = err instanceof Deadline ? "do_timeout" : "do_error";
     deps.waitUntil(Promise.resolve(stub.countFailOpen(reason)).catch(() => undefined));
+    const tokens = parsed.view.est_tokens;
+    deps.waitUntil(record(outcomeUpdate({ ...facts, step: null, recorded: null, step_ms: null, report: { correlation_id: req.requestId, outcome: reason, rollback_step: null, tokens_original: tokens, tokens_sent: tokens, tier: "none" } })));
     return unchanged(`skipped; reason=${reason}`);
   }
+  stepMs = deps.now() - t0;
   if (out.disabled) {
-    report({ correlation_id: req.requestId, outcome: "unchanged", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_original, tier: "none" });
-    return unchanged("off; reason=session_disabled", usageAfter(deps, stub, provider, out.tokens_original));
+    report({ correlation_id: req.requestId, outcome: "unchanged", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_original, tier: "none" }, out);
+    return unchanged("off; reason=session_disabled", after(out.tokens_original));
   }
   const summary = `tier=${out.tier}; pairs_removed=${out.pairs_removed}; tokens_before=${out.tokens_original}; tokens_after=${out.tokens_after}`;
   if (deps.mode === "measure") {
-    report({ correlation_id: req.requestId, outcome: "unchanged", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_original, tier: out.tier });
-    return unchanged(`measure; ${summary}`, usageAfter(deps, stub, provider, out.tokens_original));
+    report({ correlation_id: req.requestId, outcome: "unchanged", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_original, tier: out.tier }, out);
+    return unchanged(`measure; ${summary}`, after(out.tokens_original));
   }
   if (Object.keys(out.plan.actions).length === 0) {
-    report({ correlation_id: req.requestId, outcome: "unchanged", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_original, tier: out.tier });
-    return unchanged(`none; ${summary}`, usageAfter(deps, stub, provider, out.tokens_original));
+    report({ correlation_id: req.requestId, outcome: "unchanged", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_original, tier: out.tier }, out);
+    return unchanged(`none; ${summary}`, after(out.tokens_original));
   }
 
   let edited: Uint8Array;
@@ -124,15 +141,30 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
       deps.onStep?.({ tier: out.tier, tokens_before: out.tokens_original, tokens_after: out.tokens_after, usd: out.cost_estimate, correlation_id: req.requestId, session_id: sid.id });
     } catch { /* audit is best effort */ }
   }
-  report({ correlation_id: req.requestId, outcome: edited === original ? "unchanged" : "compacted", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_after, tier: out.tier });
-  return { body: edited, headers: { [COMPACTION_HEADER]: summary }, after: usageAfter(deps, stub, provider, out.tokens_after) };
+  report({ correlation_id: req.requestId, outcome: edited === original ? "unchanged" : "compacted", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_after, tier: out.tier }, out);
+  return { body: edited, headers: { [COMPACTION_HEADER]: summary }, after: after(out.tokens_after) };
 }
 
-/** The usage tap: reports provider usage and our estimate of what was sent to the DO, in waitUntil. */
-function usageAfter(deps: PipelineDeps, stub: DurableObjectStub<SessionObject>, provider: Provider, estimated: number): (res: Response) => Response {
+/** The usage tap: reports provider usage and our estimate of what was sent to the DO and the index, in waitUntil. */
+function usageAfter(
+  deps: PipelineDeps,
+  stub: DurableObjectStub<SessionObject>,
+  provider: Provider,
+  estimated: number,
+  sessionId: string,
+  record: (u: IndexUpdate) => Promise<unknown>,
+): (res: Response) => Response {
   return (res) => {
     const tapped = tapUsage(res, provider);
-    deps.waitUntil(tapped.usage.then((u) => (u ? stub.reportUsage(u, estimated) : undefined)).catch(() => undefined));
+    deps.waitUntil(
+      tapped.usage
+        .then(async (u) => {
+          if (!u) return;
+          await Promise.resolve(stub.reportUsage(u, estimated)).catch(() => undefined);
+          await record(usageUpdate(sessionId, provider, deps.now(), u));
+        })
+        .catch(() => undefined),
+    );
     return tapped.response;
   };
 }

@@ -9,6 +9,7 @@ import { loadConfig, type LoadConfigResult } from "../config/load-config";
 import type { AuditEntry } from "../core/audit/audit-record";
 import type { SessionObject } from "../do/session-object";
 import { AUDIT_OBJECT_NAME } from "../do/audit-object";
+import { SESSION_INDEX_NAME } from "../do/index-object";
 import { runPipeline } from "./compaction-pipeline";
 import type { CompactionHook } from "./handle-request";
 
@@ -71,6 +72,7 @@ export function compactionHookFor(env: Env, ctx: ExecutionContext | undefined): 
         waitUntil,
         now: () => Date.now(),
         doTimeoutMs: DO_STEP_TIMEOUT_MS + (config.engine === "heuristic" ? 0 : config.timeout_ms),
+        index: env.SESSION_INDEX ? env.SESSION_INDEX.get(env.SESSION_INDEX.idFromName(SESSION_INDEX_NAME)) : undefined,
         onStep: (step) => waitUntil(audit(env, { kind: "compaction_step", fields: step }, false)),
       },
       req,
