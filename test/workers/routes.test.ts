@@ -93,7 +93,7 @@ describe("any other path and method is proxied as is", () => {
 });
 
 describe("404 outside the prefixes", () => {
-  for (const path of ["/", "/v1/messages", "/anthropicx/v1/messages", "/admin", "/healthz/x"]) {
+  for (const path of ["/", "/v1/messages", "/anthropicx/v1/messages", "/adminx", "/healthz/x"]) {
     it(`${path} → 404 with a request id, nothing forwarded`, async () => {
       const id = newTestId("nf");
       const res = await gateway(path, { method: "POST", headers: { "x-test-id": id }, body: "{}" });
