@@ -73,7 +73,7 @@ describe("anthropic edit rules: exact outputs", () => {
       { id: "y", kind: "result_without_call", position: { message_index: 2, block_index: 1 } },
     ]);
     expect(r.parsed.view.pairs.map((p) => p.id)).toEqual(["a"]);
-    expect(r.refused).toEqual({ x: "not_a_pair", y: "not_a_pair" });
+    expect(r.refused).toEqual({ x: "unknown_pair", y: "unknown_pair" });
   });
 
   it("an id used twice makes every block carrying it a duplicate_id orphan", () => {

@@ -22,6 +22,8 @@ import { boundaryAtOrAfter, boundaryAtOrBefore, isWhitespaceUnit, unitLength } f
 import { getMember } from "../shared/json-scan";
 import { locateHistory, resultParts, type ArrayNode, type LocatedHistory, type StringNode } from "./locate-blocks";
 import { isMediaPart } from "./wire";
+import type { ResultAction } from "../shared/edit-result-content";
+import { screenPlan } from "../shared/screen-plan";
 
 /**
  * Bytes of result text kept by `drop_result` (raw JSON bytes of the literal, before cutting back to
@@ -30,44 +32,20 @@ import { isMediaPart } from "./wire";
  */
 export const DROP_RESULT_HEAD_BYTES = 64;
 
-type ResultAction = Extract<PairAction, { kind: "drop_result" | "truncate_result" | "strip_media" }>;
 
 /** Compiles `plan` into deletions over `parsed.bytes`. Never throws for a plan over known ids. */
 export function compileAnthropic(parsed: ParsedRequest, plan: EditPlan): CompiledPlan {
   const { bytes, view } = parsed;
-  const refused: Record<string, string> = {};
   const pairs = new Map(view.pairs.map((p) => [p.id, p]));
-  const requested = Object.entries(plan.actions).filter(([, a]) => a.kind !== "keep");
-  if (view.server_managed !== null) {
-    for (const [id] of requested) refused[id] = "server_managed";
-    return { deletions: [], refused };
-  }
+  // 1. Screen requests (shared): server-managed, unknown ids, locks; then thinking siblings.
+  const screened = screenPlan(plan, pairs, view.server_managed !== null);
+  const { refused, resultEdits } = screened;
+  if (view.server_managed !== null) return { deletions: [], refused };
   const history = locateHistory(bytes, parsed.root);
-
-  // 1. Screen requests: unknown ids, locks, thinking siblings.
   const dropPairs = new Map<string, ToolPair>();
-  const resultEdits: [ToolPair, ResultAction][] = [];
-  for (const [id, action] of requested) {
-    const pair = pairs.get(id);
-    if (!pair) { refused[id] = "not_a_pair"; continue; }
-    if (pair.locked) { refused[id] = pair.locked; continue; }
-    switch (action.kind) {
-      case "keep":
-        break;
-      case "drop_pair":
-        if (history.messages[pair.call.message_index]!.blocks.some((b) => b.kind === "thinking")) refused[id] = "thinking_in_message";
-        else dropPairs.set(id, pair);
-        break;
-      case "drop_result":
-      case "truncate_result":
-      case "strip_media":
-        resultEdits.push([pair, action]);
-        break;
-      default: {
-        const never: never = action;
-        throw new Error(`unknown action ${JSON.stringify(never)}`);
-      }
-    }
+  for (const pair of screened.drops) {
+    if (history.messages[pair.call.message_index]!.blocks.some((b) => b.kind === "thinking")) refused[pair.id] = "thinking_in_message";
+    else dropPairs.set(pair.id, pair);
   }
 
   // 2. Message removals, refusing drops that would break role order (repeat until stable).

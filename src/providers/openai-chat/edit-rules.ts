@@ -21,7 +21,8 @@ import type { EditPlan } from "../../core/plan/types";
 import type { CompiledPlan, ParsedRequest } from "../types";
 import { mergeRanges } from "../shared/splice";
 import { removeArrayItems, removeObjectMembers } from "../shared/remove-json-items";
-import { editResultContent, partType, type ResultAction } from "../shared/edit-result-content";
+import { editResultContent, partType } from "../shared/edit-result-content";
+import { screenPlan } from "../shared/screen-plan";
 import { locateChat, type ChatPairLoc } from "./locate-pairs";
 import { hasNoContent, isRemovableWithCalls } from "./read-view";
 import { CHAT_PART_KINDS } from "./wire";
@@ -31,35 +32,13 @@ export function compileChat(parsed: ParsedRequest, plan: EditPlan): CompiledPlan
   const { bytes, root, view } = parsed;
   const index = locateChat(bytes, root);
   const byId = new Map(index.pairs.map((p) => [p.id, p]));
-  const refused: Record<string, string> = {};
   const deletions: ByteRange[] = [];
-  const drops = new Map<number, ChatPairLoc[]>();
-  const resultEdits: [ChatPairLoc, ResultAction][] = [];
 
-  // 1. Sort requested actions; refuse unknown and locked pairs.
-  for (const [id, action] of Object.entries(plan.actions)) {
-    if (action.kind === "keep") continue;
-    const pair = byId.get(id);
-    if (view.server_managed) refused[id] = "server_managed";
-    else if (!pair) refused[id] = "unknown_pair";
-    else if (pair.locked) refused[id] = pair.locked;
-    else {
-      switch (action.kind) {
-        case "drop_pair":
-          drops.set(pair.call.message, [...(drops.get(pair.call.message) ?? []), pair]);
-          break;
-        case "drop_result":
-        case "truncate_result":
-        case "strip_media":
-          resultEdits.push([pair, action]);
-          break;
-        default: {
-          const never: never = action;
-          throw new Error(`unknown action ${(never as { kind: string }).kind}`);
-        }
-      }
-    }
-  }
+  // 1. Sort requested actions; refuse unknown and locked pairs (shared screening).
+  const screened = screenPlan(plan, byId, view.server_managed !== null);
+  const { refused, resultEdits } = screened;
+  const drops = new Map<number, ChatPairLoc[]>();
+  for (const pair of screened.drops) drops.set(pair.call.message, [...(drops.get(pair.call.message) ?? []), pair]);
 
   // 2. Dropped pairs, per assistant message.
   const removeMessages = new Set<number>();

@@ -30,7 +30,8 @@ import type { EditPlan } from "../../core/plan/types";
 import type { CompiledPlan, ParsedRequest } from "../types";
 import { mergeRanges } from "../shared/splice";
 import { removeArrayItems } from "../shared/remove-json-items";
-import { editResultContent, partType, type ResultAction } from "../shared/edit-result-content";
+import { editResultContent, partType } from "../shared/edit-result-content";
+import { screenPlan } from "../shared/screen-plan";
 import { locateResponses, type ResponsesPairLoc } from "./locate-items";
 import { RESPONSES_PART_KINDS } from "./wire";
 
@@ -39,34 +40,10 @@ export function compileResponses(parsed: ParsedRequest, plan: EditPlan): Compile
   const { bytes, root } = parsed;
   const index = locateResponses(bytes, root);
   const byId = new Map(index.pairs.map((p) => [p.id, p]));
-  const refused: Record<string, string> = {};
-  const drops = new Map<number, ResponsesPairLoc>();
-  const resultEdits: [ResponsesPairLoc, ResultAction][] = [];
-
-  // 1. Sort requested actions; refuse unknown and locked pairs.
-  for (const [id, action] of Object.entries(plan.actions)) {
-    if (action.kind === "keep") continue;
-    const pair = byId.get(id);
-    if (index.serverManaged) refused[id] = "server_managed";
-    else if (!pair) refused[id] = "unknown_pair";
-    else if (pair.locked) refused[id] = pair.locked;
-    else {
-      switch (action.kind) {
-        case "drop_pair":
-          drops.set(pair.call, pair);
-          break;
-        case "drop_result":
-        case "truncate_result":
-        case "strip_media":
-          resultEdits.push([pair, action]);
-          break;
-        default: {
-          const never: never = action;
-          throw new Error(`unknown action ${(never as { kind: string }).kind}`);
-        }
-      }
-    }
-  }
+  // 1. Sort requested actions; refuse unknown and locked pairs (shared screening).
+  const screened = screenPlan(plan, byId, index.serverManaged !== null);
+  const { refused, resultEdits } = screened;
+  const drops = new Map<number, ResponsesPairLoc>(screened.drops.map((p) => [p.call, p]));
 
   // 2. Reasoning groups: all members dropped → the block goes too; else the first member stays.
   const remove = new Set<number>();

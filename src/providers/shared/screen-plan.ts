@@ -1,0 +1,52 @@
+/**
+ * First step of every adapter's plan compiler (pure): sorts a plan's requested actions into pair
+ * drops and result edits, refusing the ones no provider may apply — any action on a
+ * server-managed request ("server_managed"), an id that is not an editable pair of the view
+ * ("unknown_pair"), a pair the adapter locked (its lock reason). Provider-specific refusals
+ * (role order, reasoning links, thinking) come after, in each adapter's edit-rules.ts.
+ */
+import type { EditPlan } from "../../core/plan/types";
+import type { ResultAction } from "./edit-result-content";
+
+/** What screening needs of an adapter's located pair. */
+export interface ScreenablePair {
+  id: string;
+  /** Lock reason, or null when editable. */
+  locked: string | null;
+}
+
+/** Screened plan: pairs to drop whole and result-side edits, in plan order, plus refusals. */
+export interface ScreenedPlan<P> {
+  drops: P[];
+  resultEdits: [P, ResultAction][];
+  refused: Record<string, string>;
+}
+
+/** Sorts `plan`'s non-keep actions over `byId`. */
+export function screenPlan<P extends ScreenablePair>(plan: EditPlan, byId: ReadonlyMap<string, P>, serverManaged: boolean): ScreenedPlan<P> {
+  const out: ScreenedPlan<P> = { drops: [], resultEdits: [], refused: {} };
+  for (const [id, action] of Object.entries(plan.actions)) {
+    if (action.kind === "keep") continue;
+    const pair = byId.get(id);
+    if (serverManaged) out.refused[id] = "server_managed";
+    else if (!pair) out.refused[id] = "unknown_pair";
+    else if (pair.locked) out.refused[id] = pair.locked;
+    else {
+      switch (action.kind) {
+        case "drop_pair":
+          out.drops.push(pair);
+          break;
+        case "drop_result":
+        case "truncate_result":
+        case "strip_media":
+          out.resultEdits.push([pair, action]);
+          break;
+        default: {
+          const never: never = action;
+          throw new Error(`unknown action ${(never as { kind: string }).kind}`);
+        }
+      }
+    }
+  }
+  return out;
+}
