@@ -5,16 +5,44 @@
  * uses SHA-256/HMAC from Web Crypto).
  */
 
+/** Incremental hasher: feed byte ranges (no copy), then `digest()` → 16 hex chars. */
+export class Hasher {
+  private h1 = 0x811c9dc5 | 0;
+  private h2 = 0x9747b28c | 0;
+  private len = 0;
+
+  /** Feeds `bytes[start, end)`. */
+  feed(bytes: Uint8Array, start = 0, end = bytes.length): this {
+    let h1 = this.h1;
+    let h2 = this.h2;
+    for (let i = start; i < end; i++) {
+      const b = bytes[i]!;
+      h1 = Math.imul(h1 ^ b, 0x01000193);
+      h2 = Math.imul(h2 ^ b, 0x5bd1e995);
+    }
+    this.h1 = h1;
+    this.h2 = h2;
+    this.len += end - start;
+    return this;
+  }
+
+  /** Feeds one byte (a separator). */
+  feedByte(b: number): this {
+    this.h1 = Math.imul(this.h1 ^ b, 0x01000193);
+    this.h2 = Math.imul(this.h2 ^ b, 0x5bd1e995);
+    this.len += 1;
+    return this;
+  }
+
+  /** The hash of everything fed, as 16 hex chars. */
+  digest(): string {
+    return fmix(this.h1 ^ this.len).toString(16).padStart(8, "0") + fmix(this.h2 ^ this.len).toString(16).padStart(8, "0");
+  }
+}
+
 /** Hex hash (16 chars) of `bytes`. */
 export function hashBytes(bytes: Uint8Array): string {
-  let h1 = 0x811c9dc5 | 0;
-  let h2 = 0x9747b28c | 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    h1 = Math.imul(h1 ^ b, 0x01000193);
-    h2 = Math.imul(h2 ^ b, 0x5bd1e995);
-  }
-  return fmix(h1 ^ bytes.length).toString(16).padStart(8, "0") + fmix(h2 ^ bytes.length).toString(16).padStart(8, "0");
+  return new Hasher().feed(bytes).digest();
 }
 
 /**
@@ -22,20 +50,9 @@ export function hashBytes(bytes: Uint8Array): string {
  * concatenated with a 0x1e separator after each one (so ["ab","c"] ≠ ["a","bc"]); no copy.
  */
 export function hashSlices(bytes: Uint8Array, slices: readonly { start: number; end: number }[]): string {
-  let h1 = 0x811c9dc5 | 0;
-  let h2 = 0x9747b28c | 0;
-  let len = 0;
-  for (const s of slices) {
-    for (let i = s.start; i < s.end; i++) {
-      const b = bytes[i]!;
-      h1 = Math.imul(h1 ^ b, 0x01000193);
-      h2 = Math.imul(h2 ^ b, 0x5bd1e995);
-    }
-    h1 = Math.imul(h1 ^ 0x1e, 0x01000193);
-    h2 = Math.imul(h2 ^ 0x1e, 0x5bd1e995);
-    len += s.end - s.start + 1;
-  }
-  return fmix(h1 ^ len).toString(16).padStart(8, "0") + fmix(h2 ^ len).toString(16).padStart(8, "0");
+  const h = new Hasher();
+  for (const s of slices) h.feed(bytes, s.start, s.end).feedByte(0x1e);
+  return h.digest();
 }
 
 /** Hex hash of a string's UTF-8 bytes. */
