@@ -23,6 +23,11 @@ import { scanJson, type JsonNode } from "../../providers/shared/json-scan";
 export interface GuaranteeResult {
   ok: boolean;
   violations: string[];
+  /**
+   * The output as the adapter read it, when the check got that far (absent for identical bytes
+   * and early failures). The gateway takes the forwarded token estimate from its view.
+   */
+  output?: ParsedRequest;
 }
 
 /** Options: a pre-parsed input (the gateway already has one) saves one parse. */
@@ -124,7 +129,7 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
 
   // 6. Provider rules.
   for (const r of adapter.checkRules(output, outParsed.root)) v.push(`rule: ${r}`);
-  return { ok: v.length === 0, violations: v };
+  return { ok: v.length === 0, violations: v, output: outParsed };
 }
 
 function sameBytes(a: Uint8Array, as: number, ae: number, b: Uint8Array, bs: number, be: number): boolean {
