@@ -64,12 +64,14 @@ function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * The header value: `<mode>; tier=<selected tier>; step=<n|none>; pairs_removed=<n>;
- * tokens_before=<est>; tokens_after=<est>` (mode: "compact" or "measure"), or
+ * The header value: `<mode>; tier=<selected tier>; step=<n|none>[; skipped=<why>];
+ * pairs_removed=<n>; tokens_before=<est>; tokens_after=<est>` (mode: "compact" or "measure";
+ * `skipped` is the selected tier's reason for taking no step), or
  * `off; reason=…` / `skipped; reason=…` when the request went untouched before a plan existed.
  */
 function summaryOf(mode: PipelineDeps["mode"], out: StepOutput, pairs: number, before: number, after: number): string {
-  return `${mode}; tier=${out.tier}; step=${out.step ?? "none"}; pairs_removed=${pairs}; tokens_before=${before}; tokens_after=${after}`;
+  const step = out.step !== null ? `step=${out.step}` : out.skipped !== null ? `step=none; skipped=${out.skipped}` : "step=none";
+  return `${mode}; tier=${out.tier}; ${step}; pairs_removed=${pairs}; tokens_before=${before}; tokens_after=${after}`;
 }
 
 /** Runs the pipeline for one chat request. Never throws: failures return the original bytes. */
