@@ -5,9 +5,9 @@
  * flags. Each case asserts that the upstream got the ORIGINAL bytes and that the reason shows in
  * the response header and, where a session is known, in the DO's counters.
  *
- * The scenario that has something to compact: the literal conversation of pipeline-harness.ts
- * sent twice in one session, the second time 400 s later (past the 300 s cache TTL), which the
- * control test shows takes a time_based step that collapses the first long result (collapsing both would keep under 12 % of the history, the cost model's min keep ratio).
+ * The scenario that has something to compact: pipeline-harness.ts `literalTwoCalls` (the literal
+ * conversation sent twice in one session, the second time 400 s later, past the 300 s cache
+ * TTL), which the control test shows takes a time_based step that collapses the first long result (collapsing both would keep under 12 % of the history, the cost model's min keep ratio).
  */
 import { listDurableObjectIds } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -16,27 +16,14 @@ import { anthropicAdapter } from "../../src/providers/anthropic-messages";
 import { getMember } from "../../src/providers/shared/json-scan";
 import type { ProviderAdapter } from "../../src/providers/types";
 import { gateway, newTestId, received, bytesOf, utf8 } from "./helpers";
-import { SESSIONS, compactionHeader, compactVars, literalAnthropic, LITERAL_CONFIG, logText, manualClock, send, sessionStub, statsOf, upstreamBodies } from "./pipeline-harness";
+import { SESSIONS, compactVars, LITERAL_BODY, LITERAL_CONFIG, literalTwoCalls, send, sessionStub, statsOf, upstreamBodies } from "./pipeline-harness";
 
 const PATH = "/anthropic/v1/messages";
-const BODY = utf8(JSON.stringify(literalAnthropic(logText("a", 800), logText("b", 800))));
+const BODY = LITERAL_BODY;
 const VARS = compactVars(LITERAL_CONFIG);
+const twoCalls = (overrides: Partial<PipelineDeps>, extraHeaders: Record<string, string> = {}, before?: (session: string) => Promise<void>) => literalTwoCalls(VARS, overrides, extraHeaders, before);
 
 const doExists = async (session: string): Promise<boolean> => (await listDurableObjectIds(SESSIONS)).some((id) => id.equals(SESSIONS.idFromName(session)));
-
-/** Sends BODY twice in a new session (the second 400 s later, with `overrides`); returns the second call. */
-async function twoCalls(overrides: Partial<PipelineDeps>, extraHeaders: Record<string, string> = {}, before?: (session: string) => Promise<void>) {
-  const session = newTestId("fail-open");
-  const clock = manualClock();
-  const headers = { "x-test-id": session, "x-sluice-session": session, ...extraHeaders };
-  await send(VARS, PATH, headers, BODY, { now: clock.now, ...overrides });
-  await before?.(session);
-  clock.advance(400_000);
-  const second = await send(VARS, PATH, headers, BODY, { now: clock.now, ...overrides });
-  const bodies = await upstreamBodies(session);
-  expect(bodies.length).toBe(2);
-  return { session, header: compactionHeader(second.res), raw: second.res.headers.get("x-sluice-compaction"), forwarded: bodies[1]!, stats: await statsOf(session) };
-}
 
 /** A namespace whose stubs answer `step` with `step` and pass everything else to the real DO. */
 function sessionsWith(step: () => Promise<never>): DurableObjectNamespace<never> {
@@ -65,7 +52,7 @@ describe("off by default", () => {
 describe("fail open: the original bytes go, the reason is counted", () => {
   it("control: without injection the second call takes a time_based step and forwards a shorter body", async () => {
     const r = await twoCalls({});
-    expect(r.header).toEqual({ mode: "compact", tier: "time_based", step: "1", pairs_removed: "1", tokens_before: r.header.tokens_before, tokens_after: r.header.tokens_after });
+    expect(r.header).toEqual({ mode: "compact", tier: "time_based", step: "1", pairs_removed: "1", tokens_before: "14443", tokens_after: "7388" });
     expect(r.forwarded.length).toBeLessThan(BODY.length);
     expect(r.stats.counters.compacted).toBe(1);
   });

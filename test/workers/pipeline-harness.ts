@@ -15,7 +15,7 @@ import { compactionHookFor } from "../../src/gateway/compaction-setup";
 import { createApp } from "../../src/http/app";
 import type { SessionObject } from "../../src/do/session-object";
 import type { SessionStats } from "../../src/do/session-stats";
-import { bytesOf, received, utf8 } from "./helpers";
+import { bytesOf, newTestId, received, utf8 } from "./helpers";
 
 export const E = env as unknown as Env;
 export const SESSIONS = E.SESSION as DurableObjectNamespace<SessionObject>;
@@ -94,6 +94,28 @@ export function literalAnthropic(resultA: string, resultB: string): Record<strin
 
 /** Config under which the literal conversation's long results are collapsed by micro on the first call. */
 export const LITERAL_CONFIG = { threshold_tokens: 0, preserve_recent_turns: 1, min_result_bytes: 256, head_chars: 200, min_reduction: 0.01 };
+
+/** The literal conversation with two 800-line logs (14,443 estimated tokens, 7.2 % of a 200k window). */
+export const LITERAL_BODY = utf8(JSON.stringify(literalAnthropic(logText("a", 800), logText("b", 800))));
+
+/**
+ * Sends LITERAL_BODY twice in a new session to /anthropic/v1/messages with `vars`: the first
+ * call (nothing to do: the cache is warm for all Sluice knows, so no step pays), then — after
+ * `before(session)` — the second 400 s later (past the 300 s cache TTL: a time_based step pays).
+ * Returns the second call's header, the bytes the upstream got for it, and the session's stats.
+ */
+export async function literalTwoCalls(vars: Record<string, string>, overrides: Partial<PipelineDeps> = {}, extraHeaders: Record<string, string> = {}, before?: (session: string) => Promise<void>) {
+  const session = newTestId("literal");
+  const clock = manualClock();
+  const headers = { "x-test-id": session, "x-sluice-session": session, ...extraHeaders };
+  await send(vars, "/anthropic/v1/messages", headers, LITERAL_BODY, { now: clock.now, ...overrides });
+  await before?.(session);
+  clock.advance(400_000);
+  const second = await send(vars, "/anthropic/v1/messages", headers, LITERAL_BODY, { now: clock.now, ...overrides });
+  const bodies = await upstreamBodies(session);
+  if (bodies.length !== 2) throw new Error(`upstream got ${bodies.length} bodies`);
+  return { session, header: compactionHeader(second.res), raw: second.res.headers.get("x-sluice-compaction"), forwarded: bodies[1]!, stats: await statsOf(session) };
+}
 
 /** A corpus session as MANIFEST.md describes it. */
 export interface CorpusDoc {
