@@ -15,7 +15,7 @@ import type { Usage } from "../usage/extract-usage";
 export const PROVIDERS = ["anthropic", "openai-chat", "openai-responses"] as const satisfies readonly Provider[];
 
 /** Outcome label of a request in the index and the metrics (bounded set, unlike fail-open reasons). */
-export const OUTCOME_LABELS = ["compacted", "unchanged", "disabled", "fail_open"] as const;
+export const OUTCOME_LABELS = ["compacted", "unchanged", "measured", "disabled", "fail_open"] as const;
 export type OutcomeLabel = (typeof OUTCOME_LABELS)[number];
 
 /** Session id as the pipeline derives it (src/gateway/session-id.ts: ≤ 200 chars or `h:` hash). */
@@ -89,6 +89,7 @@ export interface OutcomeFacts {
 export function outcomeLabel(report: Pick<OutcomeReport, "outcome">, step: Pick<StepOutput, "disabled"> | null): OutcomeLabel {
   if (report.outcome === "compacted") return "compacted";
   if (report.outcome === "unchanged") return step?.disabled ? "disabled" : "unchanged";
+  if (report.outcome === "measured") return "measured";
   return "fail_open";
 }
 

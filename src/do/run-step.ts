@@ -2,8 +2,9 @@
  * One request's compaction step inside the session DO (shell over the pure core): builds the
  * budget pressure from the session's state, consults an HTTP engine when configured (with its
  * deadline; failures count and mean no engine removals), runs `compact`, persists the ledger
- * additions, and returns the plan. In measurement mode the same runs and the DO counts what
- * would have been removed; the gateway forwards the original bytes.
+ * additions, and returns the plan. In measurement mode the same runs (the ledger evolves as if
+ * compacting); the gateway applies the plan without forwarding it and reports what it would
+ * have removed (SessionObject.reportOutcome counts measure_*).
  */
 import { compact } from "../core/policy/compact";
 import { estimateRemainingCalls } from "../core/cost/estimate-remaining-calls";
@@ -73,7 +74,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   };
   if (disabled) {
     store.add("disabled_requests", 1);
-    return { disabled: true, tier: "none", plan: { actions: {} }, step: null, tokens_original: view.est_tokens, tokens_after: view.est_tokens, pairs_removed: 0, cost_estimate: 0, new_pair_ids: [], warnings: [] };
+    return { disabled: true, tier: "none", skipped: null, plan: { actions: {} }, step: null, tokens_original: view.est_tokens, tokens_after: view.est_tokens, pairs_removed: 0, cost_estimate: 0, new_pair_ids: [], warnings: [] };
   }
 
   if (config.engine !== "heuristic") ctx.verdicts = await engineVerdicts(deps, input, ctx);
@@ -82,20 +83,15 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   const stepInfo = result.step ? { tokens_before: result.tokens_original, tokens_after: result.tokens_after, correlation_id: input.correlation_id } : null;
   saveAdditions(sql, result.ledger_additions, stepInfo);
   const pairsRemoved = Object.values(result.plan.actions).filter((a) => isRemoval(a.kind)).length;
-  const tier = result.tier;
+  // The selected tier: a tier that refused a step reports "none" in its result, with the reason.
+  const tier = result.skipped?.tier ?? result.tier;
   store.setMeta("last_tier", tier);
   if (result.step) store.add(`steps_${tier}`, 1);
   if (result.memory) store.setMeta("memory", JSON.stringify(result.memory));
-  const saved = Math.max(0, result.tokens_original - result.tokens_after);
-  if (input.mode === "measure") {
-    store.add("measure_requests", 1);
-    store.add("measure_pairs", pairsRemoved);
-    store.add("measure_tokens", saved);
-    store.add("measure_usd", (saved / 1e6) * price.input_per_mtok);
-  }
   return {
     disabled: false,
     tier,
+    skipped: result.skipped?.reason ?? null,
     plan: result.plan,
     step: result.step?.step ?? null,
     tokens_original: result.tokens_original,

@@ -17,6 +17,9 @@ import { SessionStore } from "./session-store";
 import type { OutcomeRecorded, OutcomeReport, StepInput, StepOutput } from "./step-types";
 import { sessionStats, type SessionStats } from "./session-stats";
 
+/** Outcomes counted under their own name; any other outcome is a fail-open reason. */
+const OUTCOMES = new Set(["compacted", "unchanged", "measured"]);
+
 export class SessionObject extends DurableObject<Env> {
   private readonly store: SessionStore;
 
@@ -37,21 +40,30 @@ export class SessionObject extends DurableObject<Env> {
   async reportOutcome(r: OutcomeReport): Promise<OutcomeRecorded> {
     const s = this.store;
     if (r.rollback_step !== null) rollbackStep(this.ctx.storage.sql, r.rollback_step);
-    s.add(r.outcome === "compacted" || r.outcome === "unchanged" ? r.outcome : `fail_open_${r.outcome}`, 1);
+    s.add(OUTCOMES.has(r.outcome) ? r.outcome : `fail_open_${r.outcome}`, 1);
     const saved = Math.max(0, r.tokens_original - r.tokens_sent);
     s.add("tokens_original", r.tokens_original);
     s.add("tokens_sent", r.tokens_sent);
     s.add("tokens_saved", saved);
     const price = findModelPrice(s.getMeta("model") || null, (s.getMeta("provider") || "anthropic") as Provider).price;
-    const usd = (saved / 1e6) * effectiveInputPrice(s, price);
-    s.add("usd_saved", usd);
+    const usdPerToken = effectiveInputPrice(s, price) / 1e6;
+    s.add("usd_saved", saved * usdPerToken);
+    if (r.would_send !== null) {
+      // Measurement mode (DESIGN §8): what the edit would have removed; counts only, no text.
+      const would = Math.max(0, r.tokens_original - r.would_send);
+      s.add("measure_requests", 1);
+      s.add("measure_pairs", r.pairs_removed);
+      s.add("measure_tokens", would);
+      s.add("measure_usd", would * usdPerToken);
+    }
+    if (r.pairs_removed > 0 && r.outcome === "compacted") s.add("pairs_removed", r.pairs_removed);
     const seq = s.getMetaNumber("call_seq") + 1;
     s.setMeta("call_seq", seq);
     this.ctx.storage.sql.exec(
       "INSERT INTO calls (seq, at_ms, tokens_original, tokens_sent, tier, outcome) VALUES (?, ?, ?, ?, ?, ?)",
       seq, Date.now(), r.tokens_original, r.tokens_sent, r.tier, r.outcome,
     );
-    return { calls: s.getMetaNumber("calls"), tokens_saved: saved, usd_saved: usd };
+    return { calls: s.getMetaNumber("calls"), tokens_saved: saved, usd_saved: saved * usdPerToken };
   }
 
   /** Provider-reported usage of one call, and the estimate of what was sent (calibration). */
@@ -119,6 +131,9 @@ export class SessionObject extends DurableObject<Env> {
     if (kind === "retention" || now >= last + t.retention_seconds * 1000) {
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
+      // deleteAll drops the SQL tables too: recreate them so this live instance serves the
+      // session's next request as a new session instead of failing on a missing table.
+      this.store.init();
       return;
     }
     if (kind === "complete" || now >= last + t.complete_after_seconds * 1000) {

@@ -28,7 +28,12 @@ CREATE TABLE IF NOT EXISTS memory (tier TEXT NOT NULL, key TEXT NOT NULL, value 
 /** Thin typed wrapper over the session's SQLite database. */
 export class SessionStore {
   constructor(private readonly sql: SqlStorage) {
-    sql.exec(SCHEMA);
+    this.init();
+  }
+
+  /** Creates the tables if missing (at construction, and after `deleteAll` dropped them). */
+  init(): void {
+    this.sql.exec(SCHEMA);
   }
 
   getMeta(key: string): string | null {

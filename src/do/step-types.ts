@@ -34,7 +34,10 @@ export interface StepInput {
 export interface StepOutput {
   /** True when an operator turned compaction off for this session. */
   disabled: boolean;
+  /** The tier the policy selected for this request (DESIGN §3), whether or not it took a step. */
   tier: Tier;
+  /** Why the selected tier took no step (`under_threshold`, `not_positive`, …), or null. */
+  skipped: string | null;
   plan: EditPlan;
   /** Step number taken by this request, or null. */
   step: number | null;
@@ -42,7 +45,7 @@ export interface StepOutput {
   tokens_original: number;
   /** Estimated tokens after the plan. */
   tokens_after: number;
-  /** Pairs whose action is a removal in the plan. */
+  /** Pairs whose action is a removal in the plan (before the adapter's refusals). */
   pairs_removed: number;
   /** The tier's cost estimate, USD (DESIGN §3: tokens_saved/1000 × cost_per_1k × weight). */
   cost_estimate: number;
@@ -54,13 +57,22 @@ export interface StepOutput {
 /** An outcome the gateway reports after forwarding (off the hot path, in waitUntil). */
 export interface OutcomeReport {
   correlation_id: string;
-  /** "compacted" (edited body forwarded), "unchanged" (plan empty / measure), or a fail-open reason. */
+  /**
+   * "compacted" (edited body forwarded), "unchanged" (nothing to edit), "measured" (measurement
+   * mode: original forwarded, `would_send` counted), or a fail-open reason.
+   */
   outcome: string;
-  /** The step to roll back when the edited body was not forwarded. */
+  /** The step to roll back when the edited body was not forwarded (measurement mode keeps its steps: they are the simulation). */
   rollback_step: number | null;
+  /** Estimated tokens of the request as the client sent it. */
   tokens_original: number;
+  /** Estimated tokens of the bytes forwarded (the estimator over the edited body). */
   tokens_sent: number;
   tier: Tier;
+  /** Pairs whose removal action was applied (refused ones excluded). */
+  pairs_removed: number;
+  /** Measurement mode: estimated tokens the edited body would have had; null otherwise. */
+  would_send: number | null;
 }
 
 /** What the session DO recorded for one outcome (reportOutcome's answer; feeds the session index). */

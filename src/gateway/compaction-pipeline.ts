@@ -3,7 +3,12 @@
  * (ledger re-application, tier, maybe a new step) → apply the plan by splicing → guarantee
  * check → forward; then, off the hot path, the usage tap and the outcome report. Every failure
  * (parse, DO error or deadline, check failed, any exception) forwards the ORIGINAL bytes and
- * counts its reason (DESIGN invariant 5).
+ * counts its reason (DESIGN invariant 5). Measurement mode runs the same steps, applies and
+ * checks the plan, forwards the original and reports what the edit would have removed (§8).
+ *
+ * Token figures in the outcome report and the response header are the estimator's count of the
+ * bytes actually forwarded (the checker's parse of the edited body), not the DO's planning
+ * estimate: refused and downgraded actions save less than planned.
  */
 import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
@@ -13,15 +18,16 @@ import type { Provider } from "../core/view/types";
 import type { SessionObject } from "../do/session-object";
 import { slimView, type OutcomeReport, type StepOutput } from "../do/step-types";
 import { adapterFor } from "../providers/registry";
+import type { ProviderAdapter } from "../providers/types";
 import { tapUsage } from "../usage/tap-usage";
 import type { IncomingRequest, RouteKind } from "./handle-request";
-import { sessionIdOf } from "./session-id";
+import { headerSessionId, sessionIdOf } from "./session-id";
 import { outcomeUpdate, usageUpdate, type IndexUpdate } from "../admin/index-update";
 
 /** Response header describing what was done (DESIGN §7b). */
 export const COMPACTION_HEADER = "x-sluice-compaction";
 
-/** Dependencies of the pipeline, built per request by the app. */
+/** Dependencies of the pipeline, built per request by the app (tests inject wrappers here). */
 export interface PipelineDeps {
   config: CompactionConfig;
   mode: Exclude<CompactionMode, "off">;
@@ -32,6 +38,8 @@ export interface PipelineDeps {
   doTimeoutMs: number;
   /** The global session index (admin list and metrics); best effort, off the hot path. */
   index?: { record(u: IndexUpdate): Promise<unknown> };
+  /** Provider → adapter (src/providers/registry.ts unless injected). */
+  adapterFor?: (provider: Provider) => ProviderAdapter | undefined;
   /** Called when a new step was forwarded (audit trail: counts only). */
   onStep?: (step: { tier: StepOutput["tier"]; tokens_before: number; tokens_after: number; usd: number; correlation_id: string; session_id: string }) => void;
 }
@@ -58,6 +66,17 @@ function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * The header value: `<mode>; tier=<selected tier>; step=<n|none>[; skipped=<why>];
+ * pairs_removed=<n>; tokens_before=<est>; tokens_after=<est>` (mode: "compact" or "measure";
+ * `skipped` is the selected tier's reason for taking no step), or
+ * `off; reason=…` / `skipped; reason=…` when the request went untouched before a plan existed.
+ */
+function summaryOf(mode: PipelineDeps["mode"], out: StepOutput, pairs: number, before: number, after: number): string {
+  const step = out.step !== null ? `step=${out.step}` : out.skipped !== null ? `step=none; skipped=${out.skipped}` : "step=none";
+  return `${mode}; tier=${out.tier}; ${step}; pairs_removed=${pairs}; tokens_before=${before}; tokens_after=${after}`;
+}
+
 /** Runs the pipeline for one chat request. Never throws: failures return the original bytes. */
 export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Promise<PipelineResult> {
   const original = req.body!;
@@ -65,35 +84,41 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   if ((req.headers.get(COMPACTION_HEADER) ?? "").trim().toLowerCase() === "off") return unchanged("off; reason=client_header");
 
   const provider = PROVIDER_OF[req.route];
-  const adapter = provider ? adapterFor(provider) : undefined;
+  const adapter = provider ? (deps.adapterFor ?? adapterFor)(provider) : undefined;
   if (!provider || !adapter) return unchanged("skipped; reason=no_adapter");
 
   let parsed;
   try {
     parsed = adapter.read(original);
   } catch {
+    // Without a body there is no fingerprint; a session named in a header still gets the count.
+    const named = headerSessionId(req.headers);
+    if (named) {
+      const stub = deps.sessions.get(deps.sessions.idFromName(named.id));
+      deps.waitUntil(Promise.resolve(stub.countFailOpen("parse")).catch(() => undefined));
+    }
     return unchanged("skipped; reason=parse");
   }
   if (parsed.view.server_managed) return unchanged(`skipped; reason=server_managed`);
 
   const sid = sessionIdOf(provider, req.headers, original, parsed.root);
   const stub = deps.sessions.get(deps.sessions.idFromName(sid.id));
+  const est = parsed.view.est_tokens;
   const t0 = deps.now();
   let stepMs: number | null = null;
+  let stepOut: StepOutput | null = null;
   const facts = { session_id: sid.id, provider, model: parsed.view.model, turns: parsed.view.turn_count, now_ms: t0 };
   const record = (u: IndexUpdate) => (deps.index ? Promise.resolve(deps.index.record(u)).catch(() => undefined) : Promise.resolve());
   /** Reports the outcome to the session DO, then what it recorded to the index (waitUntil). */
-  const report = (r: OutcomeReport, out: StepOutput | null) =>
+  const report = (r: Omit<OutcomeReport, "correlation_id">) => {
+    const full: OutcomeReport = { correlation_id: req.requestId, ...r };
     deps.waitUntil(
-      Promise.resolve(stub.reportOutcome(r))
+      Promise.resolve(stub.reportOutcome(full))
         .catch(() => null)
-        .then((recorded) => record(outcomeUpdate({ ...facts, step: out, report: r, recorded: recorded ?? null, step_ms: out ? stepMs : null }))),
+        .then((recorded) => record(outcomeUpdate({ ...facts, step: stepOut, report: full, recorded: recorded ?? null, step_ms: stepMs }))),
     );
-  const after = (estimated: number) => usageAfter(deps, stub, provider, estimated, sid.id, record);
-  const failOpen = (reason: string, out: StepOutput | null): PipelineResult => {
-    report({ correlation_id: req.requestId, outcome: reason, rollback_step: out?.step ?? null, tokens_original: out?.tokens_original ?? parsed.view.est_tokens, tokens_sent: out?.tokens_original ?? parsed.view.est_tokens, tier: out?.tier ?? "none" }, out);
-    return unchanged(`skipped; reason=${reason}`, after(out?.tokens_original ?? parsed.view.est_tokens));
   };
+  const tap = usageAfter(deps, stub, provider, sid.id, record);
 
   let out: StepOutput;
   try {
@@ -104,32 +129,42 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   } catch (err) {
     const reason = err instanceof Deadline ? "do_timeout" : "do_error";
     deps.waitUntil(Promise.resolve(stub.countFailOpen(reason)).catch(() => undefined));
-    const tokens = parsed.view.est_tokens;
-    deps.waitUntil(record(outcomeUpdate({ ...facts, step: null, recorded: null, step_ms: null, report: { correlation_id: req.requestId, outcome: reason, rollback_step: null, tokens_original: tokens, tokens_sent: tokens, tier: "none" } })));
-    return unchanged(`skipped; reason=${reason}`);
+    deps.waitUntil(record(outcomeUpdate({ ...facts, step: null, recorded: null, step_ms: null, report: { correlation_id: req.requestId, outcome: reason, rollback_step: null, tokens_original: est, tokens_sent: est, tier: "none", pairs_removed: 0, would_send: null } })));
+    return unchanged(`skipped; reason=${reason}`, tap(est));
   }
   stepMs = deps.now() - t0;
+  stepOut = out;
+  const failOpen = (reason: string): PipelineResult => {
+    report({ outcome: reason, rollback_step: out.step, tokens_original: est, tokens_sent: est, tier: out.tier, pairs_removed: 0, would_send: null });
+    return unchanged(`skipped; reason=${reason}`, tap(est));
+  };
   if (out.disabled) {
-    report({ correlation_id: req.requestId, outcome: "unchanged", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_original, tier: "none" }, out);
-    return unchanged("off; reason=session_disabled", after(out.tokens_original));
-  }
-  const summary = `tier=${out.tier}; pairs_removed=${out.pairs_removed}; tokens_before=${out.tokens_original}; tokens_after=${out.tokens_after}`;
-  if (deps.mode === "measure") {
-    report({ correlation_id: req.requestId, outcome: "unchanged", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_original, tier: out.tier }, out);
-    return unchanged(`measure; ${summary}`, after(out.tokens_original));
-  }
-  if (Object.keys(out.plan.actions).length === 0) {
-    report({ correlation_id: req.requestId, outcome: "unchanged", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_original, tier: out.tier }, out);
-    return unchanged(`none; ${summary}`, after(out.tokens_original));
+    report({ outcome: "unchanged", rollback_step: null, tokens_original: est, tokens_sent: est, tier: "none", pairs_removed: 0, would_send: null });
+    return unchanged("off; reason=session_disabled", tap(est));
   }
 
-  let edited: Uint8Array;
-  try {
-    edited = applyPlan(adapter, parsed, out.plan).bytes;
-    const check = checkGuarantee(adapter, original, edited);
-    if (!check.ok) return failOpen("guarantee_check", out);
-  } catch {
-    return failOpen("apply_error", out);
+  // Apply and check (in both modes: measurement counts only what would really have been sent).
+  let edited: Uint8Array = original;
+  let sent = est;
+  let pairs = 0;
+  if (Object.keys(out.plan.actions).length > 0) {
+    try {
+      const applied = applyPlan(adapter, parsed, out.plan);
+      edited = applied.bytes;
+      pairs = Object.entries(out.plan.actions).filter(([id, a]) => a.kind !== "keep" && applied.refused[id] === undefined).length;
+      if (edited !== original) {
+        const check = checkGuarantee(adapter, original, edited, { input: parsed });
+        if (!check.ok || !check.output) return failOpen("guarantee_check");
+        sent = check.output.view.est_tokens;
+      } else pairs = 0;
+    } catch {
+      return failOpen("apply_error");
+    }
+  }
+  const summary = summaryOf(deps.mode, out, pairs, est, sent);
+  if (deps.mode === "measure") {
+    report({ outcome: "measured", rollback_step: null, tokens_original: est, tokens_sent: est, tier: out.tier, pairs_removed: pairs, would_send: sent });
+    return unchanged(summary, tap(est));
   }
   if (deps.config.archive_removed && out.new_pair_ids.length > 0) {
     const ids = new Set(out.new_pair_ids);
@@ -138,23 +173,22 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   }
   if (out.step !== null) {
     try {
-      deps.onStep?.({ tier: out.tier, tokens_before: out.tokens_original, tokens_after: out.tokens_after, usd: out.cost_estimate, correlation_id: req.requestId, session_id: sid.id });
+      deps.onStep?.({ tier: out.tier, tokens_before: est, tokens_after: sent, usd: out.cost_estimate, correlation_id: req.requestId, session_id: sid.id });
     } catch { /* audit is best effort */ }
   }
-  report({ correlation_id: req.requestId, outcome: edited === original ? "unchanged" : "compacted", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_after, tier: out.tier }, out);
-  return { body: edited, headers: { [COMPACTION_HEADER]: summary }, after: after(out.tokens_after) };
+  report({ outcome: edited === original ? "unchanged" : "compacted", rollback_step: null, tokens_original: est, tokens_sent: sent, tier: out.tier, pairs_removed: pairs, would_send: null });
+  return { body: edited, headers: { [COMPACTION_HEADER]: summary }, after: tap(sent) };
 }
 
-/** The usage tap: reports provider usage and our estimate of what was sent to the DO and the index, in waitUntil. */
+/** The usage tap: reports provider usage and our estimate of what was sent to the DO, then to the index, in waitUntil. */
 function usageAfter(
   deps: PipelineDeps,
   stub: DurableObjectStub<SessionObject>,
   provider: Provider,
-  estimated: number,
   sessionId: string,
   record: (u: IndexUpdate) => Promise<unknown>,
-): (res: Response) => Response {
-  return (res) => {
+): (estimated: number) => (res: Response) => Response {
+  return (estimated) => (res) => {
     const tapped = tapUsage(res, provider);
     deps.waitUntil(
       tapped.usage

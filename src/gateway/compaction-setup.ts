@@ -10,7 +10,7 @@ import type { AuditEntry } from "../core/audit/audit-record";
 import type { SessionObject } from "../do/session-object";
 import { AUDIT_OBJECT_NAME } from "../do/audit-object";
 import { SESSION_INDEX_NAME } from "../do/index-object";
-import { runPipeline } from "./compaction-pipeline";
+import { runPipeline, type PipelineDeps } from "./compaction-pipeline";
 import type { CompactionHook } from "./handle-request";
 
 /** DO step deadline without an HTTP engine, ms: a cold DO start plus a SQLite read stay well under it. */
@@ -55,8 +55,11 @@ async function auditConfig(env: Env, r: Extract<LoadConfigResult, { ok: true }>)
   }
 }
 
-/** The compaction hook for this request, or undefined when compaction is off or misconfigured. */
-export function compactionHookFor(env: Env, ctx: ExecutionContext | undefined): CompactionHook | undefined {
+/**
+ * The compaction hook for this request, or undefined when compaction is off or misconfigured.
+ * `overrides` replaces pipeline deps (tests: a wrapped DO namespace, a clock, an adapter).
+ */
+export function compactionHookFor(env: Env, ctx: ExecutionContext | undefined, overrides: Partial<PipelineDeps> = {}): CompactionHook | undefined {
   const r = compactionConfigOf(env);
   if (!r.ok || r.mode === "off" || !env.SESSION) return undefined;
   const waitUntil = (p: Promise<unknown>) => (ctx ? ctx.waitUntil(p) : void p.catch(() => undefined));
@@ -74,6 +77,7 @@ export function compactionHookFor(env: Env, ctx: ExecutionContext | undefined): 
         doTimeoutMs: DO_STEP_TIMEOUT_MS + (config.engine === "heuristic" ? 0 : config.timeout_ms),
         index: env.SESSION_INDEX ? env.SESSION_INDEX.get(env.SESSION_INDEX.idFromName(SESSION_INDEX_NAME)) : undefined,
         onStep: (step) => waitUntil(audit(env, { kind: "compaction_step", fields: step }, false)),
+        ...overrides,
       },
       req,
     );

@@ -21,12 +21,19 @@ export const MAX_SESSION_ID_CHARS = 200;
 
 const clean = (v: string): string => (v.length <= MAX_SESSION_ID_CHARS ? v : `h:${hashBytes(new TextEncoder().encode(v))}`);
 
-/** Derives the session id of a chat request from its headers and scanned body. */
-export function sessionIdOf(provider: Provider, headers: Headers, bytes: Uint8Array, root: JsonNode): SessionId {
+/** The session id named by a header (`x-sluice-session`, then Claude Code's), or null. Needs no body. */
+export function headerSessionId(headers: Headers): SessionId | null {
   const explicit = headers.get("x-sluice-session")?.trim();
   if (explicit) return { id: clean(explicit), source: "header" };
   const claude = headers.get("x-claude-code-session-id")?.trim();
   if (claude) return { id: clean(`cc:${claude}`), source: "client_session" };
+  return null;
+}
+
+/** Derives the session id of a chat request from its headers and scanned body. */
+export function sessionIdOf(provider: Provider, headers: Headers, bytes: Uint8Array, root: JsonNode): SessionId {
+  const named = headerSessionId(headers);
+  if (named) return named;
   const pck = getMember(root, "prompt_cache_key");
   if (pck?.type === "string") {
     const v = stringValue(bytes, pck).trim();

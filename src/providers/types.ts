@@ -32,6 +32,13 @@ export interface ProviderAdapter {
    */
   historyKey: string;
   /**
+   * Members of a history message (object) the compiler may delete whole, with one separating
+   * comma — tool-call containers emptied by drop_pair (OpenAI Chat: `tool_calls` and the legacy
+   * `function_call`, since an empty `tool_calls` array is invalid). The guarantee checker
+   * accepts the removal of these members of history messages and of nothing else. Absent: none.
+   */
+  removableMembers?: readonly string[];
+  /**
    * Parses the body into the neutral view. Throws (→ fail open) on malformed or unexpected shapes.
    * `root`, when given, must be `scanJson(bytes)` already computed (saves a second scan).
    */

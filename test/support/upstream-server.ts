@@ -16,6 +16,8 @@
  * - `encoded:E`     200 JSON `ENCODED_PLAIN` sent with content-encoding E (gzip | br | deflate)
  * - `sse-gated`     SSE_GATED_EVENTS one at a time: after each event (but the last) it waits for
  *                   `POST /__release/<id>` (or RELEASE_SAFETY_MS), so tests can observe order
+ * - `sse-gated-usage` the same with SSE_GATED_USAGE_EVENTS (Anthropic events carrying usage)
+ * - `usage:A:F`     USAGE_ANSWERS["A:F"] (A = anthropic | chat | responses, F = json | sse)
  * - `sse-split`     SSE_SPLIT_BYTES in network chunks cut mid-JSON and between 0xC3|0xA9 ('é')
  * - `sse-bytewise`  SSE_SPLIT_BYTES one byte per write
  * Control: `GET /__received/<id>` → Recorded[]; `GET /__progress/<id>` → `{sent, finished}`
@@ -24,7 +26,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
-import { ENCODED_PLAIN, PARTIAL_BODY, RELEASE_SAFETY_MS, SSE_GATED_EVENTS, SSE_SPLIT_TEXT, STATUS_BODY } from "./scenarios";
+import { ENCODED_PLAIN, PARTIAL_BODY, RELEASE_SAFETY_MS, SSE_GATED_EVENTS, SSE_GATED_USAGE_EVENTS, SSE_SPLIT_TEXT, STATUS_BODY, USAGE_ANSWERS } from "./scenarios";
 
 export interface Recorded {
   method: string;
@@ -84,13 +86,21 @@ export async function startUpstream(): Promise<{ url: string; close: () => Promi
       res.end(payload);
       return;
     }
-    if (scenario === "sse-gated") {
+    if (scenario.startsWith("usage:")) {
+      const answer = USAGE_ANSWERS[scenario.slice(6)];
+      if (!answer) throw new Error(`unknown scenario ${scenario}`);
+      res.writeHead(200, { "content-type": answer.contentType });
+      res.end(answer.body);
+      return;
+    }
+    if (scenario === "sse-gated" || scenario === "sse-gated-usage") {
+      const events = scenario === "sse-gated" ? SSE_GATED_EVENTS : SSE_GATED_USAGE_EVENTS;
       const state = { sent: 0, finished: false };
       progress.set(id, state);
       res.writeHead(200, SSE_HEADERS);
-      for (let i = 0; i < SSE_GATED_EVENTS.length; i++) {
+      for (let i = 0; i < events.length; i++) {
         if (i > 0) await waitRelease(id);
-        res.write(SSE_GATED_EVENTS[i]);
+        res.write(events[i]);
         state.sent = i + 1;
       }
       res.end();

@@ -13,10 +13,10 @@ import type { StepOutput } from "../../src/do/step-types";
 import { makeView } from "../support/make-view";
 import { parseExposition, valueOf } from "../support/parse-exposition";
 
-const STEP: StepOutput = { disabled: false, tier: "micro", plan: { actions: {} }, step: 3, tokens_original: 52_000, tokens_after: 31_500, pairs_removed: 4, cost_estimate: 0.0031, new_pair_ids: ["t1"], warnings: [] };
+const STEP: StepOutput = { disabled: false, tier: "micro", plan: { actions: {} }, step: 3, tokens_original: 52_000, tokens_after: 31_500, pairs_removed: 4, skipped: null, cost_estimate: 0.0031, new_pair_ids: ["t1"], warnings: [] };
 const facts = (o: Partial<OutcomeFacts> = {}): OutcomeFacts => ({
   session_id: "cc:abc", provider: "anthropic", model: "claude-sonnet-4-5", turns: 12, now_ms: 1_700_000_000_000, step: STEP,
-  report: { correlation_id: "req-1", outcome: "compacted", rollback_step: null, tokens_original: 52_000, tokens_sent: 31_500, tier: "micro" },
+  report: { correlation_id: "req-1", outcome: "compacted", rollback_step: null, tokens_original: 52_000, tokens_sent: 31_500, tier: "micro", pairs_removed: 0, would_send: null },
   recorded: { calls: 7, tokens_saved: 20_500, usd_saved: 0.00615 }, step_ms: 42, ...o,
 });
 
@@ -30,14 +30,14 @@ describe("outcomeUpdate", () => {
   });
 
   it("a failed guarantee check rolls the step back: fail_open, no step", () => {
-    const u = outcomeUpdate(facts({ report: { correlation_id: "req-2", outcome: "guarantee_check", rollback_step: 3, tokens_original: 52_000, tokens_sent: 52_000, tier: "micro" }, recorded: { calls: 8, tokens_saved: 0, usd_saved: 0 } }));
+    const u = outcomeUpdate(facts({ report: { correlation_id: "req-2", outcome: "guarantee_check", rollback_step: 3, tokens_original: 52_000, tokens_sent: 52_000, tier: "micro", pairs_removed: 0, would_send: null }, recorded: { calls: 8, tokens_saved: 0, usd_saved: 0 } }));
     expect([u.outcome, u.fail_open_reason, u.step_tier, u.tokens_saved, u.calls]).toEqual(["fail_open", "guarantee_check", null, 0, 8]);
   });
 
   it("a disabled session is labelled disabled; a DO that did not answer leaves calls and latency null", () => {
-    const off = outcomeUpdate(facts({ step: { ...STEP, disabled: true, step: null, tier: "none" }, report: { correlation_id: "r", outcome: "unchanged", rollback_step: null, tokens_original: 900, tokens_sent: 900, tier: "none" } }));
+    const off = outcomeUpdate(facts({ step: { ...STEP, disabled: true, step: null, tier: "none", pairs_removed: 0 }, report: { correlation_id: "r", outcome: "unchanged", rollback_step: null, tokens_original: 900, tokens_sent: 900, tier: "none", pairs_removed: 0, would_send: null } }));
     expect([off.outcome, off.step_tier]).toEqual(["disabled", null]);
-    const dead = outcomeUpdate(facts({ step: null, recorded: null, step_ms: null, report: { correlation_id: "r", outcome: "do_timeout", rollback_step: null, tokens_original: 900, tokens_sent: 900, tier: "none" } }));
+    const dead = outcomeUpdate(facts({ step: null, recorded: null, step_ms: null, report: { correlation_id: "r", outcome: "do_timeout", rollback_step: null, tokens_original: 900, tokens_sent: 900, tier: "none", pairs_removed: 0, would_send: null } }));
     expect([dead.outcome, dead.fail_open_reason, dead.calls, dead.step_ms, dead.usd_saved]).toEqual(["fail_open", "do_timeout", null, null, 0]);
   });
 
@@ -60,7 +60,7 @@ describe("metrics", () => {
   it("renders the whole exposition for two requests and one usage report", () => {
     const series = stored([
       outcomeUpdate(facts()),
-      outcomeUpdate(facts({ step_ms: 1_500, recorded: { calls: 8, tokens_saved: 0, usd_saved: 0 }, report: { correlation_id: "r2", outcome: "do_error", rollback_step: null, tokens_original: 1_000, tokens_sent: 1_000, tier: "none" } })),
+      outcomeUpdate(facts({ step_ms: 1_500, recorded: { calls: 8, tokens_saved: 0, usd_saved: 0 }, report: { correlation_id: "r2", outcome: "do_error", rollback_step: null, tokens_original: 1_000, tokens_sent: 1_000, tier: "none", pairs_removed: 0, would_send: null } })),
       usageUpdate("cc:abc", "anthropic", 1_700_000_000_500, { input_tokens: 1_000, cache_read_input_tokens: 30_000, cache_creation_input_tokens: 500, output_tokens: 200 }),
     ]);
     const text = renderExposition(buildFamilies(series, 1));
@@ -149,7 +149,7 @@ describe("totals and memory search", () => {
     const series: StoredSeries[] = [
       ...deltasOf(outcomeUpdate(facts())),
       ...deltasOf(usageUpdate("cc:abc", "anthropic", 1, { input_tokens: 1_000, cache_read_input_tokens: 30_000, cache_creation_input_tokens: 500, output_tokens: 200 })),
-      ...deltasOf(outcomeUpdate(facts({ report: { correlation_id: "r", outcome: "parse_error", rollback_step: null, tokens_original: 10, tokens_sent: 10, tier: "none" }, recorded: null }))),
+      ...deltasOf(outcomeUpdate(facts({ report: { correlation_id: "r", outcome: "parse_error", rollback_step: null, tokens_original: 10, tokens_sent: 10, tier: "none", pairs_removed: 0, would_send: null }, recorded: null }))),
     ].map((d) => ({ family: d.family, suffix: d.suffix, labels: d.labels, value: d.delta }));
     expect(totalsOf(series, 3)).toEqual({
       sessions: 3, requests: 2, compacted: 1, fail_open: 1, tokens_original: 52_010, tokens_sent: 31_510, tokens_saved: 20_500,

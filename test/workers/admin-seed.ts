@@ -81,7 +81,7 @@ export async function seedSession(id: string, indexName: string): Promise<Outcom
   for (const [i, call] of CALLS.entries()) {
     const now = Date.now();
     const step = await stub.step({ session_id: id, view, config: loaded.config, mode: "compact", correlation_id: `req-${i}`, now_ms: now });
-    const report: OutcomeReport = { correlation_id: `req-${i}`, outcome: call.outcome, rollback_step: null, tokens_original: call.tokens_original, tokens_sent: call.tokens_sent, tier: step.tier };
+    const report: OutcomeReport = { correlation_id: `req-${i}`, outcome: call.outcome, rollback_step: null, tokens_original: call.tokens_original, tokens_sent: call.tokens_sent, tier: step.tier, pairs_removed: 0, would_send: null };
     const rec = await stub.reportOutcome(report);
     recorded.push(rec);
     const r = await index.record(outcomeUpdate({ session_id: id, provider: "anthropic", model: view.model, turns: view.turn_count, now_ms: now, step, report, recorded: rec, step_ms: call.step_ms }));
@@ -92,7 +92,7 @@ export async function seedSession(id: string, indexName: string): Promise<Outcom
     }
   }
   await stub.countFailOpen(FAIL_OPEN.reason);
-  const report: OutcomeReport = { correlation_id: "req-2", outcome: FAIL_OPEN.reason, rollback_step: null, tokens_original: FAIL_OPEN.tokens, tokens_sent: FAIL_OPEN.tokens, tier: "none" };
+  const report: OutcomeReport = { correlation_id: "req-2", outcome: FAIL_OPEN.reason, rollback_step: null, tokens_original: FAIL_OPEN.tokens, tokens_sent: FAIL_OPEN.tokens, tier: "none", pairs_removed: 0, would_send: null };
   const r = await index.record(outcomeUpdate({ session_id: id, provider: "anthropic", model: view.model, turns: view.turn_count, now_ms: Date.now(), step: null, report, recorded: null, step_ms: null }));
   if (!r.ok) throw new Error(r.error);
   await stub.archive([{ call_id: "toolu_read", text: ARCHIVED_TEXT }]);

@@ -7,7 +7,9 @@
  *    one separator, or the middle of a string literal cut between whole characters/escapes
  *    (proved by walking both trees: objects keep every key and every byte between tokens; arrays
  *    keep a subsequence of their elements with separators copied from the input; strings keep an
- *    exact head and tail);
+ *    exact head and tail). One exception, declared by the adapter: a history message may lose
+ *    whole members named in `adapter.removableMembers` (tool-call containers), with one
+ *    separator, as array elements do;
  * 3. every top-level field except the history (`adapter.historyKey`) is byte-identical;
  * 4. every kept message keeps its identity hash (prose, media, thinking, role), and every removed
  *    message had no non-tool parts;
@@ -23,6 +25,11 @@ import { scanJson, type JsonNode } from "../../providers/shared/json-scan";
 export interface GuaranteeResult {
   ok: boolean;
   violations: string[];
+  /**
+   * The output as the adapter read it, when the check got that far (absent for identical bytes
+   * and early failures). The gateway takes the forwarded token estimate from its view.
+   */
+  output?: ParsedRequest;
 }
 
 /** Options: a pre-parsed input (the gateway already has one) saves one parse. */
@@ -49,7 +56,7 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
   if (inParsed.view.server_managed !== null) v.push(`history is server-managed (${inParsed.view.server_managed}) but was edited`);
 
   // 2–3. Structure: top level identical except the history; the history derived by deletions.
-  const walk = new Walk(input, output);
+  const walk = new Walk(input, output, new Set(adapter.removableMembers ?? []));
   const inRoot = inParsed.root;
   let kept: number[] = [];
   if (inRoot.type !== "object" || outRoot.type !== "object") return { ok: false, violations: ["body is not an object"] };
@@ -67,7 +74,7 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
         continue;
       }
       if (a.value.type !== "array" || b.value.type !== "array") { v.push(`"${a.key}" is not an array`); continue; }
-      const k = walk.array(a.value, b.value);
+      const k = walk.array(a.value, b.value, true);
       if (k === null) v.push(`"${a.key}" is not the input with whole elements or string middles removed`);
       else kept = k;
     }
@@ -124,7 +131,7 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
 
   // 6. Provider rules.
   for (const r of adapter.checkRules(output, outParsed.root)) v.push(`rule: ${r}`);
-  return { ok: v.length === 0, violations: v };
+  return { ok: v.length === 0, violations: v, output: outParsed };
 }
 
 function sameBytes(a: Uint8Array, as: number, ae: number, b: Uint8Array, bs: number, be: number): boolean {
@@ -137,10 +144,11 @@ function sameBytes(a: Uint8Array, as: number, ae: number, b: Uint8Array, bs: num
 class Walk {
   /** Input offsets where a string literal was cut (start of the removed middle). */
   cuts: number[] = [];
-  constructor(readonly a: Uint8Array, readonly b: Uint8Array) {}
+  /** @param removable keys a history message may lose whole (adapter.removableMembers). */
+  constructor(readonly a: Uint8Array, readonly b: Uint8Array, readonly removable: ReadonlySet<string>) {}
 
-  /** Whether `o` derives from `i`; records cuts only on success. */
-  node(i: JsonNode, o: JsonNode): boolean {
+  /** Whether `o` derives from `i`; records cuts only on success. `message`: `i` is a history element. */
+  node(i: JsonNode, o: JsonNode, message = false): boolean {
     if (sameBytes(this.a, i.start, i.end, this.b, o.start, o.end)) return true;
     if (i.type !== o.type) return false;
     switch (i.type) {
@@ -149,7 +157,8 @@ class Walk {
       case "array":
         return o.type === "array" && this.array(i, o) !== null;
       case "object": {
-        if (o.type !== "object" || i.entries.length !== o.entries.length) return false;
+        if (o.type !== "object") return false;
+        if (i.entries.length !== o.entries.length) return message && this.removable.size > 0 && this.membersRemoved(i, o);
         const saved = this.cuts.length;
         let ip = i.start;
         let op = o.start;
@@ -184,7 +193,7 @@ class Walk {
    * is optimal for subsequence matching) and checks every separator. Returns the kept input
    * indices, or null when `o` is not derivable from `i`.
    */
-  array(i: Extract<JsonNode, { type: "array" }>, o: Extract<JsonNode, { type: "array" }>): number[] | null {
+  array(i: Extract<JsonNode, { type: "array" }>, o: Extract<JsonNode, { type: "array" }>, history = false): number[] | null {
     const saved = this.cuts.length;
     const fail = () => { this.cuts.length = saved; return null; };
     const I = i.items;
@@ -199,7 +208,7 @@ class Walk {
     let next = 0;
     for (const oi of O) {
       let found = -1;
-      for (let k = next; k < I.length; k++) if (this.node(I[k]!, oi)) { found = k; break; }
+      for (let k = next; k < I.length; k++) if (this.node(I[k]!, oi, history)) { found = k; break; }
       if (found < 0) return fail();
       kept.push(found);
       next = found + 1;
@@ -216,6 +225,42 @@ class Walk {
       if (!ok) return fail();
     }
     return kept;
+  }
+
+  /**
+   * Whether history message `o` is `i` without some members whose keys are all in
+   * `this.removable`: the kept members, in order, keep their key bytes and derive their values;
+   * leading and trailing bytes are the input's own and each separator between kept members is
+   * one of the input separators between them (the rule of `array`, over member spans).
+   */
+  private membersRemoved(i: Extract<JsonNode, { type: "object" }>, o: Extract<JsonNode, { type: "object" }>): boolean {
+    const saved = this.cuts.length;
+    const fail = () => { this.cuts.length = saved; return false; };
+    const I = i.entries;
+    const O = o.entries;
+    if (O.length === 0 || O.length >= I.length) return false;
+    const kept: number[] = [];
+    let next = 0;
+    for (const oe of O) {
+      let found = -1;
+      for (let k = next; k < I.length; k++) {
+        const ie = I[k]!;
+        if (ie.key === oe.key && sameBytes(this.a, ie.keyStart, ie.value.start, this.b, oe.keyStart, oe.value.start) && this.node(ie.value, oe.value)) { found = k; break; }
+        if (!this.removable.has(ie.key)) return fail();
+      }
+      if (found < 0) return fail();
+      kept.push(found);
+      next = found + 1;
+    }
+    for (let k = next; k < I.length; k++) if (!this.removable.has(I[k]!.key)) return fail();
+    if (!sameBytes(this.a, i.start, I[0]!.keyStart, this.b, o.start, O[0]!.keyStart)) return fail();
+    if (!sameBytes(this.a, I[I.length - 1]!.value.end, i.end, this.b, O[O.length - 1]!.value.end, o.end)) return fail();
+    for (let k = 0; k + 1 < kept.length; k++) {
+      let ok = false;
+      for (let j = kept[k]!; j < kept[k + 1]! && !ok; j++) ok = sameBytes(this.a, I[j]!.value.end, I[j + 1]!.keyStart, this.b, O[k]!.value.end, O[k + 1]!.keyStart);
+      if (!ok) return fail();
+    }
+    return true;
   }
 
   /** Whether output literal `o` is input literal `i` with one middle range removed at character boundaries. */

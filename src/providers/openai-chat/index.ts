@@ -10,6 +10,8 @@ import { readChat } from "./read-view";
 export const openaiChatAdapter: ProviderAdapter = {
   provider: "openai-chat",
   historyKey: "messages",
+  // edit-rules.ts step 1: when the last call of a message goes, its container member goes.
+  removableMembers: ["tool_calls", "function_call"],
   read: readChat,
   compile: compileChat,
   checkRules: checkChatRules,

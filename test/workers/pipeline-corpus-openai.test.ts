@@ -1,0 +1,43 @@
+/**
+ * Issue 5 integration test on a real OpenAI Chat session: calls 31–70 of codex-rtchess-01 (the
+ * first 30 are too small for any tier: under 5 % of the 400k window), sent call by call through
+ * the Worker with compaction on, the pipeline's clock following the session's own timestamps
+ * (so its real idle gaps make the cache cold where they did). Config: threshold_tokens 0,
+ * preserve_recent_turns 1, min_result_bytes 256, head_chars 200, min_reduction 0.01; the rest
+ * default. Properties (a)–(c): pipeline-corpus-driver.ts; (d) idle alarm → time_based.
+ */
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { checkGuarantee } from "../../src/core/plan/check-guarantee";
+import { openaiChatAdapter } from "../../src/providers/openai-chat";
+import { expectPipelineProperties, replaySlice, type Replay } from "./pipeline-corpus-driver";
+import { callEnds, corpus, sessionStub, statsOf } from "./pipeline-harness";
+
+const CONFIG = { threshold_tokens: 0, preserve_recent_turns: 1, min_result_bytes: 256, head_chars: 200, min_reduction: 0.01 };
+const PATH = "/openai/v1/chat/completions";
+
+describe("pipeline on codex-rtchess-01 (openai-chat), calls 31–70", () => {
+  const doc = corpus("codex-rtchess-01");
+  let replay: Replay;
+
+  it("(a) every forwarded body passes the checker, (b) the prefix changes only at steps, (c) tokens saved = the DO's count", async () => {
+    replay = await replaySlice(doc, PATH, 30, 40, CONFIG);
+    const f = await expectPipelineProperties(replay, openaiChatAdapter);
+    // Measured on this slice: a time_based step after a recorded 5+ minute pause, then a micro step.
+    expect(f.steps).toEqual([12, 16]);
+    expect(f.steps.map((k) => replay.calls[k]!.header.tier)).toEqual(["time_based", "micro"]);
+    expect({ original: f.tokens_original, sent: f.tokens_sent, saved: f.tokens_saved }).toEqual({ original: 1_266_351, sent: 1_191_269, saved: 75_082 });
+  }, 120_000);
+
+  it("(d) after the idle alarm runs, the next call gets the time_based tier; without it the tier stays micro", async () => {
+    expect(replay.calls[39]!.header.tier).toBe("micro");
+    expect(await runDurableObjectAlarm(sessionStub(replay.session))).toBe(true);
+    const next = await replay.sendMore(callEnds(doc)[70]!, 1_000);
+    expect(next.header.tier).toBe("time_based");
+    expect(checkGuarantee(openaiChatAdapter, next.original, next.forwarded).ok).toBe(true);
+    const stats = await statsOf(replay.session);
+    expect({ last_tier: stats.last_tier, idle: stats.idle, alarms_idle: stats.counters.alarms_idle }).toEqual({ last_tier: "time_based", idle: false, alarms_idle: 1 });
+    const after = await replay.sendMore(callEnds(doc)[71]!, 1_000);
+    expect(after.header.tier).toBe("micro");
+  }, 60_000);
+});
