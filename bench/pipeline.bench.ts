@@ -13,7 +13,7 @@ import { registeredAdapters } from "../src/providers/registry";
 import { applyPlan } from "../src/core/plan/apply-plan";
 import { checkGuarantee } from "../src/core/plan/check-guarantee";
 import type { ProviderAdapter } from "../src/providers/types";
-import { anthropicRequest, callPrefixes, randomPlan, rng, sessions } from "../test/support/corpus";
+import { anthropicRequest, callPrefixes, openaiRequest, randomPlan, rng, sessions } from "../test/support/corpus";
 import { runEstimatorBench } from "./estimator.bench";
 
 const WARMUP = 15;
@@ -38,7 +38,7 @@ function requestFor(adapter: ProviderAdapter, s: ReturnType<typeof sessions>[num
       return anthropicRequest(s, end);
     case "openai-chat":
     case "openai-responses":
-      return null; // request builders arrive with those adapters (merge of issue 3's OpenAI half)
+      return openaiRequest(s, end);
   }
 }
 

@@ -11,7 +11,9 @@ export interface Session {
   provider: string;
   model: string | null;
   system: unknown;
-  messages: { role: string; content: unknown }[];
+  messages: { role: string; content: unknown; [k: string]: unknown }[];
+  /** openai-responses only: index k where each model call's output begins (MANIFEST.md). */
+  call_starts?: number[];
 }
 
 /** Every session of `provider` in the corpus. */
@@ -46,9 +48,26 @@ export function anthropicRequest(s: Session, end: number, opts: { model?: string
   return enc.encode(JSON.stringify(body, null, opts.indent));
 }
 
-/** Indices k such that messages[k] is an assistant message: the request of that call is messages[:k]. */
+/**
+ * Ends of every model-call prefix: the request of that call is messages[:k]. Anthropic and
+ * OpenAI Chat: each assistant message's index; Responses: `call_starts` (MANIFEST.md).
+ */
 export function callPrefixes(s: Session): number[] {
+  if (s.provider === "openai-responses") return s.call_starts ?? [];
   return s.messages.flatMap((m, k) => (m.role === "assistant" ? [k] : []));
+}
+
+/**
+ * An OpenAI request body (Chat: [system] + messages[:end]; Responses: instructions + input =
+ * messages[:end]) for the model call that answered `messages[:end]`; `pretty` indents it.
+ */
+export function openaiRequest(s: Session, end: number, pretty = false): Uint8Array {
+  const history = s.messages.slice(0, end);
+  const body =
+    s.provider === "openai-responses"
+      ? { model: s.model, ...(s.system !== null ? { instructions: s.system } : {}), input: history, store: false, stream: true }
+      : { model: s.model, messages: [...(s.system !== null ? [{ role: "system", content: s.system }] : []), ...history], stream: true };
+  return enc.encode(pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body));
 }
 
 /** Deterministic PRNG (mulberry32) for reproducible random plans. */

@@ -6,49 +6,19 @@
  */
 import { readFileSync } from "node:fs";
 import type { EditPlan, PairAction } from "../../src/core/plan/types";
-import { enc } from "./openai-helpers";
 
 export const CORPUS = "/work/shared/corpus";
 
-export interface Session {
-  id: string;
-  provider: string;
-  model: string | null;
-  system: string | null;
-  messages: Record<string, unknown>[];
-  call_starts?: number[];
-}
+/** A corpus session (the shared support's shape). */
+export type { Session } from "../support/corpus";
+import type { Session } from "../support/corpus";
 
 export function loadSession(id: string): Session {
   return JSON.parse(readFileSync(`${CORPUS}/${id}.json`, "utf8")) as Session;
 }
 
-/** The MANIFEST table's "tool calls" column, per session id ("0 native (…)" → 0). */
-export function manifestToolCalls(): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const line of readFileSync(`${CORPUS}/MANIFEST.md`, "utf8").split("\n")) {
-    const cells = line.split("|").map((c) => c.trim());
-    if (cells.length < 7 || !/^[a-z0-9-]+$/.test(cells[1]!) || cells[1] === "id") continue;
-    out[cells[1]!] = parseInt(cells[6]!.replace(/,/g, ""), 10);
-  }
-  return out;
-}
-
-/** Index ends of every model-call prefix: Chat → each assistant index; Responses → call_starts. */
-export function callPrefixEnds(s: Session): number[] {
-  if (s.provider === "openai-responses") return s.call_starts!;
-  return s.messages.flatMap((m, i) => (m.role === "assistant" ? [i] : []));
-}
-
-/** The request body of the model call whose history is messages[:end]; `pretty` indents it (whitespace robustness). */
-export function requestBody(s: Session, end: number, pretty = false): Uint8Array {
-  const history = s.messages.slice(0, end);
-  const body =
-    s.provider === "openai-responses"
-      ? { model: s.model, ...(s.system !== null ? { instructions: s.system } : {}), input: history, store: false, stream: true }
-      : { model: s.model, messages: [...(s.system !== null ? [{ role: "system", content: s.system }] : []), ...history], stream: true };
-  return enc(pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body));
-}
+/** Manifest counts, call prefixes and request bodies come from the shared corpus support. */
+export { manifestToolCalls, callPrefixes as callPrefixEnds, openaiRequest as requestBody } from "../support/corpus";
 
 /** Native tool calls in messages[:end], counted from the parsed JSON (independent of the adapters). */
 export function countCalls(s: Session, end: number): number {
