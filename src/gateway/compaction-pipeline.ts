@@ -1,24 +1,23 @@
 /**
- * The live compaction pipeline (shell, DESIGN §1): parse → neutral view → one session-DO RPC
- * (ledger re-application, tier, maybe a new step) → apply the plan by splicing → guarantee
- * check → forward; then, off the hot path, the usage tap and the outcome report. Every failure
- * (parse, DO error or deadline, check failed, any exception) forwards the ORIGINAL bytes and
- * counts its reason (DESIGN invariant 5).
+ * The live compaction pipeline (shell, DESIGN §1): parse → neutral view (./prepare-compaction.ts,
+ * pure) → one session-DO RPC (ledger re-application, tier, maybe a new step) → apply the plan by
+ * splicing and check the guarantee (./decide-forward.ts, pure) → forward; then, off the hot
+ * path, the usage tap and the outcome report. The Workers-specific parts live here: the DO stub,
+ * its deadline, waitUntil, the archive and the audit hook. Every failure (parse, DO error or
+ * deadline, check failed, any exception) forwards the ORIGINAL bytes and counts its reason
+ * (DESIGN invariant 5).
  */
 import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
-import { applyPlan } from "../core/plan/apply-plan";
-import { checkGuarantee } from "../core/plan/check-guarantee";
 import type { Provider } from "../core/view/types";
 import type { SessionObject } from "../do/session-object";
-import { slimView, type OutcomeReport, type StepOutput } from "../do/step-types";
-import { adapterFor } from "../providers/registry";
+import type { StepOutput } from "../do/step-types";
 import { tapUsage } from "../usage/tap-usage";
+import { decideForward } from "./decide-forward";
 import type { IncomingRequest, RouteKind } from "./handle-request";
-import { sessionIdOf } from "./session-id";
+import { COMPACTION_HEADER, prepareCompaction } from "./prepare-compaction";
 
-/** Response header describing what was done (DESIGN §7b). */
-export const COMPACTION_HEADER = "x-sluice-compaction";
+export { COMPACTION_HEADER };
 
 /** Dependencies of the pipeline, built per request by the app. */
 export interface PipelineDeps {
@@ -58,74 +57,38 @@ function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
 /** Runs the pipeline for one chat request. Never throws: failures return the original bytes. */
 export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Promise<PipelineResult> {
   const original = req.body!;
-  const unchanged = (note: string, after?: PipelineResult["after"]): PipelineResult => ({ body: original, headers: { [COMPACTION_HEADER]: note }, after });
-  if ((req.headers.get(COMPACTION_HEADER) ?? "").trim().toLowerCase() === "off") return unchanged("off; reason=client_header");
+  const prepared = prepareCompaction(PROVIDER_OF[req.route], req.headers, original);
+  if (prepared.kind === "skip") return { body: original, headers: { [COMPACTION_HEADER]: prepared.note } };
 
-  const provider = PROVIDER_OF[req.route];
-  const adapter = provider ? adapterFor(provider) : undefined;
-  if (!provider || !adapter) return unchanged("skipped; reason=no_adapter");
-
-  let parsed;
-  try {
-    parsed = adapter.read(original);
-  } catch {
-    return unchanged("skipped; reason=parse");
-  }
-  if (parsed.view.server_managed) return unchanged(`skipped; reason=server_managed`);
-
-  const sid = sessionIdOf(provider, req.headers, original, parsed.root);
-  const stub = deps.sessions.get(deps.sessions.idFromName(sid.id));
-  const report = (r: OutcomeReport) => deps.waitUntil(Promise.resolve(stub.reportOutcome(r)).catch(() => undefined));
-  const failOpen = (reason: string, out: StepOutput | null): PipelineResult => {
-    report({ correlation_id: req.requestId, outcome: reason, rollback_step: out?.step ?? null, tokens_original: out?.tokens_original ?? parsed.view.est_tokens, tokens_sent: out?.tokens_original ?? parsed.view.est_tokens, tier: out?.tier ?? "none" });
-    return unchanged(`skipped; reason=${reason}`, usageAfter(deps, stub, provider, out?.tokens_original ?? parsed.view.est_tokens));
-  };
-
+  const sid = prepared.session.id;
+  const stub = deps.sessions.get(deps.sessions.idFromName(sid));
   let out: StepOutput;
   try {
     out = await withDeadline(
-      stub.step({ session_id: sid.id, view: slimView(parsed.view), config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: deps.now() }),
+      stub.step({ session_id: sid, view: prepared.step_view, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: deps.now() }),
       deps.doTimeoutMs,
     );
   } catch (err) {
     const reason = err instanceof Deadline ? "do_timeout" : "do_error";
     deps.waitUntil(Promise.resolve(stub.countFailOpen(reason)).catch(() => undefined));
-    return unchanged(`skipped; reason=${reason}`);
-  }
-  if (out.disabled) {
-    report({ correlation_id: req.requestId, outcome: "unchanged", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_original, tier: "none" });
-    return unchanged("off; reason=session_disabled", usageAfter(deps, stub, provider, out.tokens_original));
-  }
-  const summary = `tier=${out.tier}; pairs_removed=${out.pairs_removed}; tokens_before=${out.tokens_original}; tokens_after=${out.tokens_after}`;
-  if (deps.mode === "measure") {
-    report({ correlation_id: req.requestId, outcome: "unchanged", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_original, tier: out.tier });
-    return unchanged(`measure; ${summary}`, usageAfter(deps, stub, provider, out.tokens_original));
-  }
-  if (Object.keys(out.plan.actions).length === 0) {
-    report({ correlation_id: req.requestId, outcome: "unchanged", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_original, tier: out.tier });
-    return unchanged(`none; ${summary}`, usageAfter(deps, stub, provider, out.tokens_original));
+    return { body: original, headers: { [COMPACTION_HEADER]: `skipped; reason=${reason}` } };
   }
 
-  let edited: Uint8Array;
-  try {
-    edited = applyPlan(adapter, parsed, out.plan).bytes;
-    const check = checkGuarantee(adapter, original, edited);
-    if (!check.ok) return failOpen("guarantee_check", out);
-  } catch {
-    return failOpen("apply_error", out);
+  const decision = decideForward(prepared, original, out, deps.mode, req.requestId);
+  if (decision.kind === "edited") {
+    if (deps.config.archive_removed && out.new_pair_ids.length > 0) {
+      const ids = new Set(out.new_pair_ids);
+      const items = prepared.parsed.view.pairs.filter((p) => ids.has(p.id)).map((p) => ({ call_id: p.id, text: p.result_text }));
+      deps.waitUntil(Promise.resolve(stub.archive(items)).catch(() => undefined));
+    }
+    if (out.step !== null) {
+      try {
+        deps.onStep?.({ tier: out.tier, tokens_before: out.tokens_original, tokens_after: out.tokens_after, usd: out.cost_estimate, correlation_id: req.requestId, session_id: sid });
+      } catch { /* audit is best effort */ }
+    }
   }
-  if (deps.config.archive_removed && out.new_pair_ids.length > 0) {
-    const ids = new Set(out.new_pair_ids);
-    const items = parsed.view.pairs.filter((p) => ids.has(p.id)).map((p) => ({ call_id: p.id, text: p.result_text }));
-    deps.waitUntil(Promise.resolve(stub.archive(items)).catch(() => undefined));
-  }
-  if (out.step !== null) {
-    try {
-      deps.onStep?.({ tier: out.tier, tokens_before: out.tokens_original, tokens_after: out.tokens_after, usd: out.cost_estimate, correlation_id: req.requestId, session_id: sid.id });
-    } catch { /* audit is best effort */ }
-  }
-  report({ correlation_id: req.requestId, outcome: edited === original ? "unchanged" : "compacted", rollback_step: null, tokens_original: out.tokens_original, tokens_sent: out.tokens_after, tier: out.tier });
-  return { body: edited, headers: { [COMPACTION_HEADER]: summary }, after: usageAfter(deps, stub, provider, out.tokens_after) };
+  deps.waitUntil(Promise.resolve(stub.reportOutcome(decision.report)).catch(() => undefined));
+  return { body: decision.body, headers: { [COMPACTION_HEADER]: decision.note }, after: usageAfter(deps, stub, prepared.provider, decision.report.tokens_sent) };
 }
 
 /** The usage tap: reports provider usage and our estimate of what was sent to the DO, in waitUntil. */
