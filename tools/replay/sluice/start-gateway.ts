@@ -8,7 +8,7 @@
  * `close()` stops the child (its process group) and removes the temp folder.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -49,7 +49,7 @@ const ROOT = resolve(fileURLToPath(new URL("../../../", import.meta.url).href));
 export async function startGateway(opts: StartGatewayOptions): Promise<GatewayHandle> {
   const port = await freePort();
   const inspector = await freePort();
-  const persist = mkdtempSync(join(tmpdir(), "sluice-replay-"));
+  const persist = mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "sluice-replay-"));
   const vars: Record<string, string> = { SLUICE_COMPACTION: "1", ANTHROPIC_BASE_URL: opts.upstreamUrl, OPENAI_BASE_URL: opts.upstreamUrl, ...opts.vars };
   const args = [
     join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js"), "dev",
