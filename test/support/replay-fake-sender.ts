@@ -2,7 +2,7 @@
  * A fake SendFn for replay tests: bills each call from a usage table the test supplies (keyed by
  * strategy-session key and call index), at fixed test rates, and records every call it saw.
  * Test rates (USD per token): input 3e-6, cache read 0.3e-6, cache write 3.75e-6, output 15e-6
- * (Sonnet-like list prices, so output 15 $/M matches output-prices.ts for claude-sonnet-4-5).
+ * (Sonnet-like list prices); the input cost it reports is the input, read and write part.
  */
 import type { CallUsage, Provider, SendFn, SendOptions } from "../../tools/replay/types";
 
@@ -23,10 +23,10 @@ export function createFakeSender(usageFor: (key: string, n: number) => CallUsage
     const n = counts.get(opts.key) ?? 0;
     counts.set(opts.key, n + 1);
     const rejected = rejectIf(body);
-    if (rejected !== null) return { status: 400, usage: { input: 0, cache_read: 0, cache_write: 0, output: 0 }, cost_usd: 0, latency_ms: 1, rejected };
+    if (rejected !== null) return { status: 400, usage: { input: 0, cache_read: 0, cache_write: 0, output: 0 }, cost_usd: 0, input_cost_usd: 0, latency_ms: 1, rejected };
     const u = usageFor(opts.key, n);
-    const cost = u.input * FAKE_RATES.input + u.cache_read * FAKE_RATES.cache_read + u.cache_write * FAKE_RATES.cache_write + u.output * FAKE_RATES.output;
-    return { status: 200, usage: u, cost_usd: cost, latency_ms: 1 };
+    const input = u.input * FAKE_RATES.input + u.cache_read * FAKE_RATES.cache_read + u.cache_write * FAKE_RATES.cache_write;
+    return { status: 200, usage: u, cost_usd: input + u.output * FAKE_RATES.output, input_cost_usd: input, latency_ms: 1 };
   };
   return { send, seen };
 }

@@ -38,6 +38,8 @@ describe("emulator over HTTP", () => {
     // Sonnet: write $3.75/MTok, read $0.30/MTok, output $15/MTok → nano-dollars per token 3750 / 300 / 15000.
     const nano2 = u2.cache_creation_input_tokens * 3750 + u2.cache_read_input_tokens * 300 + u2.output_tokens * 15000;
     expect(Number(r2.headers.get("x-emulator-cost-usd"))).toBeCloseTo(nano2 / 1e9, 12);
+    // The input side alone (no output): what the replay report calls input cost.
+    expect(Number(r2.headers.get("x-emulator-input-cost-usd"))).toBeCloseTo((nano2 - u2.output_tokens * 15000) / 1e9, 12);
 
     const r3 = await post("/v1/messages", { ...base, messages: turn2 }, { ...key, "x-emulator-time": String(T0 + 60_000 + 5 * 60_000) });
     const u3 = (await body(r3)).usage;
@@ -48,6 +50,25 @@ describe("emulator over HTTP", () => {
     expect(stats.self).toMatchObject({ requests: 3, rejected: 0, cache_read_tokens: u2.cache_read_input_tokens });
     expect(Number(stats.self.cost_usd)).toBeCloseTo(costs[0]! + costs[1]! + costs[2]!, 9);
     expect(JSON.stringify(stats)).not.toContain("key-http-1");
+  });
+
+  it("keeps a request body for /__emulator/last-body only when asked, per key; accepts a 112 KB reply header", async () => {
+    const req = { model: "gpt-4o", messages: [{ role: "user", content: "hi" }] };
+    const reply = { role: "assistant", content: "move e4. ".repeat(9_375) }; // 84,375 chars: ~112 KB of base64, over Node's 16 KB header default
+    const headers = (key: string, keep: boolean) => ({
+      authorization: `Bearer ${key}`,
+      "x-emulator-time": String(T0),
+      "x-emulator-reply": Buffer.from(JSON.stringify(reply)).toString("base64"),
+      ...(keep ? { "x-emulator-keep-body": "1" } : {}),
+    });
+    const kept = await post("/v1/chat/completions", req, headers("key-keep", true));
+    expect([kept.status, (await body(kept)).choices[0].message.content.length]).toEqual([200, 84_375]);
+    const back = await fetch(emu.url + "/__emulator/last-body", { headers: { authorization: "Bearer key-keep" } });
+    expect([back.status, await back.text()]).toEqual([200, JSON.stringify(req)]);
+    await post("/v1/chat/completions", req, headers("key-nokeep", false));
+    const none = await fetch(emu.url + "/__emulator/last-body", { headers: { authorization: "Bearer key-nokeep" } });
+    expect(none.status).toBe(404);
+    await none.text();
   });
 
   it("keys do not share a cache, and reset clears all state", async () => {

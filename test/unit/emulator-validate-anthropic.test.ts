@@ -45,6 +45,12 @@ describe("Anthropic validation: tool pairing", () => {
     expect(message(req)).toBeNull();
   });
 
+  it("A16: a tool_use id used twice in one request is refused (duplicated history)", () => {
+    const req = withTools(caseRequest("B02"));
+    req.messages.push({ role: "assistant", content: [req.messages[1].content[1]] }, { role: "user", content: [req.messages[2].content[1]] });
+    expect(message(req)).toBe("messages.5.content.0: `tool_use` ids must be unique");
+  });
+
   it("tool blocks without tool definitions are rejected", () => {
     expect(message(caseRequest("B01"))).toBe("Requests which include tool_use or tool_result blocks must define tools.");
   });

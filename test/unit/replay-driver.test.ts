@@ -9,7 +9,7 @@ import { renderTable } from "../../tools/replay/render-table";
 import { createHttpSender } from "../../tools/replay/send-http";
 import { noneStrategy } from "../../tools/replay/strategies/none";
 import { createObservationMask } from "../../tools/replay/strategies/observation-mask";
-import { createSluiceStrategy } from "../../tools/replay/strategies/sluice-slot";
+import { createGatewayStrategy, createSluiceStrategy } from "../../tools/replay/strategies/sluice-slot";
 import { percentile, summarizeReport } from "../../tools/replay/summarize-report";
 import type { CallUsage, JsonObject, Strategy } from "../../tools/replay/types";
 import { createFakeSender } from "../support/replay-fake-sender";
@@ -93,6 +93,8 @@ describe("replay driver + report", () => {
       rejections: 0,
       added_latency_p50_ms: 1, // [2, 0, 4, 1] → nearest rank 2 of 4
       added_latency_p99_ms: 4,
+      round_trip_p50_ms: 1, // the fake sender's latency
+      round_trip_p99_ms: 1,
     };
     expect(report.sessions).toEqual([
       {
@@ -144,6 +146,26 @@ describe("replay driver + report", () => {
     expect([m.pairs_removed, m.refetches, m.engine_cost_usd, m.input_cost_with_usd, m.savings_pct]).toEqual([1, 0, 1, 5.89, -20.45]);
   });
 
+  it("a gateway strategy sends the original body through its own sender and diffs what the upstream got", async () => {
+    const { send, seen } = createFakeSender((_k, n) => USAGE.none![n]!);
+    const viaGateway: string[] = [];
+    const gateway = createGatewayStrategy(async (provider, body, opts) => {
+      viaGateway.push(body);
+      const r = await send(provider, body, opts);
+      const forwarded = JSON.parse(body) as JsonObject;
+      if (viaGateway.length === 4) (forwarded.messages as JsonObject[])[4] = { role: "user", content: [{ type: "tool_result", tool_use_id: "t2", content: "" }] };
+      return { ...r, latency_ms: 1 + viaGateway.length, forwarded: JSON.stringify(forwarded), note: `call ${viaGateway.length}` };
+    });
+    const runs = await driveReplay({ sessions: [session], strategies: [noneStrategy as Strategy, gateway], send, run_id: "r", now: () => 0 });
+    expect(viaGateway).toEqual(session.calls.map((c) => JSON.stringify(c.body)));
+    expect(seen.map((c) => c.opts.key)).toEqual([...Array(4).fill("replay-r-none-lit-1"), ...Array(4).fill("replay-r-sluice-lit-1")]);
+    expect(runs.map((r) => r.route)).toEqual(["direct", "gateway"]);
+    expect(runs[1]!.calls.map((c) => [c.removed_ids, c.note, c.transform_ms])).toEqual([[[], "call 1", 0], [[], "call 2", 0], [[], "call 3", 0], [["t2"], "call 4", 0]]);
+    const m = summarizeReport(runs).total.sluice!;
+    // Added latency = gateway round trip [2, 3, 4, 5] − direct round trip under none [1, 1, 1, 1].
+    expect([m.pairs_removed, m.added_latency_p50_ms, m.added_latency_p99_ms, m.round_trip_p50_ms, m.round_trip_p99_ms]).toEqual([1, 2, 4, 3, 5]);
+  });
+
   it("computes nearest-rank percentiles", () => {
     expect([percentile([], 50), percentile([5], 99), percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 50), percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 99)]).toEqual([0, 5, 5, 10]);
   });
@@ -158,7 +180,7 @@ describe("HTTP sender", () => {
       req.on("end", () => {
         got.push({ url: req.url!, headers: req.headers, body });
         if (got.length === 1) {
-          res.writeHead(200, { "content-type": "application/json", "x-emulator-cost-usd": "0.0123" });
+          res.writeHead(200, { "content-type": "application/json", "x-emulator-cost-usd": "0.0123", "x-emulator-input-cost-usd": "0.0053" });
           res.end(JSON.stringify({ id: "x", usage: { prompt_tokens: 2000, completion_tokens: 7, prompt_tokens_details: { cached_tokens: 1536 } } }));
         } else {
           res.writeHead(400, { "content-type": "application/json" });
@@ -171,7 +193,7 @@ describe("HTTP sender", () => {
       const send = createHttpSender(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
       const reply = { role: "assistant", content: "hé" };
       const ok = await send("openai-chat", '{"model":"gpt-4o","messages":[]}', { time_ms: 1_700_000_000_000, reply, key: "k1" });
-      expect({ ...ok, latency_ms: 0 }).toEqual({ status: 200, usage: { input: 464, cache_read: 1536, cache_write: 0, output: 7 }, cost_usd: 0.0123, latency_ms: 0 });
+      expect({ ...ok, latency_ms: 0 }).toEqual({ status: 200, usage: { input: 464, cache_read: 1536, cache_write: 0, output: 7 }, cost_usd: 0.0123, input_cost_usd: 0.0053, latency_ms: 0 });
       expect(got[0]!.url).toBe("/v1/chat/completions");
       expect(got[0]!.body).toBe('{"model":"gpt-4o","messages":[]}');
       expect([got[0]!.headers.authorization, got[0]!.headers["x-emulator-time"], Buffer.from(got[0]!.headers["x-emulator-reply"] as string, "base64").toString("utf8")]).toEqual([

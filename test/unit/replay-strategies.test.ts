@@ -5,6 +5,7 @@ import { createIdleMicrocompact } from "../../tools/replay/strategies/idle-micro
 import { noneStrategy } from "../../tools/replay/strategies/none";
 import { countLines, createObservationMask } from "../../tools/replay/strategies/observation-mask";
 import { resolveStrategies } from "../../tools/replay/strategies/registry";
+import { createSluiceStrategy } from "../../tools/replay/strategies/sluice-slot";
 import type { JsonObject, Provider, StrategyContext } from "../../tools/replay/types";
 
 const ctx = (provider: Provider, time_ms = 0, call_index = 0): StrategyContext => ({ provider, session_id: "s", call_index, time_ms });
@@ -149,8 +150,8 @@ describe("strategy registry", () => {
   it("runs none first, rejects unknown names and an unwired sluice", () => {
     expect(resolveStrategies(["observation-mask", "none", "observation-mask"], null).map((s) => s.name)).toEqual(["none", "observation-mask"]);
     expect(() => resolveStrategies(["magic"], null)).toThrow('--strategies: unknown strategy "magic"');
-    expect(() => resolveStrategies(["sluice"], null)).toThrow("strategy sluice: the Sluice core is not wired");
-    expect(resolveStrategies(["sluice"], async (body) => ({ body, info: {} })).map((s) => s.kind)).toEqual(["pure", "sluice"]);
+    expect(() => resolveStrategies(["sluice"], null)).toThrow("strategy sluice: not wired in this run (--sluice off)");
+    expect(resolveStrategies(["sluice"], createSluiceStrategy(async (body) => ({ body, info: {} }))).map((s) => s.kind)).toEqual(["pure", "sluice"]);
   });
 });
 

@@ -3,9 +3,12 @@
  * current time, and writes back the answer). Routes:
  * - POST /v1/messages (Anthropic), POST /v1/chat/completions and POST /v1/responses (OpenAI);
  * - GET /v1/models (Anthropic shape when `anthropic-version` or `x-api-key` is sent, else OpenAI's);
- * - POST /__emulator/reset, GET /__emulator/stats (emulator control, not part of any real API).
- * Emulator-only request headers: `x-emulator-time` (virtual clock, epoch ms) and
- * `x-emulator-reply` (base64 JSON of the assistant message to answer with).
+ * - POST /__emulator/reset, GET /__emulator/stats, GET /__emulator/last-body (emulator control,
+ *   not part of any real API).
+ * Emulator-only request headers: `x-emulator-time` (virtual clock, epoch ms),
+ * `x-emulator-reply` (base64 JSON of the assistant message to answer with) and
+ * `x-emulator-keep-body: 1` (keep the body for /__emulator/last-body: lets a replay through a
+ * gateway see what the gateway forwarded).
  */
 import { hashText } from "../../src/core/hash";
 import { handleMessages } from "./anthropic/handle-messages";
@@ -52,6 +55,7 @@ export function handleRequest(state: EmulatorState, req: EmulatorRequest, now: n
     return json(200, { ok: true });
   }
   if (req.method === "GET" && path === "/__emulator/stats") return json(200, stats(state, req));
+  if (req.method === "GET" && path === "/__emulator/last-body") return lastBody(state, req);
   if (req.method === "GET" && path === "/v1/models") return models(req);
   const api = req.method === "POST" ? ROUTES[path] : undefined;
   if (!api) return json(404, { type: "error", error: { type: "not_found_error", message: `No route for ${req.method} ${path}` } });
@@ -119,6 +123,7 @@ function callApi(state: EmulatorState, api: Api, req: EmulatorRequest, realNow: 
 
   const result = HANDLERS[api]({ body, now, reply, key: ks, seq: ++state.seq });
   if (result.kind === "rejected") return reject(result.rejection, ks.totals);
+  ks.lastBody = req.headers["x-emulator-keep-body"] === "1" ? req.body : null;
   const t = ks.totals;
   t.input_tokens += result.usage.uncached;
   t.cache_read_tokens += result.usage.cacheRead;
@@ -128,6 +133,7 @@ function callApi(state: EmulatorState, api: Api, req: EmulatorRequest, realNow: 
   const headers: Record<string, string> = {
     "content-type": result.stream ? "text/event-stream; charset=utf-8" : "application/json",
     "x-emulator-cost-usd": formatUsd(result.costNano),
+    "x-emulator-input-cost-usd": formatUsd(result.inputCostNano),
     "request-id": `req_emu${state.seq}`,
   };
   if (result.stream) headers["cache-control"] = "no-cache";
@@ -143,6 +149,15 @@ function stats(state: EmulatorState, req: EmulatorRequest) {
     .map((k) => (k === undefined ? undefined : state.keys.get(k)))
     .find((k) => k !== undefined);
   return { keys, ...(self ? { self: view(self.totals) } : {}) };
+}
+
+/** The caller's (by its auth header) last kept request body, as sent; 404 when none was kept. */
+function lastBody(state: EmulatorState, req: EmulatorRequest): EmulatorResponse {
+  const ks = [requestKey("anthropic", req.headers), requestKey("openai-chat", req.headers)]
+    .map((k) => (k === undefined ? undefined : state.keys.get(k)))
+    .find((k) => k !== undefined && k.lastBody !== null);
+  if (!ks || ks.lastBody === null) return json(404, { type: "error", error: { type: "not_found_error", message: "no kept body for this key (send x-emulator-keep-body: 1)" } });
+  return { status: 200, headers: { "content-type": "application/json" }, body: ks.lastBody };
 }
 
 function models(req: EmulatorRequest): EmulatorResponse {

@@ -7,6 +7,12 @@ import type { AddressInfo } from "node:net";
 import { handleRequest } from "./handle-request";
 import { createState, type EmulatorState } from "./state";
 
+/**
+ * Largest request header block accepted, bytes. Node's default (16 KiB) answers 431 to a replay
+ * whose `x-emulator-reply` carries a long recorded answer (≈ 41 KB of base64 in the corpus).
+ */
+export const MAX_HEADER_BYTES = 1024 * 1024;
+
 export interface EmulatorHandle {
   /** Base URL, e.g. `http://127.0.0.1:8788`. */
   url: string;
@@ -19,7 +25,7 @@ export interface EmulatorHandle {
 export async function startEmulator(opts: { port?: number; host?: string } = {}): Promise<EmulatorHandle> {
   const host = opts.host ?? "127.0.0.1";
   const state = createState();
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const headers: Record<string, string | undefined> = {};

@@ -29,6 +29,8 @@ export interface KeyState {
   /** Responses: reasoning item id → id of the item that followed it. */
   reasoningFollower: Map<string, string>;
   totals: KeyTotals;
+  /** Body of the last request answered for this key, kept only when it asked (`x-emulator-keep-body: 1`). */
+  lastBody: string | null;
 }
 
 export interface EmulatorState {
@@ -50,6 +52,7 @@ export function keyState(state: EmulatorState, key: string): KeyState {
       issuedThinking: new Map(),
       requiredReasoning: new Map(),
       reasoningFollower: new Map(),
+      lastBody: null,
       totals: { requests: 0, rejected: 0, input_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, output_tokens: 0, cost_nano: 0 },
     };
     state.keys.set(key, k);

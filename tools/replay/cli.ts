@@ -1,22 +1,17 @@
 /**
- * `npm run replay` — the thin shell (I/O): reads session files, starts or reaches the provider
- * emulator, replays every session under every strategy with a progress bar, writes
- * report.json + report.html to --out and prints the table. All logic lives in the modules it
- * calls; see parse-args.ts for the flags.
+ * `npm run replay` — the thin shell (I/O): reads session files, runs the replay (./run-replay.ts:
+ * emulator, the sluice strategy in-process or through `wrangler dev`, every strategy) with a
+ * progress bar, writes report.json + report.html to --out and prints the table. See
+ * parse-args.ts for the flags.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import cliProgress from "cli-progress";
-import { driveReplay } from "./drive-replay";
 import { parseArgs, USAGE } from "./parse-args";
 import { readSessionText } from "./read-session-text";
-import { renderHtml } from "./render-html";
 import { renderTable } from "./render-table";
-import { createHttpSender } from "./send-http";
-import { defaultStrategyNames, resolveStrategies } from "./strategies/registry";
-import { loadSluiceTransform } from "./strategies/sluice-slot";
-import { summarizeReport } from "./summarize-report";
+import { runReplay } from "./run-replay";
+import { writeReport } from "./write-report";
 
 /** Files named on the command line; directories are searched recursively for *.json / *.jsonl. */
 function expandFiles(paths: readonly string[]): string[] {
@@ -34,22 +29,6 @@ function expandFiles(paths: readonly string[]): string[] {
   return out;
 }
 
-interface EmulatorHandle {
-  url: string;
-  close: () => unknown;
-}
-
-/** Starts tools/emulator/server.ts in-process (it lands with the emulator issue). */
-async function startInProcessEmulator(): Promise<EmulatorHandle> {
-  const href = new URL("../emulator/server.ts", import.meta.url).href;
-  if (!existsSync(fileURLToPath(href))) {
-    throw new Error("no --emulator URL given and tools/emulator/server.ts is not there: start an emulator and pass --emulator http://127.0.0.1:PORT");
-  }
-  const mod = (await import(href)) as { startEmulator?: (o: { port: number; host: string }) => Promise<EmulatorHandle> | EmulatorHandle };
-  if (typeof mod.startEmulator !== "function") throw new Error("tools/emulator/server.ts does not export startEmulator({port, host}) → {url, close}");
-  return await mod.startEmulator({ port: 0, host: "127.0.0.1" });
-}
-
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.help || args.files.length === 0) {
@@ -60,39 +39,29 @@ async function main(): Promise<void> {
   const files = expandFiles(args.files);
   const sessions = files.map((f) => readSessionText(readFileSync(f, "utf8"), f));
   for (const s of sessions) for (const n of s.notes) console.error(`${s.id}: ${n}`);
-  const sluice = await loadSluiceTransform();
-  const strategies = resolveStrategies(args.strategies ?? defaultStrategyNames(sluice !== null), sluice);
-  const emulator = args.emulator !== null ? { url: args.emulator, close: () => undefined } : await startInProcessEmulator();
-  const total = sessions.reduce((n, s) => n + s.calls.length, 0) * strategies.length;
   const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: "replay [{bar}] {percentage}% | {value}/{total} calls | {duration_formatted}", stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
-  bar?.start(total, 0);
+  let started = false;
   try {
-    const runs = await driveReplay({
+    const outcome = await runReplay({
       sessions,
-      strategies,
-      send: createHttpSender(emulator.url),
-      run_id: Date.now().toString(36),
+      strategies: args.strategies,
+      sluice: args.sluice,
+      emulator: args.emulator,
+      gateway: args.gateway,
       concurrency: args.concurrency,
-      onCall: (done) => bar?.update(done),
+      onStatus: (m) => console.error(m),
+      onCall: (done, total) => {
+        if (!started) bar?.start(total, 0);
+        started = true;
+        bar?.update(done);
+      },
     });
     bar?.stop();
-    const report = summarizeReport(runs);
-    const out = resolve(args.out);
-    mkdirSync(out, { recursive: true });
-    const meta = {
-      generated_at: new Date().toISOString(),
-      emulator: emulator.url,
-      files,
-      strategy_sources: Object.fromEntries(strategies.map((s) => [s.name, s.source])),
-      session_notes: Object.fromEntries(sessions.map((s) => [s.id, s.notes])),
-    };
-    writeFileSync(join(out, "report.json"), JSON.stringify({ meta, ...report, runs }, null, 2));
-    writeFileSync(join(out, "report.html"), renderHtml(report));
-    console.log(renderTable(report));
-    console.log(`\nwrote ${join(out, "report.json")} and ${join(out, "report.html")}`);
+    const paths = writeReport(args.out, outcome, { files });
+    console.log(renderTable(outcome.report));
+    console.log(`\nwrote ${paths.json} and ${paths.html}`);
   } finally {
     bar?.stop();
-    await emulator.close();
   }
 }
 

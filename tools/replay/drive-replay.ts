@@ -4,15 +4,17 @@
  * injected clock). Steps per call:
  * 1. virtual time from assign-call-times.ts;
  * 2. the strategy turns the recorded body into the body to send (timed: added latency);
- * 3. the removed tool results are found by diffing the two bodies;
- * 4. `send` bills it (key = per run/strategy/session, so caches never collide).
+ * 3. `send` bills it (key = per run/strategy/session, so caches never collide); a `gateway`
+ *    strategy instead sends the original body through its own sender (the gateway over HTTP),
+ *    which reports what the upstream received;
+ * 4. the removed tool results are found by diffing the original and the sent bodies.
  * After a session: re-fetches of removed results. Runs of different (session, strategy) pairs are
  * independent (own key, own state) and may run concurrently.
  */
 import { agentHeaders, strategySessionKey } from "./agent-headers";
 import { assignCallTimes } from "./assign-call-times";
 import { countRefetches, findRemovedResults } from "./find-removed";
-import type { CallRecord, JsonObject, RecordedSession, SendFn, SessionRun, Strategy } from "./types";
+import type { CallRecord, JsonObject, RecordedSession, SendFn, SendResult, SessionRun, Strategy } from "./types";
 
 /** What the driver needs. */
 export interface DriveOptions {
@@ -60,36 +62,49 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
   for (const call of session.calls) {
     const time_ms = times[call.index]!;
     const original = JSON.stringify(call.body);
-    const t0 = now();
-    let text: string;
+    const opts = { time_ms, reply: call.reply, key };
     let sent: JsonObject | null;
     let engine = 0;
-    if (strategy.kind === "pure") {
-      const step = strategy.apply(call.body, { provider: p, session_id: session.id, call_index: call.index, time_ms }, state);
-      state = step.state;
-      sent = step.body;
-      text = step.body === call.body ? original : JSON.stringify(step.body);
+    let transform_ms = 0;
+    let note: string | undefined;
+    let res: SendResult;
+    if (strategy.kind === "gateway") {
+      res = await strategy.send(p, original, opts);
+      sent = typeof res.forwarded === "string" ? parseObject(res.forwarded) : null;
+      note = res.note;
     } else {
-      const out = await strategy.transform(new TextEncoder().encode(original), headers, { provider: p, session_id: session.id, call_index: call.index, time_ms });
-      text = new TextDecoder().decode(out.body);
-      engine = out.info.engine_cost_usd ?? 0;
-      sent = parseObject(text);
+      const t0 = now();
+      let text: string;
+      if (strategy.kind === "pure") {
+        const step = strategy.apply(call.body, { provider: p, session_id: session.id, call_index: call.index, time_ms }, state);
+        state = step.state;
+        sent = step.body;
+        text = step.body === call.body ? original : JSON.stringify(step.body);
+      } else {
+        const out = await strategy.transform(new TextEncoder().encode(original), headers, { provider: p, session_id: session.id, call_index: call.index, time_ms });
+        text = new TextDecoder().decode(out.body);
+        engine = out.info.engine_cost_usd ?? 0;
+        note = out.info.note;
+        sent = parseObject(text);
+      }
+      transform_ms = now() - t0;
+      res = await send(p, text, opts);
     }
-    const transform_ms = now() - t0;
     const removed = sent === null ? [] : findRemovedResults(p, call.body, sent);
     for (const id of removed) if (!removedFirstAt.has(id)) removedFirstAt.set(id, call.index);
-    const res = await send(p, text, { time_ms, reply: call.reply, key });
     records.push({
       index: call.index,
       time_ms,
       status: res.status,
       usage: res.usage,
       cost_usd: res.cost_usd,
+      input_cost_usd: res.input_cost_usd,
       latency_ms: res.latency_ms,
       transform_ms,
       engine_cost_usd: engine,
       rejected: res.rejected ?? (res.status >= 400 ? `HTTP ${res.status}` : null),
       removed_ids: removed,
+      ...(note !== undefined ? { note } : {}),
     });
     tick();
   }
@@ -98,6 +113,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
     provider: p,
     model: session.model,
     strategy: strategy.name,
+    route: strategy.kind === "gateway" ? "gateway" : "direct",
     calls: records,
     pairs_removed: removedFirstAt.size,
     refetches: countRefetches(session, removedFirstAt),

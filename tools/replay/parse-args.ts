@@ -1,8 +1,10 @@
 /**
  * Command-line arguments of `npm run replay` (pure):
- * `[--out dir] [--strategies a,b] [--emulator URL] [--concurrency n] <files or dirs…>`.
+ * `[--out dir] [--strategies a,b] [--sluice in-process|http|off] [--gateway URL] [--emulator URL]
+ * [--concurrency n] <files or dirs…>`.
  * Errors name the flag.
  */
+import type { SluiceMode } from "./run-replay";
 
 export interface ReplayArgs {
   /** Output folder for report.json and report.html (default "replay-report"). */
@@ -11,17 +13,24 @@ export interface ReplayArgs {
   strategies: string[] | null;
   /** Emulator base URL, or null to start one in-process. */
   emulator: string | null;
+  /** How the sluice strategy runs (default in-process; a --gateway URL implies http). */
+  sluice: SluiceMode;
+  /** A running gateway's base URL (its upstream must be the --emulator), or null to start `wrangler dev` in http mode. */
+  gateway: string | null;
   /** (session, strategy) runs in flight at once. */
   concurrency: number;
   files: string[];
   help: boolean;
 }
 
-export const USAGE = "usage: npm run replay -- [--out dir] [--strategies none,anthropic-clear,observation-mask,idle-microcompact,sluice] [--emulator URL] [--concurrency n] <files or dirs…>";
+export const USAGE =
+  "usage: npm run replay -- [--out dir] [--strategies none,anthropic-clear,observation-mask,idle-microcompact,sluice] [--sluice in-process|http|off] [--gateway URL] [--emulator URL] [--concurrency n] <files or dirs…>";
+
+const SLUICE_MODES: readonly SluiceMode[] = ["in-process", "http", "off"];
 
 /** Parses argv (without node and script). */
 export function parseArgs(argv: readonly string[]): ReplayArgs {
-  const args: ReplayArgs = { out: "replay-report", strategies: null, emulator: null, concurrency: 4, files: [], help: false };
+  const args: ReplayArgs = { out: "replay-report", strategies: null, emulator: null, sluice: "in-process", gateway: null, concurrency: 4, files: [], help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
@@ -41,6 +50,19 @@ export function parseArgs(argv: readonly string[]): ReplayArgs {
         const v = value();
         if (!/^https?:\/\//.test(v)) throw new Error(`--emulator: expected an http(s) URL, got "${v}"`);
         args.emulator = v;
+        break;
+      }
+      case "--sluice": {
+        const v = value();
+        if (!(SLUICE_MODES as readonly string[]).includes(v)) throw new Error(`--sluice: expected one of ${SLUICE_MODES.join(", ")}, got "${v}"`);
+        args.sluice = v as SluiceMode;
+        break;
+      }
+      case "--gateway": {
+        const v = value();
+        if (!/^https?:\/\//.test(v)) throw new Error(`--gateway: expected an http(s) URL, got "${v}"`);
+        args.gateway = v;
+        args.sluice = "http";
         break;
       }
       case "--concurrency": {

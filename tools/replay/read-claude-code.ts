@@ -21,8 +21,10 @@
  *    the conversation by its summary there).
  * 6. Every assistant message is one call; a call with no history before it is skipped (noted).
  * 7. Messages keep only {role, content}; the call's time is its last input line's timestamp.
+ * 8. Repeated tool_use ids within a history are renamed (./dedupe-tool-ids.ts).
  */
 import { buildRequestBody } from "./build-request-body";
+import { dedupeNote, dedupeToolUseIds } from "./dedupe-tool-ids";
 import { stableModel } from "./defaults";
 import { parseJsonl } from "./parse-jsonl";
 import { parseTimestamp } from "./split-calls";
@@ -89,7 +91,13 @@ export function readClaudeCode(text: string, name: string): RecordedSession {
   if (dropped.synthetic > 0) notes.push(`dropped ${dropped.synthetic} synthetic assistant line(s)`);
   if (segments.length > 1) notes.push(`${segments.length - 1} compact boundary(ies): history restarts there`);
 
-  const history = segments.map((seg) => seg.map((m): JsonObject => ({ role: m.role, content: m.content })));
+  let renamed = 0;
+  const history = segments.map((seg) => {
+    const d = dedupeToolUseIds(seg.map((m): JsonObject => ({ role: m.role, content: m.content })));
+    renamed += d.renamed;
+    return d.messages;
+  });
+  if (renamed > 0) notes.push(dedupeNote(renamed));
   const allItems = history.flat();
   const frame = { provider: "anthropic" as const, model: stableModel("anthropic", model), system: null, tools: synthesizeTools("anthropic", allItems) };
   if (model === null) notes.push(`model not recorded; using ${frame.model}`);

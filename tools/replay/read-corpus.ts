@@ -3,10 +3,12 @@
  * (pure: text in, session out). Each assistant message (Anthropic, Chat) or each `call_starts`
  * index (Responses) is one call; its request is the history before it; its timestamp is the
  * last input item's (falling back to the reply's). Tool definitions are synthesised from the
- * names used (the corpus records none).
+ * names used (the corpus records none). Anthropic: repeated tool_use ids are renamed
+ * (./dedupe-tool-ids.ts).
  */
 import { z } from "zod";
 import { buildRequestBody } from "./build-request-body";
+import { dedupeNote, dedupeToolUseIds } from "./dedupe-tool-ids";
 import { stableModel } from "./defaults";
 import { callStarts, parseTimestamp, replyAt } from "./split-calls";
 import { synthesizeTools } from "./synthesize-tools";
@@ -34,9 +36,14 @@ export function readCorpus(text: string, name: string): RecordedSession {
     throw new Error(`${name}: corpus field ${issue.path.join(".") || "(root)"}: ${issue.message}`);
   }
   const f = parsed.data;
-  const items: Json[] = f.messages;
-  if (f.timestamps.length !== items.length) throw new Error(`${name}: corpus field timestamps: ${f.timestamps.length} entries for ${items.length} messages`);
+  if (f.timestamps.length !== f.messages.length) throw new Error(`${name}: corpus field timestamps: ${f.timestamps.length} entries for ${f.messages.length} messages`);
   const notes: string[] = [];
+  let items: Json[] = f.messages;
+  if (f.provider === "anthropic") {
+    const d = dedupeToolUseIds(items);
+    items = d.messages;
+    if (d.renamed > 0) notes.push(dedupeNote(d.renamed));
+  }
   let starts = callStarts(f.provider, items);
   if (f.provider === "openai-responses" && f.call_starts !== undefined) {
     if (JSON.stringify(f.call_starts) !== JSON.stringify(starts)) notes.push("call_starts differ from the output-item rule; the file's call_starts were used");

@@ -1,17 +1,19 @@
 /**
  * The savings report from the driver's runs (pure). Per session and in total, per strategy:
  * - input tokens sent = Σ (input + cache_read + cache_write); original = the same under `none`;
- * - input cost = billed cost − output tokens × output price (output-prices.ts); "without" is
- *   `none`'s input cost, "with" is the strategy's plus its engine cost (net of cache-write
- *   premiums, which are inside the billed cost);
+ * - input cost = the input side of what the emulator billed (uncached input + cache writes +
+ *   cache reads at the model's prices, header x-emulator-input-cost-usd); "without" is `none`'s
+ *   input cost, "with" is the strategy's plus its engine cost (net of cache-write premiums,
+ *   which are inside the billed cost);
  * - savings % = (without − with) / without × 100;
  * - cache hit ratio = cache_read / (input + cache_read + cache_write);
- * - pairs removed, re-fetches, emulator rejections; added latency p50/p99 of the strategy step
- *   (nearest-rank percentile).
+ * - pairs removed, re-fetches, emulator rejections; added latency p50/p99 (nearest rank): the
+ *   time spent in the strategy step, or — for a strategy run through the gateway over HTTP —
+ *   each call's round trip minus the same call's direct round trip under `none`; round trip
+ *   p50/p99 of the calls themselves.
  * Rounding: dollars to 6 decimals, percentages to 2, ratios to 4, ms to 3 — after summing.
  * Also: the cumulative input cost per call for each strategy (sessions concatenated) for the chart.
  */
-import { outputUsdPerToken } from "./output-prices";
 import type { CallRecord, Provider, SessionRun } from "./types";
 
 /** Numbers of one strategy over one session (or all). */
@@ -35,6 +37,9 @@ export interface StrategyMetrics {
   rejections: number;
   added_latency_p50_ms: number;
   added_latency_p99_ms: number;
+  /** Round trip of the calls (client → emulator, through the gateway when routed so), ms. */
+  round_trip_p50_ms: number;
+  round_trip_p99_ms: number;
 }
 
 export interface SessionReport {
@@ -71,13 +76,14 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 /** Input-side cost of one call in USD. */
-function inputCost(call: CallRecord, outPrice: number | null): number {
-  return call.cost_usd - (outPrice === null ? 0 : call.usage.output * outPrice);
+function inputCost(call: CallRecord): number {
+  return call.input_cost_usd;
 }
 
 interface Acc {
   calls: CallRecord[];
-  model_price: (number | null)[];
+  /** Added latency per call, ms. */
+  added: number[];
   pairs_removed: number;
   refetches: number;
 }
@@ -88,10 +94,10 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
   const sent = sentOf(acc);
   const original = sentOf(base);
   const engine = sum(acc, (c) => c.engine_cost_usd);
-  const without = sum(base, (c, i) => inputCost(c, base.model_price[i]!));
-  const withCost = sum(acc, (c, i) => inputCost(c, acc.model_price[i]!)) + engine;
+  const without = sum(base, inputCost);
+  const withCost = sum(acc, inputCost) + engine;
   const cacheRead = sum(acc, (c) => c.usage.cache_read);
-  const transform = acc.calls.map((c) => c.transform_ms);
+  const trips = acc.calls.map((c) => c.latency_ms);
   return {
     calls: acc.calls.length,
     input_tokens_sent: sent,
@@ -109,8 +115,10 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
     pairs_removed: acc.pairs_removed,
     refetches: acc.refetches,
     rejections: acc.calls.filter((c) => c.rejected !== null).length,
-    added_latency_p50_ms: round(percentile(transform, 50), 3),
-    added_latency_p99_ms: round(percentile(transform, 99), 3),
+    added_latency_p50_ms: round(percentile(acc.added, 50), 3),
+    added_latency_p99_ms: round(percentile(acc.added, 99), 3),
+    round_trip_p50_ms: round(percentile(trips, 50), 3),
+    round_trip_p99_ms: round(percentile(trips, 99), 3),
   };
 }
 
@@ -120,25 +128,25 @@ export function summarizeReport(runs: readonly SessionRun[]): ReplayReport {
   if (!strategies.includes("none")) throw new Error("report: runs hold no `none` strategy (the baseline every saving is measured against)");
   const sessionIds = [...new Set(runs.map((r) => r.session_id))];
   const warnings: string[] = [];
-  const unpriced = new Set<string>();
-  const accOf = (r: SessionRun): Acc => {
-    const price = outputUsdPerToken(r.model);
-    if (price === null) unpriced.add(r.model);
-    return { calls: r.calls, model_price: r.calls.map(() => price), pairs_removed: r.pairs_removed, refetches: r.refetches };
-  };
-  const totals = new Map<string, Acc>(strategies.map((s) => [s, { calls: [], model_price: [], pairs_removed: 0, refetches: 0 }]));
+  const accOf = (r: SessionRun, base: SessionRun): Acc => ({
+    calls: r.calls,
+    added: r.route === "gateway" ? r.calls.map((c, i) => c.latency_ms - (base.calls[i]?.latency_ms ?? 0)) : r.calls.map((c) => c.transform_ms),
+    pairs_removed: r.pairs_removed,
+    refetches: r.refetches,
+  });
+  const totals = new Map<string, Acc>(strategies.map((s) => [s, { calls: [], added: [], pairs_removed: 0, refetches: 0 }]));
   const sessions: SessionReport[] = sessionIds.map((id) => {
     const own = runs.filter((r) => r.session_id === id);
     const base = own.find((r) => r.strategy === "none");
     if (base === undefined) throw new Error(`report: session ${id} has no \`none\` run`);
-    const baseAcc = accOf(base);
+    const baseAcc = accOf(base, base);
     const out: Record<string, StrategyMetrics> = {};
     for (const r of own) {
-      const acc = accOf(r);
+      const acc = accOf(r, base);
       out[r.strategy] = metrics(acc, baseAcc);
       const t = totals.get(r.strategy)!;
       t.calls.push(...acc.calls);
-      t.model_price.push(...acc.model_price);
+      t.added.push(...acc.added);
       t.pairs_removed += acc.pairs_removed;
       t.refetches += acc.refetches;
     }
@@ -151,8 +159,7 @@ export function summarizeReport(runs: readonly SessionRun[]): ReplayReport {
     const acc = totals.get(s)!;
     total[s] = metrics(acc, baseTotal);
     let running = 0;
-    cumulative[s] = acc.calls.map((c, i) => round((running += inputCost(c, acc.model_price[i]!) + c.engine_cost_usd), 6));
+    cumulative[s] = acc.calls.map((c) => round((running += inputCost(c) + c.engine_cost_usd), 6));
   }
-  for (const m of unpriced) warnings.push(`no output price for model ${m}: its input cost includes the output cost`);
   return { strategies, sessions, total, cumulative_cost_usd: cumulative, session_calls: sessions.map((s) => s.calls), warnings };
 }

@@ -71,10 +71,16 @@ export interface SendResult {
   usage: CallUsage;
   /** Billed cost of the call in USD (header x-emulator-cost-usd; input and output). */
   cost_usd: number;
+  /** Input side of the billed cost in USD: uncached input, cache writes and reads (header x-emulator-input-cost-usd). */
+  input_cost_usd: number;
   /** Wall-clock round trip, ms. */
   latency_ms: number;
   /** Error message when the emulator rejected the request (status >= 400). */
   rejected?: string;
+  /** The body the upstream received, when the sender went through a gateway and could read it back (null: unknown). */
+  forwarded?: string | null;
+  /** The gateway's `x-sluice-compaction` response header, when it sent one. */
+  note?: string;
 }
 
 /** Sends one request body (JSON text) for a provider. Injected: HTTP against the emulator, or a fake. */
@@ -131,7 +137,19 @@ export interface SluiceStrategy {
   transform: SluiceTransform;
 }
 
-export type Strategy = PureStrategy<unknown> | SluiceStrategy;
+/**
+ * Sluice end to end: the driver sends the ORIGINAL body through `send` (a sender whose base URL
+ * is the gateway, which forwards to the emulator); the sender reports what the upstream received
+ * (`SendResult.forwarded`). Added latency is measured against the direct `none` run.
+ */
+export interface GatewayStrategy {
+  kind: "gateway";
+  name: string;
+  source: string;
+  send: SendFn;
+}
+
+export type Strategy = PureStrategy<unknown> | SluiceStrategy | GatewayStrategy;
 
 /** What the driver recorded for one call under one strategy. */
 export interface CallRecord {
@@ -140,6 +158,8 @@ export interface CallRecord {
   status: number;
   usage: CallUsage;
   cost_usd: number;
+  /** Input side of `cost_usd` as billed by the emulator, USD. */
+  input_cost_usd: number;
   latency_ms: number;
   /** Time spent in the strategy (added latency), ms. */
   transform_ms: number;
@@ -147,6 +167,8 @@ export interface CallRecord {
   rejected: string | null;
   /** Tool call ids whose result is absent or altered in the sent body vs the original. */
   removed_ids: string[];
+  /** The strategy's note for this call (Sluice: the `x-sluice-compaction` value), when it gives one. */
+  note?: string;
 }
 
 /** One session replayed under one strategy. */
@@ -155,6 +177,8 @@ export interface SessionRun {
   provider: Provider;
   model: string;
   strategy: string;
+  /** How the calls went: straight to the emulator, or through the gateway over HTTP. */
+  route: "direct" | "gateway";
   calls: CallRecord[];
   /** Distinct tool pairs whose result was removed/altered in at least one call. */
   pairs_removed: number;

@@ -3,12 +3,17 @@
  * tier map deterministically (src/core/memory/build-tier-map.ts) and returns it for the host
  * to store. At guarantee level `rewrite` the map stands in for the old history, so every
  * eligible pair is dropped whole (no cost gate: the session is over, this step is for memory,
- * not for savings); at `strict` and `placeholders` nothing is edited and the cost is 0.
+ * not for savings). At `strict` and `placeholders` the request that arrives is a resumption
+ * after ≥ complete_after_seconds of idle, so the provider cache has expired as for time_based:
+ * the time_based proposal runs under the usual cost gate (a step then costs no extra cache
+ * write). Calibration: on the shared corpus, cc-cctrace-opus4 resumes three times after hours
+ * away; without this, each resumption paid a full cold write and the next micro step a second.
  */
 import { buildTierMap } from "../memory/build-tier-map";
 import { takeStep } from "../policy/take-step";
 import type { BudgetPressure, CoreConfig, TierContext, TierResult } from "../policy/types";
 import { TIER_COST_WEIGHT } from "../policy/types";
+import { proposeTimeBased } from "./time-based";
 
 export const SESSION_MEMORY_WEIGHT = TIER_COST_WEIGHT.session_memory;
 
@@ -24,6 +29,6 @@ export function compactSessionMemory(ctx: TierContext): TierResult {
     const r = takeStep(ctx, "session_memory", (_c, eligible) => eligible.map((pair) => ({ pair, action: { kind: "drop_pair" } })), { gate: false });
     return { ...r, tier: "session_memory", memory };
   }
-  const r = takeStep(ctx, "session_memory", () => []);
+  const r = takeStep(ctx, "session_memory", proposeTimeBased);
   return { ...r, tier: "session_memory", skipped: null, memory };
 }

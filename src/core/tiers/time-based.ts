@@ -5,7 +5,7 @@
  * before now (first-seen times come from the ledger, i.e. from the caller); younger eligible
  * pairs get the micro collapse (./propose-collapse.ts), since this is the free moment.
  */
-import { takeStep, type Proposal } from "../policy/take-step";
+import { takeStep, type Propose, type Proposal } from "../policy/take-step";
 import type { BudgetPressure, CoreConfig, TierContext, TierResult } from "../policy/types";
 import { TIER_COST_WEIGHT } from "../policy/types";
 import { proposeCollapse } from "./propose-collapse";
@@ -24,17 +24,20 @@ export function timeBasedTriggers(pressure: BudgetPressure, config: CoreConfig):
   return pressure.idle_seconds >= config.idle_seconds;
 }
 
+/** The cold-cache proposal: old pairs dropped whole, younger ones collapsed (also used by session_memory below level rewrite). */
+export const proposeTimeBased: Propose = (c, eligible) => {
+  const cutoff = c.now_ms - TIME_BASED_AGE_CUTOFF_SECONDS * 1000;
+  const old: Proposal[] = [];
+  const young = eligible.filter((p) => {
+    const seen = c.ledger.first_seen[p.id] ?? c.now_ms;
+    if (seen > cutoff) return true;
+    old.push({ pair: p, action: { kind: "drop_pair" } });
+    return false;
+  });
+  return [...old, ...proposeCollapse(young, resolveVerdicts(c), c.config)];
+};
+
 /** Runs the time_based tier. */
 export function compactTimeBased(ctx: TierContext): TierResult {
-  return takeStep(ctx, "time_based", (c, eligible) => {
-    const cutoff = c.now_ms - TIME_BASED_AGE_CUTOFF_SECONDS * 1000;
-    const old: Proposal[] = [];
-    const young = eligible.filter((p) => {
-      const seen = c.ledger.first_seen[p.id] ?? c.now_ms;
-      if (seen > cutoff) return true;
-      old.push({ pair: p, action: { kind: "drop_pair" } });
-      return false;
-    });
-    return [...old, ...proposeCollapse(young, resolveVerdicts(c), c.config)];
-  });
+  return takeStep(ctx, "time_based", proposeTimeBased);
 }

@@ -43,6 +43,7 @@ export function handleMessages(call: Call): HandlerResult {
     stream,
     usage: billed,
     costNano: anthropicCostNano(billed, price),
+    inputCostNano: anthropicCostNano({ ...billed, output: 0 }, price),
     knownModel: price.known,
   };
 }

@@ -85,8 +85,9 @@ export function validateAnthropicRequest(body: unknown, ctx: AnthropicValidation
     return fail("Requests which include tool_use or tool_result blocks must define tools.");
   }
 
-  // 6. Pairing: results answer the previous turn's tool_use ids; every tool_use is answered at the head of the next turn.
-  const pairing = checkPairing(messages, turns);
+  // 6. Pairing: tool_use ids are unique; results answer the previous turn's tool_use ids; every
+  //    tool_use is answered at the head of the next turn.
+  const pairing = checkUniqueToolUseIds(messages) ?? checkPairing(messages, turns);
   if (pairing) return fail(pairing);
 
   // 7. Thinking blocks.
@@ -130,6 +131,21 @@ function mergeTurns(messages: Json[]): Turn[] {
 
 function blocksOf(messages: Json[], turn: Turn): { block: Json; msg: number; idx: number }[] {
   return turn.messages.flatMap((msg) => asBlocks(prop(messages[msg], "content")).map((block, idx) => ({ block, msg, idx })));
+}
+
+/** A16: no tool_use id appears twice in the request. */
+function checkUniqueToolUseIds(messages: Json[]): string | null {
+  const seen = new Set<string>();
+  for (let i = 0; i < messages.length; i++) {
+    const blocks = asBlocks(prop(messages[i], "content"));
+    for (let j = 0; j < blocks.length; j++) {
+      if (str(blocks[j], "type") !== "tool_use") continue;
+      const id = str(blocks[j], "id") ?? "";
+      if (seen.has(id)) return `messages.${i}.content.${j}: \`tool_use\` ids must be unique`;
+      seen.add(id);
+    }
+  }
+  return null;
 }
 
 function checkPairing(messages: Json[], turns: Turn[]): string | null {

@@ -35,6 +35,7 @@ export function handleChat(call: Call): HandlerResult {
     stream,
     usage: billed,
     costNano: openaiCostNano(billed, price),
+    inputCostNano: openaiCostNano({ ...billed, output: 0 }, price),
     knownModel: price.known,
   };
 }

@@ -39,6 +39,7 @@ export function handleResponses(call: Call): HandlerResult {
     stream,
     usage: billed,
     costNano: openaiCostNano(billed, price),
+    inputCostNano: openaiCostNano({ ...billed, output: 0 }, price),
     knownModel: price.known,
   };
 }

@@ -28,6 +28,8 @@ export type HandlerResult =
       stream: boolean;
       usage: BilledUsage;
       costNano: number;
+      /** Input side of `costNano`: uncached input, cache writes and cache reads, without output. */
+      inputCostNano: number;
       /** False when the model was not in the price table (default price used). */
       knownModel: boolean;
     };

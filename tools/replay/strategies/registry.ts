@@ -2,18 +2,20 @@
  * Strategy registry (pure): names → strategies. `none` is always run first because every other
  * strategy's savings are measured against it.
  */
-import type { SluiceTransform, Strategy } from "../types";
+import type { GatewayStrategy, SluiceStrategy, Strategy } from "../types";
 import { createAnthropicClear } from "./anthropic-clear";
 import { createIdleMicrocompact } from "./idle-microcompact";
 import { noneStrategy } from "./none";
 import { createObservationMask } from "./observation-mask";
-import { createSluiceStrategy } from "./sluice-slot";
 
 /** Every strategy name, in report order. */
 export const STRATEGY_NAMES = ["none", "anthropic-clear", "observation-mask", "idle-microcompact", "sluice"] as const;
 
-/** Strategies for the given names (deduplicated, `none` first). Throws naming an unknown or unwired strategy. */
-export function resolveStrategies(names: readonly string[], sluice: SluiceTransform | null): Strategy[] {
+/**
+ * Strategies for the given names (deduplicated, `none` first); `sluice` is the in-process or
+ * gateway strategy built by the caller (./sluice-slot.ts). Throws naming an unknown or unwired strategy.
+ */
+export function resolveStrategies(names: readonly string[], sluice: SluiceStrategy | GatewayStrategy | null): Strategy[] {
   const wanted = ["none", ...names.filter((n) => n !== "none")].filter((n, i, all) => all.indexOf(n) === i);
   return wanted.map((name): Strategy => {
     switch (name) {
@@ -26,8 +28,8 @@ export function resolveStrategies(names: readonly string[], sluice: SluiceTransf
       case "idle-microcompact":
         return createIdleMicrocompact() as Strategy;
       case "sluice":
-        if (sluice === null) throw new Error("strategy sluice: the Sluice core is not wired into the replay yet (tools/replay/strategies/sluice-slot.ts)");
-        return createSluiceStrategy(sluice);
+        if (sluice === null) throw new Error("strategy sluice: not wired in this run (--sluice off)");
+        return sluice;
       default:
         throw new Error(`--strategies: unknown strategy "${name}" (known: ${STRATEGY_NAMES.join(", ")})`);
     }

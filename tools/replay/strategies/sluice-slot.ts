@@ -1,7 +1,9 @@
 /**
- * The Sluice strategy slot. The replay does not import the gateway or the compaction core (they
- * are built in parallel); the lead fills `loadSluiceTransform` at merge with a transform that
- * runs the real core in-process (virtual time, a session store) or posts to `wrangler dev`.
+ * The Sluice strategy, in one of two forms:
+ * - in-process (`createSluiceStrategy`): a SluiceTransform over the gateway's own code
+ *   (tools/replay/sluice/run-in-process.ts) — virtual time, one SQLite session store per session;
+ * - end to end (`createGatewayStrategy`): the original body goes through the gateway under
+ *   `wrangler dev` (tools/replay/send-gateway.ts, tools/replay/sluice/start-gateway.ts).
  *
  * Contract of a SluiceTransform (types.ts): given the agent's original body bytes, the headers
  * the agent sends (content-type, anthropic-version, x-api-key | authorization, x-sluice-session)
@@ -9,14 +11,17 @@
  * gateway would forward upstream, plus info (engine cost in USD, a note). It must be
  * deterministic for a given session history so the provider cache behaves as in production.
  */
-import type { SluiceStrategy, SluiceTransform } from "../types";
+import type { GatewayStrategy, SendFn, SluiceStrategy, SluiceTransform } from "../types";
 
-/** The wired Sluice transform, or null while the core is not merged. */
-export async function loadSluiceTransform(): Promise<SluiceTransform | null> {
-  return null;
+/** Where the rule comes from (both forms). */
+const SOURCE = "Sluice default config (DESIGN.md §3–§5, src/config/defaults.ts): the gateway's pipeline and session step";
+
+/** Wraps an in-process transform as the `sluice` strategy. */
+export function createSluiceStrategy(transform: SluiceTransform): SluiceStrategy {
+  return { kind: "sluice", name: "sluice", source: `${SOURCE}, in-process (virtual time)`, transform };
 }
 
-/** Wraps a transform as the `sluice` strategy. */
-export function createSluiceStrategy(transform: SluiceTransform): SluiceStrategy {
-  return { kind: "sluice", name: "sluice", source: "Sluice default config (DESIGN.md §3–§5): gateway core in the loop", transform };
+/** Wraps a sender through the gateway as the `sluice` strategy. */
+export function createGatewayStrategy(send: SendFn): GatewayStrategy {
+  return { kind: "gateway", name: "sluice", source: `${SOURCE}, end to end through wrangler dev (real time in the session DO)`, send };
 }

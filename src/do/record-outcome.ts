@@ -1,0 +1,56 @@
+/**
+ * What the session does with the gateway's outcome report after a forward (shell over the SQL
+ * store, shared by the session DO and the replay's in-process host): rolls back a step that was
+ * not forwarded, counts the outcome, adds the token figures and their estimated USD value, and
+ * appends a `calls` row. Counts and sizes only (DESIGN invariant 7).
+ */
+import { findModelPrice } from "../core/cost/find-model-price";
+import type { Provider } from "../core/view/types";
+import { rollbackStep } from "./ledger-sql";
+import type { SessionStore } from "./session-store";
+import type { OutcomeRecorded, OutcomeReport } from "./step-types";
+
+/** Outcomes counted under their own name; any other outcome is a fail-open reason. */
+const OUTCOMES = new Set(["compacted", "unchanged", "measured"]);
+
+/**
+ * Records `r` at `now_ms` (epoch ms: the DO's clock, or the replay's virtual clock). Returns what
+ * was recorded (calls so far, tokens and USD saved by this request) for the global index.
+ */
+export function recordOutcome(store: SessionStore, sql: SqlStorage, r: OutcomeReport, now_ms: number): OutcomeRecorded {
+  const s = store;
+  if (r.rollback_step !== null) rollbackStep(sql, r.rollback_step);
+  s.add(OUTCOMES.has(r.outcome) ? r.outcome : `fail_open_${r.outcome}`, 1);
+  const saved = Math.max(0, r.tokens_original - r.tokens_sent);
+  s.add("tokens_original", r.tokens_original);
+  s.add("tokens_sent", r.tokens_sent);
+  s.add("tokens_saved", saved);
+  const price = findModelPrice(s.getMeta("model") || null, (s.getMeta("provider") || "anthropic") as Provider).price;
+  const usdPerToken = effectiveInputPrice(s, price) / 1e6;
+  s.add("usd_saved", saved * usdPerToken);
+  if (r.would_send !== null) {
+    // Measurement mode (DESIGN §8): what the edit would have removed; counts only, no text.
+    const would = Math.max(0, r.tokens_original - r.would_send);
+    s.add("measure_requests", 1);
+    s.add("measure_pairs", r.pairs_removed);
+    s.add("measure_tokens", would);
+    s.add("measure_usd", would * usdPerToken);
+  }
+  if (r.pairs_removed > 0 && r.outcome === "compacted") s.add("pairs_removed", r.pairs_removed);
+  const seq = s.getMetaNumber("call_seq") + 1;
+  s.setMeta("call_seq", seq);
+  sql.exec(
+    "INSERT INTO calls (seq, at_ms, tokens_original, tokens_sent, tier, outcome) VALUES (?, ?, ?, ?, ?, ?)",
+    seq, now_ms, r.tokens_original, r.tokens_sent, r.tier, r.outcome,
+  );
+  return { calls: s.getMetaNumber("calls"), tokens_saved: saved, usd_saved: saved * usdPerToken };
+}
+
+/** USD per input token actually paid in this session (reported usage), else the cache-read price (conservative). */
+function effectiveInputPrice(s: SessionStore, price: { input_per_mtok: number; cache_read_per_mtok: number; cache_write_multiplier: number }): number {
+  const c = s.counters();
+  const inp = c.usage_input_tokens ?? 0, rd = c.usage_cache_read_input_tokens ?? 0, wr = c.usage_cache_creation_input_tokens ?? 0;
+  const total = inp + rd + wr;
+  if (total === 0) return price.cache_read_per_mtok;
+  return (inp * price.input_per_mtok + rd * price.cache_read_per_mtok + wr * price.input_per_mtok * price.cache_write_multiplier) / total;
+}

@@ -1,0 +1,81 @@
+/**
+ * The second pure half of the compaction pipeline (DESIGN §1, invariant 5), shared by the Worker
+ * pipeline (./compaction-pipeline.ts) and the replay's in-process host: given the session
+ * step's answer, decide which bytes go upstream. Steps:
+ * 1. session disabled → the original bytes;
+ * 2. a non-empty plan is applied by splicing (src/core/plan/apply-plan.ts, with its
+ *    drop_pair → drop_result fallback) and checked (src/core/plan/check-guarantee.ts) — in
+ *    measurement mode too, so it counts only what would really have been sent; a throw or a
+ *    failed check → the original bytes and the step is rolled back (never re-applied);
+ * 3. compact mode forwards the edited bytes; measurement mode forwards the original.
+ * Token figures are the estimator's count of the bytes actually forwarded (the checker's parse
+ * of the edited body), not the DO's planning estimate: refused actions save less than planned.
+ */
+import type { CompactionMode } from "../config/load-config";
+import { applyPlan } from "../core/plan/apply-plan";
+import { checkGuarantee } from "../core/plan/check-guarantee";
+import type { OutcomeReport, StepOutput } from "../do/step-types";
+import type { Prepared } from "./prepare-compaction";
+
+/** What to forward. `kind` "edited" means the plan passed the check (the bytes may still equal the original when every action was refused). */
+export interface ForwardDecision {
+  kind: "original" | "edited";
+  body: Uint8Array;
+  /** Value of the `x-sluice-compaction` response header. */
+  note: string;
+  /** Outcome for the session (`tokens_sent` is also the estimate the usage tap reports). */
+  report: OutcomeReport;
+}
+
+/**
+ * The header value: `<mode>; tier=<selected tier>; step=<n|none>[; skipped=<why>];
+ * pairs_removed=<n>; tokens_before=<est>; tokens_after=<est>` (mode "compact" or "measure";
+ * `skipped` is the selected tier's reason for taking no step).
+ */
+export function summaryOf(mode: Exclude<CompactionMode, "off">, out: StepOutput, pairs: number, before: number, after: number): string {
+  const step = out.step !== null ? `step=${out.step}` : out.skipped !== null ? `step=none; skipped=${out.skipped}` : "step=none";
+  return `${mode}; tier=${out.tier}; ${step}; pairs_removed=${pairs}; tokens_before=${before}; tokens_after=${after}`;
+}
+
+/** Decides the forwarded bytes for a prepared request and its step output. Never throws. */
+export function decideForward(
+  prepared: Extract<Prepared, { kind: "ready" }>,
+  original: Uint8Array,
+  out: StepOutput,
+  mode: Exclude<CompactionMode, "off">,
+  correlation_id: string,
+): ForwardDecision {
+  const est = prepared.parsed.view.est_tokens;
+  const base = { correlation_id, rollback_step: null, tokens_original: est, tokens_sent: est, pairs_removed: 0, would_send: null };
+  const original_ = (note: string, report: Partial<OutcomeReport> & Pick<OutcomeReport, "outcome" | "tier">): ForwardDecision =>
+    ({ kind: "original", body: original, note, report: { ...base, ...report } });
+  const failOpen = (reason: string) => original_(`skipped; reason=${reason}`, { outcome: reason, rollback_step: out.step, tier: out.tier });
+
+  // 1. Disabled by an operator.
+  if (out.disabled) return original_("off; reason=session_disabled", { outcome: "unchanged", tier: "none" });
+
+  // 2. Apply and check.
+  let edited: Uint8Array = original;
+  let sent = est;
+  let pairs = 0;
+  if (Object.keys(out.plan.actions).length > 0) {
+    try {
+      const applied = applyPlan(prepared.adapter, prepared.parsed, out.plan);
+      edited = applied.bytes;
+      if (edited !== original) {
+        const check = checkGuarantee(prepared.adapter, original, edited, { input: prepared.parsed });
+        if (!check.ok || !check.output) return failOpen("guarantee_check");
+        sent = check.output.view.est_tokens;
+        pairs = Object.entries(out.plan.actions).filter(([id, a]) => a.kind !== "keep" && applied.refused[id] === undefined).length;
+      }
+    } catch {
+      return failOpen("apply_error");
+    }
+  }
+  const note = summaryOf(mode, out, pairs, est, sent);
+
+  // 3. Measurement forwards the original and reports what would have been sent.
+  if (mode === "measure") return original_(note, { outcome: "measured", tier: out.tier, pairs_removed: pairs, would_send: sent });
+  if (edited === original) return original_(note, { outcome: "unchanged", tier: out.tier });
+  return { kind: "edited", body: edited, note, report: { ...base, outcome: "compacted", tokens_sent: sent, tier: out.tier, pairs_removed: pairs } };
+}

@@ -1,0 +1,51 @@
+/**
+ * The first pure half of the compaction pipeline (DESIGN §1), shared by the Worker pipeline
+ * (./compaction-pipeline.ts) and the replay's in-process host (tools/replay/strategies/):
+ * honour the client's opt-out header, find the provider adapter, parse the body into the
+ * neutral view, refuse server-managed requests, name the session, and build the slim view that
+ * is sent to the session step. No I/O, no clock.
+ */
+import type { ConversationView, Provider } from "../core/view/types";
+import { slimView } from "../do/step-types";
+import { adapterFor } from "../providers/registry";
+import type { ParsedRequest, ProviderAdapter } from "../providers/types";
+import { sessionIdOf, type SessionId } from "./session-id";
+
+/** Provider → adapter lookup (the registry unless a test injects another). */
+export type AdapterLookup = (provider: Provider) => ProviderAdapter | undefined;
+
+/** Response (and request) header describing what was done (DESIGN §7b). */
+export const COMPACTION_HEADER = "x-sluice-compaction";
+
+/** A request the pipeline will not compact (`note` is the header value), or one ready for its session step. */
+export type Prepared =
+  | { kind: "skip"; note: string; reason: "client_header" | "no_adapter" | "parse" | "server_managed" }
+  | {
+      kind: "ready";
+      provider: Provider;
+      adapter: ProviderAdapter;
+      parsed: ParsedRequest;
+      session: SessionId;
+      /** The view to send to the session step (tool-result text cut to a head, src/do/step-types.ts). */
+      step_view: ConversationView;
+    };
+
+/**
+ * Prepares one chat request. `provider` is undefined for routes without an adapter.
+ * Order (each a skip note): `x-sluice-compaction: off` → "off; reason=client_header";
+ * no adapter → "skipped; reason=no_adapter"; parse error → "skipped; reason=parse";
+ * provider-managed context (DESIGN §6) → "skipped; reason=server_managed".
+ */
+export function prepareCompaction(provider: Provider | undefined, headers: Headers, original: Uint8Array, lookup: AdapterLookup = adapterFor): Prepared {
+  if ((headers.get(COMPACTION_HEADER) ?? "").trim().toLowerCase() === "off") return { kind: "skip", note: "off; reason=client_header", reason: "client_header" };
+  const adapter = provider ? lookup(provider) : undefined;
+  if (!provider || !adapter) return { kind: "skip", note: "skipped; reason=no_adapter", reason: "no_adapter" };
+  let parsed: ParsedRequest;
+  try {
+    parsed = adapter.read(original);
+  } catch {
+    return { kind: "skip", note: "skipped; reason=parse", reason: "parse" };
+  }
+  if (parsed.view.server_managed) return { kind: "skip", note: "skipped; reason=server_managed", reason: "server_managed" };
+  return { kind: "ready", provider, adapter, parsed, session: sessionIdOf(provider, headers, original, parsed.root), step_view: slimView(parsed.view) };
+}

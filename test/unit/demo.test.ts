@@ -1,0 +1,43 @@
+/**
+ * The demo's core path (tools/demo/run-demo.ts) on the smallest bundled sample, Sluice
+ * in-process: every strategy replays all 30 calls of tau-airline-gpt4o-task09 against a real
+ * emulator with no rejection, and the report files are written. Exact figures: the emulator's
+ * billing is deterministic (token counts of the recorded bodies, gpt-4o prices).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runDemo, SAMPLES_DIR, sampleFiles } from "../../tools/demo/run-demo";
+
+const out = mkdtempSync(join(tmpdir(), "sluice-demo-test-"));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe("npm run demo, core path", () => {
+  it("bundles three samples with a NOTICE naming each source", () => {
+    expect(sampleFiles().map((f) => f.slice(SAMPLES_DIR.length + 1))).toEqual(["cc-cctrace-opus4.json", "tau-airline-gpt4o-task02.json", "tau-airline-gpt4o-task09.json"]);
+    const notice = readFileSync(join(SAMPLES_DIR, "NOTICE"), "utf8");
+    for (const src of ["yigitkonur/cctrace-js", "d96e0b7b8b2fe2c4005cb60293720d88f29c2b06", "sierra-research/tau-bench", "7362a1708d720a4d697d042f21fd8637ea144c3b", "Copyright (c) 2024 Sierra"]) expect(notice).toContain(src);
+  });
+
+  it("replays one sample under every strategy with no rejection and writes the report", async () => {
+    const { outcome, paths } = await runDemo({ files: [join(SAMPLES_DIR, "tau-airline-gpt4o-task09.json")], sluice: "in-process", out });
+    const { report } = outcome;
+    expect(report.strategies).toEqual(["none", "anthropic-clear", "observation-mask", "idle-microcompact", "sluice"]);
+    const counts = Object.fromEntries(report.strategies.map((s) => {
+      const m = report.total[s]!;
+      return [s, [m.calls, m.rejections, m.pairs_removed, m.refetches, m.input_tokens_sent, m.input_cost_with_usd]];
+    }));
+    // [calls, rejections, pairs removed, re-fetches, input tokens sent, input cost USD]. The sample
+    // never reaches threshold_tokens (20,000), so Sluice forwards every call unchanged.
+    const unchanged = [30, 0, 0, 0, 161_887, 0.215277];
+    expect(counts).toEqual({ none: unchanged, "anthropic-clear": unchanged, "observation-mask": [30, 0, 17, 1, 112_469, 0.180692], "idle-microcompact": unchanged, sluice: unchanged });
+    // gpt-4o input $2.50/M, cached $1.25/M (docs/emulator.md prices): the cost is the billed usage.
+    const none = report.total.none!;
+    expect(none.cache_read_tokens).toBe(151_552);
+    expect((none.input_tokens_sent - none.cache_read_tokens) * 2.5e-6 + none.cache_read_tokens * 1.25e-6).toBeCloseTo(none.input_cost_without_usd, 5); // per-call nano-dollar rounding
+    expect([existsSync(paths.json), existsSync(paths.html)]).toEqual([true, true]);
+    const json = JSON.parse(readFileSync(paths.json, "utf8")) as { meta: { sluice: string }; runs: unknown[] };
+    expect([json.meta.sluice, json.runs.length]).toEqual(["in-process", 5]);
+  });
+});

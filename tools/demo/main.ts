@@ -1,0 +1,45 @@
+/**
+ * `npm run demo` — the thin shell (I/O): starts the provider emulator and the gateway
+ * (`wrangler dev`, compaction on), replays the bundled sample sessions end to end over HTTP
+ * under every strategy (./run-demo.ts), prints the report table and a two-line summary, and
+ * writes ./reports/report.json and ./reports/report.html.
+ */
+import cliProgress from "cli-progress";
+import { renderTable } from "../replay/render-table";
+import { runDemo } from "./run-demo";
+
+async function main(): Promise<void> {
+  const t0 = Date.now();
+  const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: "demo [{bar}] {percentage}% | {value}/{total} calls | {duration_formatted}", stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+  let started = false;
+  try {
+    const { outcome, paths } = await runDemo({
+      onStatus: (m) => console.error(m),
+      onCall: (done, total) => {
+        if (!started) bar?.start(total, 0);
+        started = true;
+        bar?.update(done);
+      },
+    });
+    bar?.stop();
+    const { report } = outcome;
+    console.log(renderTable(report));
+    const s = report.total.sluice;
+    const none = report.total.none;
+    if (s && none) {
+      console.log(
+        `\nSluice: input cost $${none.input_cost_without_usd.toFixed(2)} → $${s.input_cost_with_usd.toFixed(2)} (${s.savings_pct.toFixed(1)}% saved), ` +
+          `cache hit ${(s.cache_hit_ratio * 100).toFixed(1)}% (none ${(none.cache_hit_ratio * 100).toFixed(1)}%), ${s.pairs_removed} pairs removed, ${s.refetches} re-fetched, ${s.rejections} rejected.`,
+      );
+      console.log(`Gateway round trip p50/p99 ${s.round_trip_p50_ms.toFixed(1)}/${s.round_trip_p99_ms.toFixed(1)} ms; added vs direct p50/p99 ${s.added_latency_p50_ms.toFixed(1)}/${s.added_latency_p99_ms.toFixed(1)} ms.`);
+    }
+    console.log(`\nwrote ${paths.json} and ${paths.html} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  } finally {
+    bar?.stop();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exitCode = 1;
+});

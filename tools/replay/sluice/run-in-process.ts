@@ -1,0 +1,97 @@
+/**
+ * The Sluice strategy in-process (Node host over the gateway's own code): for each call, the
+ * same steps as the Worker pipeline (src/gateway/compaction-pipeline.ts) with the Workers parts
+ * replaced —
+ * 1. `prepareCompaction` (parse, session id, slim view; src/gateway/prepare-compaction.ts);
+ * 2. the session's state: one in-memory SQLite `SqlStorage` per session id (./create-memory-sql.ts)
+ *    under the DO's own `SessionStore`; before the step, the alarms the virtual-time gap since the
+ *    last activity would have fired run (src/do/session-alarms.ts: idle → complete → retention);
+ * 3. `runStep` (src/do/run-step.ts) with the replay's virtual clock as `now_ms`;
+ * 4. `decideForward` (apply, guarantee check, fail-open decision; src/gateway/decide-forward.ts);
+ * 5. `recordOutcome` (src/do/record-outcome.ts: rollback of a step that was not forwarded).
+ * Not done here (no effect on what is forwarded): the archive, the audit trail, the usage tap.
+ */
+import { loadConfig } from "../../../src/config/load-config";
+import type { CompactionConfig } from "../../../src/config/schema";
+import { decideForward } from "../../../src/gateway/decide-forward";
+import { prepareCompaction } from "../../../src/gateway/prepare-compaction";
+import { recordOutcome } from "../../../src/do/record-outcome";
+import { runStep } from "../../../src/do/run-step";
+import { nextAlarm, runAlarm } from "../../../src/do/session-alarms";
+import { SessionStore } from "../../../src/do/session-store";
+import type { SluiceTransform } from "../types";
+import { createMemorySql } from "./create-memory-sql";
+
+/** Options: the env vars the gateway would read (default: `SLUICE_COMPACTION=1`, every other setting at its default). */
+export interface InProcessOptions {
+  env?: { COMPACTION_CONFIG?: string; SLUICE_COMPACTION?: string; SLUICE_MEASURE?: string };
+}
+
+/** One session's state host. */
+interface Host {
+  store: SessionStore;
+  sql: SqlStorage;
+  close: () => void;
+}
+
+/** The in-process transform, its config, and `close()` for the per-session databases. */
+export interface InProcessSluice {
+  transform: SluiceTransform;
+  config: CompactionConfig;
+  /** Per-session counters of the store (tests and the JSON report). */
+  counters: (session_id: string) => Record<string, number> | null;
+  close: () => void;
+}
+
+/** Creates the in-process Sluice transform. Throws naming the field when the config is invalid or compaction is off. */
+export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSluice {
+  const loaded = loadConfig(opts.env ?? { SLUICE_COMPACTION: "1" });
+  if (!loaded.ok) throw new Error(`sluice config: ${loaded.error.message}`);
+  if (loaded.mode === "off") throw new Error("sluice config: compaction is off (set SLUICE_COMPACTION=1 or a COMPACTION_CONFIG block)");
+  const { config, mode } = loaded;
+  const hosts = new Map<string, Host>();
+  const open = (): Host => {
+    const m = createMemorySql();
+    return { store: new SessionStore(m.sql), sql: m.sql, close: m.close };
+  };
+  /** Runs the alarms due between the last activity and `now` (what the DO's alarm would have done). */
+  const catchUp = (id: string, host: Host, now: number): Host => {
+    for (;;) {
+      const last = host.store.getMeta("last_activity_ms");
+      if (last === null) return host;
+      const alarm = nextAlarm(host.store, Number(last));
+      if (alarm.at_ms > now) return host;
+      if (runAlarm(host.store, alarm.at_ms) === "delete") {
+        host.close();
+        const fresh = open();
+        hosts.set(id, fresh);
+        return fresh;
+      }
+    }
+  };
+
+  const transform: SluiceTransform = async (body, headers, call) => {
+    const prepared = prepareCompaction(call.provider, new Headers(headers), body);
+    if (prepared.kind === "skip") return { body, info: { note: prepared.note } };
+    const id = prepared.session.id;
+    let host = hosts.get(id);
+    if (!host) hosts.set(id, (host = open()));
+    host = catchUp(id, host, call.time_ms);
+    if (host.store.getMeta("session_id") === null) host.store.setMeta("session_id", id);
+    const correlation_id = `${call.session_id}#${call.call_index}`;
+    const out = await runStep({ store: host.store, sql: host.sql, env: {} }, { session_id: id, view: prepared.step_view, config, mode, correlation_id, now_ms: call.time_ms });
+    const decision = decideForward(prepared, body, out, mode, correlation_id);
+    recordOutcome(host.store, host.sql, decision.report, call.time_ms);
+    return { body: decision.body, info: { engine_cost_usd: 0, note: decision.note } };
+  };
+
+  return {
+    transform,
+    config,
+    counters: (session_id) => hosts.get(session_id)?.store.counters() ?? null,
+    close: () => {
+      for (const h of hosts.values()) h.close();
+      hosts.clear();
+    },
+  };
+}
