@@ -61,9 +61,12 @@ describe("in-process Sluice transform", () => {
     }
     expect(times[1]! - times[0]!).toBe(6_558_000 - 437); // the recorded gap (ms)
     // Call 1 arrives after complete_after_seconds (3,600 s): the complete alarm has fired → session_memory.
-    expect(notes[1]).toBe("none; tier=session_memory; pairs_removed=0; tokens_before=1455; tokens_after=1455");
-    expect(notes[9]).toBe("tier=micro; pairs_removed=3; tokens_before=21526; tokens_after=6618");
-    expect(notes.filter((n) => n.startsWith("none;"))).toHaveLength(9);
+    expect(notes[1]).toBe("compact; tier=session_memory; step=none; pairs_removed=0; tokens_before=1455; tokens_after=1455");
+    // Calls 3–8 are under threshold_tokens (20,000): micro is selected but takes no step.
+    expect(notes[3]).toBe("compact; tier=micro; step=none; skipped=under_threshold; pairs_removed=0; tokens_before=10151; tokens_after=10151");
+    // tokens_after is the estimate of the bytes actually forwarded (the DO planned 6,618).
+    expect(notes[9]).toBe("compact; tier=micro; step=1; pairs_removed=3; tokens_before=21526; tokens_after=6597");
+    expect(notes.filter((n) => n.includes("step=none"))).toHaveLength(9);
     expect(edited!.sent.length).toBeLessThan(edited!.original.length);
     expect(checkGuarantee(adapterFor("anthropic")!, edited!.original, edited!.sent)).toEqual({ ok: true, violations: [] });
     expect(host.counters("sess-1")).toMatchObject({ requests: 10, compacted: 1, unchanged: 9, alarms_idle: 1, alarms_complete: 1, steps_micro: 1 });
