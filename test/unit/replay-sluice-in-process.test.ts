@@ -68,7 +68,7 @@ describe("in-process Sluice transform", () => {
     expect(notes[9]).toBe("compact; tier=micro; step=1; pairs_removed=3; tokens_before=21526; tokens_after=6597");
     expect(notes.filter((n) => n.includes("step=none"))).toHaveLength(9);
     expect(edited!.sent.length).toBeLessThan(edited!.original.length);
-    expect(checkGuarantee(adapterFor("anthropic")!, edited!.original, edited!.sent)).toEqual({ ok: true, violations: [] });
+    expect(checkGuarantee(adapterFor("anthropic")!, edited!.original, edited!.sent)).toMatchObject({ ok: true, violations: [] });
     expect(host.counters("sess-1")).toMatchObject({ requests: 10, compacted: 1, unchanged: 9, alarms_idle: 1, alarms_complete: 1, steps_micro: 1 });
     host.close();
   });
