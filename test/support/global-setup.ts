@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { closedPortUrl, startUpstream } from "./upstream-server";
+import { CORPUS_PATH, CASES_PATH } from "./shared-dir";
 
 /** Corpus sessions provided to the Workers tests as `corpus:<id>`. */
 export const PIPELINE_CORPUS = ["cc-cctrace-opus4", "codex-rtchess-01"] as const;
@@ -18,7 +19,7 @@ export default async function setup(project: TestProject) {
   project.provide("upstreamUrl" as never, upstream.url as never);
   project.provide("unreachableUrl" as never, (await closedPortUrl()) as never);
   // Corpus sessions used by the pipeline tests, as JSON text (workerd has no file system).
-  for (const id of PIPELINE_CORPUS) project.provide(`corpus:${id}` as never, readFileSync(`/work/shared/corpus/${id}.json`, "utf8") as never);
-  for (const id of PIPELINE_CASES) project.provide(`case:${id}` as never, readFileSync(`/work/shared/cases/${id}.json`, "utf8") as never);
+  for (const id of PIPELINE_CORPUS) project.provide(`corpus:${id}` as never, readFileSync(`${CORPUS_PATH}/${id}.json`, "utf8") as never);
+  for (const id of PIPELINE_CASES) project.provide(`case:${id}` as never, readFileSync(`${CASES_PATH}/${id}.json`, "utf8") as never);
   return async () => upstream.close();
 }

@@ -10,8 +10,9 @@ import { readFileSync } from "node:fs";
 import { hashText } from "../../src/core/hash";
 import { estimateTokensFromBytes } from "../../src/core/tokens/estimate";
 import type { ConversationView, MessageInfo, Provider, ToolPair } from "../../src/core/view/types";
+import { CORPUS_PATH } from "./shared-dir";
 
-export const CORPUS_DIR = "/work/shared/corpus";
+export const CORPUS_DIR = CORPUS_PATH;
 export const CORPUS_IDS = [
   "cc-brain-explore-cleanup",
   "cc-brain-explore-ies-thinking",

@@ -23,6 +23,7 @@ import { startEmulator, type EmulatorHandle } from "../../tools/emulator/server"
 import { agentHeaders } from "../../tools/replay/agent-headers";
 import { readCorpus } from "../../tools/replay/read-corpus";
 import { startWranglerDev, type WranglerDev } from "../support/start-wrangler-dev";
+import { CORPUS_PATH } from "../support/shared-dir";
 
 const CHROMIUM = "/usr/bin/chromium";
 /** Launch flags required by the issue, exactly (plus the pipe and profile Playwright needs). */
@@ -72,7 +73,7 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
 
     // 1. Real corpus calls through the gateway (upstream: the emulator).
     for (const s of SENT) {
-      const session = readCorpus(readFileSync(`/work/shared/corpus/${s.corpus}.json`, "utf8"), s.corpus);
+      const session = readCorpus(readFileSync(`${CORPUS_PATH}/${s.corpus}.json`, "utf8"), s.corpus);
       const path = session.provider === "anthropic" ? "/anthropic/v1/messages" : session.provider === "openai-chat" ? "/openai/v1/chat/completions" : "/openai/v1/responses";
       for (const call of session.calls.slice(0, s.calls)) {
         const res = await fetch(`${base}${path}`, { method: "POST", headers: agentHeaders(session.provider, `key-${s.corpus}`, sessionOf(s.corpus)), body: JSON.stringify(call.body) });

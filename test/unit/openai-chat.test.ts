@@ -6,6 +6,7 @@ import { scanJson } from "../../src/providers/shared/json-scan";
 import { EMPTY_PLAN } from "../../src/core/plan/types";
 import { hashText } from "../../src/core/hash";
 import { apply, audit, enc, planAll } from "./openai-helpers";
+import { CASES_PATH } from "../support/shared-dir";
 
 type Msg = Record<string, unknown>;
 const call = (id: string, name: string, args: string) => ({ id, type: "function", function: { name, arguments: args } });
@@ -259,7 +260,7 @@ describe("openai-chat checkRules", () => {
 });
 
 describe("B06 openai_chat.orphan_tool_message_after_window_trim", () => {
-  const B06 = JSON.parse(readFileSync("/work/shared/cases/B06.json", "utf8")) as { request: { messages: Msg[] }; provider_error_signature: string };
+  const B06 = JSON.parse(readFileSync(`${CASES_PATH}/B06.json`, "utf8")) as { request: { messages: Msg[] }; provider_error_signature: string };
   it("the naive window trim is rejected by checkRules (the provider's error)", () => {
     const trimmed = { ...B06.request, messages: [B06.request.messages[0]!, ...B06.request.messages.slice(3)] };
     const b = enc(JSON.stringify(trimmed));

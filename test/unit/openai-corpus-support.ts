@@ -7,11 +7,12 @@
 import { readFileSync } from "node:fs";
 import type { EditPlan, PairAction } from "../../src/core/plan/types";
 
-export const CORPUS = "/work/shared/corpus";
+export const CORPUS = CORPUS_PATH;
 
 /** A corpus session (the shared support's shape). */
 export type { Session } from "../support/corpus";
 import type { Session } from "../support/corpus";
+import { CORPUS_PATH } from "../support/shared-dir";
 
 export function loadSession(id: string): Session {
   return JSON.parse(readFileSync(`${CORPUS}/${id}.json`, "utf8")) as Session;

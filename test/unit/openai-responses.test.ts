@@ -5,6 +5,7 @@ import { ResponsesWireError } from "../../src/providers/openai-responses/wire";
 import { scanJson } from "../../src/providers/shared/json-scan";
 import { EMPTY_PLAN } from "../../src/core/plan/types";
 import { apply, audit, enc, planAll } from "./openai-helpers";
+import { CASES_PATH } from "../support/shared-dir";
 
 type Item = Record<string, unknown>;
 const user = (text: string): Item => ({ type: "message", role: "user", content: [{ type: "input_text", text }] });
@@ -186,7 +187,7 @@ describe("openai-responses checkRules", () => {
 });
 
 describe("B08 openai_responses.function_call_without_reasoning_item", () => {
-  const B08 = JSON.parse(readFileSync("/work/shared/cases/B08.json", "utf8")) as { request: { input: Item[] } };
+  const B08 = JSON.parse(readFileSync(`${CASES_PATH}/B08.json`, "utf8")) as { request: { input: Item[] } };
   const longer = { ...B08.request, input: [...B08.request.input, said("Tomorrow looks dry."), user("Thanks."), said("You're welcome."), user("Bye.")] };
   it("the naive edit (reasoning dropped, call kept) is caught; a reasoning item left alone is rejected by checkRules", () => {
     const naive = { ...longer, input: longer.input.filter((it) => it.type !== "reasoning") };

@@ -9,8 +9,9 @@ import { readCorpus } from "../../tools/replay/read-corpus";
 import { readSessionText } from "../../tools/replay/read-session-text";
 import { callStarts } from "../../tools/replay/split-calls";
 import type { RecordedCall } from "../../tools/replay/types";
+import { CORPUS_PATH } from "../support/shared-dir";
 
-const CORPUS = "/work/shared/corpus";
+const CORPUS = CORPUS_PATH;
 const corpus = (id: string) => readCorpus(readFileSync(`${CORPUS}/${id}.json`, "utf8"), id);
 const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url).href), "utf8");
 
