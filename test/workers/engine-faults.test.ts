@@ -17,6 +17,7 @@ import { env } from "cloudflare:workers";
 import type { EngineName } from "../support/global-setup";
 import { applyPlan } from "../../src/core/plan/apply-plan";
 import { checkGuarantee } from "../../src/core/plan/check-guarantee";
+import type { Env } from "../../src/config/env";
 import type { SessionObject } from "../../src/do/session-object";
 import { adapterFor } from "../../src/providers/registry";
 import { scanJson } from "../../src/providers/shared/json-scan";
@@ -58,7 +59,7 @@ async function sendThrough(engine: EngineName, timeout_ms: number) {
   });
   await res.arrayBuffer();
   const recs = await received(id);
-  const ns = env.SESSION as unknown as DurableObjectNamespace<SessionObject>;
+  const ns = (env as unknown as Env).SESSION as DurableObjectNamespace<SessionObject>;
   const stats = await ns.get(ns.idFromName(session)).stats();
   const counters = Object.fromEntries(
     Object.entries(stats.counters).filter(([k]) => k.startsWith("fail_open_") || ["engine_calls", "compacted", "unchanged", "requests"].includes(k)),
