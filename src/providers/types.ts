@@ -32,6 +32,13 @@ export interface ProviderAdapter {
    */
   historyKey: string;
   /**
+   * Members of a history message object that may vanish whole when every tool call they held
+   * was removed (OpenAI Chat `tool_calls` and legacy `function_call`: the API refuses an empty
+   * `tool_calls` array, so the compiler removes the member). Absent: members never vanish. The
+   * guarantee checker still requires each removed call's result to be gone (provider rules).
+   */
+  removableMembers?: readonly string[];
+  /**
    * Parses the body into the neutral view. Throws (→ fail open) on malformed or unexpected shapes.
    * `root`, when given, must be `scanJson(bytes)` already computed (saves a second scan).
    */

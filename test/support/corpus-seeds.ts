@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { readSessionText } from "../../tools/replay/read-session-text";
 import type { Provider } from "../../src/core/view/types";
+import { CHAT_PATH } from "./fuzz/make-case";
 
 export const CORPUS_DIR = fileURLToPath(new URL("../../../shared/corpus/", import.meta.url).href);
 
@@ -20,11 +21,6 @@ export interface CorpusSeed {
   body: string;
 }
 
-export const CHAT_PATH: Record<Provider, string> = {
-  anthropic: "/anthropic/v1/messages",
-  "openai-chat": "/openai/v1/chat/completions",
-  "openai-responses": "/openai/v1/responses",
-};
 
 /**
  * The seeds, chosen to cover the three wire formats at sizes a Workers test sends quickly

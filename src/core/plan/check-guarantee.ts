@@ -7,7 +7,9 @@
  *    one separator, or the middle of a string literal cut between whole characters/escapes
  *    (proved by walking both trees: objects keep every key and every byte between tokens; arrays
  *    keep a subsequence of their elements with separators copied from the input; strings keep an
- *    exact head and tail);
+ *    exact head and tail); the one exception: a history message object may lose whole members
+ *    named by `adapter.removableMembers` whose value is an array (the emptied `tool_calls` of
+ *    OpenAI Chat), with one separator — found by the fuzz suite (test/unit/fuzz-regressions);
  * 3. every top-level field except the history (`adapter.historyKey`) is byte-identical;
  * 4. every kept message keeps its identity hash (prose, media, thinking, role), and every removed
  *    message had no non-tool parts;
@@ -49,7 +51,7 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
   if (inParsed.view.server_managed !== null) v.push(`history is server-managed (${inParsed.view.server_managed}) but was edited`);
 
   // 2–3. Structure: top level identical except the history; the history derived by deletions.
-  const walk = new Walk(input, output);
+  const walk = new Walk(input, output, new Set(adapter.removableMembers ?? []));
   const inRoot = inParsed.root;
   let kept: number[] = [];
   if (inRoot.type !== "object" || outRoot.type !== "object") return { ok: false, violations: ["body is not an object"] };
@@ -67,7 +69,7 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
         continue;
       }
       if (a.value.type !== "array" || b.value.type !== "array") { v.push(`"${a.key}" is not an array`); continue; }
-      const k = walk.array(a.value, b.value);
+      const k = walk.array(a.value, b.value, true);
       if (k === null) v.push(`"${a.key}" is not the input with whole elements or string middles removed`);
       else kept = k;
     }
@@ -137,10 +139,10 @@ function sameBytes(a: Uint8Array, as: number, ae: number, b: Uint8Array, bs: num
 class Walk {
   /** Input offsets where a string literal was cut (start of the removed middle). */
   cuts: number[] = [];
-  constructor(readonly a: Uint8Array, readonly b: Uint8Array) {}
+  constructor(readonly a: Uint8Array, readonly b: Uint8Array, readonly removableMembers: ReadonlySet<string> = new Set()) {}
 
-  /** Whether `o` derives from `i`; records cuts only on success. */
-  node(i: JsonNode, o: JsonNode): boolean {
+  /** Whether `o` derives from `i`; records cuts only on success. `message`: `i` is an element of the history array. */
+  node(i: JsonNode, o: JsonNode, message = false): boolean {
     if (sameBytes(this.a, i.start, i.end, this.b, o.start, o.end)) return true;
     if (i.type !== o.type) return false;
     switch (i.type) {
@@ -149,7 +151,8 @@ class Walk {
       case "array":
         return o.type === "array" && this.array(i, o) !== null;
       case "object": {
-        if (o.type !== "object" || i.entries.length !== o.entries.length) return false;
+        if (o.type !== "object") return false;
+        if (i.entries.length !== o.entries.length) return message && this.removableMembers.size > 0 && this.objectWithout(i, o);
         const saved = this.cuts.length;
         let ip = i.start;
         let op = o.start;
@@ -180,11 +183,71 @@ class Walk {
   }
 
   /**
+   * Whether output object `o` is input object `i` minus whole members whose key is in
+   * `removableMembers` and whose value is an array, each removed with one separator: a run of
+   * removed members after a kept one goes with its leading comma, a run at the start with its
+   * trailing comma. Kept members must derive from their input members (recursively).
+   */
+  private objectWithout(i: Extract<JsonNode, { type: "object" }>, o: Extract<JsonNode, { type: "object" }>): boolean {
+    const I = i.entries;
+    const O = o.entries;
+    if (O.length >= I.length) return false;
+    // 1. Match output members to input members in order; every skipped one must be removable.
+    const keptAt: number[] = [];
+    let k = 0;
+    for (const oe of O) {
+      while (k < I.length && I[k]!.key !== oe.key) {
+        if (!this.removableMembers.has(I[k]!.key) || I[k]!.value.type !== "array") return false;
+        k++;
+      }
+      if (k === I.length) return false;
+      keptAt.push(k++);
+    }
+    for (; k < I.length; k++) if (!this.removableMembers.has(I[k]!.key) || I[k]!.value.type !== "array") return false;
+    // 2. The byte spans the removed runs take, separators included.
+    const keptSet = new Set(keptAt);
+    const spans: Array<[number, number]> = [];
+    for (let s = 0; s < I.length; s++) {
+      if (keptSet.has(s)) continue;
+      let e = s;
+      while (e + 1 < I.length && !keptSet.has(e + 1)) e++;
+      if (s > 0) spans.push([I[s - 1]!.value.end, I[e]!.value.end]);
+      else if (e + 1 < I.length) spans.push([I[s]!.keyStart, I[e + 1]!.keyStart]);
+      else spans.push([I[s]!.keyStart, I[e]!.value.end]);
+      s = e;
+    }
+    const rest = (from: number, to: number): number[] => {
+      const out: number[] = [];
+      for (let p = from; p < to; p++) if (!spans.some(([a, b]) => p >= a && p < b)) out.push(this.a[p]!);
+      return out;
+    };
+    const same = (bytes: number[], from: number, to: number) => to - from === bytes.length && bytes.every((x, j) => this.b[from + j] === x);
+    // 3. Separators (input minus spans) and kept values.
+    const saved = this.cuts.length;
+    let ip = i.start;
+    let op = o.start;
+    for (let j = 0; j < O.length; j++) {
+      const ie = I[keptAt[j]!]!;
+      const oe = O[j]!;
+      if (!same(rest(ip, ie.value.start), op, oe.value.start) || !this.node(ie.value, oe.value)) {
+        this.cuts.length = saved;
+        return false;
+      }
+      ip = ie.value.end;
+      op = oe.value.end;
+    }
+    if (same(rest(ip, i.end), op, o.end)) return true;
+    this.cuts.length = saved;
+    return false;
+  }
+
+  /**
    * Matches the output's elements to a subsequence of the input's (greedy earliest match, which
    * is optimal for subsequence matching) and checks every separator. Returns the kept input
-   * indices, or null when `o` is not derivable from `i`.
+   * indices, or null when `o` is not derivable from `i`. `history`: this is the history array
+   * (its elements are messages, see `node`).
    */
-  array(i: Extract<JsonNode, { type: "array" }>, o: Extract<JsonNode, { type: "array" }>): number[] | null {
+  array(i: Extract<JsonNode, { type: "array" }>, o: Extract<JsonNode, { type: "array" }>, history = false): number[] | null {
     const saved = this.cuts.length;
     const fail = () => { this.cuts.length = saved; return null; };
     const I = i.items;
@@ -199,7 +262,7 @@ class Walk {
     let next = 0;
     for (const oi of O) {
       let found = -1;
-      for (let k = next; k < I.length; k++) if (this.node(I[k]!, oi)) { found = k; break; }
+      for (let k = next; k < I.length; k++) if (this.node(I[k]!, oi, history)) { found = k; break; }
       if (found < 0) return fail();
       kept.push(found);
       next = found + 1;

@@ -10,6 +10,7 @@ import { readChat } from "./read-view";
 export const openaiChatAdapter: ProviderAdapter = {
   provider: "openai-chat",
   historyKey: "messages",
+  removableMembers: ["tool_calls", "function_call"],
   read: readChat,
   compile: compileChat,
   checkRules: checkChatRules,
