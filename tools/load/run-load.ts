@@ -105,10 +105,16 @@ async function main(): Promise<void> {
   const persistOff = mkdtempSync(join(tmpdir(), "sluice-load-off-"));
   const base = { ANTHROPIC_BASE_URL: emulator.url, OPENAI_BASE_URL: emulator.url };
   const started = performance.now();
-  const [off, on] = await Promise.all([
-    startWrangler({ ...base, SLUICE_COMPACTION: "0", COMPACTION_CONFIG: "" }, persistOff),
-    startWrangler({ ...base, SLUICE_COMPACTION: "1" }, persistOn),
-  ]);
+  // One after the other: two wrangler processes starting at once can race for an internal port.
+  const off = await startWrangler({ ...base, SLUICE_COMPACTION: "0", COMPACTION_CONFIG: "" }, persistOff);
+  let on: Awaited<ReturnType<typeof startWrangler>>;
+  try {
+    on = await startWrangler({ ...base, SLUICE_COMPACTION: "1" }, persistOn);
+  } catch (e) {
+    await off.stop();
+    await emulator.close();
+    throw e;
+  }
   const urls: Record<PathName, string> = { direct: emulator.url, off: off.url, on: on.url };
   const results: Partial<Record<PathName, Awaited<ReturnType<typeof phase>>>> = {};
   try {
