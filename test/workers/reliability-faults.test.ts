@@ -44,7 +44,7 @@ const sseHeaders = (id: string, scenario: string, session: string) => ({
 });
 
 describe("upstream resets mid-stream", () => {
-  for (const [label, vars] of [["compaction off", {}], ["compaction on (usage tap tees the stream)", { COMPACTION_CONFIG: COMPACT }]] as const) {
+  for (const [label, vars] of [["compaction off", {}], ["compaction on (usage tap active)", { COMPACTION_CONFIG: COMPACT }]] as const) {
     it(`${label}: the client gets the bytes sent before the reset, then a read error; one upstream attempt`, async () => {
       const id = newTestId("sse-reset");
       const { res, done } = start(vars, seed.path, { method: "POST", headers: sseHeaders(id, "sse-reset", `reset-${id}`), body: ORIGINAL });
@@ -71,7 +71,7 @@ describe("upstream resets mid-stream", () => {
 });
 
 describe("client aborts mid-stream", () => {
-  for (const [label, vars] of [["compaction off", {}], ["compaction on (usage tap tees the stream)", { COMPACTION_CONFIG: COMPACT }]] as const) {
+  for (const [label, vars] of [["compaction off", {}], ["compaction on (usage tap active)", { COMPACTION_CONFIG: COMPACT }]] as const) {
     it(`${label}: cancelling after the first event closes the upstream connection before the answer ends`, async () => {
       const id = newTestId("abort");
       const { res, done } = start(vars, seed.path, { method: "POST", headers: sseHeaders(id, "sse-gated", `abort-${id}`), body: ORIGINAL });
