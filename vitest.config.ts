@@ -22,8 +22,8 @@ export default defineConfig({
       {
         plugins: [
           cloudflareTest(({ inject }) => {
-            const upstream = inject("upstreamUrl" as never) as string;
-            const unreachable = inject("unreachableUrl" as never) as string;
+            const upstream = inject("upstreamUrl");
+            const unreachable = inject("unreachableUrl");
             return {
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {

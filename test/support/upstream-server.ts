@@ -18,10 +18,13 @@
  *                   `POST /__release/<id>` (or RELEASE_SAFETY_MS), so tests can observe order
  * - `sse-gated-usage` the same with SSE_GATED_USAGE_EVENTS (Anthropic events carrying usage)
  * - `usage:A:F`     USAGE_ANSWERS["A:F"] (A = anthropic | chat | responses, F = json | sse)
+ * - `sse-reset`     200 SSE headers, the first two SSE_GATED_EVENTS, then destroys the socket
  * - `sse-split`     SSE_SPLIT_BYTES in network chunks cut mid-JSON and between 0xC3|0xA9 ('é')
  * - `sse-bytewise`  SSE_SPLIT_BYTES one byte per write
  * Control: `GET /__received/<id>` → Recorded[]; `GET /__progress/<id>` → `{sent, finished}`
- * for sse-gated; `POST /__release/<id>` lets sse-gated send its next event.
+ * for sse-gated; `POST /__release/<id>` lets sse-gated send its next event; `GET /__closed/<id>`
+ * → `{finished}` once the connection of the last request of <id> closed (`finished`: the
+ * stand-in had written the whole answer), null while it is open — how a client abort is seen.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -42,6 +45,7 @@ export async function startUpstream(): Promise<{ url: string; close: () => Promi
   const received = new Map<string, Recorded[]>();
   const progress = new Map<string, { sent: number; finished: boolean }>();
   const releases = new Map<string, Array<() => void>>();
+  const closed = new Map<string, { finished: boolean }>();
 
   const waitRelease = (id: string) =>
     new Promise<void>((resolve) => {
@@ -78,6 +82,13 @@ export async function startUpstream(): Promise<{ url: string; close: () => Promi
       return;
     }
     if (scenario === "hang") return;
+    if (scenario === "sse-reset") {
+      res.writeHead(200, SSE_HEADERS);
+      res.write(SSE_GATED_EVENTS[0]! + SSE_GATED_EVENTS[1]!);
+      await sleep(100);
+      req.socket.destroy();
+      return;
+    }
     if (scenario.startsWith("encoded:")) {
       const enc = scenario.slice(8);
       const raw = Buffer.from(ENCODED_PLAIN);
@@ -128,7 +139,7 @@ export async function startUpstream(): Promise<{ url: string; close: () => Promi
 
   const server = http.createServer(async (req, res) => {
     const url = req.url ?? "/";
-    const control = url.match(/^\/__(received|progress|release)\/(.*)$/);
+    const control = url.match(/^\/__(received|progress|release|closed)\/(.*)$/);
     if (control) {
       const id = decodeURIComponent(control[2]!);
       if (control[1] === "release") {
@@ -138,7 +149,7 @@ export async function startUpstream(): Promise<{ url: string; close: () => Promi
         res.end(JSON.stringify({ released: next !== undefined }));
         return;
       }
-      const data = control[1] === "received" ? (received.get(id) ?? []) : (progress.get(id) ?? null);
+      const data = control[1] === "received" ? (received.get(id) ?? []) : control[1] === "closed" ? (closed.get(id) ?? null) : (progress.get(id) ?? null);
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(data));
       return;
@@ -150,6 +161,8 @@ export async function startUpstream(): Promise<{ url: string; close: () => Promi
     const list = received.get(id) ?? [];
     list.push({ method: req.method ?? "", path: url, headers: req.headers, body_base64: body.toString("base64") });
     received.set(id, list);
+    closed.delete(id);
+    res.once("close", () => closed.set(id, { finished: res.writableFinished }));
     await play(String(req.headers["x-test-scenario"] ?? ""), req, res, id, list.length, body, url);
   });
 

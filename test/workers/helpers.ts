@@ -27,13 +27,17 @@ export function gateway(path: string, init?: RequestInit): Promise<Response> {
 /**
  * Sends a request to the same Worker module with some vars changed (e.g. a base URL where
  * nothing listens, a short timeout). Only for what one vitest config cannot express; the
- * upstream fetch is still real.
+ * upstream fetch is still real. The response is returned read whole, after the request's
+ * waitUntil work (DO reports) finished; a streaming test uses the Worker directly.
  */
 export async function gatewayWithEnv(overrides: Partial<Record<string, string>>, path: string, init?: RequestInit): Promise<Response> {
   const ctx = createExecutionContext();
   const res = await worker.fetch(new Request(`http://sluice.test${path}`, init) as Request<unknown, IncomingRequestCfProperties>, { ...(env as unknown as Env), ...overrides }, ctx);
+  // The body is read before waiting on the context: the usage tap's waitUntil work settles only
+  // once the client has read the body (src/usage/tap-usage.ts reads nothing ahead of the client).
+  const body = res.body === null ? null : await res.arrayBuffer();
   await waitOnExecutionContext(ctx);
-  return res;
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
 export interface Received {
@@ -86,3 +90,9 @@ export function concat(chunks: Uint8Array[]): Uint8Array {
 let counter = 0;
 /** A unique test id for the stand-in's recording. */
 export const newTestId = (prefix: string): string => `${prefix}-${Date.now()}-${++counter}`;
+
+/** Whether the upstream connection of `testId`'s last request closed, and whether its answer was complete; null while open. */
+export async function closedState(testId: string): Promise<{ finished: boolean } | null> {
+  const res = await fetch(`${upstreamControl()}/__closed/${encodeURIComponent(testId)}`);
+  return (await res.json()) as { finished: boolean } | null;
+}

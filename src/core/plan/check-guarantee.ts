@@ -191,7 +191,8 @@ class Walk {
   /**
    * Matches the output's elements to a subsequence of the input's (greedy earliest match, which
    * is optimal for subsequence matching) and checks every separator. Returns the kept input
-   * indices, or null when `o` is not derivable from `i`.
+   * indices, or null when `o` is not derivable from `i`. `history`: this is the history array
+   * (its elements are messages, see `node`).
    */
   array(i: Extract<JsonNode, { type: "array" }>, o: Extract<JsonNode, { type: "array" }>, history = false): number[] | null {
     const saved = this.cuts.length;

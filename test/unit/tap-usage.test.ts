@@ -1,0 +1,69 @@
+/**
+ * The usage tap (src/usage/tap-usage.ts) over a scripted upstream body. F02 (docs/reliability.md,
+ * client-abort fault row): a client cancel must cancel the upstream body — with the former
+ * `tee()` the parsing branch read the whole answer after the client left — and nothing is read
+ * ahead of the client.
+ */
+import { describe, expect, it } from "vitest";
+import { tapUsage } from "../../src/usage/tap-usage";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const EVENTS = [
+  'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":12,"cache_read_input_tokens":100,"cache_creation_input_tokens":0,"output_tokens":1}}}\n\n',
+  'event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"type":"text_delta","text":"hi"}}\n\n',
+  'event: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":7}}\n\n',
+];
+
+/** An upstream body that hands out EVENTS one per pull and records pulls and cancellation. */
+function upstream(contentType = "text/event-stream") {
+  const log = { pulls: 0, cancelled: null as unknown };
+  const body = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (log.pulls < EVENTS.length) c.enqueue(enc(EVENTS[log.pulls]!));
+      else c.close();
+      log.pulls++;
+    },
+    cancel(reason) { log.cancelled = reason; },
+  }, { highWaterMark: 0 });
+  return { res: new Response(body, { status: 200, headers: { "content-type": contentType } }), log };
+}
+
+describe("tapUsage", () => {
+  it("passes every byte through and reports the SSE usage at the end", async () => {
+    const { res, log } = upstream();
+    const tapped = tapUsage(res, "anthropic");
+    expect(await tapped.response.text()).toBe(EVENTS.join(""));
+    expect(await tapped.usage).toEqual({ input_tokens: 12, cache_read_input_tokens: 100, cache_creation_input_tokens: 0, output_tokens: 7 });
+    expect(log.cancelled).toBe(null);
+  });
+
+  it("F02: a client cancel after the first chunk cancels the upstream body; usage null; no read-ahead", async () => {
+    const { res, log } = upstream();
+    const tapped = tapUsage(res, "anthropic");
+    const reader = tapped.response.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe(EVENTS[0]);
+    expect(log.pulls).toBe(1);
+    await reader.cancel("client went away");
+    expect(log.cancelled).toBe("client went away");
+    expect(log.pulls).toBe(1);
+    expect(await tapped.usage).toBe(null);
+  });
+
+  it("an upstream error reaches the client as the same error; usage null", async () => {
+    const boom = new Error("Network connection lost.");
+    const body = new ReadableStream<Uint8Array>({ start(c) { c.enqueue(enc(EVENTS[0]!)); }, pull(c) { c.error(boom); } });
+    const tapped = tapUsage(new Response(body, { headers: { "content-type": "text/event-stream" } }), "anthropic");
+    const reader = tapped.response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe(EVENTS[0]);
+    await expect(reader.read()).rejects.toBe(boom);
+    expect(await tapped.usage).toBe(null);
+  });
+
+  it("error statuses are returned untouched, without a tap", async () => {
+    const res = new Response('{"type":"error"}', { status: 429 });
+    const tapped = tapUsage(res, "anthropic");
+    expect(tapped.response).toBe(res);
+    expect(await tapped.usage).toBe(null);
+  });
+});

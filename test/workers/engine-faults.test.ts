@@ -1,0 +1,108 @@
+/**
+ * HTTP engine faults through the whole gateway (issue 6, DESIGN invariant 5): the Worker runs
+ * with `engine: "local"` pointing at the reference engine (tools/engine/server.ts) started as a
+ * real process by globalSetup — well-behaved, slow past `timeout_ms`, answering 500, answering
+ * garbage, resetting the socket — or at a closed port. A real corpus request
+ * (cc-cctrace-opus4, call 15) goes through `exports.default.fetch`-equivalent `worker.fetch`,
+ * the session DO asks the engine, and the upstream stand-in records what was forwarded.
+ *
+ * Settings make engine verdicts the ONLY possible removal: `min_result_bytes` at its maximum
+ * (micro/time_based never truncate), `auto_context_pct` 1 (auto never fires on this 26k-token
+ * request), a fresh session (idle 0: no time_based). So a failed engine must leave the
+ * original bytes, and the good engine's edit is exactly its two verdicts (measured with the
+ * reference rules: two superseded reads, drop_result at confidence 0.70 and 0.65 ≥ 0.6).
+ */
+import { describe, expect, inject, it } from "vitest";
+import { env } from "cloudflare:workers";
+import type { EngineName } from "../support/global-setup";
+import { applyPlan } from "../../src/core/plan/apply-plan";
+import { checkGuarantee } from "../../src/core/plan/check-guarantee";
+import type { Env } from "../../src/config/env";
+import type { SessionObject } from "../../src/do/session-object";
+import { adapterFor } from "../../src/providers/registry";
+import { scanJson } from "../../src/providers/shared/json-scan";
+import { anthropicInvariants } from "../support/anthropic-invariants";
+import { bytesOf, gatewayWithEnv, newTestId, received, sha256Hex, utf8 } from "./helpers";
+
+const seed = inject("corpusSeeds").find((s) => s.name === "cc-cctrace-opus4#15")!;
+const endpoints = inject("engineEndpoints");
+const ORIGINAL = utf8(seed.body);
+const adapter = adapterFor("anthropic")!;
+const parsed = adapter.read(ORIGINAL);
+const EST = parsed.view.est_tokens;
+
+/** The two pairs the reference engine removes in this request (superseded reads). */
+const DROPPED = ["toolu_01PAx3Wv9mZxmgTCBqCX244J", "toolu_01CyuiL5bXhk6B2eVgPiZZYA"];
+
+/** Compaction config: local engine, aggressive gates, engine verdicts the only removal. */
+function configFor(endpoint: string, timeout_ms: number): string {
+  return JSON.stringify({
+    engine: "local",
+    endpoint,
+    timeout_ms,
+    threshold_tokens: 0,
+    min_reduction: 0,
+    min_result_bytes: 10_000_000,
+    preserve_recent_turns: 1,
+    auto_context_pct: 1,
+  });
+}
+
+/** Sends the seed through the Worker with `engine` configured; returns what the client and the upstream saw and the DO's counters. */
+async function sendThrough(engine: EngineName, timeout_ms: number) {
+  const id = newTestId(`eng-${engine}`);
+  const session = `engine-faults-${id}`;
+  const res = await gatewayWithEnv({ COMPACTION_CONFIG: configFor(endpoints[engine], timeout_ms) }, seed.path, {
+    method: "POST",
+    headers: { "content-type": "application/json", "anthropic-version": "2023-06-01", "x-test-id": id, "x-sluice-session": session },
+    body: ORIGINAL,
+  });
+  await res.arrayBuffer();
+  const recs = await received(id);
+  const ns = (env as unknown as Env).SESSION as DurableObjectNamespace<SessionObject>;
+  const stats = await ns.get(ns.idFromName(session)).stats();
+  const counters = Object.fromEntries(
+    Object.entries(stats.counters).filter(([k]) => k.startsWith("fail_open_") || ["engine_calls", "compacted", "unchanged", "requests"].includes(k)),
+  );
+  return { res, recs, counters };
+}
+
+describe("engine faults at the gateway: the original history, byte for byte, and the reason counted", () => {
+  const faults: Array<{ engine: EngineName; timeout_ms: number; counter: string }> = [
+    // slow answers after 30 s; the 300 ms deadline aborts the engine call.
+    { engine: "slow", timeout_ms: 300, counter: "fail_open_engine_timeout" },
+    { engine: "status500", timeout_ms: 5_000, counter: "fail_open_engine_http_5xx" },
+    { engine: "garbage", timeout_ms: 5_000, counter: "fail_open_engine_malformed" },
+    { engine: "reset", timeout_ms: 5_000, counter: "fail_open_engine_network" },
+    { engine: "closed", timeout_ms: 5_000, counter: "fail_open_engine_network" },
+  ];
+  for (const { engine, timeout_ms, counter } of faults) {
+    it(`${engine} (timeout_ms ${timeout_ms}) → upstream gets the original sha256, ${counter} = 1`, async () => {
+      const { res, recs, counters } = await sendThrough(engine, timeout_ms);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-sluice-compaction")).toBe(`none; tier=none; pairs_removed=0; tokens_before=${EST}; tokens_after=${EST}`);
+      expect(recs).toHaveLength(1);
+      expect(await sha256Hex(bytesOf(recs[0]!))).toBe(await sha256Hex(ORIGINAL));
+      expect(counters).toEqual({ [counter]: 1, requests: 1, unchanged: 1 });
+    });
+  }
+});
+
+describe("the good engine at the gateway", () => {
+  it("its verdicts are applied: upstream gets exactly the two results dropped, the body passes the checker and the provider rules", async () => {
+    const { res, recs, counters } = await sendThrough("good", 5_000);
+    expect(res.status).toBe(200);
+    const expected = applyPlan(adapter, parsed, { actions: Object.fromEntries(DROPPED.map((id) => [id, { kind: "drop_result" as const }])) }).bytes;
+    expect(recs).toHaveLength(1);
+    const got = bytesOf(recs[0]!);
+    expect(await sha256Hex(got)).toBe(await sha256Hex(expected));
+    expect(got.length).toBeLessThan(ORIGINAL.length);
+    expect(checkGuarantee(adapter, ORIGINAL, got)).toEqual({ ok: true, violations: [] });
+    expect(adapter.checkRules(got, scanJson(got))).toEqual([]);
+    expect(anthropicInvariants(JSON.parse(new TextDecoder().decode(got)) as { messages: { role: string; content: unknown }[] })).toEqual([]);
+    const after = adapter.read(got).view.est_tokens;
+    expect(res.headers.get("x-sluice-compaction")).toMatch(new RegExp(`^tier=micro; pairs_removed=2; tokens_before=${EST}; tokens_after=\\d+$`));
+    expect(after).toBeLessThan(EST);
+    expect(counters).toEqual({ engine_calls: 1, compacted: 1, requests: 1 });
+  });
+});

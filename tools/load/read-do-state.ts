@@ -1,0 +1,35 @@
+/**
+ * Reads the session Durable Objects' state straight from `wrangler dev`'s local persistence
+ * (Node shell, wrangler-dev-only): each SessionObject is one SQLite file under
+ * `<persist>/v3/do/<script>-SessionObject/`; its `meta` table holds `session_id` and `calls`
+ * (src/do/session-store.ts). Used by the load run to check that every session counted exactly
+ * the calls sent, without an admin route. Read after wrangler exited (files flushed).
+ */
+import { readdirSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+
+export interface SessionRow {
+  session_id: string | null;
+  calls: number;
+  requests: number;
+}
+
+/** Every SessionObject's session id, call count and `requests` counter. */
+export function readSessionStates(persistDir: string, script = "sluice"): SessionRow[] {
+  const dir = join(persistDir, "v3", "do", `${script}-SessionObject`);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    // metadata.sqlite is miniflare's alarm table, not a Durable Object.
+    .filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite")
+    .map((f) => {
+      const db = new DatabaseSync(join(dir, f), { readOnly: true });
+      try {
+        const meta = (key: string) => (db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)?.value ?? null;
+        const req = db.prepare("SELECT value FROM counters WHERE name = 'requests'").get() as { value: number } | undefined;
+        return { session_id: meta("session_id"), calls: Number(meta("calls") ?? 0), requests: req?.value ?? 0 };
+      } finally {
+        db.close();
+      }
+    });
+}

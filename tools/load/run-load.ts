@@ -1,0 +1,169 @@
+/**
+ * `npm run load` (Node program, bounded): N concurrent sessions replay real corpus calls
+ * against the provider emulator (tools/emulator) three ways in one run — direct to the
+ * emulator, through `wrangler dev` with compaction off, and through a second `wrangler dev`
+ * with compaction on (SLUICE_COMPACTION=1, default config) — and reports per path the
+ * throughput, p50/p99 latency, the paired added latency over direct, the on/off ratios, the
+ * error count, and whether the session Durable Objects counted exactly the calls sent.
+ *
+ *   npm run load -- [--sessions N] [--calls M] [--json]
+ *
+ * Defaults: 6 sessions × 12 calls = 72 requests per path (216 in all). Each session is one
+ * corpus session (cycled for N > 9) replaying M consecutive calls from the middle of its
+ * history, one at a time, as an agent does; the N sessions run concurrently. Phases run one
+ * after another (direct, off, on) after one warm-up request per path; each path uses its own
+ * emulator credential so every path starts with cold provider caches.
+ *
+ * DO consistency without an admin route (wrangler-dev-only, read-do-state.ts): after the run
+ * both wrangler processes are stopped and their local SQLite files read; the compaction-on
+ * instance must hold exactly N sessions, each with `calls` and `requests` equal to the calls it
+ * was sent (M, or fewer for a shorter session), the compaction-off instance none
+ * (DESIGN invariant 1: no DO write when off).
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startEmulator } from "../emulator/server";
+import { agentHeaders } from "../replay/agent-headers";
+import { readSessionText } from "../replay/read-session-text";
+import { ENDPOINT_PATH } from "../replay/send-http";
+import type { Provider, RecordedSession } from "../replay/types";
+import { readSessionStates } from "./read-do-state";
+import { startWrangler } from "./start-wrangler";
+import { ratio, summarizePath, type PathSummary } from "./summarize-latency";
+
+const CORPUS_DIR = fileURLToPath(new URL("../../../shared/corpus/", import.meta.url).href);
+const GATEWAY_PREFIX: Record<Provider, string> = { anthropic: "/anthropic", "openai-chat": "/openai", "openai-responses": "/openai" };
+
+type PathName = "direct" | "off" | "on";
+
+interface Call {
+  session: number;
+  provider: Provider;
+  body: string;
+}
+
+function arg(argv: string[], name: string, dflt: number): number {
+  const i = argv.indexOf(`--${name}`);
+  const v = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
+  return n;
+}
+
+/** The calls each session replays: M consecutive calls centred on the middle of the session. */
+function loadSessions(n: number, m: number): Call[][] {
+  const files = readdirSync(CORPUS_DIR).filter((f) => f.endsWith(".json")).sort();
+  const sessions: RecordedSession[] = files.map((f) => readSessionText(readFileSync(join(CORPUS_DIR, f), "utf8"), f.replace(/\.json$/, "")));
+  return Array.from({ length: n }, (_, i) => {
+    const s = sessions[i % sessions.length]!;
+    const start = Math.max(0, Math.min(s.calls.length - m, Math.floor(s.calls.length / 2) - Math.floor(m / 2)));
+    return s.calls.slice(start, start + m).map((c) => ({ session: i, provider: s.provider, body: JSON.stringify(c.body) }));
+  });
+}
+
+/** Sends one call on `path`; returns latency (ms, through the end of the body) and status. */
+async function send(base: string, path: PathName, call: Call, runId: string): Promise<{ ms: number; status: number; error: string | null }> {
+  const url = path === "direct" ? `${base}${ENDPOINT_PATH[call.provider]}` : `${base}${GATEWAY_PREFIX[call.provider]}${ENDPOINT_PATH[call.provider]}`;
+  const key = `load-${runId}-${path}-s${call.session}`;
+  const headers = agentHeaders(call.provider, key, `load-${runId}-s${call.session}`);
+  const t0 = performance.now();
+  try {
+    const res = await fetch(url, { method: "POST", headers, body: call.body });
+    const text = await res.text();
+    return { ms: performance.now() - t0, status: res.status, error: res.status === 200 ? null : `${res.status} ${text.slice(0, 200)}` };
+  } catch (e) {
+    return { ms: performance.now() - t0, status: 0, error: String(e) };
+  }
+}
+
+/** Runs every session concurrently on `path`, each session's calls in order. */
+async function phase(base: string, path: PathName, sessions: Call[][], runId: string) {
+  const latencies: number[][] = sessions.map(() => []);
+  const errors: string[] = [];
+  const t0 = performance.now();
+  await Promise.all(sessions.map(async (calls, i) => {
+    for (const c of calls) {
+      const r = await send(base, path, c, runId);
+      latencies[i]!.push(r.ms);
+      if (r.error) errors.push(`session ${i}: ${r.error}`);
+    }
+  }));
+  return { latencies: latencies.flat(), errors, wallMs: performance.now() - t0 };
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const n = arg(argv, "sessions", 6);
+  const m = arg(argv, "calls", 12);
+  const runId = Date.now().toString(36);
+  const sessions = loadSessions(n, m);
+  const emulator = await startEmulator();
+  const persistOn = mkdtempSync(join(tmpdir(), "sluice-load-on-"));
+  const persistOff = mkdtempSync(join(tmpdir(), "sluice-load-off-"));
+  const base = { ANTHROPIC_BASE_URL: emulator.url, OPENAI_BASE_URL: emulator.url };
+  const started = performance.now();
+  // One after the other: two wrangler processes starting at once can race for an internal port.
+  const off = await startWrangler({ ...base, SLUICE_COMPACTION: "0", COMPACTION_CONFIG: "" }, persistOff);
+  let on: Awaited<ReturnType<typeof startWrangler>>;
+  try {
+    on = await startWrangler({ ...base, SLUICE_COMPACTION: "1" }, persistOn);
+  } catch (e) {
+    await off.stop();
+    await emulator.close();
+    throw e;
+  }
+  const urls: Record<PathName, string> = { direct: emulator.url, off: off.url, on: on.url };
+  const results: Partial<Record<PathName, Awaited<ReturnType<typeof phase>>>> = {};
+  try {
+    const warm: Call = { ...sessions[0]![0]!, session: 9_999 };
+    for (const p of ["direct", "off", "on"] as const) await send(urls[p], p, warm, runId);
+    for (const p of ["direct", "off", "on"] as const) results[p] = await phase(urls[p], p, sessions, runId);
+  } finally {
+    await Promise.all([off.stop(), on.stop()]);
+    await emulator.close();
+  }
+  const direct = results.direct!.latencies;
+  const summary: Record<PathName, PathSummary> = {
+    direct: summarizePath(direct, results.direct!.errors.length, results.direct!.wallMs, null),
+    off: summarizePath(results.off!.latencies, results.off!.errors.length, results.off!.wallMs, direct),
+    on: summarizePath(results.on!.latencies, results.on!.errors.length, results.on!.wallMs, direct),
+  };
+  const expected = new Set(sessions.map((_, i) => `load-${runId}-s${i}`));
+  const states = readSessionStates(persistOn).filter((s) => s.session_id !== null && (expected.has(s.session_id) || s.session_id.startsWith(`load-${runId}-`)));
+  const measured = states.filter((s) => expected.has(s.session_id!));
+  // Sessions shorter than M (sweagent: 12 calls) replay all they have: compare with what was sent.
+  const sent = new Map(sessions.map((calls, i) => [`load-${runId}-s${i}`, calls.length]));
+  const consistent = measured.length === n && measured.every((s) => s.calls === sent.get(s.session_id!) && s.requests === sent.get(s.session_id!));
+  const offStates = readSessionStates(persistOff);
+  const report = {
+    sessions: n,
+    calls_per_session: m,
+    requests_per_path: sessions.reduce((k, calls) => k + calls.length, 0),
+    seconds: Math.round((performance.now() - started) / 100) / 10,
+    paths: summary,
+    ratios_on_vs_off: {
+      throughput: ratio(summary.on.throughput_rps, summary.off.throughput_rps),
+      p50_latency: ratio(summary.on.p50_ms, summary.off.p50_ms),
+      p99_latency: ratio(summary.on.p99_ms, summary.off.p99_ms),
+      p50_added_latency: ratio(summary.on.added_p50_ms, summary.off.added_p50_ms),
+      p99_added_latency: ratio(summary.on.added_p99_ms, summary.off.added_p99_ms),
+    },
+    errors: [...results.direct!.errors, ...results.off!.errors, ...results.on!.errors].slice(0, 10),
+    do_state: {
+      compaction_on_sessions: measured.length,
+      calls_counted_vs_sent: measured.map((s) => `${s.calls}/${sent.get(s.session_id!)}`).join(" "),
+      consistent,
+      compaction_off_do_files: offStates.length,
+    },
+  };
+  rmSync(persistOn, { recursive: true, force: true });
+  rmSync(persistOff, { recursive: true, force: true });
+  console.log(JSON.stringify(report, null, 2));
+  const errorCount = summary.direct.errors + summary.off.errors + summary.on.errors;
+  process.exit(errorCount === 0 && consistent && offStates.length === 0 ? 0 : 1);
+}
+
+main().catch((err: Error) => { console.error(`load: ${err.stack ?? err.message}`); process.exit(2); });
