@@ -7,6 +7,8 @@
 import { readFileSync } from "node:fs";
 import { parse } from "smol-toml";
 import { loadConfig, type ConfigEnv } from "../src/config/load-config";
+import { readGatewayConfig } from "../src/config/gateway-config";
+import type { Env } from "../src/config/env";
 
 /** One checked vars table: where it came from and what loadConfig said. */
 export interface CheckedVars {
@@ -23,6 +25,12 @@ export function checkWranglerToml(text: string): CheckedVars[] {
     if (e.vars) tables.push([`[env.${name}.vars]`, e.vars]);
   }
   return tables.map(([where, vars]) => {
+    // The gateway's own vars (base URLs, timeout) first: the Worker refuses them the same way.
+    try {
+      readGatewayConfig(vars as unknown as Env);
+    } catch (err) {
+      return { where, ok: false, lines: [`error: ${(err as Error).message}`] };
+    }
     const r = loadConfig(vars);
     if (!r.ok) return { where, ok: false, lines: [`error: ${r.error.field}: ${r.error.message}`] };
     const engine = r.mode === "off" ? "" : ` (engine ${r.config.engine})`;

@@ -64,7 +64,15 @@ export function createApp(makeDeps: DepsFactory = defaultDeps) {
   app.route("/admin", createAdminApp());
 
   app.get("/healthz", (c) => {
-    const config = readGatewayConfig(c.env);
+    let config: ReturnType<typeof readGatewayConfig>;
+    try {
+      config = readGatewayConfig(c.env);
+    } catch (err) {
+      // A bad gateway var: 503 naming it (the proxy routes answer 500 with the same message).
+      const message = (err as Error).message;
+      const bad: HealthBadConfig = { ok: false, name: "sluice", version: VERSION, compaction_configured: false, error: { field: message.split(":")[0]!, message } };
+      return c.json(bad, 503);
+    }
     const compaction = compactionConfigOf(c.env);
     if (!compaction.ok) {
       const bad: HealthBadConfig = { ok: false, name: "sluice", version: VERSION, compaction_configured: false, error: compaction.error };

@@ -57,10 +57,18 @@ describe("GET /healthz", () => {
 });
 
 describe("bad vars are named", () => {
+  it("GET /healthz with a bad gateway var → 503 naming it", async () => {
+    const res = await gatewayWithEnv({ UPSTREAM_TIMEOUT_MS: "10s" }, "/healthz");
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({
+      ok: false, name: "sluice", version: VERSION, compaction_configured: false,
+      error: { field: "UPSTREAM_TIMEOUT_MS", message: "UPSTREAM_TIMEOUT_MS: must be a positive integer (milliseconds)" },
+    });
+  });
+
   const cases: Array<[Record<string, string>, string, string]> = [
     [{ ANTHROPIC_BASE_URL: "ftp://example.com" }, "/anthropic/v1/messages", "ANTHROPIC_BASE_URL: must be an http(s) URL without credentials, query or fragment"],
     [{ OPENAI_BASE_URL: "https://user:pw@example.com" }, "/openai/v1/models", "OPENAI_BASE_URL: must be an http(s) URL without credentials, query or fragment"],
-    [{ UPSTREAM_TIMEOUT_MS: "10s" }, "/healthz", "UPSTREAM_TIMEOUT_MS: must be a positive integer (milliseconds)"],
     [{ UPSTREAM_TIMEOUT_MS: "0" }, "/openai/v1/models", "UPSTREAM_TIMEOUT_MS: must be a positive integer (milliseconds)"],
   ];
   for (const [vars, path, message] of cases) {

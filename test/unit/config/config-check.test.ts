@@ -18,6 +18,15 @@ describe("config:check", () => {
     ]);
   });
 
+  it("also checks the gateway's own vars, with the Worker's messages", () => {
+    expect(checkWranglerToml(toml(`UPSTREAM_TIMEOUT_MS = "abc"`))).toEqual([
+      { where: "[vars]", ok: false, lines: ["error: UPSTREAM_TIMEOUT_MS: must be a positive integer (milliseconds)"] },
+    ]);
+    expect(checkWranglerToml(toml(`ANTHROPIC_BASE_URL = "ftp://u:p@x?q=1"`))).toEqual([
+      { where: "[vars]", ok: false, lines: ["error: ANTHROPIC_BASE_URL: must be an http(s) URL without credentials, query or fragment"] },
+    ]);
+  });
+
   it("the project's own wrangler.toml passes", async () => {
     const { readFile } = await import("node:fs/promises");
     const results = checkWranglerToml(await readFile("wrangler.toml", "utf8"));
