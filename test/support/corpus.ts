@@ -71,16 +71,7 @@ export function openaiRequest(s: Session, end: number, pretty = false): Uint8Arr
 }
 
 /** Deterministic PRNG (mulberry32) for reproducible random plans. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng } from "./rng";
 
 /** A random plan over `pairs`: each pair gets a random action (truncations with random sizes). */
 export function randomPlan(pairs: readonly ToolPair[], next: () => number): EditPlan {

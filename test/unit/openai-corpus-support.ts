@@ -31,17 +31,8 @@ export function countCalls(s: Session, end: number): number {
   return n;
 }
 
-/** mulberry32: a small seeded PRNG in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, shared with the rest of the tests (test/support/corpus.ts). */
+export { rng as prng } from "../support/rng";
 
 /** A random action: every kind, truncation sizes from 0 to 3,000 bytes, tails half the time. */
 export function randomAction(rnd: () => number): PairAction {

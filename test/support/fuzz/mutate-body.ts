@@ -13,17 +13,8 @@ import type { Provider } from "../../../src/core/view/types";
 /** A deterministic PRNG in [0, 1) (mulberry32). */
 export type Rng = () => number;
 
-/** mulberry32: small, fast, and the same sequence on every runtime for a given seed. */
-export function makeRng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32: small, fast, and the same sequence on every runtime for a given seed (test/support/corpus.ts). */
+export { rng as makeRng } from "../rng";
 
 export const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
 const int = (rng: Rng, max: number): number => Math.floor(rng() * max);
