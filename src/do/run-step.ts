@@ -11,16 +11,11 @@ import { estimateRemainingCalls } from "../core/cost/estimate-remaining-calls";
 import { COST_DEFAULTS } from "../core/cost/cost-defaults";
 import { findModelPrice } from "../core/cost/find-model-price";
 import { MODEL_PRICES } from "../core/cost/prices";
-import { eligiblePairs } from "../core/policy/take-step";
-import { reapplyLedger } from "../core/policy/ledger";
-import type { Verdicts } from "../core/engine/verdict";
 import type { CoreConfig, TierContext } from "../core/policy/types";
-import { createEngine } from "../engines/create-engine";
-import { buildEngineRequest } from "../engines/build-engine-request";
-import { engineFailureCounter } from "../engines/http-engine";
 import { loadLedger, saveAdditions } from "./ledger-sql";
 import type { SessionStore } from "./session-store";
 import type { StepInput, StepOutput } from "./step-types";
+import { stepVerdicts } from "./precompute-verdicts";
 
 /** Everything runStep needs from its host. */
 export interface StepDeps {
@@ -77,7 +72,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
     return { disabled: true, tier: "none", skipped: null, plan: { actions: {} }, step: null, tokens_original: view.est_tokens, tokens_after: view.est_tokens, pairs_removed: 0, cost_estimate: 0, new_pair_ids: [], warnings: [] };
   }
 
-  if (config.engine !== "heuristic") ctx.verdicts = await engineVerdicts(deps, input, ctx);
+  if (config.engine !== "heuristic") ctx.verdicts = await stepVerdicts(deps, config, ctx);
 
   const result = compact(ctx);
   const stepInfo = result.step ? { tokens_before: result.tokens_original, tokens_after: result.tokens_after, correlation_id: input.correlation_id } : null;
@@ -101,22 +96,4 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
     new_pair_ids: result.step?.pair_ids ?? [],
     warnings: result.warnings,
   };
-}
-
-/** Asks the configured HTTP engine about the eligible pairs; undefined (no removals) on any failure. */
-async function engineVerdicts(deps: StepDeps, input: StepInput, ctx: TierContext): Promise<Verdicts | undefined> {
-  const engine = createEngine(input.config, { env: deps.env, fetch: deps.fetch });
-  if (engine.kind === "heuristic") return undefined;
-  const decided = new Set(Object.keys(reapplyLedger(ctx.view, ctx.ledger).actions));
-  const eligible = eligiblePairs(ctx, decided);
-  if (eligible.length === 0) return {};
-  const outcome = await engine.decide(buildEngineRequest(eligible, { model: input.config.model, head_chars: input.config.head_chars, turn_count: ctx.view.turn_count }));
-  if (!outcome.ok) {
-    deps.store.add(`fail_open_${engineFailureCounter(outcome.reason)}`, 1);
-    return undefined;
-  }
-  deps.store.add("engine_calls", 1);
-  const verdicts: Verdicts = {};
-  for (const v of outcome.verdicts) verdicts[v.id] = { kind: v.verdict, confidence: v.confidence, rule: "none" };
-  return verdicts;
 }

@@ -13,12 +13,15 @@ import type { Provider } from "../core/view/types";
 import { recordOutcome } from "./record-outcome";
 import { runStep } from "./run-step";
 import { nextAlarm, runAlarm } from "./session-alarms";
+import { precomputeVerdicts } from "./precompute-verdicts";
 import { SessionStore } from "./session-store";
 import type { OutcomeRecorded, OutcomeReport, StepInput, StepOutput } from "./step-types";
 import { sessionStats, type SessionStats } from "./session-stats";
 
 export class SessionObject extends DurableObject<Env> {
   private readonly store: SessionStore;
+  /** The last request's slim view and config, in memory only (never stored: DESIGN invariant 7), for the idle alarm's precomputation. */
+  private last: { view: StepInput["view"]; config: StepInput["config"] } | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -29,6 +32,7 @@ export class SessionObject extends DurableObject<Env> {
   async step(input: StepInput): Promise<StepOutput> {
     if (this.store.getMeta("session_id") === null) this.store.setMeta("session_id", input.session_id);
     const out = await runStep({ store: this.store, sql: this.ctx.storage.sql, env: this.env }, input);
+    this.last = { view: input.view, config: input.config };
     await this.scheduleAlarm(input.now_ms);
     return out;
   }
@@ -91,13 +95,19 @@ export class SessionObject extends DurableObject<Env> {
 
   /** Runs the scheduled alarm (./session-alarms.ts): marks idle / complete, or deletes all state at retention. */
   override async alarm(): Promise<void> {
+    const kind = this.store.getMeta("alarm_kind") ?? "idle";
     if (runAlarm(this.store, Date.now()) === "delete") {
+      this.last = null;
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
       // deleteAll drops the SQL tables too: recreate them so this live instance serves the
       // session's next request as a new session instead of failing on a missing table.
       this.store.init();
       return;
+    }
+    // Idle: a good moment to ask an HTTP engine about the next step, off the request path.
+    if (kind === "idle" && this.last !== null) {
+      await precomputeVerdicts({ store: this.store, sql: this.ctx.storage.sql, env: this.env }, this.last.config, this.last.view).catch(() => undefined);
     }
     await this.scheduleAlarm(this.store.getMetaNumber("last_activity_ms", Date.now()));
   }

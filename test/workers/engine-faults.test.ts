@@ -14,6 +14,7 @@
  */
 import { describe, expect, inject, it } from "vitest";
 import { env } from "cloudflare:workers";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import type { EngineName } from "../support/global-setup";
 import { applyPlan } from "../../src/core/plan/apply-plan";
 import { checkGuarantee } from "../../src/core/plan/check-guarantee";
@@ -49,9 +50,9 @@ function configFor(endpoint: string, timeout_ms: number): string {
 }
 
 /** Sends the seed through the Worker with `engine` configured; returns what the client and the upstream saw and the DO's counters. */
-async function sendThrough(engine: EngineName, timeout_ms: number) {
+async function sendThrough(engine: EngineName, timeout_ms: number, sessionName?: string) {
   const id = newTestId(`eng-${engine}`);
-  const session = `engine-faults-${id}`;
+  const session = sessionName ?? `engine-faults-${id}`;
   const res = await gatewayWithEnv({ COMPACTION_CONFIG: configFor(endpoints[engine], timeout_ms) }, seed.path, {
     method: "POST",
     headers: { "content-type": "application/json", "anthropic-version": "2023-06-01", "x-test-id": id, "x-sluice-session": session },
@@ -62,7 +63,7 @@ async function sendThrough(engine: EngineName, timeout_ms: number) {
   const ns = (env as unknown as Env).SESSION as DurableObjectNamespace<SessionObject>;
   const stats = await ns.get(ns.idFromName(session)).stats();
   const counters = Object.fromEntries(
-    Object.entries(stats.counters).filter(([k]) => k.startsWith("fail_open_") || ["engine_calls", "compacted", "unchanged", "requests"].includes(k)),
+    Object.entries(stats.counters).filter(([k]) => k.startsWith("fail_open_") || k.startsWith("engine_") || ["compacted", "unchanged", "requests"].includes(k)),
   );
   return { res, recs, counters };
 }
@@ -104,5 +105,26 @@ describe("the good engine at the gateway", () => {
     expect(res.headers.get("x-sluice-compaction")).toMatch(new RegExp(`^compact; tier=micro; step=1; pairs_removed=2; tokens_before=${EST}; tokens_after=\\d+$`));
     expect(after).toBeLessThan(EST);
     expect(counters).toEqual({ engine_calls: 1, compacted: 1, requests: 1 });
+  });
+});
+
+describe("idle-time precomputation (DESIGN §6, issue 9: no request waits on the engine after the idle alarm)", () => {
+  it("the idle alarm asks the engine off the request path; the next request uses those verdicts and never calls the engine", async () => {
+    const session = `engine-precompute-${newTestId("pre")}`;
+    const first = await sendThrough("good", 5_000, session);
+    expect(first.counters).toEqual({ engine_calls: 1, compacted: 1, requests: 1 });
+    const ns = (env as unknown as Env).SESSION as DurableObjectNamespace<SessionObject>;
+    const stub = ns.get(ns.idFromName(session));
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const afterAlarm = (await stub.stats()).counters;
+    expect([afterAlarm.engine_calls, afterAlarm.engine_precomputed, afterAlarm.alarms_idle]).toEqual([2, 1, 1]);
+    // The second request's config points at a CLOSED port: a live engine call would count
+    // fail_open_engine_network. It is never made: the precomputed verdicts cover the step.
+    const second = await sendThrough("closed", 5_000, session);
+    expect(second.res.status).toBe(200);
+    expect(second.counters).toEqual({ engine_calls: 2, engine_precomputed: 1, engine_precomputed_used: 1, compacted: 2, requests: 2 });
+    // The first step's two removals are re-applied byte for byte (sticky ledger).
+    const expected = applyPlan(adapter, parsed, { actions: Object.fromEntries(DROPPED.map((id) => [id, { kind: "drop_result" as const }])) }).bytes;
+    expect(await sha256Hex(bytesOf(second.recs[0]!))).toBe(await sha256Hex(expected));
   });
 });

@@ -1,0 +1,84 @@
+/**
+ * Idle-time precomputation of HTTP engine verdicts (shell over the SQL store; DESIGN §6: the idle
+ * alarm is "a good moment to precompute the next step, off the request path"). At the idle alarm
+ * the DO asks the configured engine about every unlocked, not-excluded, undecided pair of the
+ * last view it saw (held in memory only: no conversation text is stored) and keeps the verdicts
+ * (ids, kinds, confidences — no text) in meta `precomputed_verdicts`. The next request uses them
+ * instead of calling the engine when they cover every pair it would have asked about, so it does
+ * not wait on the engine; otherwise it calls the engine as usual. Used verdicts are cleared.
+ */
+import type { CompactionConfig } from "../config/schema";
+import type { Verdicts } from "../core/engine/verdict";
+import { reapplyLedger } from "../core/policy/ledger";
+import { eligiblePairs } from "../core/policy/take-step";
+import type { TierContext } from "../core/policy/types";
+import type { ConversationView, ToolPair } from "../core/view/types";
+import { buildEngineRequest } from "../engines/build-engine-request";
+import { createEngine } from "../engines/create-engine";
+import { engineFailureCounter } from "../engines/http-engine";
+import { loadLedger } from "./ledger-sql";
+import type { SessionStore } from "./session-store";
+
+const META_KEY = "precomputed_verdicts";
+
+/** Host pieces the engine call needs. */
+export interface EngineDeps {
+  store: SessionStore;
+  sql: SqlStorage;
+  env: Record<string, unknown>;
+  fetch?: typeof fetch;
+}
+
+/** Asks the engine about `pairs`; undefined on any failure (counted as fail_open_engine_<reason>). */
+export async function askEngine(deps: EngineDeps, config: CompactionConfig, view: ConversationView, pairs: readonly ToolPair[]): Promise<Verdicts | undefined> {
+  const engine = createEngine(config, { env: deps.env, fetch: deps.fetch });
+  if (engine.kind === "heuristic") return undefined;
+  if (pairs.length === 0) return {};
+  const outcome = await engine.decide(buildEngineRequest(pairs, { model: config.model, head_chars: config.head_chars, turn_count: view.turn_count }));
+  if (!outcome.ok) {
+    deps.store.add(`fail_open_${engineFailureCounter(outcome.reason)}`, 1);
+    return undefined;
+  }
+  deps.store.add("engine_calls", 1);
+  const verdicts: Verdicts = {};
+  for (const v of outcome.verdicts) verdicts[v.id] = { kind: v.verdict, confidence: v.confidence, rule: "none" };
+  return verdicts;
+}
+
+/** Pairs of `ctx.view` a step could edit, ignoring age when `anyAge` (precomputation covers pairs that age into eligibility). */
+function candidates(ctx: Pick<TierContext, "view" | "ledger" | "config">, anyAge: boolean): ToolPair[] {
+  const decided = new Set(Object.keys(reapplyLedger(ctx.view, ctx.ledger).actions));
+  const config = anyAge ? { ...ctx.config, preserve_recent_turns: 0 } : ctx.config;
+  return eligiblePairs({ ...(ctx as TierContext), config }, decided);
+}
+
+/** At the idle alarm: asks the engine about every candidate of `view` and stores the verdicts. */
+export async function precomputeVerdicts(deps: EngineDeps, config: CompactionConfig, view: ConversationView): Promise<void> {
+  if (config.engine === "heuristic") return;
+  const pairs = candidates({ view, ledger: loadLedger(deps.sql), config }, true);
+  const verdicts = await askEngine(deps, config, view, pairs);
+  if (verdicts === undefined) return;
+  deps.store.setMeta(META_KEY, JSON.stringify({ ids: pairs.map((p) => p.id), verdicts }));
+  deps.store.add("engine_precomputed", 1);
+}
+
+/**
+ * The verdicts for this request's step: the precomputed ones when they cover every pair the step
+ * would ask about (no engine call on the request path), else a live engine call.
+ */
+export async function stepVerdicts(deps: EngineDeps, config: CompactionConfig, ctx: TierContext): Promise<Verdicts | undefined> {
+  const pairs = candidates(ctx, false);
+  const raw = deps.store.getMeta(META_KEY);
+  if (raw !== null) {
+    deps.store.setMeta(META_KEY, "");
+    if (raw !== "") {
+      const pre = JSON.parse(raw) as { ids: string[]; verdicts: Verdicts };
+      const known = new Set(pre.ids);
+      if (pairs.every((p) => known.has(p.id))) {
+        deps.store.add("engine_precomputed_used", 1);
+        return pre.verdicts;
+      }
+    }
+  }
+  return askEngine(deps, config, ctx.view, pairs);
+}
