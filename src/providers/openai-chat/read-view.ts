@@ -11,9 +11,8 @@
 import type { ConversationView, MessageInfo, ToolPair } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
 import { hashBytes } from "../../core/hash";
-import { MEDIA_TOKENS, estimateTokensFromBytes } from "../../core/tokens/estimate";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
-import { joinedText, lazyPair, summariseContent, type ContentSummary } from "../shared/summarise-content";
+import { joinedText, lazyPair, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityHash } from "../shared/identity-hash";
 import { locateChat, type ChatMessage } from "./locate-pairs";
 import { ASSISTANT_TOOL_KEYS, CHAT_PART_KINDS, REMOVABLE_ASSISTANT_KEYS } from "./wire";
@@ -41,7 +40,7 @@ function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callI
     turn_index: m.turn,
     range: { start: m.node.start, end: m.node.end },
     bytes: size,
-    est_tokens: estimateTokensFromBytes(size - s.mediaBytes) + s.media * MEDIA_TOKENS,
+    est_tokens: estimateWithMedia(size, s),
     prose_blocks: isResult ? 0 : s.textParts,
     media_blocks: isResult ? 0 : s.media,
     non_tool_parts: isResult || isRemovableWithCalls(m) ? 0 : Math.max(1, s.textParts + s.media),
@@ -74,7 +73,7 @@ export function readChat(bytes: Uint8Array): ParsedRequest {
         result: { message_index: result.index, block_index: -1 },
         turn_index: call.turn,
         result_bytes: resultBytes,
-        result_est_tokens: estimateTokensFromBytes(resultBytes - s.mediaBytes) + s.media * MEDIA_TOKENS,
+        result_est_tokens: estimateWithMedia(resultBytes, s),
         result_is_error: false,
         result_media_count: s.media,
         result_hash: hashBytes(content ? bytes.subarray(content.start, content.end) : new Uint8Array()),
@@ -83,18 +82,12 @@ export function readChat(bytes: Uint8Array): ParsedRequest {
       { input_text: () => stringValue(bytes, p.call.input), result_text: () => joinedText(bytes, s) },
     );
   });
-  let mediaBytes = 0;
-  let media = 0;
-  for (const s of summaries) {
-    mediaBytes += s.mediaBytes;
-    media += s.media;
-  }
   const model = getMember(root, "model");
   const view: ConversationView = {
     provider: "openai-chat",
     model: model?.type === "string" ? stringValue(bytes, model) : null,
     body_bytes: bytes.length,
-    est_tokens: estimateTokensFromBytes(bytes.length - mediaBytes) + media * MEDIA_TOKENS,
+    est_tokens: estimateWithMedia(bytes.length, totalMedia(summaries)),
     messages,
     pairs,
     orphans: index.orphans,

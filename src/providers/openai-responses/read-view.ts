@@ -11,9 +11,9 @@
 import type { ConversationView, MessageInfo, ToolPair } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
 import { hashBytes } from "../../core/hash";
-import { MEDIA_TOKENS, estimateTokensFromBytes } from "../../core/tokens/estimate";
+import { estimateTokensFromBytes } from "../../core/tokens/estimate";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
-import { joinedText, lazyPair, summariseContent, type ContentSummary } from "../shared/summarise-content";
+import { joinedText, lazyPair, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityHash } from "../shared/identity-hash";
 import { locateResponses, type ResponsesIndex, type ResponsesItem } from "./locate-items";
 import { RESPONSES_PART_KINDS } from "./wire";
@@ -42,7 +42,7 @@ function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound
     turn_index: it.turn,
     range: { start: it.node.start, end: it.node.end },
     bytes: size,
-    est_tokens: estimateTokensFromBytes(size - s.mediaBytes) + s.media * MEDIA_TOKENS,
+    est_tokens: estimateWithMedia(size, s),
     prose_blocks: it.kind === "message" ? s.textParts : 0,
     media_blocks: it.kind === "message" ? s.media : 0,
     // Tool parts are checked per pair; a reasoning item bound to calls may go with them (removable_with).
@@ -73,7 +73,7 @@ export function readResponses(bytes: Uint8Array): ParsedRequest {
         result: { message_index: p.result, block_index: -1 },
         turn_index: index.items[p.call]!.turn,
         result_bytes: resultBytes,
-        result_est_tokens: estimateTokensFromBytes(resultBytes - s.mediaBytes) + s.media * MEDIA_TOKENS,
+        result_est_tokens: estimateWithMedia(resultBytes, s),
         result_is_error: false,
         result_media_count: s.media,
         result_hash: hashBytes(bytes.subarray(value.start, value.end)),
@@ -82,12 +82,6 @@ export function readResponses(bytes: Uint8Array): ParsedRequest {
       { input_text: () => stringValue(bytes, p.input), result_text: () => joinedText(bytes, s) },
     );
   });
-  let mediaBytes = 0;
-  let media = 0;
-  for (const s of summaries) {
-    mediaBytes += s.mediaBytes;
-    media += s.media;
-  }
   const model = getMember(root, "model");
   const inputNode = getMember(root, "input");
   const stringInput = inputNode?.type === "string";
@@ -95,7 +89,7 @@ export function readResponses(bytes: Uint8Array): ParsedRequest {
     provider: "openai-responses",
     model: model?.type === "string" ? stringValue(bytes, model) : null,
     body_bytes: bytes.length,
-    est_tokens: estimateTokensFromBytes(bytes.length - mediaBytes) + media * MEDIA_TOKENS,
+    est_tokens: estimateWithMedia(bytes.length, totalMedia(summaries)),
     messages: stringInput ? [stringInputMessage(bytes, inputNode)] : messages,
     pairs,
     orphans: index.orphans,

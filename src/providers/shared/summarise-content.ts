@@ -6,6 +6,7 @@
 import type { ToolPair } from "../../core/view/types";
 import { stringValue, type JsonNode } from "./json-scan";
 import { classifyParts, partType, type PartKinds } from "./edit-result-content";
+import { MEDIA_TOKENS, estimateTokensFromBytes } from "../../core/tokens/estimate";
 
 export interface ContentSummary {
   /** String nodes of the text (the value itself when it is a string). */
@@ -63,4 +64,23 @@ export function lazyPair(fields: Omit<ToolPair, LazyKeys>, texts: Record<LazyKey
     });
   }
   return pair;
+}
+
+/**
+ * Estimated tokens of `totalBytes` bytes of JSON of which `s.mediaBytes` are media parts: text at
+ * the estimator's rate (src/core/tokens/estimate.ts), each media part at MEDIA_TOKENS.
+ */
+export function estimateWithMedia(totalBytes: number, s: Pick<ContentSummary, "media" | "mediaBytes">): number {
+  return estimateTokensFromBytes(totalBytes - s.mediaBytes) + s.media * MEDIA_TOKENS;
+}
+
+/** Media parts and their bytes over several summaries (a whole request). */
+export function totalMedia(summaries: readonly ContentSummary[]): Pick<ContentSummary, "media" | "mediaBytes"> {
+  let media = 0;
+  let mediaBytes = 0;
+  for (const s of summaries) {
+    media += s.media;
+    mediaBytes += s.mediaBytes;
+  }
+  return { media, mediaBytes };
 }
