@@ -22,7 +22,7 @@ import type { SessionStats } from "../../src/do/session-stats";
 import { startEmulator, type EmulatorHandle } from "../../tools/emulator/server";
 import { agentHeaders } from "../../tools/replay/agent-headers";
 import { readCorpus } from "../../tools/replay/read-corpus";
-import { startWranglerDev, type WranglerDev } from "../support/start-wrangler-dev";
+import { startWranglerDev, type WranglerDev } from "../../tools/shared/start-wrangler-dev";
 import { CORPUS_PATH } from "../support/shared-dir";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -58,7 +58,7 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
   beforeAll(async () => {
     if (MISSING) return;
     emulator = await startEmulator({ port: 0 });
-    dev = await startWranglerDev({ SLUICE_ADMIN_TOKEN: TOKEN, SLUICE_COMPACTION: "1", ANTHROPIC_BASE_URL: emulator.url, OPENAI_BASE_URL: emulator.url });
+    dev = await startWranglerDev({ vars: { SLUICE_ADMIN_TOKEN: TOKEN, SLUICE_COMPACTION: "1", ANTHROPIC_BASE_URL: emulator.url, OPENAI_BASE_URL: emulator.url } });
   }, 120_000);
 
   afterAll(async () => {
