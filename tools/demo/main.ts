@@ -4,24 +4,19 @@
  * under every strategy (./run-demo.ts), prints the report table and a two-line summary, and
  * writes ./reports/report.json and ./reports/report.html.
  */
-import cliProgress from "cli-progress";
 import { renderTable } from "../replay/render-table";
 import { runDemo } from "./run-demo";
+import { createProgressBar } from "../replay/progress-bar";
 
 async function main(): Promise<void> {
   const t0 = Date.now();
-  const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: "demo [{bar}] {percentage}% | {value}/{total} calls | {duration_formatted}", stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
-  let started = false;
+  const bar = createProgressBar("demo");
   try {
     const { outcome, paths } = await runDemo({
       onStatus: (m) => console.error(m),
-      onCall: (done, total) => {
-        if (!started) bar?.start(total, 0);
-        started = true;
-        bar?.update(done);
-      },
+      onCall: bar.onCall,
     });
-    bar?.stop();
+    bar.stop();
     const { report } = outcome;
     console.log(renderTable(report));
     const s = report.total.sluice;
@@ -35,7 +30,7 @@ async function main(): Promise<void> {
     }
     console.log(`\nwrote ${paths.json} and ${paths.html} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   } finally {
-    bar?.stop();
+    bar.stop();
   }
 }
 

@@ -6,12 +6,12 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import cliProgress from "cli-progress";
 import { parseArgs, USAGE } from "./parse-args";
 import { readSessionText } from "./read-session-text";
 import { renderTable } from "./render-table";
 import { runReplay } from "./run-replay";
 import { writeReport } from "./write-report";
+import { createProgressBar } from "./progress-bar";
 
 /** Files named on the command line; directories are searched recursively for *.json / *.jsonl. */
 function expandFiles(paths: readonly string[]): string[] {
@@ -39,8 +39,7 @@ async function main(): Promise<void> {
   const files = expandFiles(args.files);
   const sessions = files.map((f) => readSessionText(readFileSync(f, "utf8"), f));
   for (const s of sessions) for (const n of s.notes) console.error(`${s.id}: ${n}`);
-  const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: "replay [{bar}] {percentage}% | {value}/{total} calls | {duration_formatted}", stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
-  let started = false;
+  const bar = createProgressBar("replay");
   try {
     const outcome = await runReplay({
       sessions,
@@ -50,18 +49,14 @@ async function main(): Promise<void> {
       gateway: args.gateway,
       concurrency: args.concurrency,
       onStatus: (m) => console.error(m),
-      onCall: (done, total) => {
-        if (!started) bar?.start(total, 0);
-        started = true;
-        bar?.update(done);
-      },
+      onCall: bar.onCall,
     });
-    bar?.stop();
+    bar.stop();
     const paths = writeReport(args.out, outcome, { files });
     console.log(renderTable(outcome.report));
     console.log(`\nwrote ${paths.json} and ${paths.html}`);
   } finally {
-    bar?.stop();
+    bar.stop();
   }
 }
 
