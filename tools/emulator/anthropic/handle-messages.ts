@@ -1,6 +1,6 @@
 /** POST /v1/messages (pure over the call and the key's state): validate, apply the cache, answer, bill. */
 import { applyBreakpointCache } from "../shared/breakpoint-cache";
-import type { Call, HandlerResult } from "../shared/call";
+import { answered, type Call, type HandlerResult } from "../shared/call";
 import { anthropicCostNano } from "../shared/compute-cost";
 import { prop, str } from "../shared/json";
 import { anthropicPrice } from "../shared/prices";
@@ -37,13 +37,5 @@ export function handleMessages(call: Call): HandlerResult {
   const billed = { uncached: cache.uncached, cacheRead: cache.read, cacheWrite5m: cache.write5m, cacheWrite1h: cache.write1h, output };
   const message = buildMessage(`msg_emu${String(call.seq).padStart(8, "0")}`, model, content, usage);
   const stream = prop(call.body, "stream") === true;
-  return {
-    kind: "answered",
-    body: stream ? formatSse(streamMessage(message)) : JSON.stringify(message),
-    stream,
-    usage: billed,
-    costNano: anthropicCostNano(billed, price),
-    inputCostNano: anthropicCostNano({ ...billed, output: 0 }, price),
-    knownModel: price.known,
-  };
+  return answered(stream ? formatSse(streamMessage(message)) : JSON.stringify(message), stream, billed, anthropicCostNano, price);
 }

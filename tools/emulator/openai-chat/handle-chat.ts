@@ -1,6 +1,6 @@
 /** POST /v1/chat/completions (pure over the call and the key's state): validate, apply the cache, answer, bill. */
 import { applyOpenAiCache } from "../shared/apply-openai-cache";
-import type { Call, HandlerResult } from "../shared/call";
+import { answered, type Call, type HandlerResult } from "../shared/call";
 import { openaiCostNano } from "../shared/compute-cost";
 import { prop, str } from "../shared/json";
 import { openaiPrice } from "../shared/prices";
@@ -29,13 +29,5 @@ export function handleChat(call: Call): HandlerResult {
   const completion = buildCompletion(`chatcmpl-emu${String(call.seq).padStart(8, "0")}`, Math.floor(call.now / 1000), model, message, usage);
   const stream = prop(call.body, "stream") === true;
   const includeUsage = prop(prop(call.body, "stream_options"), "include_usage") === true;
-  return {
-    kind: "answered",
-    body: stream ? formatSse(streamCompletion(completion, includeUsage)) : JSON.stringify(completion),
-    stream,
-    usage: billed,
-    costNano: openaiCostNano(billed, price),
-    inputCostNano: openaiCostNano({ ...billed, output: 0 }, price),
-    knownModel: price.known,
-  };
+  return answered(stream ? formatSse(streamCompletion(completion, includeUsage)) : JSON.stringify(completion), stream, billed, openaiCostNano, price);
 }

@@ -3,7 +3,7 @@
  * apply the cache, answer, bill.
  */
 import { applyOpenAiCache } from "../shared/apply-openai-cache";
-import type { Call, HandlerResult } from "../shared/call";
+import { answered, type Call, type HandlerResult } from "../shared/call";
 import { openaiCostNano } from "../shared/compute-cost";
 import { prop, str, type JsonObject } from "../shared/json";
 import { openaiPrice } from "../shared/prices";
@@ -33,15 +33,7 @@ export function handleResponses(call: Call): HandlerResult {
   const billed = { uncached: cache.total - cache.cached - cache.written, cacheRead: cache.cached, cacheWrite5m: cache.written, cacheWrite1h: 0, output };
   const response = buildResponse(`resp_emu${String(call.seq).padStart(8, "0")}`, Math.floor(call.now / 1000), model, items, usage);
   const stream = prop(call.body, "stream") === true;
-  return {
-    kind: "answered",
-    body: stream ? formatSse(streamResponse(response)) : JSON.stringify(response),
-    stream,
-    usage: billed,
-    costNano: openaiCostNano(billed, price),
-    inputCostNano: openaiCostNano({ ...billed, output: 0 }, price),
-    knownModel: price.known,
-  };
+  return answered(stream ? formatSse(streamResponse(response)) : JSON.stringify(response), stream, billed, openaiCostNano, price);
 }
 
 /** First-seen links from a valid request: a reasoning item with an id and the item with an id right after it. */

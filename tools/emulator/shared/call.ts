@@ -1,5 +1,5 @@
 /**
- * What an API handler receives and returns (types only). Handlers are pure functions of the
+ * What an API handler receives and returns, and the one constructor of an answered result. Handlers are pure functions of the
  * call plus the key's state record, which they update (cache, learned links).
  */
 import type { KeyState } from "../state";
@@ -33,3 +33,19 @@ export type HandlerResult =
       /** False when the model was not in the price table (default price used). */
       knownModel: boolean;
     };
+
+/**
+ * The `answered` result of a handler: bills `usage` with the API's cost function, and its input
+ * side (the same usage with no output tokens) for the replay's input-cost figure.
+ */
+export function answered<P extends { known: boolean }>(body: string, stream: boolean, usage: BilledUsage, cost: (u: BilledUsage, p: P) => number, price: P): HandlerResult {
+  return {
+    kind: "answered",
+    body,
+    stream,
+    usage,
+    costNano: cost(usage, price),
+    inputCostNano: cost({ ...usage, output: 0 }, price),
+    knownModel: price.known,
+  };
+}
