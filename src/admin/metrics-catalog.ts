@@ -71,6 +71,23 @@ export function deltasOf(u: IndexUpdate): SeriesDelta[] {
   }
 }
 
+/**
+ * Sums `deltas` by series (family, suffix, labels as stored: their JSON) into rows
+ * `[family, suffix, labels_json, delta]`, in first-seen order — what the index writes for one
+ * request in one multi-row statement. Zero sums are kept (a series exists once seen).
+ */
+export function sumDeltas(deltas: readonly SeriesDelta[]): [string, string, string, number][] {
+  const rows = new Map<string, [string, string, string, number]>();
+  for (const x of deltas) {
+    const labels = JSON.stringify(x.labels);
+    const key = `${x.family}\u0000${x.suffix}\u0000${labels}`;
+    const row = rows.get(key);
+    if (row) row[3] += x.delta;
+    else rows.set(key, [x.family, x.suffix, labels, x.delta]);
+  }
+  return [...rows.values()];
+}
+
 /** A stored series total (as SessionIndex keeps it). */
 export interface StoredSeries {
   family: string;

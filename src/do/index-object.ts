@@ -8,7 +8,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config/env";
 import { indexUpdateSchema, type IndexUpdate } from "../admin/index-update";
-import { deltasOf, type StoredSeries } from "../admin/metrics-catalog";
+import { deltasOf, sumDeltas, type StoredSeries } from "../admin/metrics-catalog";
+import { execRows } from "./exec-rows";
 import { cacheHitRatio, totalsOf, type IndexTotals, type SessionSummary } from "../admin/summarize-index";
 import type { SampleSuffix } from "../admin/render-exposition";
 
@@ -42,47 +43,69 @@ export class SessionIndex extends DurableObject<Env> {
 
   /** Adds one update (validated; an invalid one is refused, naming the field). */
   async record(update: IndexUpdate): Promise<RecordResult> {
-    const parsed = indexUpdateSchema.safeParse(update);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      return { ok: false, error: `index update refused at ${issue.path.join(".") || "(root)"}: ${issue.message}` };
+    return this.recordMany([update]);
+  }
+
+  /**
+   * Adds the updates of one request (its outcome and its usage: one RPC instead of two) in one
+   * transaction: one upsert of the session row per update, and every metric delta summed by
+   * series and written with multi-row upserts (src/do/exec-rows.ts). All are validated first;
+   * if one is invalid nothing is written and the answer names its field.
+   */
+  async recordMany(updates: IndexUpdate[]): Promise<RecordResult> {
+    const valid: IndexUpdate[] = [];
+    for (const [i, update] of updates.entries()) {
+      const parsed = indexUpdateSchema.safeParse(update);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        const where = [...(updates.length > 1 ? [String(i)] : []), ...issue.path.map(String)].join(".");
+        return { ok: false, error: `index update refused at ${where || "(root)"}: ${issue.message}` };
+      }
+      valid.push(parsed.data);
     }
-    const u = parsed.data;
     const sql = this.ctx.storage.sql;
     this.ctx.storage.transactionSync(() => {
-      const isNew = sql.exec("SELECT 1 FROM sessions WHERE id = ?", u.session_id).toArray().length === 0;
-      if (u.kind === "outcome") {
-        sql.exec(
-          `INSERT INTO sessions (id, provider, model, turns, calls, requests, compacted, fail_open, tokens_original, tokens_sent, tokens_saved, usd_saved, last_tier, last_outcome, last_activity_ms)
-           VALUES (?1, ?2, ?3, ?4, COALESCE(?5, 0), 1, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
-           ON CONFLICT(id) DO UPDATE SET provider = excluded.provider, model = COALESCE(excluded.model, model),
-             turns = MAX(turns, excluded.turns), calls = COALESCE(?5, calls), requests = requests + 1,
-             compacted = compacted + excluded.compacted, fail_open = fail_open + excluded.fail_open,
-             tokens_original = tokens_original + excluded.tokens_original, tokens_sent = tokens_sent + excluded.tokens_sent,
-             tokens_saved = tokens_saved + excluded.tokens_saved, usd_saved = usd_saved + excluded.usd_saved,
-             last_tier = excluded.last_tier, last_outcome = excluded.last_outcome,
-             last_activity_ms = MAX(COALESCE(last_activity_ms, 0), excluded.last_activity_ms)`,
-          u.session_id, u.provider, u.model, u.turns, u.calls, u.outcome === "compacted" ? 1 : 0, u.outcome === "fail_open" ? 1 : 0,
-          u.tokens_original, u.tokens_sent, u.tokens_saved, u.usd_saved, u.tier, u.outcome, u.at_ms,
-        );
-      } else {
-        sql.exec(
-          `INSERT INTO sessions (id, provider, usage_input, usage_cache_read, usage_cache_write, last_activity_ms) VALUES (?, ?, ?, ?, ?, ?)
-           ON CONFLICT(id) DO UPDATE SET usage_input = usage_input + excluded.usage_input,
-             usage_cache_read = usage_cache_read + excluded.usage_cache_read, usage_cache_write = usage_cache_write + excluded.usage_cache_write,
-             last_activity_ms = MAX(COALESCE(last_activity_ms, 0), excluded.last_activity_ms)`,
-          u.session_id, u.provider, u.input_tokens, u.cache_read_input_tokens, u.cache_creation_input_tokens, u.at_ms,
-        );
-      }
-      for (const dlt of deltasOf(u)) {
-        sql.exec(
-          "INSERT INTO series (family, suffix, labels, value) VALUES (?, ?, ?, ?) ON CONFLICT(family, suffix, labels) DO UPDATE SET value = value + excluded.value",
-          dlt.family, dlt.suffix, JSON.stringify(dlt.labels), dlt.delta,
-        );
-      }
-      if (isNew) this.prune();
+      let added = false;
+      for (const u of valid) added = this.upsertSession(u) || added;
+      execRows(
+        sql,
+        "INSERT INTO series (family, suffix, labels, value) VALUES ",
+        " ON CONFLICT(family, suffix, labels) DO UPDATE SET value = value + excluded.value",
+        sumDeltas(valid.flatMap(deltasOf)),
+      );
+      if (added) this.prune();
     });
     return { ok: true };
+  }
+
+  /** Upserts the session row of one update; true when the row is new. */
+  private upsertSession(u: IndexUpdate): boolean {
+    const sql = this.ctx.storage.sql;
+    const isNew = sql.exec("SELECT 1 FROM sessions WHERE id = ?", u.session_id).toArray().length === 0;
+    if (u.kind === "outcome") {
+      sql.exec(
+        `INSERT INTO sessions (id, provider, model, turns, calls, requests, compacted, fail_open, tokens_original, tokens_sent, tokens_saved, usd_saved, last_tier, last_outcome, last_activity_ms)
+         VALUES (?1, ?2, ?3, ?4, COALESCE(?5, 0), 1, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+         ON CONFLICT(id) DO UPDATE SET provider = excluded.provider, model = COALESCE(excluded.model, model),
+           turns = MAX(turns, excluded.turns), calls = COALESCE(?5, calls), requests = requests + 1,
+           compacted = compacted + excluded.compacted, fail_open = fail_open + excluded.fail_open,
+           tokens_original = tokens_original + excluded.tokens_original, tokens_sent = tokens_sent + excluded.tokens_sent,
+           tokens_saved = tokens_saved + excluded.tokens_saved, usd_saved = usd_saved + excluded.usd_saved,
+           last_tier = excluded.last_tier, last_outcome = excluded.last_outcome,
+           last_activity_ms = MAX(COALESCE(last_activity_ms, 0), excluded.last_activity_ms)`,
+        u.session_id, u.provider, u.model, u.turns, u.calls, u.outcome === "compacted" ? 1 : 0, u.outcome === "fail_open" ? 1 : 0,
+        u.tokens_original, u.tokens_sent, u.tokens_saved, u.usd_saved, u.tier, u.outcome, u.at_ms,
+      );
+    } else {
+      sql.exec(
+        `INSERT INTO sessions (id, provider, usage_input, usage_cache_read, usage_cache_write, last_activity_ms) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT(id) DO UPDATE SET usage_input = usage_input + excluded.usage_input,
+           usage_cache_read = usage_cache_read + excluded.usage_cache_read, usage_cache_write = usage_cache_write + excluded.usage_cache_write,
+           last_activity_ms = MAX(COALESCE(last_activity_ms, 0), excluded.last_activity_ms)`,
+        u.session_id, u.provider, u.input_tokens, u.cache_read_input_tokens, u.cache_creation_input_tokens, u.at_ms,
+      );
+    }
+    return isNew;
   }
 
   /** Marks a session (kill switch mirror of the session DO's own flag), creating its row if needed. */

@@ -6,6 +6,7 @@
 import type { Ledger, LedgerAdditions, LedgerEntry, LedgerStep } from "../core/policy/ledger";
 import type { PairAction } from "../core/plan/types";
 import type { Tier } from "../core/policy/types";
+import { execRows } from "./exec-rows";
 
 /** Loads the whole ledger. */
 export function loadLedger(sql: SqlStorage): Ledger {
@@ -26,19 +27,19 @@ export function loadLedger(sql: SqlStorage): Ledger {
   return { entries, first_seen, steps };
 }
 
-/** Writes additions: first-seen times, entries and the step record (with the request's token figures). */
+/** Writes additions: first-seen times, entries (multi-row statements) and the step record (with the request's token figures). */
 export function saveAdditions(
   sql: SqlStorage,
   add: LedgerAdditions,
   stepInfo: { tokens_before: number; tokens_after: number; correlation_id: string } | null,
 ): void {
-  for (const [id, ms] of Object.entries(add.first_seen)) sql.exec("INSERT OR IGNORE INTO pairs_seen (pair_id, first_seen_ms) VALUES (?, ?)", id, ms);
-  for (const e of add.entries) {
-    sql.exec(
-      "INSERT INTO ledger (pair_key, pair_id, result_hash, action, step, decided_ms) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(pair_key) DO UPDATE SET action = excluded.action, step = excluded.step",
-      `${e.pair_id}#${e.result_hash}`, e.pair_id, e.result_hash, JSON.stringify(e.action), e.step, e.first_seen_ms,
-    );
-  }
+  execRows(sql, "INSERT OR IGNORE INTO pairs_seen (pair_id, first_seen_ms) VALUES ", "", Object.entries(add.first_seen));
+  execRows(
+    sql,
+    "INSERT INTO ledger (pair_key, pair_id, result_hash, action, step, decided_ms) VALUES ",
+    " ON CONFLICT(pair_key) DO UPDATE SET action = excluded.action, step = excluded.step",
+    add.entries.map((e) => [`${e.pair_id}#${e.result_hash}`, e.pair_id, e.result_hash, JSON.stringify(e.action), e.step, e.first_seen_ms]),
+  );
   if (add.step && stepInfo) {
     sql.exec(
       "INSERT OR REPLACE INTO steps (step, tier, at_ms, pairs_removed, tokens_before, tokens_after, cost_usd, correlation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

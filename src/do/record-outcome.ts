@@ -43,7 +43,9 @@ export function recordOutcome(store: SessionStore, sql: SqlStorage, r: OutcomeRe
     "INSERT INTO calls (seq, at_ms, tokens_original, tokens_sent, tier, outcome) VALUES (?, ?, ?, ?, ?, ?)",
     seq, now_ms, r.tokens_original, r.tokens_sent, r.tier, r.outcome,
   );
-  return { calls: s.getMetaNumber("calls"), tokens_saved: saved, usd_saved: saved * usdPerToken };
+  const recorded = { calls: s.getMetaNumber("calls"), tokens_saved: saved, usd_saved: saved * usdPerToken };
+  s.flush();
+  return recorded;
 }
 
 /** USD per input token actually paid in this session (reported usage), else the cache-read price (conservative). */

@@ -28,7 +28,7 @@ export interface StepDeps {
 /** Counts a removal action. */
 const isRemoval = (kind: string) => kind !== "keep";
 
-/** Runs one step; never throws for well-formed input (engine failures are counted, not thrown). */
+/** Runs one step and flushes the store; never throws for well-formed input (engine failures are counted, not thrown). */
 export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOutput> {
   const { store, sql } = deps;
   const { view, config, now_ms } = input;
@@ -69,6 +69,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   };
   if (disabled) {
     store.add("disabled_requests", 1);
+    store.flush();
     return { disabled: true, tier: "none", skipped: null, plan: { actions: {} }, step: null, tokens_original: view.est_tokens, tokens_after: view.est_tokens, pairs_removed: 0, cost_estimate: 0, new_pair_ids: [], warnings: [] };
   }
 
@@ -83,6 +84,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   store.setMeta("last_tier", tier);
   if (result.step) store.add(`steps_${tier}`, 1);
   if (result.memory) store.setMeta("memory", JSON.stringify(result.memory));
+  store.flush();
   return {
     disabled: false,
     tier,

@@ -3,14 +3,15 @@
  * RPC methods delegate to run-step.ts (the hot path: one `step` call per request) and to the
  * SQL store. Alarms: idle (marks the session idle so the next request is priced as cache-cold),
  * complete (marks it complete → session_memory on the next request; its tier map is stored by
- * that step), retention (deletes all state).
+ * that step), retention (deletes all state). The store buffers meta and counter writes
+ * (./session-store.ts): every method ends with `store.flush()`, which also drops its read
+ * snapshot, so each RPC reads the state as stored.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config/env";
 import type { Usage } from "../usage/extract-usage";
-import { findModelPrice } from "../core/cost/find-model-price";
-import type { Provider } from "../core/view/types";
 import { recordOutcome } from "./record-outcome";
+import { recordUsage } from "./record-usage";
 import { runStep } from "./run-step";
 import { nextAlarm, runAlarm } from "./session-alarms";
 import { precomputeVerdicts } from "./precompute-verdicts";
@@ -34,6 +35,7 @@ export class SessionObject extends DurableObject<Env> {
     const out = await runStep({ store: this.store, sql: this.ctx.storage.sql, env: this.env }, input);
     this.last = { view: input.view, config: input.config };
     await this.scheduleAlarm(input.now_ms);
+    this.store.flush();
     return out;
   }
 
@@ -44,28 +46,26 @@ export class SessionObject extends DurableObject<Env> {
 
   /** Provider-reported usage of one call, and the estimate of what was sent (calibration). */
   async reportUsage(u: Usage, estimated_input_tokens: number): Promise<void> {
-    const s = this.store;
-    s.add("usage_input_tokens", u.input_tokens);
-    s.add("usage_cache_read_input_tokens", u.cache_read_input_tokens);
-    s.add("usage_cache_creation_input_tokens", u.cache_creation_input_tokens);
-    s.add("usage_output_tokens", u.output_tokens);
-    s.add("calibration_estimated", estimated_input_tokens);
-    s.add("calibration_reported", u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens);
-    s.add("usage_reports", 1);
-    const price = findModelPrice(s.getMeta("model") || null, (s.getMeta("provider") || "anthropic") as Provider).price;
-    s.add(
-      "usage_cost_usd",
-      (u.input_tokens * price.input_per_mtok +
-        u.cache_read_input_tokens * price.cache_read_per_mtok +
-        u.cache_creation_input_tokens * price.input_per_mtok * price.cache_write_multiplier +
-        u.output_tokens * price.output_per_mtok) / 1e6,
-    );
-    s.setMeta("last_activity_ms", Math.max(Date.now(), s.getMetaNumber("last_activity_ms")));
+    recordUsage(this.store, u, estimated_input_tokens, Date.now());
+    this.store.flush();
+  }
+
+  /**
+   * One request's after-the-answer report in one RPC (the gateway's usual path): its outcome
+   * (as reportOutcome) and then its provider usage (as reportUsage), either of which may be
+   * null. Returns what the outcome recorded, or null without an outcome.
+   */
+  async reportCall(outcome: OutcomeReport | null, usage: Usage | null, estimated_input_tokens: number): Promise<OutcomeRecorded | null> {
+    const recorded = outcome === null ? null : recordOutcome(this.store, this.ctx.storage.sql, outcome, Date.now());
+    if (usage !== null) recordUsage(this.store, usage, estimated_input_tokens, Date.now());
+    this.store.flush();
+    return recorded;
   }
 
   /** Counts a fail-open that happened before any step (e.g. the body did not parse). */
   async countFailOpen(reason: string): Promise<void> {
     this.store.add(`fail_open_${reason}`, 1);
+    this.store.flush();
   }
 
   /** Keeps removed tool results (archive_removed on), by call id. */
@@ -80,16 +80,20 @@ export class SessionObject extends DurableObject<Env> {
   /** Per-session kill switch. */
   async setDisabled(disabled: boolean): Promise<void> {
     this.store.setMeta("disabled", disabled ? 1 : 0);
+    this.store.flush();
   }
 
   /** Counters, usage totals, ledger summary, calibration — counts only, never text. */
   async stats(): Promise<SessionStats> {
-    return sessionStats(this.store, this.ctx.storage.sql);
+    const stats = sessionStats(this.store, this.ctx.storage.sql);
+    this.store.flush(); // ends the unit of work: the next call reads fresh state
+    return stats;
   }
 
   /** The stored memory tier map (session_memory), or null. */
   async memory(): Promise<unknown> {
     const m = this.store.getMeta("memory");
+    this.store.flush(); // ends the unit of work: the next call reads fresh state
     return m === null ? null : JSON.parse(m);
   }
 
@@ -110,6 +114,7 @@ export class SessionObject extends DurableObject<Env> {
       await precomputeVerdicts({ store: this.store, sql: this.ctx.storage.sql, env: this.env }, this.last.config, this.last.view).catch(() => undefined);
     }
     await this.scheduleAlarm(this.store.getMetaNumber("last_activity_ms", Date.now()));
+    this.store.flush();
   }
 
   /** Sets the alarm to the next pending deadline after `last` activity. */

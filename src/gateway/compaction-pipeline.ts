@@ -2,7 +2,7 @@
  * The live compaction pipeline (shell, DESIGN §1): parse → neutral view (./prepare-compaction.ts,
  * pure) → one session-DO RPC (ledger re-application, tier, maybe a new step) → apply the plan by
  * splicing and check the guarantee (./decide-forward.ts, pure) → forward; then, off the hot
- * path, the usage tap and the outcome report. The Workers-specific parts live here: the DO stub,
+ * path, the usage tap and one outcome-and-usage report per request (reportAfter). The Workers-specific parts live here: the DO stub,
  * its deadline, waitUntil, the archive and the audit hook. Every failure (parse, DO error or
  * deadline, check failed, any exception) forwards the ORIGINAL bytes and counts its reason
  * (DESIGN invariant 5).
@@ -13,7 +13,8 @@ import type { Provider } from "../core/view/types";
 import type { SessionObject } from "../do/session-object";
 import type { OutcomeReport, StepOutput } from "../do/step-types";
 import type { ProviderAdapter } from "../providers/types";
-import { outcomeUpdate, usageUpdate, type IndexUpdate } from "../admin/index-update";
+import { outcomeUpdate, usageUpdate, type IndexUpdate, type OutcomeFacts } from "../admin/index-update";
+import type { Usage } from "../usage/extract-usage";
 import { headerSessionId } from "./session-id";
 import { tapUsage } from "../usage/tap-usage";
 import { decideForward } from "./decide-forward";
@@ -32,7 +33,7 @@ export interface PipelineDeps {
   /** Deadline of the DO step RPC, ms. */
   doTimeoutMs: number;
   /** The global session index (admin list and metrics); best effort, off the hot path. */
-  index?: { record(u: IndexUpdate): Promise<unknown> };
+  index?: { recordMany(u: IndexUpdate[]): Promise<unknown> };
   /** Provider → adapter (src/providers/registry.ts unless injected). */
   adapterFor?: (provider: Provider) => ProviderAdapter | undefined;
   /** Called when a new step was forwarded (audit trail: counts only). */
@@ -45,6 +46,8 @@ export interface PipelineResult {
   headers: Record<string, string>;
   /** Wraps the upstream response (usage tap); returns the response for the client. */
   after?: (res: Response) => Response;
+  /** Called instead of `after` when no upstream response came (the held outcome is reported alone). */
+  noResponse?: () => void;
 }
 
 const PROVIDER_OF: Partial<Record<RouteKind, Provider>> = {
@@ -77,8 +80,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const est = prepared.parsed.view.est_tokens;
   const t0 = deps.now();
   const facts = { session_id: sid, provider: prepared.provider, model: prepared.parsed.view.model, turns: prepared.parsed.view.turn_count, now_ms: t0 };
-  const record = (u: IndexUpdate) => (deps.index ? Promise.resolve(deps.index.record(u)).catch(() => undefined) : Promise.resolve());
-  const tap = usageAfter(deps, stub, prepared.provider, sid, record);
+  const record = (updates: IndexUpdate[]) => (deps.index && updates.length > 0 ? Promise.resolve(deps.index.recordMany(updates)).catch(() => undefined) : Promise.resolve());
 
   let out: StepOutput;
   try {
@@ -90,8 +92,8 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
     const reason = err instanceof Deadline ? "do_timeout" : "do_error";
     deps.waitUntil(Promise.resolve(stub.countFailOpen(reason)).catch(() => undefined));
     const report: OutcomeReport = { correlation_id: req.requestId, outcome: reason, rollback_step: null, tokens_original: est, tokens_sent: est, tier: "none", pairs_removed: 0, would_send: null };
-    deps.waitUntil(record(outcomeUpdate({ ...facts, step: null, recorded: null, step_ms: null, report })));
-    return { body: original, headers: { [COMPACTION_HEADER]: `skipped; reason=${reason}` }, after: tap(est) };
+    deps.waitUntil(record([outcomeUpdate({ ...facts, step: null, recorded: null, step_ms: null, report })]));
+    return { body: original, headers: { [COMPACTION_HEADER]: `skipped; reason=${reason}` }, ...reportAfter(deps, stub, facts, record, est, null) };
   }
   const stepMs = deps.now() - t0;
 
@@ -108,34 +110,53 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
       } catch { /* audit is best effort */ }
     }
   }
-  // Outcome to the session DO, then what it recorded to the index (off the hot path).
-  deps.waitUntil(
-    Promise.resolve(stub.reportOutcome(decision.report))
-      .catch(() => null)
-      .then((recorded) => record(outcomeUpdate({ ...facts, step: out, report: decision.report, recorded: recorded ?? null, step_ms: stepMs }))),
-  );
-  return { body: decision.body, headers: { [COMPACTION_HEADER]: decision.note }, after: tap(decision.report.tokens_sent) };
+  const outcome: PendingOutcome = { ...facts, step: out, report: decision.report, step_ms: stepMs };
+  const result = { body: decision.body, headers: { [COMPACTION_HEADER]: decision.note } };
+  if (decision.report.rollback_step !== null) {
+    // A step to roll back must be gone before the session's next request: report it at once.
+    deps.waitUntil(
+      Promise.resolve(stub.reportOutcome(decision.report))
+        .catch(() => null)
+        .then((recorded) => record([outcomeUpdate({ ...outcome, recorded: recorded ?? null })])),
+    );
+    return { ...result, ...reportAfter(deps, stub, facts, record, decision.report.tokens_sent, null) };
+  }
+  return { ...result, ...reportAfter(deps, stub, facts, record, decision.report.tokens_sent, outcome) };
 }
 
-/** The usage tap: reports provider usage and our estimate of what was sent to the DO, then to the index, in waitUntil. */
-function usageAfter(
+/** An outcome held until the answer ends, to travel with its usage (everything outcomeUpdate needs but `recorded`). */
+type PendingOutcome = Omit<OutcomeFacts, "recorded">;
+
+/**
+ * The after-the-answer report (off the hot path, in waitUntil): the usage tap reads the
+ * provider's usage as the body streams to the client; when the body ends (or is cancelled, or
+ * fails — the tap's promise always settles) ONE session RPC carries the held outcome and the
+ * usage (reportCall), then ONE index RPC the two updates. Without an upstream response (502/504)
+ * the outcome alone goes. Measured: 2 RPCs and ~10 SQL statements per request instead of 4 and ~50.
+ */
+function reportAfter(
   deps: PipelineDeps,
   stub: DurableObjectStub<SessionObject>,
-  provider: Provider,
-  sessionId: string,
-  record: (u: IndexUpdate) => Promise<unknown>,
-): (estimated: number) => (res: Response) => Response {
-  return (estimated) => (res) => {
-    const tapped = tapUsage(res, provider);
-    deps.waitUntil(
-      tapped.usage
-        .then(async (u) => {
-          if (!u) return;
-          await Promise.resolve(stub.reportUsage(u, estimated)).catch(() => undefined);
-          await record(usageUpdate(sessionId, provider, deps.now(), u));
-        })
-        .catch(() => undefined),
-    );
-    return tapped.response;
+  facts: { session_id: string; provider: Provider; now_ms: number },
+  record: (u: IndexUpdate[]) => Promise<unknown>,
+  estimated: number,
+  outcome: PendingOutcome | null,
+): Pick<PipelineResult, "after" | "noResponse"> {
+  const send = (u: Usage | null) => {
+    if (outcome === null && u === null) return Promise.resolve();
+    return Promise.resolve(stub.reportCall(outcome?.report ?? null, u, estimated))
+      .catch(() => null)
+      .then((recorded) => record([
+        ...(outcome ? [outcomeUpdate({ ...outcome, recorded: recorded ?? null })] : []),
+        ...(u ? [usageUpdate(facts.session_id, facts.provider, deps.now(), u)] : []),
+      ]));
+  };
+  return {
+    after: (res) => {
+      const tapped = tapUsage(res, facts.provider);
+      deps.waitUntil(tapped.usage.catch(() => null).then(send).catch(() => undefined));
+      return tapped.response;
+    },
+    noResponse: () => deps.waitUntil(send(null).catch(() => undefined)),
   };
 }

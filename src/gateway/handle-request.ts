@@ -31,12 +31,14 @@ export interface IncomingRequest {
 }
 
 /**
- * Optional compaction step: given the incoming request, returns the body to forward and
- * response headers to add. If it throws, the original bytes are forwarded (DESIGN invariant 5).
+ * Optional compaction step: given the incoming request, returns the body to forward, response
+ * headers to add, `after` (wraps the upstream response on its way to the client) and
+ * `noResponse` (called instead of `after` when no upstream response came: 502/504). If it
+ * throws, the original bytes are forwarded (DESIGN invariant 5).
  */
 export type CompactionHook = (
   req: IncomingRequest,
-) => Promise<{ body: Uint8Array; headers?: Record<string, string>; after?: (res: Response) => Response }>;
+) => Promise<{ body: Uint8Array; headers?: Record<string, string>; after?: (res: Response) => Response; noResponse?: () => void }>;
 
 /** Injected dependencies of the request handler. */
 export interface HandlerDeps {
@@ -57,12 +59,14 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingRequest): Pr
   let body = req.body;
   let extraHeaders: Record<string, string> = {};
   let after: ((res: Response) => Response) | undefined;
+  let noResponse: (() => void) | undefined;
   if (deps.compact && req.route !== "passthrough" && body !== null) {
     try {
       const out = await deps.compact(req);
       body = out.body;
       extraHeaders = out.headers ?? {};
       after = out.after;
+      noResponse = out.noResponse;
     } catch {
       body = req.body; // fail open: the original bytes
       extraHeaders = {};
@@ -77,7 +81,10 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingRequest): Pr
     adminToken: deps.config.adminToken,
     signal: req.signal,
   });
-  if (!result.ok) return fail(req, result.error);
+  if (!result.ok) {
+    try { noResponse?.(); } catch { /* reporting is best effort */ }
+    return fail(req, result.error);
+  }
   for (const [k, v] of Object.entries(extraHeaders)) result.response.headers.set(k, v);
   if (!after) return result.response;
   try {

@@ -31,6 +31,8 @@ export interface WranglerDevOptions {
 
 export interface WranglerDev {
   url: string;
+  /** The --inspector-port's base URL (Chrome DevTools protocol: `/json` lists the targets). */
+  inspectorUrl: string;
   /** The --persist-to folder. */
   persistDir: string;
   /** wrangler's last output lines (for failure messages). */
@@ -98,7 +100,7 @@ export async function startWranglerDev(opts: WranglerDevOptions): Promise<Wrangl
     try {
       const r = await fetch(`${url}/healthz`);
       await r.text();
-      if (r.ok) return { url, persistDir, output: () => lines.join("\n"), close };
+      if (r.ok) return { url, inspectorUrl: `http://127.0.0.1:${inspector}`, persistDir, output: () => lines.join("\n"), close };
     } catch {
       // not listening yet
     }
