@@ -16,27 +16,43 @@ import { runStep } from "./run-step";
 import { nextAlarm, runAlarm } from "./session-alarms";
 import { precomputeVerdicts } from "./precompute-verdicts";
 import { SessionStore } from "./session-store";
-import type { OutcomeRecorded, OutcomeReport, StepInput, StepOutput } from "./step-types";
+import type { NeedFullView, OutcomeRecorded, OutcomeReport, StepInput, StepOutput } from "./step-types";
+import { rebuildView, type ViewDelta } from "./view-delta";
 import { sessionStats, type SessionStats } from "./session-stats";
 
 export class SessionObject extends DurableObject<Env> {
   private readonly store: SessionStore;
   /** The last request's slim view and config, in memory only (never stored: DESIGN invariant 7), for the idle alarm's precomputation. */
   private last: { view: StepInput["view"]; config: StepInput["config"] } | null = null;
+  /** The `view_token` `last` came under (the base of the next delta), or null. */
+  private lastToken: string | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.store = new SessionStore(ctx.storage.sql);
   }
 
-  /** Hot path: re-apply the ledger, maybe take a step, return the plan. */
+  /** Hot path: re-apply the ledger, maybe take a step, return the plan (`input.view` is the whole slim view). */
   async step(input: StepInput): Promise<StepOutput> {
     if (this.store.getMeta("session_id") === null) this.store.setMeta("session_id", input.session_id);
     const out = await runStep({ store: this.store, sql: this.ctx.storage.sql, env: this.env }, input);
     this.last = { view: input.view, config: input.config };
+    this.lastToken = input.view_token ?? null;
     await this.scheduleAlarm(input.now_ms);
     this.store.flush();
     return out;
+  }
+
+  /**
+   * `step` with `input.view` a delta against the last view this instance got
+   * (./view-delta.ts), rebuilt here; without that base it answers `need_full` before touching
+   * any state, and the gateway sends the whole view to `step`.
+   */
+  async stepDelta(input: StepInput & { delta: ViewDelta }): Promise<StepOutput | NeedFullView> {
+    const view = this.last !== null && this.lastToken === input.delta.base_token ? rebuildView(this.last.view, input.view, input.delta) : null;
+    if (view === null) return { need_full: true };
+    const { delta: _, ...rest } = input;
+    return this.step({ ...rest, view });
   }
 
   /** After forwarding: outcome counters, per-call figures, rollback of a step that was not forwarded. */
@@ -102,6 +118,7 @@ export class SessionObject extends DurableObject<Env> {
     const kind = this.store.getMeta("alarm_kind") ?? "idle";
     if (runAlarm(this.store, Date.now()) === "delete") {
       this.last = null;
+      this.lastToken = null;
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
       // deleteAll drops the SQL tables too: recreate them so this live instance serves the

@@ -7,6 +7,7 @@ import type { CompactionMode } from "../config/load-config";
 import type { EditPlan } from "../core/plan/types";
 import type { Tier } from "../core/policy/types";
 import type { ConversationView } from "../core/view/types";
+import type { ViewDelta } from "./view-delta";
 
 /** Characters of each tool result's text kept in the slim view (rules read heads and first lines only). */
 export const SLIM_RESULT_CHARS = 4_096;
@@ -22,12 +23,22 @@ export function slimView(view: ConversationView): ConversationView {
 /** One request's step call. */
 export interface StepInput {
   session_id: string;
+  /** The whole slim view, or with `delta` the part that differs from the base view (./view-delta.ts). */
   view: ConversationView;
+  /** Names this view for the next request's delta (the request's correlation id); absent: not remembered. */
+  view_token?: string;
+  /** Present (stepDelta only) when `view` is a delta against the view sent under `delta.base_token`. */
+  delta?: ViewDelta;
   config: CompactionConfig;
   mode: Exclude<CompactionMode, "off">;
   correlation_id: string;
   /** Request time, epoch ms (the Worker's clock). */
   now_ms: number;
+}
+
+/** The DO's answer to a delta it cannot rebuild (no base view under that token): send the whole view. Nothing was changed. */
+export interface NeedFullView {
+  need_full: true;
 }
 
 /** The DO's answer. `plan` is the whole plan to apply (re-applied ledger + any new step). */

@@ -11,7 +11,10 @@ import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
 import type { Provider } from "../core/view/types";
 import type { SessionObject } from "../do/session-object";
-import type { OutcomeReport, StepOutput } from "../do/step-types";
+import type { NeedFullView, OutcomeReport, StepInput, StepOutput } from "../do/step-types";
+import { deltaAgainst, sentViewOf } from "../do/view-delta";
+import type { ConversationView } from "../core/view/types";
+import { sentViews, type SentViews } from "./sent-views";
 import type { ProviderAdapter } from "../providers/types";
 import { outcomeUpdate, usageUpdate, type IndexUpdate, type OutcomeFacts } from "../admin/index-update";
 import type { Usage } from "../usage/extract-usage";
@@ -36,6 +39,8 @@ export interface PipelineDeps {
   index?: { recordMany(u: IndexUpdate[]): Promise<unknown> };
   /** Provider → adapter (src/providers/registry.ts unless injected). */
   adapterFor?: (provider: Provider) => ProviderAdapter | undefined;
+  /** The views last sent per session, for deltas (./sent-views.ts: the isolate's instance unless injected). */
+  sentViews?: SentViews;
   /** Called when a new step was forwarded (audit trail: counts only). */
   onStep?: (step: { tier: StepOutput["tier"]; tokens_before: number; tokens_after: number; usd: number; correlation_id: string; session_id: string }) => void;
 }
@@ -64,6 +69,27 @@ function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * The step RPC with the view sent as a delta against the last one this isolate sent the
+ * session (../do/view-delta.ts); when the DO has no base for it (`need_full`), the whole view
+ * goes in a second call. The view sent is remembered for the next request.
+ */
+async function stepWithDelta(
+  deps: PipelineDeps,
+  stub: DurableObjectStub<SessionObject>,
+  sid: string,
+  view: ConversationView,
+  rest: Omit<StepInput, "view" | "view_token" | "delta">,
+): Promise<StepOutput> {
+  const views = deps.sentViews ?? sentViews;
+  const token = rest.correlation_id;
+  const { view: sent, delta } = deltaAgainst(views.get(sid), view);
+  let out: StepOutput | NeedFullView = delta ? await stub.stepDelta({ ...rest, view: sent, view_token: token, delta }) : { need_full: true };
+  if ("need_full" in out) out = await stub.step({ ...rest, view, view_token: token });
+  views.set(sid, sentViewOf(token, view));
+  return out;
+}
+
 /** Runs the pipeline for one chat request. Never throws: failures return the original bytes. */
 export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Promise<PipelineResult> {
   const original = req.body!;
@@ -84,11 +110,9 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
 
   let out: StepOutput;
   try {
-    out = await withDeadline(
-      stub.step({ session_id: sid, view: prepared.step_view, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0 }),
-      deps.doTimeoutMs,
-    );
+    out = await withDeadline(stepWithDelta(deps, stub, sid, prepared.step_view, { session_id: sid, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0 }), deps.doTimeoutMs);
   } catch (err) {
+    (deps.sentViews ?? sentViews).delete(sid); // the DO may not hold what we last sent
     const reason = err instanceof Deadline ? "do_timeout" : "do_error";
     deps.waitUntil(Promise.resolve(stub.countFailOpen(reason)).catch(() => undefined));
     const report: OutcomeReport = { correlation_id: req.requestId, outcome: reason, rollback_step: null, tokens_original: est, tokens_sent: est, tier: "none", pairs_removed: 0, would_send: null };

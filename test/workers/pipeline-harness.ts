@@ -8,6 +8,7 @@
 import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { inject } from "vitest";
+import type { IndexUpdate } from "../../src/admin/index-update";
 import type { Env } from "../../src/config/env";
 import { readGatewayConfig } from "../../src/config/gateway-config";
 import type { PipelineDeps } from "../../src/gateway/compaction-pipeline";
@@ -46,6 +47,21 @@ export async function send(vars: Record<string, string>, path: string, headers: 
   const text = await s.res.text();
   await s.settled();
   return { res: s.res, text };
+}
+
+/** Pipeline deps that record the session RPC method names called and every index update batch (kinds), passing everything to the real objects. */
+export function observedDeps(): { calls: string[]; batches: IndexUpdate["kind"][][]; deps: Partial<PipelineDeps> } {
+  const calls: string[] = [];
+  const batches: IndexUpdate["kind"][][] = [];
+  const sessions = {
+    idFromName: (name: string) => SESSIONS.idFromName(name),
+    get: (id: DurableObjectId) => {
+      const real = SESSIONS.get(id) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+      return new Proxy({}, { get: (_, name: string) => (...a: unknown[]) => { calls.push(name); return real[name]!(...a); } });
+    },
+  } as unknown as PipelineDeps["sessions"];
+  const index = { recordMany: async (u: IndexUpdate[]) => { batches.push(u.map((x) => x.kind)); return { ok: true }; } };
+  return { calls, batches, deps: { sessions, index } };
 }
 
 /** Bytes the stand-in received for `testId`, in order. */

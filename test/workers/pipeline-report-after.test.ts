@@ -7,28 +7,11 @@
  * wrapped deps (the DO namespace and the index), never product flags.
  */
 import { describe, expect, it } from "vitest";
-import type { IndexUpdate } from "../../src/admin/index-update";
-import type { PipelineDeps } from "../../src/gateway/compaction-pipeline";
 import { anthropicAdapter } from "../../src/providers/anthropic-messages";
 import { getMember } from "../../src/providers/shared/json-scan";
 import type { ProviderAdapter } from "../../src/providers/types";
 import { newTestId, testVars } from "./helpers";
-import { SESSIONS, compactVars, LITERAL_CONFIG, literalTwoCalls, send, statsOf } from "./pipeline-harness";
-
-/** Deps recording the session RPC method names called and every index update batch. */
-function observed(): { calls: string[]; batches: IndexUpdate["kind"][][]; deps: Partial<PipelineDeps> } {
-  const calls: string[] = [];
-  const batches: IndexUpdate["kind"][][] = [];
-  const sessions = {
-    idFromName: (name: string) => SESSIONS.idFromName(name),
-    get: (id: DurableObjectId) => {
-      const real = SESSIONS.get(id) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-      return new Proxy({}, { get: (_, name: string) => (...a: unknown[]) => { calls.push(name); return real[name]!(...a); } });
-    },
-  } as unknown as PipelineDeps["sessions"];
-  const index = { recordMany: async (u: IndexUpdate[]) => { batches.push(u.map((x) => x.kind)); return { ok: true }; } };
-  return { calls, batches, deps: { sessions, index } };
-}
+import { compactVars, LITERAL_CONFIG, literalTwoCalls, observedDeps as observed, send, statsOf } from "./pipeline-harness";
 
 const SMALL = '{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"hi"}]}';
 
@@ -67,7 +50,7 @@ describe("one report per request after the answer", () => {
     const r = await literalTwoCalls(compactVars(LITERAL_CONFIG), { ...o.deps, adapterFor: () => bad });
     expect(r.raw).toBe("skipped; reason=guarantee_check");
     // Call 1: nothing to roll back; call 2: its step failed the check and is rolled back at once.
-    expect(o.calls).toEqual(["step", "reportCall", "step", "reportOutcome"]);
+    expect(o.calls).toEqual(["step", "reportCall", "stepDelta", "reportOutcome"]);
     expect(o.batches).toEqual([["outcome"], ["outcome"]]);
     expect([r.stats.counters.fail_open_guarantee_check, r.stats.steps]).toEqual([1, []]);
   });

@@ -1,0 +1,97 @@
+/**
+ * Sending the session step only what changed since the last view it got (pure; shared by the
+ * gateway, which builds the delta, and the session DO, which rebuilds the view). An agent's
+ * history grows by appending, so between two calls of a session almost every message and every
+ * tool pair is the same: measured on the corpus, the slim view is 3–361 KB per request and
+ * crossing the DO RPC (structured clone out and in) was the largest cost of the compaction-on
+ * hot path under `wrangler dev` (tools/load/profile-workerd.ts).
+ *
+ * Protocol: the gateway remembers (per isolate, ../gateway/sent-views.ts) the last view it sent
+ * each session and the token it sent it under. The next view goes as a delta against that token:
+ * the leading messages equal to the base's are left out (`kept_messages`), and the pairs whose
+ * input and result texts equal the base's travel with empty texts (`kept_texts`). The DO rebuilds
+ * the whole view from its own copy of the base; if it has none under that token (evicted, another
+ * isolate sent the last view, concurrent requests) it answers `need_full` and the gateway sends
+ * the whole view. The rebuilt view is field for field the view the gateway parsed.
+ */
+import type { ConversationView, MessageInfo, ToolPair } from "../core/view/types";
+
+/** How a step view differs from the base view sent under `base_token`. */
+export interface ViewDelta {
+  /** Token of the base view (the `view_token` of the step that sent it). */
+  base_token: string;
+  /** The first `kept_messages` messages are the base's; the sent view's `messages` hold the rest, in order. */
+  kept_messages: number;
+  /** Ids of pairs sent with `input_text` and `result_text` "" because both equal the base pair's. */
+  kept_texts: string[];
+}
+
+/** What the gateway keeps of a view it sent (references into that view, no copies). */
+export interface SentView {
+  token: string;
+  messages: readonly MessageInfo[];
+  /** Pair id → its texts as sent. */
+  texts: ReadonlyMap<string, { input_text: string; result_text: string }>;
+}
+
+/** The record of `view` sent under `token`. */
+export function sentViewOf(token: string, view: ConversationView): SentView {
+  return { token, messages: view.messages, texts: new Map(view.pairs.map((p) => [p.id, { input_text: p.input_text, result_text: p.result_text }])) };
+}
+
+/** Own-field equality of two messages (values compared with ===, `removable_with` element-wise). */
+export function sameMessage(a: MessageInfo, b: MessageInfo): boolean {
+  const keys = Object.keys(a) as (keyof MessageInfo)[];
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) {
+    const x = a[k];
+    const y = b[k];
+    if (x === y) continue;
+    if (k === "range") {
+      if (a.range.start !== b.range.start || a.range.end !== b.range.end) return false;
+    } else if (Array.isArray(x) && Array.isArray(y)) {
+      if (x.length !== y.length || x.some((v, i) => v !== y[i])) return false;
+    } else return false;
+  }
+  return true;
+}
+
+/**
+ * The view to send for `view` against `base` (the last sent view of the session, or undefined)
+ * and its delta (null: send the whole view). Strings are compared whole, so a pair is elided
+ * only when its texts are exactly the base's.
+ */
+export function deltaAgainst(base: SentView | undefined, view: ConversationView): { view: ConversationView; delta: ViewDelta | null } {
+  if (!base) return { view, delta: null };
+  let kept = 0;
+  while (kept < view.messages.length && kept < base.messages.length && sameMessage(view.messages[kept]!, base.messages[kept]!)) kept++;
+  const keptTexts: string[] = [];
+  const pairs = view.pairs.map((p): ToolPair => {
+    const b = base.texts.get(p.id);
+    if (!b || b.input_text !== p.input_text || b.result_text !== p.result_text) return p;
+    keptTexts.push(p.id);
+    return { ...p, input_text: "", result_text: "" };
+  });
+  return { view: { ...view, messages: view.messages.slice(kept), pairs }, delta: { base_token: base.token, kept_messages: kept, kept_texts: keptTexts } };
+}
+
+/**
+ * Rebuilds the whole view from `sent` (a delta view) and `base` (the view the DO holds for
+ * `delta.base_token`). Returns null when `base` cannot supply what the delta leaves out
+ * (fewer messages than kept, a kept pair it does not have, messages out of order): the caller
+ * then asks for the whole view.
+ */
+export function rebuildView(base: ConversationView, sent: ConversationView, delta: ViewDelta): ConversationView | null {
+  if (delta.kept_messages > base.messages.length) return null;
+  if (sent.messages.length > 0 && sent.messages[0]!.index !== delta.kept_messages) return null;
+  const basePairs = new Map(base.pairs.map((p) => [p.id, p]));
+  const kept = new Set(delta.kept_texts);
+  const pairs: ToolPair[] = [];
+  for (const p of sent.pairs) {
+    if (!kept.has(p.id)) { pairs.push(p); continue; }
+    const b = basePairs.get(p.id);
+    if (!b) return null;
+    pairs.push({ ...p, input_text: b.input_text, result_text: b.result_text });
+  }
+  return { ...sent, messages: [...base.messages.slice(0, delta.kept_messages), ...sent.messages], pairs };
+}
