@@ -50,8 +50,8 @@ export function recordOutcome(store: SessionStore, sql: SqlStorage, r: OutcomeRe
 
 /** USD per input token actually paid in this session (reported usage), else the cache-read price (conservative). */
 function effectiveInputPrice(s: SessionStore, price: { input_per_mtok: number; cache_read_per_mtok: number; cache_write_multiplier: number }): number {
-  const c = s.counters();
-  const inp = c.usage_input_tokens ?? 0, rd = c.usage_cache_read_input_tokens ?? 0, wr = c.usage_cache_creation_input_tokens ?? 0;
+  const c = s.counterValues(["usage_input_tokens", "usage_cache_read_input_tokens", "usage_cache_creation_input_tokens"]);
+  const inp = c.usage_input_tokens!, rd = c.usage_cache_read_input_tokens!, wr = c.usage_cache_creation_input_tokens!;
   const total = inp + rd + wr;
   if (total === 0) return price.cache_read_per_mtok;
   return (inp * price.input_per_mtok + rd * price.cache_read_per_mtok + wr * price.input_per_mtok * price.cache_write_multiplier) / total;

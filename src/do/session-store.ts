@@ -38,6 +38,9 @@ CREATE TABLE IF NOT EXISTS memory (tier TEXT NOT NULL, key TEXT NOT NULL, value 
  * Measured (tools/load/profile-workerd.ts): each `sql.exec` costs ≈ 0.1 ms in workerd, so
  * this turns ~30 statements per request into ~3.
  */
+/** Meta values that can be large (the memory tier map, precomputed engine verdicts): read on demand, never in the snapshot. */
+const LARGE_META_KEYS: ReadonlySet<string> = new Set(["memory", "precomputed_verdicts"]);
+
 export class SessionStore {
   private snapshot: Map<string, string> | null = null;
   private readonly metaWrites = new Map<string, string>();
@@ -58,9 +61,10 @@ export class SessionStore {
   getMeta(key: string): string | null {
     const pending = this.metaWrites.get(key);
     if (pending !== undefined) return pending;
+    if (LARGE_META_KEYS.has(key)) return this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0]?.value ?? null;
     if (this.snapshot === null) {
       this.snapshot = new Map();
-      for (const r of this.sql.exec<{ key: string; value: string }>("SELECT key, value FROM meta")) this.snapshot.set(r.key, r.value);
+      for (const r of this.sql.exec<{ key: string; value: string }>(`SELECT key, value FROM meta WHERE key NOT IN (${[...LARGE_META_KEYS].map(() => "?").join(", ")})`, ...LARGE_META_KEYS)) this.snapshot.set(r.key, r.value);
     }
     return this.snapshot.get(key) ?? null;
   }
@@ -80,6 +84,15 @@ export class SessionStore {
     if (delta === 0) return;
     this.counterDeltas.set(name, (this.counterDeltas.get(name) ?? 0) + delta);
   }
+  /** The current values of `names` (stored plus not yet flushed; 0 when absent), with one SELECT. */
+  counterValues(names: readonly string[]): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const n of names) out[n] = this.counterDeltas.get(n) ?? 0;
+    const rows = this.sql.exec<{ name: string; value: number }>(`SELECT name, value FROM counters WHERE name IN (${names.map(() => "?").join(", ")})`, ...names);
+    for (const r of rows) out[r.name] = (out[r.name] ?? 0) + r.value;
+    return out;
+  }
+
   /** All counters, by name (flushes first). */
   counters(): Record<string, number> {
     this.flush();

@@ -6,18 +6,32 @@ import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
 import type { EditPlan } from "../core/plan/types";
 import type { Tier } from "../core/policy/types";
-import type { ConversationView } from "../core/view/types";
+import type { ConversationView, ToolPair } from "../core/view/types";
 import type { ViewDelta } from "./view-delta";
 
 /** Characters of each tool result's text kept in the slim view (rules read heads and first lines only). */
 export const SLIM_RESULT_CHARS = 4_096;
 
+/** `text` cut to its first SLIM_RESULT_CHARS UTF-16 units (unchanged when shorter). */
+export function slimText(text: string): string {
+  return text.length > SLIM_RESULT_CHARS ? text.slice(0, SLIM_RESULT_CHARS) : text;
+}
+
+/**
+ * A plain copy of `p` for the step RPC with the given texts. Every other field is read (lazy
+ * ones are computed), so only the texts decide what decoding a step view costs.
+ */
+export function stepPair(p: ToolPair, input_text: string, result_text: string): ToolPair {
+  return {
+    id: p.id, tool_name: p.tool_name, input_text, input_bytes: p.input_bytes, call: p.call, result: p.result, turn_index: p.turn_index,
+    result_text, result_bytes: p.result_bytes, result_est_tokens: p.result_est_tokens, result_is_error: p.result_is_error,
+    result_media_count: p.result_media_count, result_hash: p.result_hash, locked: p.locked,
+  };
+}
+
 /** Returns `view` with each pair's `result_text` cut to SLIM_RESULT_CHARS (sizes and hashes untouched). */
 export function slimView(view: ConversationView): ConversationView {
-  return {
-    ...view,
-    pairs: view.pairs.map((p) => (p.result_text.length > SLIM_RESULT_CHARS ? { ...p, result_text: p.result_text.slice(0, SLIM_RESULT_CHARS) } : p)),
-  };
+  return { ...view, pairs: view.pairs.map((p) => stepPair(p, p.input_text, slimText(p.result_text))) };
 }
 
 /** One request's step call. */

@@ -9,12 +9,14 @@
  * Protocol: the gateway remembers (per isolate, ../gateway/sent-views.ts) the last view it sent
  * each session and the token it sent it under. The next view goes as a delta against that token:
  * the leading messages equal to the base's are left out (`kept_messages`), and the pairs whose
- * input and result texts equal the base's travel with empty texts (`kept_texts`). The DO rebuilds
+ * input text and result content equal the base's travel with empty texts (`kept_texts`); a
+ * kept pair's result text is never decoded in the gateway. The DO rebuilds
  * the whole view from its own copy of the base; if it has none under that token (evicted, another
  * isolate sent the last view, concurrent requests) it answers `need_full` and the gateway sends
  * the whole view. The rebuilt view is field for field the view the gateway parsed.
  */
 import type { ConversationView, MessageInfo, ToolPair } from "../core/view/types";
+import { slimText, slimView, stepPair } from "./step-types";
 
 /** How a step view differs from the base view sent under `base_token`. */
 export interface ViewDelta {
@@ -26,17 +28,24 @@ export interface ViewDelta {
   kept_texts: string[];
 }
 
+/** What a pair's texts derive from: its input text and its result content (hash and size of the content bytes). */
+export interface PairSource {
+  input_text: string;
+  result_hash: string;
+  result_bytes: number;
+}
+
 /** What the gateway keeps of a view it sent (references into that view, no copies). */
 export interface SentView {
   token: string;
   messages: readonly MessageInfo[];
-  /** Pair id → its texts as sent. */
-  texts: ReadonlyMap<string, { input_text: string; result_text: string }>;
+  /** Pair id → what its texts were derived from. */
+  texts: ReadonlyMap<string, PairSource>;
 }
 
-/** The record of `view` sent under `token`. */
+/** The record of `view` (as parsed; its texts need not be decoded) sent under `token`. */
 export function sentViewOf(token: string, view: ConversationView): SentView {
-  return { token, messages: view.messages, texts: new Map(view.pairs.map((p) => [p.id, { input_text: p.input_text, result_text: p.result_text }])) };
+  return { token, messages: view.messages, texts: new Map(view.pairs.map((p) => [p.id, { input_text: p.input_text, result_hash: p.result_hash, result_bytes: p.result_bytes }])) };
 }
 
 /** Own-field equality of two messages (values compared with ===, `removable_with` element-wise). */
@@ -57,20 +66,22 @@ export function sameMessage(a: MessageInfo, b: MessageInfo): boolean {
 }
 
 /**
- * The view to send for `view` against `base` (the last sent view of the session, or undefined)
- * and its delta (null: send the whole view). Strings are compared whole, so a pair is elided
- * only when its texts are exactly the base's.
+ * The step view to send for `view` (as parsed) against `base` (the last view sent to the
+ * session, or undefined), and its delta (null: the whole slim view, ./step-types.ts slimView).
+ * A pair's texts are left out when its id, input text (compared whole) and result content
+ * (64-bit hash and byte size of the content bytes: the same key the ledger trusts) equal the
+ * base's; the others carry their slim texts.
  */
 export function deltaAgainst(base: SentView | undefined, view: ConversationView): { view: ConversationView; delta: ViewDelta | null } {
-  if (!base) return { view, delta: null };
+  if (!base) return { view: slimView(view), delta: null };
   let kept = 0;
   while (kept < view.messages.length && kept < base.messages.length && sameMessage(view.messages[kept]!, base.messages[kept]!)) kept++;
   const keptTexts: string[] = [];
   const pairs = view.pairs.map((p): ToolPair => {
     const b = base.texts.get(p.id);
-    if (!b || b.input_text !== p.input_text || b.result_text !== p.result_text) return p;
+    if (!b || b.result_hash !== p.result_hash || b.result_bytes !== p.result_bytes || b.input_text !== p.input_text) return stepPair(p, p.input_text, slimText(p.result_text));
     keptTexts.push(p.id);
-    return { ...p, input_text: "", result_text: "" };
+    return stepPair(p, "", "");
   });
   return { view: { ...view, messages: view.messages.slice(kept), pairs }, delta: { base_token: base.token, kept_messages: kept, kept_texts: keptTexts } };
 }

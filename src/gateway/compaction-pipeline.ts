@@ -13,6 +13,7 @@ import type { Provider } from "../core/view/types";
 import type { SessionObject } from "../do/session-object";
 import type { NeedFullView, OutcomeReport, StepInput, StepOutput } from "../do/step-types";
 import { deltaAgainst, sentViewOf } from "../do/view-delta";
+import { slimView } from "../do/step-types";
 import type { ConversationView } from "../core/view/types";
 import { sentViews, type SentViews } from "./sent-views";
 import type { ProviderAdapter } from "../providers/types";
@@ -70,9 +71,9 @@ function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * The step RPC with the view sent as a delta against the last one this isolate sent the
- * session (../do/view-delta.ts); when the DO has no base for it (`need_full`), the whole view
- * goes in a second call. The view sent is remembered for the next request.
+ * The step RPC for `view` (as parsed): sent as a delta against the last view this isolate sent
+ * the session (../do/view-delta.ts); when the DO has no base for it (`need_full`), the whole
+ * slim view goes in a second call. The view sent is remembered for the next request.
  */
 async function stepWithDelta(
   deps: PipelineDeps,
@@ -85,7 +86,7 @@ async function stepWithDelta(
   const token = rest.correlation_id;
   const { view: sent, delta } = deltaAgainst(views.get(sid), view);
   let out: StepOutput | NeedFullView = delta ? await stub.stepDelta({ ...rest, view: sent, view_token: token, delta }) : { need_full: true };
-  if ("need_full" in out) out = await stub.step({ ...rest, view, view_token: token });
+  if ("need_full" in out) out = await stub.step({ ...rest, view: delta ? slimView(view) : sent, view_token: token });
   views.set(sid, sentViewOf(token, view));
   return out;
 }
@@ -110,7 +111,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
 
   let out: StepOutput;
   try {
-    out = await withDeadline(stepWithDelta(deps, stub, sid, prepared.step_view, { session_id: sid, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0 }), deps.doTimeoutMs);
+    out = await withDeadline(stepWithDelta(deps, stub, sid, prepared.parsed.view, { session_id: sid, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0 }), deps.doTimeoutMs);
   } catch (err) {
     (deps.sentViews ?? sentViews).delete(sid); // the DO may not hold what we last sent
     const reason = err instanceof Deadline ? "do_timeout" : "do_error";

@@ -2,11 +2,12 @@
  * The first pure half of the compaction pipeline (DESIGN §1), shared by the Worker pipeline
  * (./compaction-pipeline.ts) and the replay's in-process host (tools/replay/strategies/):
  * honour the client's opt-out header, find the provider adapter, parse the body into the
- * neutral view, refuse server-managed requests, name the session, and build the slim view that
- * is sent to the session step. No I/O, no clock.
+ * neutral view, refuse server-managed requests, and name the session. The view sent to the
+ * session step is built from `parsed.view` by the caller (src/do/step-types.ts slimView, or a
+ * delta: src/do/view-delta.ts), so nothing is decoded here that the step does not need. No I/O,
+ * no clock.
  */
-import type { ConversationView, Provider } from "../core/view/types";
-import { slimView } from "../do/step-types";
+import type { Provider } from "../core/view/types";
 import { adapterFor } from "../providers/registry";
 import type { ParsedRequest, ProviderAdapter } from "../providers/types";
 import { sessionIdOf, type SessionId } from "./session-id";
@@ -26,8 +27,7 @@ export type Prepared =
       adapter: ProviderAdapter;
       parsed: ParsedRequest;
       session: SessionId;
-      /** The view to send to the session step (tool-result text cut to a head, src/do/step-types.ts). */
-      step_view: ConversationView;
+
     };
 
 /**
@@ -47,5 +47,5 @@ export function prepareCompaction(provider: Provider | undefined, headers: Heade
     return { kind: "skip", note: "skipped; reason=parse", reason: "parse" };
   }
   if (parsed.view.server_managed) return { kind: "skip", note: "skipped; reason=server_managed", reason: "server_managed" };
-  return { kind: "ready", provider, adapter, parsed, session: sessionIdOf(provider, headers, original, parsed.root), step_view: slimView(parsed.view) };
+  return { kind: "ready", provider, adapter, parsed, session: sessionIdOf(provider, headers, original, parsed.root) };
 }

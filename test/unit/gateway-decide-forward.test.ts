@@ -37,7 +37,7 @@ describe("prepareCompaction", () => {
   it("names the session from x-sluice-session and slims the view", () => {
     const p = prepareCompaction("anthropic", headers, bytes);
     if (p.kind !== "ready") throw new Error(p.note);
-    expect([p.provider, p.session, p.step_view.pairs.map((x) => x.id)]).toEqual(["anthropic", { id: "s-1", source: "header" }, ["t1"]]);
+    expect([p.provider, p.session, p.parsed.view.pairs.map((x) => x.id)]).toEqual(["anthropic", { id: "s-1", source: "header" }, ["t1"]]);
   });
 });
 

@@ -82,6 +82,16 @@ describe("rebuildView refuses what the base cannot supply", () => {
     expect(rebuildView(base, { ...sent, messages: [msg(5, "user")] }, delta!)).toBe(null); // messages out of order
   });
 
+  it("a kept pair's result text is never read (never decoded in the gateway); a changed result content is sent", () => {
+    const lazy = { ...pair("a", "{}", "out") } as Record<string, unknown>;
+    Object.defineProperty(lazy, "result_text", { enumerable: true, get: () => { throw new Error("result_text decoded"); } });
+    const v = view(base.messages, [lazy as never]);
+    const { view: sent, delta } = deltaAgainst(sentViewOf("k", base), v);
+    expect([delta!.kept_texts, sent.pairs[0]!.result_text]).toEqual([["a"], ""]);
+    const other = view(base.messages, [{ ...pair("a", "{}", "out"), result_hash: "r-other" }]);
+    expect(deltaAgainst(sentViewOf("k", base), other).view.pairs[0]!.result_text).toBe("out");
+  });
+
   it("sameMessage compares ranges by value and removable_with element-wise", () => {
     expect(sameMessage({ ...msg(1, "assistant"), removable_with: ["a"] }, { ...msg(1, "assistant"), removable_with: ["a"] })).toBe(true);
     expect(sameMessage({ ...msg(1, "assistant"), removable_with: ["a"] }, { ...msg(1, "assistant"), removable_with: ["b"] })).toBe(false);

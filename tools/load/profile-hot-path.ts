@@ -16,6 +16,7 @@ import { checkGuarantee } from "../../src/core/plan/check-guarantee";
 import { recordOutcome } from "../../src/do/record-outcome";
 import { runStep } from "../../src/do/run-step";
 import { SessionStore } from "../../src/do/session-store";
+import { slimView } from "../../src/do/step-types";
 import { decideForward } from "../../src/gateway/decide-forward";
 import { prepareCompaction } from "../../src/gateway/prepare-compaction";
 import { agentHeaders } from "../replay/agent-headers";
@@ -47,8 +48,8 @@ async function main(): Promise<void> {
       const bytes = new TextEncoder().encode(JSON.stringify(c.body));
       const prepared = time("prepare", () => prepareCompaction(s.provider, new Headers(agentHeaders(s.provider, "k", `profile-${f}`)), bytes));
       if (prepared.kind !== "ready") continue;
-      const view = time("clone_view", () => structuredClone(prepared.step_view));
-      add("view_kib", JSON.stringify(prepared.step_view).length / 1024);
+      const view = time("clone_view", () => structuredClone(slimView(prepared.parsed.view)));
+      add("view_kib", JSON.stringify(slimView(prepared.parsed.view)).length / 1024);
       add("body_kib", bytes.length / 1024);
       statements = 0;
       const t = performance.now();

@@ -5,7 +5,8 @@
  * is always keep with confidence 1 (DESIGN §5).
  */
 import type { ConversationView, ToolPair } from "../view/types";
-import { readToolCall, resultLooksFailed } from "./read-tool-call";
+import { resultLooksFailed } from "./read-tool-call";
+import { readToolCallMemo } from "./read-tool-call-memo";
 import { ruleDuplicateResult } from "./rule-duplicate-result";
 import { ruleFailedRetried } from "./rule-failed-retried";
 import { ruleStaleLargeOutput } from "./rule-stale-large-output";
@@ -34,7 +35,7 @@ export function pairsInCallOrder(pairs: readonly ToolPair[]): ToolPair[] {
 /** Runs the heuristic rules over `view`. */
 export function runHeuristicEngine(view: ConversationView, config: HeuristicConfig): EngineRun {
   const pairs = pairsInCallOrder(view.pairs);
-  const infos = pairs.map(readToolCall);
+  const infos = pairs.map(readToolCallMemo);
   const failed = pairs.map(resultLooksFailed);
   const byRule: Array<[Exclude<RuleName, "none" | "exclude_tools" | "locked">, Verdicts]> = [
     ["superseded_read", ruleSupersededRead(pairs, infos, failed)],

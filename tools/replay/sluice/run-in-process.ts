@@ -19,6 +19,7 @@ import { recordOutcome } from "../../../src/do/record-outcome";
 import { runStep } from "../../../src/do/run-step";
 import { nextAlarm, runAlarm } from "../../../src/do/session-alarms";
 import { SessionStore } from "../../../src/do/session-store";
+import { slimView } from "../../../src/do/step-types";
 import type { SluiceTransform } from "../types";
 import { createMemorySql } from "./create-memory-sql";
 
@@ -79,7 +80,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     host = catchUp(id, host, call.time_ms);
     if (host.store.getMeta("session_id") === null) host.store.setMeta("session_id", id);
     const correlation_id = `${call.session_id}#${call.call_index}`;
-    const out = await runStep({ store: host.store, sql: host.sql, env: {} }, { session_id: id, view: prepared.step_view, config, mode, correlation_id, now_ms: call.time_ms });
+    const out = await runStep({ store: host.store, sql: host.sql, env: {} }, { session_id: id, view: slimView(prepared.parsed.view), config, mode, correlation_id, now_ms: call.time_ms });
     const decision = decideForward(prepared, body, out, mode, correlation_id);
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
     return { body: decision.body, info: { engine_cost_usd: 0, note: decision.note } };
