@@ -17,3 +17,20 @@ describe("load summary", () => {
     expect([ratio(3, 2), ratio(1, 0), ratio(null, 2), ratio(1, 3)]).toEqual([1.5, null, null, 0.333]);
   });
 });
+
+describe("load summary over rounds", () => {
+  const round = (offAdded: number, onAdded: number, offRps: number, onRps: number) => {
+    const p = (added: number | null, rps: number) => ({ requests: 2, errors: 0, wall_ms: 1_000, throughput_rps: rps, p50_ms: 50 + (added ?? 0), p99_ms: 90 + (added ?? 0), added_p50_ms: added, added_p99_ms: added === null ? null : added * 2 });
+    return { direct: p(null, 100), off: p(offAdded, offRps), on: p(onAdded, onRps) };
+  };
+  it("medians per path and the median of per-round ratios", async () => {
+    const { summarizeRounds } = await import("../../tools/load/summarize-latency");
+    const s = summarizeRounds([round(10, 30, 50, 40), round(20, 22, 60, 55), round(5, 50, 40, 20)]);
+    expect(s.paths.off).toEqual({ requests: 6, errors: 0, throughput_rps: 50, p50_ms: 60, p99_ms: 100, added_p50_ms: 10, added_p99_ms: 20 });
+    expect(s.paths.on.added_p50_ms).toBe(30);
+    // Per round: 3, 1.1, 10 → median 3 (not 30 / 10 from the medians).
+    expect(s.ratios_on_vs_off.p50_added_latency).toBe(3);
+    expect(s.rounds.map((r) => r.p50_added_ratio)).toEqual([3, 1.1, 10]);
+    expect(s.ratios_on_vs_off.throughput).toBe(0.8);
+  });
+});

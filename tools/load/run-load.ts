@@ -6,9 +6,12 @@
  * throughput, p50/p99 latency, the paired added latency over direct, the on/off ratios, the
  * error count, and whether the session Durable Objects counted exactly the calls sent.
  *
- *   npm run load -- [--sessions N] [--calls M] [--json]
+ *   npm run load -- [--sessions N] [--calls M] [--rounds R] [--json]
  *
- * Defaults: 6 sessions × 12 calls = 72 requests per path (216 in all). Each session is one
+ * Defaults: 6 sessions × 12 calls = 72 requests per path and round, 3 rounds (648 in all). A
+ * round runs the three paths one after the other with fresh sessions and credentials; the
+ * figures reported are the medians over rounds (each round's own ratios, then their median), so
+ * load drifting on a shared machine hits the three paths alike. Each session is one
  * corpus session (cycled for N > 9) replaying M consecutive calls from the middle of its
  * history, one at a time, as an agent does; the N sessions run concurrently. Phases run one
  * after another (direct, off, on) after one warm-up request per path; each path uses its own
@@ -31,7 +34,7 @@ import { ENDPOINT_PATH } from "../replay/send-http";
 import type { Provider, RecordedSession } from "../replay/types";
 import { readSessionStates } from "./read-do-state";
 import { startWrangler } from "./start-wrangler";
-import { ratio, summarizePath, type PathSummary } from "./summarize-latency";
+import { summarizePath, summarizeRounds } from "./summarize-latency";
 
 const CORPUS_DIR = fileURLToPath(new URL("../../../shared/corpus/", import.meta.url).href);
 const GATEWAY_PREFIX: Record<Provider, string> = { anthropic: "/anthropic", "openai-chat": "/openai", "openai-responses": "/openai" };
@@ -98,6 +101,7 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const n = arg(argv, "sessions", 6);
   const m = arg(argv, "calls", 12);
+  const rounds = arg(argv, "rounds", 3);
   const runId = Date.now().toString(36);
   const sessions = loadSessions(n, m);
   const emulator = await startEmulator();
@@ -116,45 +120,46 @@ async function main(): Promise<void> {
     throw e;
   }
   const urls: Record<PathName, string> = { direct: emulator.url, off: off.url, on: on.url };
-  const results: Partial<Record<PathName, Awaited<ReturnType<typeof phase>>>> = {};
+  const perRound: Record<PathName, Awaited<ReturnType<typeof phase>>>[] = [];
   try {
     const warm: Call = { ...sessions[0]![0]!, session: 9_999 };
     for (const p of ["direct", "off", "on"] as const) await send(urls[p], p, warm, runId);
-    for (const p of ["direct", "off", "on"] as const) results[p] = await phase(urls[p], p, sessions, runId);
+    // Rounds of direct → off → on, each with its own sessions and credentials (cold caches): the
+    // figures are the median over rounds, so drifting machine load hits every path alike.
+    for (let r = 0; r < rounds; r++) {
+      const round = {} as Record<PathName, Awaited<ReturnType<typeof phase>>>;
+      for (const p of ["direct", "off", "on"] as const) round[p] = await phase(urls[p], p, sessions, `${runId}r${r}`);
+      perRound.push(round);
+    }
   } finally {
     await Promise.all([off.stop(), on.stop()]);
     await emulator.close();
   }
-  const direct = results.direct!.latencies;
-  const summary: Record<PathName, PathSummary> = {
-    direct: summarizePath(direct, results.direct!.errors.length, results.direct!.wallMs, null),
-    off: summarizePath(results.off!.latencies, results.off!.errors.length, results.off!.wallMs, direct),
-    on: summarizePath(results.on!.latencies, results.on!.errors.length, results.on!.wallMs, direct),
-  };
-  const expected = new Set(sessions.map((_, i) => `load-${runId}-s${i}`));
-  const states = readSessionStates(persistOn).filter((s) => s.session_id !== null && (expected.has(s.session_id) || s.session_id.startsWith(`load-${runId}-`)));
-  const measured = states.filter((s) => expected.has(s.session_id!));
-  // Sessions shorter than M (sweagent: 12 calls) replay all they have: compare with what was sent.
-  const sent = new Map(sessions.map((calls, i) => [`load-${runId}-s${i}`, calls.length]));
-  const consistent = measured.length === n && measured.every((s) => s.calls === sent.get(s.session_id!) && s.requests === sent.get(s.session_id!));
+  const summaries = perRound.map((round) => {
+    const direct = round.direct.latencies;
+    return {
+      direct: summarizePath(direct, round.direct.errors.length, round.direct.wallMs, null),
+      off: summarizePath(round.off.latencies, round.off.errors.length, round.off.wallMs, direct),
+      on: summarizePath(round.on.latencies, round.on.errors.length, round.on.wallMs, direct),
+    };
+  });
+  const all = perRound.flatMap((round) => Object.values(round).flatMap((x) => x.errors));
+  // DO state: every round's sessions, each with exactly the calls it was sent.
+  const sent = new Map<string, number>(perRound.flatMap((_, r) => sessions.map((calls, i): [string, number] => [`load-${runId}r${r}-s${i}`, calls.length])));
+  const states = readSessionStates(persistOn).filter((s) => s.session_id !== null && sent.has(s.session_id));
+  const consistent = states.length === sent.size && states.every((s) => s.calls === sent.get(s.session_id!) && s.requests === sent.get(s.session_id!));
   const offStates = readSessionStates(persistOff);
   const report = {
     sessions: n,
     calls_per_session: m,
-    requests_per_path: sessions.reduce((k, calls) => k + calls.length, 0),
+    round_count: rounds,
+    requests_per_path: rounds * sessions.reduce((k, calls) => k + calls.length, 0),
     seconds: Math.round((performance.now() - started) / 100) / 10,
-    paths: summary,
-    ratios_on_vs_off: {
-      throughput: ratio(summary.on.throughput_rps, summary.off.throughput_rps),
-      p50_latency: ratio(summary.on.p50_ms, summary.off.p50_ms),
-      p99_latency: ratio(summary.on.p99_ms, summary.off.p99_ms),
-      p50_added_latency: ratio(summary.on.added_p50_ms, summary.off.added_p50_ms),
-      p99_added_latency: ratio(summary.on.added_p99_ms, summary.off.added_p99_ms),
-    },
-    errors: [...results.direct!.errors, ...results.off!.errors, ...results.on!.errors].slice(0, 10),
+    ...summarizeRounds(summaries),
+    errors: all.slice(0, 10),
     do_state: {
-      compaction_on_sessions: measured.length,
-      calls_counted_vs_sent: measured.map((s) => `${s.calls}/${sent.get(s.session_id!)}`).join(" "),
+      compaction_on_sessions: states.length,
+      calls_counted_vs_sent: `${states.filter((s) => s.calls === sent.get(s.session_id!)).length}/${sent.size} sessions exact`,
       consistent,
       compaction_off_do_files: offStates.length,
     },
@@ -162,8 +167,7 @@ async function main(): Promise<void> {
   rmSync(persistOn, { recursive: true, force: true });
   rmSync(persistOff, { recursive: true, force: true });
   console.log(JSON.stringify(report, null, 2));
-  const errorCount = summary.direct.errors + summary.off.errors + summary.on.errors;
-  process.exit(errorCount === 0 && consistent && offStates.length === 0 ? 0 : 1);
+  process.exit(all.length === 0 && consistent && offStates.length === 0 ? 0 : 1);
 }
 
 main().catch((err: Error) => { console.error(`load: ${err.stack ?? err.message}`); process.exit(2); });

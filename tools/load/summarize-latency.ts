@@ -1,6 +1,7 @@
 /**
  * Latency and throughput figures of the load run (pure): nearest-rank percentiles, per-path
- * summaries, added latency over the direct path (paired per call), and on/off ratios.
+ * summaries, added latency over the direct path (paired per call), on/off ratios, and the
+ * medians over rounds.
  */
 
 /** Nearest-rank percentile (p in (0, 100]) of `xs`; NaN for an empty list. */
@@ -45,4 +46,47 @@ export function summarizePath(latencies: readonly number[], errors: number, wall
 export function ratio(a: number | null, b: number | null): number | null {
   if (a === null || b === null || b === 0) return null;
   return Math.round((a / b) * 1000) / 1000;
+}
+
+/** One round's three path summaries. */
+export interface RoundSummary {
+  direct: PathSummary;
+  off: PathSummary;
+  on: PathSummary;
+}
+
+/** Median of `xs` (lower middle for an even count); null for an empty list. */
+function median(xs: readonly number[]): number | null {
+  if (xs.length === 0) return null;
+  return [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+}
+
+/**
+ * The run's figures from its rounds: per path, the median over rounds of each figure; the on/off
+ * ratios computed per round, then their median (null where a round's ratio is undefined); and
+ * every round's p50 added latencies and ratio, for the record.
+ */
+export function summarizeRounds(rounds: readonly RoundSummary[]) {
+  const med = (f: (r: RoundSummary) => number | null) => median(rounds.map(f).filter((x): x is number => x !== null));
+  const path = (k: keyof RoundSummary) => ({
+    requests: rounds.reduce((a, r) => a + r[k].requests, 0),
+    errors: rounds.reduce((a, r) => a + r[k].errors, 0),
+    throughput_rps: med((r) => r[k].throughput_rps),
+    p50_ms: med((r) => r[k].p50_ms),
+    p99_ms: med((r) => r[k].p99_ms),
+    added_p50_ms: med((r) => r[k].added_p50_ms),
+    added_p99_ms: med((r) => r[k].added_p99_ms),
+  });
+  const per = (f: (r: RoundSummary) => [number | null, number | null]) => med((r) => ratio(...f(r)));
+  return {
+    paths: { direct: path("direct"), off: path("off"), on: path("on") },
+    ratios_on_vs_off: {
+      throughput: per((r) => [r.on.throughput_rps, r.off.throughput_rps]),
+      p50_latency: per((r) => [r.on.p50_ms, r.off.p50_ms]),
+      p99_latency: per((r) => [r.on.p99_ms, r.off.p99_ms]),
+      p50_added_latency: per((r) => [r.on.added_p50_ms, r.off.added_p50_ms]),
+      p99_added_latency: per((r) => [r.on.added_p99_ms, r.off.added_p99_ms]),
+    },
+    rounds: rounds.map((r) => ({ off_added_p50_ms: r.off.added_p50_ms, on_added_p50_ms: r.on.added_p50_ms, p50_added_ratio: ratio(r.on.added_p50_ms, r.off.added_p50_ms) })),
+  };
 }
