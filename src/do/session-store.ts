@@ -63,8 +63,9 @@ export class SessionStore {
     if (pending !== undefined) return pending;
     if (LARGE_META_KEYS.has(key)) return this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0]?.value ?? null;
     if (this.snapshot === null) {
-      this.snapshot = new Map();
-      for (const r of this.sql.exec<{ key: string; value: string }>(`SELECT key, value FROM meta WHERE key NOT IN (${[...LARGE_META_KEYS].map(() => "?").join(", ")})`, ...LARGE_META_KEYS)) this.snapshot.set(r.key, r.value);
+      // One row for the whole snapshot (rows cost more than their bytes: ~15 µs each in workerd).
+      const row = this.sql.exec<{ j: string | null }>(`SELECT json_group_object(key, value) AS j FROM meta WHERE key NOT IN (${[...LARGE_META_KEYS].map(() => "?").join(", ")})`, ...LARGE_META_KEYS).one();
+      this.snapshot = new Map(Object.entries(JSON.parse(row.j ?? "{}") as Record<string, string>));
     }
     return this.snapshot.get(key) ?? null;
   }
