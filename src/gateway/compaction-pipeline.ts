@@ -9,13 +9,14 @@
  */
 import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
-import type { Provider } from "../core/view/types";
+import type { ConversationView, Provider } from "../core/view/types";
 import type { SessionObject } from "../do/session-object";
 import type { NeedFullView, OutcomeReport, StepInput, StepOutput } from "../do/step-types";
 import { deltaAgainst, sentViewOf } from "../do/view-delta";
 import { slimView } from "../do/step-types";
-import type { ConversationView } from "../core/view/types";
 import { sentViews, type SentViews } from "./sent-views";
+import { scanCache, type ScanCache } from "./scan-cache";
+import { hashBytes } from "../core/hash";
 import type { ProviderAdapter } from "../providers/types";
 import { outcomeUpdate, usageUpdate, type IndexUpdate, type OutcomeFacts } from "../admin/index-update";
 import type { Usage } from "../usage/extract-usage";
@@ -26,6 +27,12 @@ import type { IncomingRequest, RouteKind } from "./handle-request";
 import { COMPACTION_HEADER, prepareCompaction } from "./prepare-compaction";
 
 export { COMPACTION_HEADER };
+
+/**
+ * Bytes of a body's head that key its scan-cache entry when no header names the session: the
+ * model and the first messages, which a session repeats on every call.
+ */
+const SCAN_KEY_PREFIX_BYTES = 2048;
 
 /** Dependencies of the pipeline, built per request by the app. */
 export interface PipelineDeps {
@@ -40,6 +47,8 @@ export interface PipelineDeps {
   index?: { recordMany(u: IndexUpdate[]): Promise<unknown> };
   /** Provider → adapter (src/providers/registry.ts unless injected). */
   adapterFor?: (provider: Provider) => ProviderAdapter | undefined;
+  /** The last body scanned per session, for scan reuse (./scan-cache.ts: the isolate's instance unless injected). */
+  scanCache?: ScanCache;
   /** The views last sent per session, for deltas (./sent-views.ts: the isolate's instance unless injected). */
   sentViews?: SentViews;
   /** Called when a new step was forwarded (audit trail: counts only). */
@@ -94,7 +103,9 @@ async function stepWithDelta(
 /** Runs the pipeline for one chat request. Never throws: failures return the original bytes. */
 export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Promise<PipelineResult> {
   const original = req.body!;
-  const prepared = prepareCompaction(PROVIDER_OF[req.route], req.headers, original, deps.adapterFor);
+  const scans = deps.scanCache ?? scanCache;
+  const scanKey = headerSessionId(req.headers)?.id ?? `prefix:${hashBytes(original.subarray(0, SCAN_KEY_PREFIX_BYTES))}`;
+  const prepared = prepareCompaction(PROVIDER_OF[req.route], req.headers, original, deps.adapterFor, (b) => scans.scan(scanKey, b));
   if (prepared.kind === "skip") {
     // Without a parsed body there is no fingerprint; a session named in a header still gets the count.
     const named = prepared.reason === "parse" ? headerSessionId(req.headers) : null;

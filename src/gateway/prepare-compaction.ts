@@ -9,6 +9,7 @@
  */
 import type { Provider } from "../core/view/types";
 import { adapterFor } from "../providers/registry";
+import type { JsonNode } from "../providers/shared/json-scan";
 import type { ParsedRequest, ProviderAdapter } from "../providers/types";
 import { sessionIdOf, type SessionId } from "./session-id";
 
@@ -31,18 +32,20 @@ export type Prepared =
     };
 
 /**
- * Prepares one chat request. `provider` is undefined for routes without an adapter.
+ * Prepares one chat request. `provider` is undefined for routes without an adapter; `scan`, when
+ * given, scans the body (e.g. reusing the session's last body: ./scan-cache.ts) and must return
+ * exactly `scanJson(bytes)`.
  * Order (each a skip note): `x-sluice-compaction: off` → "off; reason=client_header";
  * no adapter → "skipped; reason=no_adapter"; parse error → "skipped; reason=parse";
  * provider-managed context (DESIGN §6) → "skipped; reason=server_managed".
  */
-export function prepareCompaction(provider: Provider | undefined, headers: Headers, original: Uint8Array, lookup: AdapterLookup = adapterFor): Prepared {
+export function prepareCompaction(provider: Provider | undefined, headers: Headers, original: Uint8Array, lookup: AdapterLookup = adapterFor, scan?: (bytes: Uint8Array) => JsonNode): Prepared {
   if ((headers.get(COMPACTION_HEADER) ?? "").trim().toLowerCase() === "off") return { kind: "skip", note: "off; reason=client_header", reason: "client_header" };
   const adapter = provider ? lookup(provider) : undefined;
   if (!provider || !adapter) return { kind: "skip", note: "skipped; reason=no_adapter", reason: "no_adapter" };
   let parsed: ParsedRequest;
   try {
-    parsed = adapter.read(original);
+    parsed = adapter.read(original, scan?.(original));
   } catch {
     return { kind: "skip", note: "skipped; reason=parse", reason: "parse" };
   }

@@ -35,8 +35,26 @@ export type JsonNode =
 
 const decoder = new TextDecoder("utf-8");
 
-/** Parses `bytes` (a whole JSON document) into a node tree. Throws JsonScanError. */
-export function scanJson(bytes: Uint8Array): JsonNode {
+/**
+ * Nodes an earlier scan may lend to this one (./reuse-scan.ts): values that start at depth 2 (the
+ * elements of the history array, or of any top-level member) at byte offset `start` and end at or
+ * before `limit`, the length of the byte prefix both documents share. Such a value has the same
+ * bytes, and a JSON value's scan depends only on its bytes and its depth, so the earlier node
+ * (immutable) is exactly what scanning would build.
+ */
+export interface ScanReuse {
+  limit: number;
+  nodes: ReadonlyMap<number, JsonNode>;
+}
+
+/** Depth at which ScanReuse lends nodes: root (0) → its member or element (1) → their elements (2). */
+export const REUSE_DEPTH = 2;
+
+/**
+ * Parses `bytes` (a whole JSON document) into a node tree, taking the nodes `reuse` lends
+ * instead of scanning them again. Throws JsonScanError.
+ */
+export function scanJson(bytes: Uint8Array, reuse?: ScanReuse): JsonNode {
   let pos = 0;
   const n = bytes.length;
 
@@ -120,6 +138,13 @@ export function scanJson(bytes: Uint8Array): JsonNode {
   const value = (depth: number): JsonNode => {
     if (depth > MAX_DEPTH) throw new JsonScanError("nesting too deep", pos);
     ws();
+    if (reuse !== undefined && depth === REUSE_DEPTH && pos < reuse.limit) {
+      const lent = reuse.nodes.get(pos);
+      if (lent !== undefined && lent.end <= reuse.limit) {
+        pos = lent.end;
+        return lent;
+      }
+    }
     const c = bytes[pos];
     if (c === 0x7b) {
       const start = pos++;

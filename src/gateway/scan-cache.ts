@@ -1,0 +1,88 @@
+/**
+ * Scans a chat body reusing the last body of the same session (shell state: isolate memory
+ * only, never stored). An agent's next request repeats its last one and appends a turn, so
+ * the history elements inside the shared byte prefix are lent to the new scan
+ * (../providers/shared/json-scan.ts ScanReuse) instead of being scanned again; the nodes are
+ * the same objects, which also lets adapters memoise per element. Correctness never depends on
+ * the cache: only elements that lie wholly inside the byte-identical prefix are reused, so a
+ * wrong or stale entry costs a full scan and nothing else.
+ */
+import { commonPrefixLength } from "../providers/shared/common-prefix";
+import { REUSE_DEPTH, scanJson, type JsonNode } from "../providers/shared/json-scan";
+
+/** Entries kept (least recently used dropped first). */
+export const MAX_SCAN_ENTRIES = 32;
+/**
+ * Body bytes kept in all, summed. Bound: a quarter of the 128 MB isolate memory limit
+ * (developers.cloudflare.com/workers/platform/limits/), so a few large sessions cannot crowd out
+ * the requests themselves.
+ */
+export const MAX_SCAN_BYTES = 32 * 1024 * 1024;
+
+interface Entry {
+  bytes: Uint8Array;
+  root: JsonNode;
+  /** Depth-2 nodes by start offset, built on first reuse. */
+  nodes: Map<number, JsonNode> | null;
+}
+
+/** The values at depth REUSE_DEPTH of `root` (elements of its members / items), by start offset. */
+export function lendableNodes(root: JsonNode): Map<number, JsonNode> {
+  const out = new Map<number, JsonNode>();
+  const children = (n: JsonNode): JsonNode[] => (n.type === "object" ? n.entries.map((e) => e.value) : n.type === "array" ? n.items : []);
+  const level = (nodes: JsonNode[], depth: number): void => {
+    for (const c of nodes) {
+      if (depth === REUSE_DEPTH) out.set(c.start, c);
+      else level(children(c), depth + 1);
+    }
+  };
+  level(children(root), 1);
+  return out;
+}
+
+/** An LRU of the last scanned body per key (a session id, or a hash of the body's first bytes). */
+export class ScanCache {
+  private readonly map = new Map<string, Entry>();
+  private bytes = 0;
+  /** Bytes reused by the last `scan` (the shared prefix covered by lent nodes is at most this), for tests and profiling. */
+  lastPrefix = 0;
+
+  constructor(private readonly maxEntries = MAX_SCAN_ENTRIES, private readonly maxBytes = MAX_SCAN_BYTES) {}
+
+  /** `scanJson(bytes)`, reusing what the last body under `key` shares with it; remembers `bytes` under `key`. Throws JsonScanError. */
+  scan(key: string, bytes: Uint8Array): JsonNode {
+    const prev = this.map.get(key);
+    let root: JsonNode;
+    if (prev) {
+      const limit = commonPrefixLength(prev.bytes, bytes);
+      this.lastPrefix = limit;
+      prev.nodes ??= lendableNodes(prev.root);
+      root = scanJson(bytes, { limit, nodes: prev.nodes });
+    } else {
+      this.lastPrefix = 0;
+      root = scanJson(bytes);
+    }
+    this.remember(key, { bytes, root, nodes: null });
+    return root;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  private remember(key: string, e: Entry): void {
+    const old = this.map.get(key);
+    if (old) { this.bytes -= old.bytes.length; this.map.delete(key); }
+    if (e.bytes.length > this.maxBytes) return;
+    this.map.set(key, e);
+    this.bytes += e.bytes.length;
+    while (this.map.size > this.maxEntries || this.bytes > this.maxBytes) {
+      const [k, v] = this.map.entries().next().value!;
+      this.map.delete(k);
+      this.bytes -= v.bytes.length;
+    }
+  }
+}
+
+/** The isolate's instance (module scope: one per isolate, shared by its requests). */
+export const scanCache = new ScanCache();

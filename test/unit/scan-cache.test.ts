@@ -1,0 +1,76 @@
+/**
+ * Scan reuse (src/providers/shared/json-scan.ts ScanReuse, src/gateway/scan-cache.ts): on
+ * consecutive model calls of real corpus sessions the reused scan equals a fresh scan node for
+ * node; history elements inside the shared prefix are the same objects; nothing past the
+ * prefix is ever lent; bounds on entries and bytes.
+ */
+import { describe, expect, it } from "vitest";
+import { ScanCache, lendableNodes } from "../../src/gateway/scan-cache";
+import { getMember, scanJson, type JsonNode } from "../../src/providers/shared/json-scan";
+import { anthropicRequest, callPrefixes, openaiRequest, sessions } from "../support/corpus";
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+describe("ScanCache on consecutive corpus calls", () => {
+  for (const [provider, id] of [["anthropic", "cc-cctrace-opus4"], ["openai-chat", "codex-rtchess-01"]] as const) {
+    it(`${id}: every reused scan equals a fresh one; earlier history elements are shared`, () => {
+      const s = sessions(provider).find((x) => x.id === id)!;
+      const cache = new ScanCache();
+      let prev: JsonNode | null = null;
+      let shared = 0;
+      for (const end of callPrefixes(s).slice(0, 30)) {
+        const bytes = provider === "anthropic" ? anthropicRequest(s, end) : openaiRequest(s, end);
+        const root = cache.scan("s", bytes);
+        expect(root).toEqual(scanJson(bytes));
+        const items = (getMember(root, "messages") as Extract<JsonNode, { type: "array" }>).items;
+        if (prev) {
+          const before = (getMember(prev, "messages") as Extract<JsonNode, { type: "array" }>).items;
+          // Every element the previous call had whose bytes lie in the shared prefix is the very same object.
+          const same = items.filter((n, i) => before[i] === n).length;
+          expect(same).toBeGreaterThanOrEqual(before.length - 2);
+          shared += same;
+        }
+        prev = root;
+      }
+      expect(shared).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe("ScanCache edges", () => {
+  it("a change inside an element: that element and everything after it are scanned afresh", () => {
+    const a = utf8('{"model":"m","messages":[{"role":"user","content":"one"},{"role":"assistant","content":"two"},{"role":"user","content":"three"}]}');
+    const b = utf8('{"model":"m","messages":[{"role":"user","content":"one"},{"role":"assistant","content":"TWO"},{"role":"user","content":"three"},{"role":"user","content":"four"}]}');
+    const cache = new ScanCache();
+    const ra = cache.scan("k", a);
+    const rb = cache.scan("k", b);
+    expect(rb).toEqual(scanJson(b));
+    const ia = (getMember(ra, "messages") as Extract<JsonNode, { type: "array" }>).items;
+    const ib = (getMember(rb, "messages") as Extract<JsonNode, { type: "array" }>).items;
+    expect([ib[0] === ia[0], ib[1] === ia[1], ib[2] === ia[2], cache.lastPrefix]).toEqual([true, false, false, 88]);
+  });
+
+  it("invalid JSON after a reused prefix still throws; another key is not reused", () => {
+    const cache = new ScanCache();
+    cache.scan("k", utf8('{"messages":[{"a":1},{"b":2}]}'));
+    expect(() => cache.scan("k", utf8('{"messages":[{"a":1},{"b":2},'))).toThrow("unexpected end at byte 29");
+    cache.scan("k", utf8('{"messages":[{"a":1}]}'));
+    cache.scan("other", utf8('{"messages":[{"a":1}]}'));
+    expect(cache.lastPrefix).toBe(0);
+  });
+
+  it("lendableNodes: the depth-2 values by start offset", () => {
+    const root = scanJson(utf8('{"m":"x","messages":[{"a":1},[2]],"o":{"k":true}}'));
+    expect([...lendableNodes(root)].map(([at, n]) => [at, n.type])).toEqual([[21, "object"], [29, "array"], [43, "true"]]);
+  });
+
+  it("keeps at most maxEntries entries and maxBytes bytes; a body over maxBytes is not kept", () => {
+    const cache = new ScanCache(2, 40);
+    cache.scan("a", utf8('{"messages":[1]}'));
+    cache.scan("b", utf8('{"messages":[2]}'));
+    cache.scan("c", utf8('{"messages":[3]}'));
+    expect(cache.size).toBe(2);
+    cache.scan("d", utf8(`{"messages":["${"x".repeat(50)}"]}`));
+    expect(cache.size).toBe(2);
+  });
+});
