@@ -12,11 +12,8 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { PipelineDeps } from "../../src/gateway/compaction-pipeline";
-import { anthropicAdapter } from "../../src/providers/anthropic-messages";
-import { getMember } from "../../src/providers/shared/json-scan";
-import type { ProviderAdapter } from "../../src/providers/types";
 import { gateway, newTestId, received, bytesOf, utf8 } from "./helpers";
-import { SESSIONS, compactVars, LITERAL_BODY, LITERAL_CONFIG, literalTwoCalls, send, sessionStub, statsOf, upstreamBodies } from "./pipeline-harness";
+import { SESSIONS, compactVars, LITERAL_BODY, LITERAL_CONFIG, literalTwoCalls, send, sessionStub, statsOf, upstreamBodies, MODEL_CUTTING_ADAPTER } from "./pipeline-harness";
 
 const PATH = "/anthropic/v1/messages";
 const BODY = LITERAL_BODY;
@@ -72,15 +69,7 @@ describe("fail open: the original bytes go, the reason is counted", () => {
   });
 
   it("the guarantee checker refuses the edited body (compile also cuts a byte of `model`) → guarantee_check, and the step is rolled back", async () => {
-    const bad: ProviderAdapter = {
-      ...anthropicAdapter,
-      compile: (parsed, plan) => {
-        const c = anthropicAdapter.compile(parsed, plan);
-        const model = getMember(parsed.root, "model")!;
-        return { ...c, deletions: [{ start: model.start + 1, end: model.start + 2 }, ...c.deletions] };
-      },
-    };
-    const r = await twoCalls({ adapterFor: () => bad });
+    const r = await twoCalls({ adapterFor: () => MODEL_CUTTING_ADAPTER });
     expect(r.raw).toBe("skipped; reason=guarantee_check");
     expect(r.forwarded).toEqual(BODY);
     expect(r.stats.counters.fail_open_guarantee_check).toBe(1);

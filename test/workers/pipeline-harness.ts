@@ -9,6 +9,9 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { inject } from "vitest";
 import type { IndexUpdate } from "../../src/admin/index-update";
+import { anthropicAdapter } from "../../src/providers/anthropic-messages";
+import { getMember } from "../../src/providers/shared/json-scan";
+import type { ProviderAdapter } from "../../src/providers/types";
 import type { Env } from "../../src/config/env";
 import { readGatewayConfig } from "../../src/config/gateway-config";
 import type { PipelineDeps } from "../../src/gateway/compaction-pipeline";
@@ -63,6 +66,16 @@ export function observedDeps(): { calls: string[]; batches: IndexUpdate["kind"][
   const index = { recordMany: async (u: IndexUpdate[]) => { batches.push(u.map((x) => x.kind)); return { ok: true }; } };
   return { calls, batches, deps: { sessions, index } };
 }
+
+/** The Anthropic adapter with a bad compile: it also cuts a byte of `model`, so the guarantee checker must refuse every edit. */
+export const MODEL_CUTTING_ADAPTER: ProviderAdapter = {
+  ...anthropicAdapter,
+  compile: (parsed, plan) => {
+    const c = anthropicAdapter.compile(parsed, plan);
+    const model = getMember(parsed.root, "model")!;
+    return { ...c, deletions: [{ start: model.start + 1, end: model.start + 2 }, ...c.deletions] };
+  },
+};
 
 /** Bytes the stand-in received for `testId`, in order. */
 export async function upstreamBodies(testId: string): Promise<Uint8Array[]> {

@@ -7,11 +7,8 @@
  * wrapped deps (the DO namespace and the index), never product flags.
  */
 import { describe, expect, it } from "vitest";
-import { anthropicAdapter } from "../../src/providers/anthropic-messages";
-import { getMember } from "../../src/providers/shared/json-scan";
-import type { ProviderAdapter } from "../../src/providers/types";
 import { newTestId, testVars } from "./helpers";
-import { compactVars, LITERAL_CONFIG, literalTwoCalls, observedDeps as observed, send, statsOf } from "./pipeline-harness";
+import { compactVars, LITERAL_CONFIG, literalTwoCalls, observedDeps as observed, send, statsOf, MODEL_CUTTING_ADAPTER } from "./pipeline-harness";
 
 const SMALL = '{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"hi"}]}';
 
@@ -38,16 +35,8 @@ describe("one report per request after the answer", () => {
   });
 
   it("a step to roll back is reported at once (reportOutcome), not held until the answer ends", async () => {
-    const bad: ProviderAdapter = {
-      ...anthropicAdapter,
-      compile: (parsed, plan) => {
-        const c = anthropicAdapter.compile(parsed, plan);
-        const model = getMember(parsed.root, "model")!;
-        return { ...c, deletions: [{ start: model.start + 1, end: model.start + 2 }, ...c.deletions] };
-      },
-    };
     const o = observed();
-    const r = await literalTwoCalls(compactVars(LITERAL_CONFIG), { ...o.deps, adapterFor: () => bad });
+    const r = await literalTwoCalls(compactVars(LITERAL_CONFIG), { ...o.deps, adapterFor: () => MODEL_CUTTING_ADAPTER });
     expect(r.raw).toBe("skipped; reason=guarantee_check");
     // Call 1: nothing to roll back; call 2: its step failed the check and is rolled back at once.
     expect(o.calls).toEqual(["step", "reportCall", "stepDelta", "reportOutcome"]);
