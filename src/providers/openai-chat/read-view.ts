@@ -50,9 +50,9 @@ function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callI
   return info;
 }
 
-/** Parses a Chat Completions body. Throws JsonScanError / ChatWireError (→ fail open). */
-export function readChat(bytes: Uint8Array): ParsedRequest {
-  const root = scanJson(bytes);
+/** Parses a Chat Completions body (`scanned`: `scanJson(bytes)` when already computed). Throws JsonScanError / ChatWireError (→ fail open). */
+export function readChat(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
+  const root = scanned ?? scanJson(bytes);
   const index = locateChat(bytes, root);
   const callIdsByMessage = new Map<number, string[]>();
   for (const p of index.pairs) callIdsByMessage.set(p.call.message, [...(callIdsByMessage.get(p.call.message) ?? []), p.id]);

@@ -53,9 +53,9 @@ function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound
   return info;
 }
 
-/** Parses a Responses body. Throws JsonScanError / ResponsesWireError (→ fail open). */
-export function readResponses(bytes: Uint8Array): ParsedRequest {
-  const root = scanJson(bytes);
+/** Parses a Responses body (`scanned`: `scanJson(bytes)` when already computed). Throws JsonScanError / ResponsesWireError (→ fail open). */
+export function readResponses(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
+  const root = scanned ?? scanJson(bytes);
   const index = locateResponses(bytes, root);
   const summaries = index.items.map((it) => summariseContent(bytes, it.value, RESPONSES_PART_KINDS));
   const bound = reasoningBindings(index);
