@@ -13,6 +13,12 @@ export interface ParsedRequest {
   bytes: Uint8Array;
   root: JsonNode;
   view: ConversationView;
+  /**
+   * Raw byte range in `bytes` of each pair's call input, aligned with `view.pairs` (the JSON
+   * value whose decoding is `input_text`, quotes included): equal raw bytes mean equal
+   * `input_text`, so the guarantee checker compares these before decoding. Absent: unknown.
+   */
+  inputRanges?: readonly ByteRange[];
 }
 
 /** Result of compiling a plan: byte ranges to delete and the plan actually applied. */

@@ -13,7 +13,8 @@
  * 3. every top-level field except the history (`adapter.historyKey`) is byte-identical;
  * 4. every kept message keeps its identity hash (prose, media, thinking, role), and every removed
  *    message had no non-tool parts;
- * 5. every kept tool call has the same input; every locked pair and every orphan is unchanged;
+ * 5. every kept tool call has the same input (equal raw bytes, else equal decoded text: the
+ *    adapter's `inputRanges`); every locked pair and every orphan is unchanged;
  *    strings are cut only inside messages holding the result of an unlocked pair;
  * 6. the provider's rules hold on the output (`adapter.checkRules`).
  * Identical bytes are always ok (forwarding the original is the fail-open path).
@@ -96,12 +97,14 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
   if (kept.length !== outView.messages.length) v.push(`history has ${outView.messages.length} messages, derivation kept ${kept.length}`);
   const keptSet = new Set(kept);
   kept.forEach((ii, oi) => {
+    // A byte-identical message has the same identity (MessageInfo.identity_hash depends on its bytes only).
+    if (walk.identical[oi]) return;
     const a = inView.messages[ii]!;
     const b = outView.messages[oi];
     if (b && a.identity_hash !== b.identity_hash) v.push(`message ${ii} (now ${oi}): non-tool content or role changed`);
   });
-  const inPairs = new Map(inView.pairs.map((p) => [p.id, p]));
-  const outPairs = new Map(outView.pairs.map((p) => [p.id, p]));
+  const inPairs = new Map(inView.pairs.map((p, k) => [p.id, k]));
+  const outPairs = new Map(outView.pairs.map((p, k) => [p.id, k]));
   for (const m of inView.messages) {
     if (keptSet.has(m.index)) continue;
     if (m.non_tool_parts > 0) v.push(`message ${m.index} removed but had ${m.non_tool_parts} non-tool part(s)`);
@@ -110,16 +113,23 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
     if (still.length > 0) v.push(`message ${m.index} removed but its call(s) ${still.join(", ")} remain`);
   }
 
-  for (const p of outView.pairs) {
-    const q = inPairs.get(p.id);
-    if (!q) v.push(`pair ${p.id} is not a pair of the input`);
-    else if (q.input_text !== p.input_text) v.push(`pair ${p.id}: tool input changed`);
-  }
-  for (const q of inView.pairs) {
-    if (q.locked === null) continue;
-    const p = outPairs.get(q.id);
-    if (!p || p.result_hash !== q.result_hash || p.input_text !== q.input_text) v.push(`pair ${q.id} is locked (${q.locked}) but changed`);
-  }
+  // Equal raw input bytes mean equal input text; only differing bytes are decoded and compared.
+  const sameInput = (qk: number, pk: number): boolean => {
+    const a = inParsed.inputRanges?.[qk];
+    const b = outParsed.inputRanges?.[pk];
+    if (a && b && sameBytes(input, a.start, a.end, output, b.start, b.end)) return true;
+    return inView.pairs[qk]!.input_text === outView.pairs[pk]!.input_text;
+  };
+  outView.pairs.forEach((p, pk) => {
+    const qk = inPairs.get(p.id);
+    if (qk === undefined) v.push(`pair ${p.id} is not a pair of the input`);
+    else if (!sameInput(qk, pk)) v.push(`pair ${p.id}: tool input changed`);
+  });
+  inView.pairs.forEach((q, qk) => {
+    if (q.locked === null) return;
+    const pk = outPairs.get(q.id);
+    if (pk === undefined || outView.pairs[pk]!.result_hash !== q.result_hash || !sameInput(qk, pk)) v.push(`pair ${q.id} is locked (${q.locked}) but changed`);
+  });
   const outOrphans = new Set(outView.orphans.map((o) => `${o.kind}\u0000${o.id}`));
   for (const o of inView.orphans) if (!outOrphans.has(`${o.kind}\u0000${o.id}`)) v.push(`orphan ${o.id} (${o.kind}) changed`);
 
@@ -144,6 +154,8 @@ function sameBytes(a: Uint8Array, as: number, ae: number, b: Uint8Array, bs: num
 class Walk {
   /** Input offsets where a string literal was cut (start of the removed middle). */
   cuts: number[] = [];
+  /** History array only: whether each kept output element is byte-identical to its input element. */
+  identical: boolean[] = [];
   /** @param removable keys a history message may lose whole (adapter.removableMembers). */
   constructor(readonly a: Uint8Array, readonly b: Uint8Array, readonly removable: ReadonlySet<string>) {}
 
@@ -206,10 +218,14 @@ class Walk {
       return sameBytes(Uint8Array.from(inner), 0, inner.length, this.b, o.start + 1, o.end - 1) ? [] : fail();
     }
     const kept: number[] = [];
+    const identical: boolean[] = [];
     let next = 0;
     for (const oi of O) {
       let found = -1;
-      for (let k = next; k < I.length; k++) if (this.node(I[k]!, oi, history)) { found = k; break; }
+      for (let k = next; k < I.length; k++) {
+        const same = history && sameBytes(this.a, I[k]!.start, I[k]!.end, this.b, oi.start, oi.end);
+        if (same || this.node(I[k]!, oi, history)) { found = k; identical.push(same); break; }
+      }
       if (found < 0) return fail();
       kept.push(found);
       next = found + 1;
@@ -225,6 +241,7 @@ class Walk {
       for (let j = kept[k]!; j < kept[k + 1]! && !ok; j++) ok = sameBytes(this.a, I[j]!.end, I[j + 1]!.start, this.b, from, to);
       if (!ok) return fail();
     }
+    if (history) this.identical = identical;
     return kept;
   }
 

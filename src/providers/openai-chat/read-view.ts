@@ -14,11 +14,13 @@ import { hashBytes } from "../../core/hash";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
 import { joinedText, lazyPair, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityHash } from "../shared/identity-hash";
+import { lazyField } from "../shared/lazy-field";
 import { locateChat, type ChatMessage } from "./locate-pairs";
 import { ASSISTANT_TOOL_KEYS, CHAT_PART_KINDS, REMOVABLE_ASSISTANT_KEYS } from "./wire";
 
 const ASSISTANT_EXCLUDE: ReadonlySet<string> = new Set(ASSISTANT_TOOL_KEYS);
 const RESULT_EXCLUDE: ReadonlySet<string> = new Set(["content", "tool_call_id", "name"]);
+const NO_EXCLUDE: ReadonlySet<string> = new Set();
 
 /** True when an assistant message has no prose or media (content null, absent, "" or []). */
 export function hasNoContent(m: ChatMessage): boolean {
@@ -34,7 +36,8 @@ export function isRemovableWithCalls(m: ChatMessage): boolean {
 function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callIds: string[]): MessageInfo {
   const isResult = m.role === "tool" || m.role === "function";
   const size = m.node.end - m.node.start;
-  const info: MessageInfo = {
+  const removable = isRemovableWithCalls(m);
+  const fields: Omit<MessageInfo, "identity_hash"> = {
     index: m.index,
     role: m.role,
     turn_index: m.turn,
@@ -43,10 +46,11 @@ function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callI
     est_tokens: estimateWithMedia(size, s),
     prose_blocks: isResult ? 0 : s.textParts,
     media_blocks: isResult ? 0 : s.media,
-    non_tool_parts: isResult || isRemovableWithCalls(m) ? 0 : Math.max(1, s.textParts + s.media),
-    identity_hash: identityHash(bytes, m.role, m.node, isResult ? RESULT_EXCLUDE : m.role === "assistant" ? ASSISTANT_EXCLUDE : new Set()),
+    non_tool_parts: isResult || removable ? 0 : Math.max(1, s.textParts + s.media),
   };
-  if (callIds.length > 0 && isRemovableWithCalls(m)) info.removable_with = callIds;
+  const exclude = isResult ? RESULT_EXCLUDE : m.role === "assistant" ? ASSISTANT_EXCLUDE : NO_EXCLUDE;
+  const info: MessageInfo = lazyField(fields, "identity_hash", () => identityHash(bytes, m.role, m.node, exclude));
+  if (callIds.length > 0 && removable) info.removable_with = callIds;
   return info;
 }
 
@@ -94,5 +98,5 @@ export function readChat(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
     turn_count: index.turnCount,
     server_managed: null,
   };
-  return { bytes, root, view };
+  return { bytes, root, view, inputRanges: index.pairs.map((p) => p.call.input) };
 }

@@ -10,11 +10,12 @@
  */
 import type { ConversationView, MessageInfo, ToolPair } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
-import { hashBytes } from "../../core/hash";
+import { hashBytes, hashText } from "../../core/hash";
 import { estimateTokensFromBytes } from "../../core/tokens/estimate";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
 import { joinedText, lazyPair, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityHash } from "../shared/identity-hash";
+import { lazyField } from "../shared/lazy-field";
 import { locateResponses, type ResponsesIndex, type ResponsesItem } from "./locate-items";
 import { RESPONSES_PART_KINDS } from "./wire";
 
@@ -36,7 +37,7 @@ function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound
   const size = it.node.end - it.node.start;
   const toolPart = it.kind === "call" || it.kind === "call_output";
   const role = it.role ?? it.type;
-  const info: MessageInfo = {
+  const fields: Omit<MessageInfo, "identity_hash"> = {
     index: it.index,
     role,
     turn_index: it.turn,
@@ -47,8 +48,8 @@ function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound
     media_blocks: it.kind === "message" ? s.media : 0,
     // Tool parts are checked per pair; a reasoning item bound to calls may go with them (removable_with).
     non_tool_parts: toolPart || bound ? 0 : Math.max(1, s.textParts + s.media),
-    identity_hash: toolPart ? hashBytes(new TextEncoder().encode(role)) : identityHash(bytes, role, it.node, NO_EXCLUDE),
   };
+  const info: MessageInfo = lazyField(fields, "identity_hash", () => (toolPart ? hashText(role) : identityHash(bytes, role, it.node, NO_EXCLUDE)));
   if (bound) info.removable_with = bound;
   return info;
 }
@@ -96,7 +97,7 @@ export function readResponses(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
     turn_count: index.turnCount,
     server_managed: index.serverManaged,
   };
-  return { bytes, root, view };
+  return { bytes, root, view, inputRanges: index.pairs.map((p) => p.input) };
 }
 
 /** The view of `input` given as a plain string: one user message. */
