@@ -1,7 +1,7 @@
 /**
  * OpenAI Chat: the structural index of a request (pure) — its messages with their nodes, the
  * tool pairs and the orphans. Shared by read-view.ts (the neutral view) and edit-rules.ts (plan
- * compilation); cached per scanned root so a request is indexed once.
+ * compilation); `read` keeps it on the ParsedRequest so a request is indexed once.
  *
  * Pairing is positional, as the API checks it (case B06): an assistant's calls are answered by
  * the run of tool / function messages directly after it.
@@ -20,6 +20,7 @@
  * src/core/view/types.ts) → "last_assistant_turn".
  */
 import type { Orphan } from "../../core/view/types";
+import type { ParsedRequest } from "../types";
 import { hashText } from "../../core/hash";
 import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
 import { ChatWireError, TOOL_CALL_TYPES, isChatRole, type ChatRole } from "./wire";
@@ -60,6 +61,7 @@ export interface ChatPairLoc {
 }
 
 export interface ChatIndex {
+  provider: "openai-chat";
   messagesNode: ArrayNode;
   messages: ChatMessage[];
   pairs: ChatPairLoc[];
@@ -68,15 +70,14 @@ export interface ChatIndex {
   turnCount: number;
 }
 
-const cache = new WeakMap<JsonNode, ChatIndex>();
-
 /** The index of a scanned Chat Completions body. Throws ChatWireError on an unexpected shape. */
 export function locateChat(bytes: Uint8Array, root: JsonNode): ChatIndex {
-  const hit = cache.get(root);
-  if (hit) return hit;
-  const index = buildIndex(bytes, root);
-  cache.set(root, index);
-  return index;
+  return buildIndex(bytes, root);
+}
+
+/** The index `read` kept on `parsed` (ParsedRequest.index), else a new one. Throws as locateChat. */
+export function chatIndexOf(parsed: ParsedRequest): ChatIndex {
+  return parsed.index?.provider === "openai-chat" ? (parsed.index as ChatIndex) : locateChat(parsed.bytes, parsed.root);
 }
 
 function asObject(node: JsonNode | undefined, field: string): ObjectNode {
@@ -191,7 +192,7 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
   // 3. Reused ids: every pair sharing a wire id is locked, since dropping one would renumber the others.
   for (const p of pairs) if (p.locked === null && (seen.get(p.call.id) ?? 0) > 1) p.locked = "reused_id";
   pairs.sort((a, b) => a.call.message - b.call.message || a.call.item - b.call.item);
-  return { messagesNode, messages, pairs, orphans, turnCount: assistants };
+  return { provider: "openai-chat", messagesNode, messages, pairs, orphans, turnCount: assistants };
 }
 
 function resultId(bytes: Uint8Array, m: ChatMessage): string {

@@ -98,5 +98,5 @@ export function readChat(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
     turn_count: index.turnCount,
     server_managed: null,
   };
-  return { bytes, root, view, inputRanges: index.pairs.map((p) => p.call.input) };
+  return { bytes, root, view, inputRanges: index.pairs.map((p) => p.call.input), index };
 }

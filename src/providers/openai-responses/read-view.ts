@@ -97,7 +97,7 @@ export function readResponses(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
     turn_count: index.turnCount,
     server_managed: index.serverManaged,
   };
-  return { bytes, root, view, inputRanges: index.pairs.map((p) => p.input) };
+  return { bytes, root, view, inputRanges: index.pairs.map((p) => p.input), index };
 }
 
 /** The view of `input` given as a plain string: one user message. */
