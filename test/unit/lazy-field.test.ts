@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lazyField } from "../../src/providers/shared/lazy-field";
+import { LAZY_ABOVE_BYTES, fieldByCost, lazyField } from "../../src/providers/shared/lazy-field";
 
 describe("lazyField", () => {
   it("computes once, on first read, and looks like a plain field to keys, JSON, structuredClone and toEqual", () => {
@@ -24,5 +24,15 @@ describe("lazyField", () => {
   });
   it("refuses a field the object already has", () => {
     expect(() => lazyField({ a: 1 } as { a: number }, "a", () => 2)).toThrow(new TypeError('lazyField: "a" is already defined'));
+  });
+
+  it("fieldByCost: computes cheap fields at once as plain fields, costly ones on first read, same value either way", () => {
+    let calls = 0;
+    const compute = () => ++calls;
+    const cheap = fieldByCost({ id: 1 }, "v", LAZY_ABOVE_BYTES - 1, compute);
+    expect([calls, Object.getOwnPropertyDescriptor(cheap, "v")]).toEqual([1, { value: 1, writable: true, enumerable: true, configurable: true }]);
+    const costly = fieldByCost({ id: 2 }, "v", LAZY_ABOVE_BYTES, compute);
+    expect([calls, typeof Object.getOwnPropertyDescriptor(costly, "v")!.get]).toEqual([1, "function"]);
+    expect([costly.v, calls, costly]).toEqual([2, 2, { id: 2, v: 2 }]);
   });
 });

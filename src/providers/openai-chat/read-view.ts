@@ -13,8 +13,8 @@ import type { ParsedRequest } from "../types";
 import { hashBytes } from "../../core/hash";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
 import { joinedText, lazyPair, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
-import { identityHash } from "../shared/identity-hash";
-import { lazyField } from "../shared/lazy-field";
+import { identityBytes, identityHash } from "../shared/identity-hash";
+import { fieldByCost } from "../shared/lazy-field";
 import { locateChat, type ChatMessage } from "./locate-pairs";
 import { ASSISTANT_TOOL_KEYS, CHAT_PART_KINDS, REMOVABLE_ASSISTANT_KEYS } from "./wire";
 
@@ -49,7 +49,7 @@ function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callI
     non_tool_parts: isResult || removable ? 0 : Math.max(1, s.textParts + s.media),
   };
   const exclude = isResult ? RESULT_EXCLUDE : m.role === "assistant" ? ASSISTANT_EXCLUDE : NO_EXCLUDE;
-  const info: MessageInfo = lazyField(fields, "identity_hash", () => identityHash(bytes, m.role, m.node, exclude));
+  const info: MessageInfo = fieldByCost(fields, "identity_hash", identityBytes(m.node, exclude), () => identityHash(bytes, m.role, m.node, exclude));
   if (callIds.length > 0 && removable) info.removable_with = callIds;
   return info;
 }
@@ -80,7 +80,7 @@ export function readChat(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
         result_est_tokens: estimateWithMedia(resultBytes, s),
         result_is_error: false,
         result_media_count: s.media,
-        result_hash: hashBytes(content ? bytes.subarray(content.start, content.end) : new Uint8Array()),
+        result_hash: content ? hashBytes(bytes, content.start, content.end) : hashBytes(bytes, 0, 0),
         locked: p.locked,
       },
       { input_text: () => stringValue(bytes, p.call.input), result_text: () => joinedText(bytes, s) },

@@ -14,8 +14,8 @@ import { hashBytes, hashText } from "../../core/hash";
 import { estimateTokensFromBytes } from "../../core/tokens/estimate";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
 import { joinedText, lazyPair, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
-import { identityHash } from "../shared/identity-hash";
-import { lazyField } from "../shared/lazy-field";
+import { identityBytes, identityHash } from "../shared/identity-hash";
+import { fieldByCost } from "../shared/lazy-field";
 import { locateResponses, type ResponsesIndex, type ResponsesItem } from "./locate-items";
 import { RESPONSES_PART_KINDS } from "./wire";
 
@@ -49,7 +49,8 @@ function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound
     // Tool parts are checked per pair; a reasoning item bound to calls may go with them (removable_with).
     non_tool_parts: toolPart || bound ? 0 : Math.max(1, s.textParts + s.media),
   };
-  const info: MessageInfo = lazyField(fields, "identity_hash", () => (toolPart ? hashText(role) : identityHash(bytes, role, it.node, NO_EXCLUDE)));
+  const work = toolPart ? 0 : identityBytes(it.node, NO_EXCLUDE);
+  const info: MessageInfo = fieldByCost(fields, "identity_hash", work, () => (toolPart ? hashText(role) : identityHash(bytes, role, it.node, NO_EXCLUDE)));
   if (bound) info.removable_with = bound;
   return info;
 }
@@ -77,7 +78,7 @@ export function readResponses(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
         result_est_tokens: estimateWithMedia(resultBytes, s),
         result_is_error: false,
         result_media_count: s.media,
-        result_hash: hashBytes(bytes.subarray(value.start, value.end)),
+        result_hash: hashBytes(bytes, value.start, value.end),
         locked: p.locked,
       },
       { input_text: () => stringValue(bytes, p.input), result_text: () => joinedText(bytes, s) },
@@ -113,6 +114,6 @@ function stringInputMessage(bytes: Uint8Array, node: JsonNode): MessageInfo {
     prose_blocks: size > 2 ? 1 : 0,
     media_blocks: 0,
     non_tool_parts: 1,
-    identity_hash: hashBytes(bytes.subarray(node.start, node.end)),
+    identity_hash: hashBytes(bytes, node.start, node.end),
   };
 }
