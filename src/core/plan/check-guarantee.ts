@@ -207,16 +207,15 @@ class Walk {
    */
   array(i: Extract<JsonNode, { type: "array" }>, o: Extract<JsonNode, { type: "array" }>, history = false): number[] | null {
     const saved = this.cuts.length;
-    const fail = () => { this.cuts.length = saved; return null; };
     const I = i.items;
     const O = o.items;
     if (O.length === 0) {
       // Everything removed: the inner bytes are the input's leading + trailing whitespace.
-      if (I.length === 0) return this.same(i.start, i.end, o.start, o.end) ? [] : fail();
+      if (I.length === 0) return this.same(i.start, i.end, o.start, o.end) ? [] : this.undo(saved, null);
       const lead = I[0]!.start - (i.start + 1);
       const os = o.start + 1;
       const ok = o.end - 1 - os === lead + (i.end - 1 - I[I.length - 1]!.end) && this.same(i.start + 1, I[0]!.start, os, os + lead) && this.same(I[I.length - 1]!.end, i.end - 1, os + lead, o.end - 1);
-      return ok ? [] : fail();
+      return ok ? [] : this.undo(saved, null);
     }
     const kept: number[] = [];
     const identical: boolean[] = [];
@@ -227,20 +226,20 @@ class Walk {
         const same = history && this.same(I[k]!.start, I[k]!.end, oi.start, oi.end);
         if (same || this.node(I[k]!, oi, history)) { found = k; identical.push(same); break; }
       }
-      if (found < 0) return fail();
+      if (found < 0) return this.undo(saved, null);
       kept.push(found);
       next = found + 1;
     }
     // Leading and trailing whitespace are the input's own.
-    if (!this.same(i.start, I[0]!.start, o.start, O[0]!.start)) return fail();
-    if (!this.same(I[I.length - 1]!.end, i.end, O[O.length - 1]!.end, o.end)) return fail();
+    if (!this.same(i.start, I[0]!.start, o.start, O[0]!.start)) return this.undo(saved, null);
+    if (!this.same(I[I.length - 1]!.end, i.end, O[O.length - 1]!.end, o.end)) return this.undo(saved, null);
     // Each separator between kept elements is one of the input separators between them.
     for (let k = 0; k + 1 < kept.length; k++) {
       const from = O[k]!.end;
       const to = O[k + 1]!.start;
       let ok = false;
       for (let j = kept[k]!; j < kept[k + 1]! && !ok; j++) ok = this.same(I[j]!.end, I[j + 1]!.start, from, to);
-      if (!ok) return fail();
+      if (!ok) return this.undo(saved, null);
     }
     if (history) this.identical = identical;
     return kept;
@@ -254,7 +253,6 @@ class Walk {
    */
   private membersRemoved(i: Extract<JsonNode, { type: "object" }>, o: Extract<JsonNode, { type: "object" }>): boolean {
     const saved = this.cuts.length;
-    const fail = () => { this.cuts.length = saved; return false; };
     const I = i.entries;
     const O = o.entries;
     if (O.length === 0 || O.length >= I.length) return false;
@@ -265,21 +263,27 @@ class Walk {
       for (let k = next; k < I.length; k++) {
         const ie = I[k]!;
         if (ie.key === oe.key && this.same(ie.keyStart, ie.value.start, oe.keyStart, oe.value.start) && this.node(ie.value, oe.value)) { found = k; break; }
-        if (!this.removable.has(ie.key)) return fail();
+        if (!this.removable.has(ie.key)) return this.undo(saved, false);
       }
-      if (found < 0) return fail();
+      if (found < 0) return this.undo(saved, false);
       kept.push(found);
       next = found + 1;
     }
-    for (let k = next; k < I.length; k++) if (!this.removable.has(I[k]!.key)) return fail();
-    if (!this.same(i.start, I[0]!.keyStart, o.start, O[0]!.keyStart)) return fail();
-    if (!this.same(I[I.length - 1]!.value.end, i.end, O[O.length - 1]!.value.end, o.end)) return fail();
+    for (let k = next; k < I.length; k++) if (!this.removable.has(I[k]!.key)) return this.undo(saved, false);
+    if (!this.same(i.start, I[0]!.keyStart, o.start, O[0]!.keyStart)) return this.undo(saved, false);
+    if (!this.same(I[I.length - 1]!.value.end, i.end, O[O.length - 1]!.value.end, o.end)) return this.undo(saved, false);
     for (let k = 0; k + 1 < kept.length; k++) {
       let ok = false;
       for (let j = kept[k]!; j < kept[k + 1]! && !ok; j++) ok = this.same(I[j]!.value.end, I[j + 1]!.keyStart, O[k]!.value.end, O[k + 1]!.keyStart);
-      if (!ok) return fail();
+      if (!ok) return this.undo(saved, false);
     }
     return true;
+  }
+
+  /** Drops the cuts recorded since `saved` (a failed derivation) and returns `result`. */
+  private undo<R>(saved: number, result: R): R {
+    this.cuts.length = saved;
+    return result;
   }
 
   /** Whether output literal `o` is input literal `i` with one middle range removed at character boundaries. */

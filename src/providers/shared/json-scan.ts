@@ -48,7 +48,11 @@ export function scanJson(bytes: Uint8Array): JsonNode {
     }
   };
 
-  const str = (): { type: "string"; start: number; end: number; hasEscape: boolean } => {
+  /** Whether the string literal `skipString` last passed holds an escape. */
+  let escaped = false;
+
+  /** Moves `pos` past the string literal at `pos` (validated); sets `escaped`. Allocates nothing (keys need no node). */
+  const skipString = (): void => {
     const start = pos;
     let p = pos + 1; // after the opening quote; a local copy keeps the hot loop in registers
     let hasEscape = false;
@@ -59,7 +63,8 @@ export function scanJson(bytes: Uint8Array): JsonNode {
       const c = bytes[p]!;
       if (c === 0x22) {
         pos = p + 1;
-        return { type: "string", start, end: pos, hasEscape };
+        escaped = hasEscape;
+        return;
       }
       if (c === 0x5c) {
         hasEscape = true;
@@ -84,6 +89,12 @@ export function scanJson(bytes: Uint8Array): JsonNode {
       p++;
     }
     throw new JsonScanError("unterminated string", start);
+  };
+
+  const str = (): JsonNode => {
+    const start = pos;
+    skipString();
+    return { type: "string", start, end: pos, hasEscape: escaped };
   };
 
   const num = (): JsonNode => {
@@ -131,8 +142,9 @@ export function scanJson(bytes: Uint8Array): JsonNode {
       for (;;) {
         ws();
         if (bytes[pos] !== 0x22) throw new JsonScanError("expected key", pos);
-        const k = str();
-        const key = k.hasEscape ? (JSON.parse(decoder.decode(bytes.subarray(k.start, k.end))) as string) : keyText(bytes, k.start + 1, k.end - 1);
+        const keyStart = pos;
+        skipString();
+        const key = escaped ? (JSON.parse(decoder.decode(bytes.subarray(keyStart, pos))) as string) : keyText(bytes, keyStart + 1, pos - 1);
         // Duplicate detection: a linear scan for small objects, a Set beyond 8 keys.
         if (entries.length < 8) {
           for (let q = 0; q < entries.length; q++) if (entries[q]!.key === key) duplicateKeys = true;
@@ -144,7 +156,7 @@ export function scanJson(bytes: Uint8Array): JsonNode {
         ws();
         if (bytes[pos] !== 0x3a) throw new JsonScanError("expected ':'", pos);
         pos++;
-        entries.push({ key, keyStart: k.start, value: value(depth + 1) });
+        entries.push({ key, keyStart, value: value(depth + 1) });
         ws();
         if (bytes[pos] === 0x2c) { pos++; continue; }
         if (bytes[pos] === 0x7d) return { type: "object", start, end: ++pos, entries, duplicateKeys };
