@@ -80,66 +80,76 @@ export function chatIndexOf(parsed: ParsedRequest): ChatIndex {
   return parsed.index?.provider === "openai-chat" ? (parsed.index as ChatIndex) : locateChat(parsed.bytes, parsed.root);
 }
 
-function asObject(node: JsonNode | undefined, field: string): ObjectNode {
-  if (!node || node.type !== "object") throw new ChatWireError(field, `expected an object, got ${node?.type ?? "nothing"}`);
-  if (node.duplicateKeys) throw new ChatWireError(field, "duplicate keys");
+/**
+ * Where a checked value sits, for error messages: `messages[i]`, then `.tool_calls[k]` when
+ * k ≥ 0, then `suffix`. Kept as numbers and built into a string only when an error is thrown
+ * (the read path builds none: a string per field per message was measurable garbage).
+ */
+function fieldName(i: number, k: number, suffix: string): string {
+  return `messages[${i}]${k >= 0 ? `.tool_calls[${k}]` : ""}${suffix}`;
+}
+
+function asObject(node: JsonNode | undefined, i: number, k: number, suffix: string): ObjectNode {
+  if (!node || node.type !== "object") throw new ChatWireError(fieldName(i, k, suffix), `expected an object, got ${node?.type ?? "nothing"}`);
+  if (node.duplicateKeys) throw new ChatWireError(fieldName(i, k, suffix), "duplicate keys");
   return node;
 }
 
-function str(bytes: Uint8Array, node: JsonNode | undefined, field: string): string {
-  if (!node || node.type !== "string") throw new ChatWireError(field, `expected a string, got ${node?.type ?? "nothing"}`);
-  return stringValue(bytes, node);
+function str(bytes: Uint8Array, node: JsonNode | undefined, i: number, k: number, suffix: string): string {
+  return stringValue(bytes, stringNode(node, i, k, suffix));
 }
 
-function stringNode(node: JsonNode | undefined, field: string): JsonNode {
-  if (!node || node.type !== "string") throw new ChatWireError(field, `expected a string, got ${node?.type ?? "nothing"}`);
+function stringNode(node: JsonNode | undefined, i: number, k: number, suffix: string): JsonNode {
+  if (!node || node.type !== "string") throw new ChatWireError(fieldName(i, k, suffix), `expected a string, got ${node?.type ?? "nothing"}`);
   return node;
 }
 
-function readCalls(bytes: Uint8Array, m: ChatMessage, field: string): ChatCall[] {
+function readCalls(bytes: Uint8Array, m: ChatMessage): ChatCall[] {
   const calls: ChatCall[] = [];
-  m.toolCalls?.items.forEach((item, k) => {
-    const f = `${field}.tool_calls[${k}]`;
-    const call = asObject(item, f);
-    const id = str(bytes, getMember(call, "id"), `${f}.id`);
+  const i = m.index;
+  const items = m.toolCalls?.items ?? [];
+  for (let k = 0; k < items.length; k++) {
+    const call = asObject(items[k], i, k, "");
+    const id = str(bytes, getMember(call, "id"), i, k, ".id");
     const typeNode = getMember(call, "type");
-    const type = typeNode === undefined ? "function" : str(bytes, typeNode, `${f}.type`);
-    if (!(TOOL_CALL_TYPES as readonly string[]).includes(type)) throw new ChatWireError(`${f}.type`, `unknown tool call type ${JSON.stringify(type)}`);
-    const body = asObject(getMember(call, type), `${f}.${type}`);
-    const name = str(bytes, getMember(body, "name"), `${f}.${type}.name`);
-    const inputKey = type === "custom" ? "input" : "arguments";
-    const input = stringNode(getMember(body, inputKey), `${f}.${type}.${inputKey}`);
-    calls.push({ id, kind: type === "custom" ? "custom" : "function", name, input, message: m.index, item: k });
-  });
+    const type = typeNode === undefined ? "function" : str(bytes, typeNode, i, k, ".type");
+    if (!(TOOL_CALL_TYPES as readonly string[]).includes(type)) throw new ChatWireError(fieldName(i, k, ".type"), `unknown tool call type ${JSON.stringify(type)}`);
+    const custom = type === "custom";
+    const body = asObject(getMember(call, type), i, k, custom ? ".custom" : ".function");
+    const name = str(bytes, getMember(body, "name"), i, k, custom ? ".custom.name" : ".function.name");
+    const input = stringNode(getMember(body, custom ? "input" : "arguments"), i, k, custom ? ".custom.input" : ".function.arguments");
+    calls.push({ id, kind: custom ? "custom" : "function", name, input, message: i, item: k });
+  }
   if (m.functionCall) {
-    const f = `${field}.function_call`;
-    const name = str(bytes, getMember(m.functionCall, "name"), `${f}.name`);
-    const input = stringNode(getMember(m.functionCall, "arguments"), `${f}.arguments`);
+    const name = str(bytes, getMember(m.functionCall, "name"), i, -1, ".function_call.name");
+    const input = stringNode(getMember(m.functionCall, "arguments"), i, -1, ".function_call.arguments");
     const id = `function_call:${hashText(`${name}\u0000${stringValue(bytes, input)}`)}`;
-    calls.push({ id, kind: "legacy_function", name, input, message: m.index, item: -1 });
+    calls.push({ id, kind: "legacy_function", name, input, message: i, item: -1 });
   }
   return calls;
 }
 
 function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
-  const body = asObject(root, "body");
+  if (root.type !== "object") throw new ChatWireError("body", `expected an object, got ${root.type}`);
+  if (root.duplicateKeys) throw new ChatWireError("body", "duplicate keys");
+  const body = root;
   const messagesNode = getMember(body, "messages");
   if (!messagesNode || messagesNode.type !== "array") throw new ChatWireError("messages", `expected an array, got ${messagesNode?.type ?? "nothing"}`);
   // 1. Messages, their roles and turns.
   const messages: ChatMessage[] = [];
   let assistants = 0;
-  messagesNode.items.forEach((item, index) => {
-    const field = `messages[${index}]`;
-    const node = asObject(item, field);
-    const role = str(bytes, getMember(node, "role"), `${field}.role`);
-    if (!isChatRole(role)) throw new ChatWireError(`${field}.role`, `unknown role ${JSON.stringify(role)}`);
+  const items = messagesNode.items;
+  for (let index = 0; index < items.length; index++) {
+    const node = asObject(items[index], index, -1, "");
+    const role = str(bytes, getMember(node, "role"), index, -1, ".role");
+    if (!isChatRole(role)) throw new ChatWireError(fieldName(index, -1, ".role"), `unknown role ${JSON.stringify(role)}`);
     const tc = role === "assistant" ? getMember(node, "tool_calls") : undefined;
-    if (tc && tc.type !== "array" && tc.type !== "null") throw new ChatWireError(`${field}.tool_calls`, `expected an array, got ${tc.type}`);
+    if (tc && tc.type !== "array" && tc.type !== "null") throw new ChatWireError(fieldName(index, -1, ".tool_calls"), `expected an array, got ${tc.type}`);
     const fc = role === "assistant" ? getMember(node, "function_call") : undefined;
-    const functionCall = fc && fc.type !== "null" ? asObject(fc, `${field}.function_call`) : undefined;
+    const functionCall = fc && fc.type !== "null" ? asObject(fc, index, -1, ".function_call") : undefined;
     messages.push({ index, node, role, turn: assistants, content: getMember(node, "content"), toolCalls: tc?.type === "array" ? tc : undefined, functionCall });
     if (role === "assistant") assistants++;
-  });
+  }
   // 2. Positional pairing: each assistant's calls against the run of tool/function messages after it.
   const pairs: ChatPairLoc[] = [];
   const orphans: Orphan[] = [];
@@ -149,11 +159,10 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
   let i = 0;
   while (i < messages.length) {
     const m = messages[i]!;
-    const field = `messages[${i}]`;
     if (m.role === "tool" || m.role === "function") {
       // A result outside any assistant's run answers nothing.
-      if (m.role === "tool") str(bytes, getMember(m.node, "tool_call_id"), `${field}.tool_call_id`);
-      else str(bytes, getMember(m.node, "name"), `${field}.name`);
+      if (m.role === "tool") str(bytes, getMember(m.node, "tool_call_id"), i, -1, ".tool_call_id");
+      else str(bytes, getMember(m.node, "name"), i, -1, ".name");
       orphans.push({ id: resultId(bytes, m), kind: "result_without_call", position: at(i, -1) });
       i++;
       continue;
@@ -162,7 +171,7 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
       i++;
       continue;
     }
-    const calls = readCalls(bytes, m, field);
+    const calls = readCalls(bytes, m);
     const counts = new Map<string, number>();
     for (const c of calls) counts.set(c.id, (counts.get(c.id) ?? 0) + 1);
     const open = new Map(calls.filter((c) => counts.get(c.id) === 1).map((c) => [c.id, c]));
@@ -170,10 +179,8 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
     let j = i + 1;
     for (; j < messages.length && (messages[j]!.role === "tool" || messages[j]!.role === "function"); j++) {
       const r = messages[j]!;
-      const rf = `messages[${j}]`;
-      const legacy = calls.find((c) => c.kind === "legacy_function");
-      const id = r.role === "tool" ? str(bytes, getMember(r.node, "tool_call_id"), `${rf}.tool_call_id`) : (legacy?.id ?? "function_call");
-      const name = r.role === "function" ? str(bytes, getMember(r.node, "name"), `${rf}.name`) : null;
+      const id = r.role === "tool" ? str(bytes, getMember(r.node, "tool_call_id"), j, -1, ".tool_call_id") : (legacyId(calls) ?? "function_call");
+      const name = r.role === "function" ? str(bytes, getMember(r.node, "name"), j, -1, ".name") : null;
       const call = open.get(id);
       if (!call || (name !== null && name !== call.name)) {
         const answered = !call && counts.has(id);
@@ -193,6 +200,12 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
   for (const p of pairs) if (p.locked === null && (seen.get(p.call.id) ?? 0) > 1) p.locked = "reused_id";
   pairs.sort((a, b) => a.call.message - b.call.message || a.call.item - b.call.item);
   return { provider: "openai-chat", messagesNode, messages, pairs, orphans, turnCount: assistants };
+}
+
+/** Pair id of the legacy function_call among `calls` (always the last one), or undefined. */
+function legacyId(calls: readonly ChatCall[]): string | undefined {
+  const last = calls[calls.length - 1];
+  return last?.kind === "legacy_function" ? last.id : undefined;
 }
 
 function resultId(bytes: Uint8Array, m: ChatMessage): string {
