@@ -19,7 +19,7 @@
  * Lock: a call or result in the last assistant turn (turn index ≥ the last assistant's,
  * src/core/view/types.ts) → "last_assistant_turn".
  */
-import type { Orphan } from "../../core/view/types";
+import type { Orphan, Position } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
 import { hashText } from "../../core/hash";
 import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
@@ -155,7 +155,6 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
   const orphans: Orphan[] = [];
   const seen = new Map<string, number>();
   const lastTurn = assistants - 1;
-  const at = (message: number, block: number) => ({ message_index: message, block_index: block });
   let i = 0;
   while (i < messages.length) {
     const m = messages[i]!;
@@ -172,34 +171,62 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
       continue;
     }
     const calls = readCalls(bytes, m);
-    const counts = new Map<string, number>();
-    for (const c of calls) counts.set(c.id, (counts.get(c.id) ?? 0) + 1);
-    const open = new Map(calls.filter((c) => counts.get(c.id) === 1).map((c) => [c.id, c]));
-    for (const c of calls) if (counts.get(c.id)! > 1) orphans.push({ id: c.id, kind: "duplicate_id", position: at(i, c.item) });
+    const byId = calls.length > FEW_CALLS ? new Map(calls.map((c, k) => [c.id, k])) : null;
+    const repeated = repeatedIds(calls, byId);
+    // open[k]: call k (its id unique in the message) is still unanswered in this run.
+    const open = repeated.map((r) => !r);
+    for (let k = 0; k < calls.length; k++) if (repeated[k]) orphans.push({ id: calls[k]!.id, kind: "duplicate_id", position: at(i, calls[k]!.item) });
     let j = i + 1;
     for (; j < messages.length && (messages[j]!.role === "tool" || messages[j]!.role === "function"); j++) {
       const r = messages[j]!;
       const id = r.role === "tool" ? str(bytes, getMember(r.node, "tool_call_id"), j, -1, ".tool_call_id") : (legacyId(calls) ?? "function_call");
       const name = r.role === "function" ? str(bytes, getMember(r.node, "name"), j, -1, ".name") : null;
-      const call = open.get(id);
+      const k = findCall(calls, byId, id);
+      const call = k >= 0 && open[k] ? calls[k]! : undefined;
       if (!call || (name !== null && name !== call.name)) {
-        const answered = !call && counts.has(id);
+        // An id of this message answered again, or repeated in it: duplicate; else it answers nothing.
+        const answered = !call && k >= 0;
         orphans.push({ id, kind: answered ? "duplicate_id" : "result_without_call", position: at(j, -1) });
         continue;
       }
-      open.delete(id);
+      open[k] = false;
       const n = (seen.get(id) ?? 0) + 1;
       seen.set(id, n);
       const locked = m.turn >= lastTurn || r.turn >= lastTurn ? "last_assistant_turn" : null;
       pairs.push({ id: n === 1 ? id : `${id}#${n}`, call, result: j, locked });
     }
-    for (const c of open.values()) orphans.push({ id: c.id, kind: "call_without_result", position: at(i, c.item) });
+    for (let k = 0; k < calls.length; k++) if (open[k]) orphans.push({ id: calls[k]!.id, kind: "call_without_result", position: at(i, calls[k]!.item) });
     i = j;
   }
   // 3. Reused ids: every pair sharing a wire id is locked, since dropping one would renumber the others.
   for (const p of pairs) if (p.locked === null && (seen.get(p.call.id) ?? 0) > 1) p.locked = "reused_id";
   pairs.sort((a, b) => a.call.message - b.call.message || a.call.item - b.call.item);
   return { provider: "openai-chat", messagesNode, messages, pairs, orphans, turnCount: assistants };
+}
+
+/**
+ * Up to this many calls in one message are matched by a linear scan (the common case: a Map per
+ * assistant message was a measurable share of the read's garbage); longer lists through a Map.
+ */
+const FEW_CALLS = 16;
+
+/** Position of a call with wire id `id` in `calls` (any one when the id is repeated), or -1. `byId`: id → position, for long lists. */
+function findCall(calls: readonly ChatCall[], byId: ReadonlyMap<string, number> | null, id: string): number {
+  if (byId) return byId.get(id) ?? -1;
+  for (let k = 0; k < calls.length; k++) if (calls[k]!.id === id) return k;
+  return -1;
+}
+
+/** Whether each call's wire id occurs more than once in `calls`. */
+function repeatedIds(calls: readonly ChatCall[], byId: ReadonlyMap<string, number> | null): boolean[] {
+  if (!byId) return calls.map((c, k) => calls.some((d, q) => q !== k && d.id === c.id));
+  const counts = new Map<string, number>();
+  for (const c of calls) counts.set(c.id, (counts.get(c.id) ?? 0) + 1);
+  return calls.map((c) => counts.get(c.id)! > 1);
+}
+
+function at(message: number, block: number): Position {
+  return { message_index: message, block_index: block };
 }
 
 /** Pair id of the legacy function_call among `calls` (always the last one), or undefined. */
