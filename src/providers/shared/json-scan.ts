@@ -128,17 +128,26 @@ export function scanJson(bytes: Uint8Array): JsonNode {
     return { type: word, start, end: pos };
   };
 
+  // Members and elements of the open containers, innermost last: a container's children are
+  // collected here and copied out into an exact-size array when it closes (a growing `push`
+  // array over-allocates ~17 slots for a 3-member object; measured: ~150 KB less garbage per
+  // scan of the 626 KB OpenAI Chat bench request).
+  const entryStack: JsonEntry[] = [];
+  let entryTop = 0;
+  const itemStack: JsonNode[] = [];
+  let itemTop = 0;
+
   const value = (depth: number): JsonNode => {
     if (depth > MAX_DEPTH) throw new JsonScanError("nesting too deep", pos);
     ws();
     const c = bytes[pos];
     if (c === 0x7b) {
       const start = pos++;
-      const entries: JsonEntry[] = [];
+      const base = entryTop;
       let duplicateKeys = false;
       let seen: Set<string> | null = null;
       ws();
-      if (bytes[pos] === 0x7d) return { type: "object", start, end: ++pos, entries, duplicateKeys };
+      if (bytes[pos] === 0x7d) return { type: "object", start, end: ++pos, entries: [], duplicateKeys };
       for (;;) {
         ws();
         if (bytes[pos] !== 0x22) throw new JsonScanError("expected key", pos);
@@ -146,33 +155,46 @@ export function scanJson(bytes: Uint8Array): JsonNode {
         skipString();
         const key = escaped ? (JSON.parse(decoder.decode(bytes.subarray(keyStart, pos))) as string) : keyText(bytes, keyStart + 1, pos - 1);
         // Duplicate detection: a linear scan for small objects, a Set beyond 8 keys.
-        if (entries.length < 8) {
-          for (let q = 0; q < entries.length; q++) if (entries[q]!.key === key) duplicateKeys = true;
+        if (entryTop - base < 8) {
+          for (let q = base; q < entryTop; q++) if (entryStack[q]!.key === key) duplicateKeys = true;
         } else {
-          if (seen === null) seen = new Set(entries.map((e) => e.key));
+          if (seen === null) {
+            seen = new Set();
+            for (let q = base; q < entryTop; q++) seen.add(entryStack[q]!.key);
+          }
           if (seen.has(key)) duplicateKeys = true;
           seen.add(key);
         }
         ws();
         if (bytes[pos] !== 0x3a) throw new JsonScanError("expected ':'", pos);
         pos++;
-        entries.push({ key, keyStart, value: value(depth + 1) });
+        const member = value(depth + 1);
+        entryStack[entryTop++] = { key, keyStart, value: member };
         ws();
         if (bytes[pos] === 0x2c) { pos++; continue; }
-        if (bytes[pos] === 0x7d) return { type: "object", start, end: ++pos, entries, duplicateKeys };
+        if (bytes[pos] === 0x7d) {
+          const entries = entryStack.slice(base, entryTop);
+          entryTop = base;
+          return { type: "object", start, end: ++pos, entries, duplicateKeys };
+        }
         throw new JsonScanError("expected ',' or '}'", pos);
       }
     }
     if (c === 0x5b) {
       const start = pos++;
-      const items: JsonNode[] = [];
+      const base = itemTop;
       ws();
-      if (bytes[pos] === 0x5d) return { type: "array", start, end: ++pos, items };
+      if (bytes[pos] === 0x5d) return { type: "array", start, end: ++pos, items: [] };
       for (;;) {
-        items.push(value(depth + 1));
+        const item = value(depth + 1);
+        itemStack[itemTop++] = item;
         ws();
         if (bytes[pos] === 0x2c) { pos++; continue; }
-        if (bytes[pos] === 0x5d) return { type: "array", start, end: ++pos, items };
+        if (bytes[pos] === 0x5d) {
+          const items = itemStack.slice(base, itemTop);
+          itemTop = base;
+          return { type: "array", start, end: ++pos, items };
+        }
         throw new JsonScanError("expected ',' or ']'", pos);
       }
     }
