@@ -19,10 +19,10 @@
  * 6. the provider's rules hold on the output (`adapter.checkRules`).
  * Identical bytes are always ok (forwarding the original is the fail-open path).
  */
-import type { MessageInfo } from "../view/types";
 import type { ParsedRequest, ProviderAdapter } from "../../providers/types";
 import { scanJson, type JsonNode } from "../../providers/shared/json-scan";
 import { byteComparer, type SameBytes } from "./same-bytes";
+import { messageAt } from "./message-at";
 
 /** Verdict: ok, or the list of violated properties (human-readable, no prompt text). */
 export interface GuaranteeResult {
@@ -145,23 +145,6 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
   // 6. Provider rules.
   for (const r of adapter.checkRules(output, outParsed.root)) v.push(`rule: ${r}`);
   return { ok: v.length === 0, violations: v, output: outParsed };
-}
-
-/**
- * The message whose range holds byte `at`: a binary search, since history messages are in body
- * order with disjoint ranges; should a view break that order, a linear scan gives the answer.
- */
-function messageAt(messages: readonly MessageInfo[], at: number): MessageInfo | undefined {
-  let lo = 0;
-  let hi = messages.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const r = messages[mid]!.range;
-    if (at < r.start) hi = mid - 1;
-    else if (at >= r.end) lo = mid + 1;
-    else return messages[mid];
-  }
-  return messages.find((x) => at >= x.range.start && at < x.range.end);
 }
 
 /** Structural derivation of an output subtree from an input subtree by deletions only. */
