@@ -13,6 +13,25 @@ export interface ParsedRequest {
   bytes: Uint8Array;
   root: JsonNode;
   view: ConversationView;
+  /**
+   * Raw byte range in `bytes` of each pair's call input, aligned with `view.pairs` (the JSON
+   * value whose decoding is `input_text`, quotes included): equal raw bytes mean equal
+   * `input_text`, so the guarantee checker compares these before decoding. Absent: unknown.
+   */
+  inputRanges?: readonly ByteRange[];
+  /**
+   * The adapter's own structural index of `root`, kept by `read` so that `compile` does not
+   * locate everything again (opaque outside the adapter, which uses it only when `provider` is
+   * its own). A plain field, not a cache keyed by the root: a WeakMap entry keeps its value alive
+   * through V8's minor GCs, which made every scavenge copy (and promote) whole indexes. Absent:
+   * `compile` locates again.
+   */
+  index?: AdapterIndex;
+}
+
+/** What every adapter's structural index carries: the adapter that built it. */
+export interface AdapterIndex {
+  readonly provider: Provider;
 }
 
 /** Result of compiling a plan: byte ranges to delete and the plan actually applied. */

@@ -23,6 +23,14 @@ describe("scanJson", () => {
     expect(root.type === "object" && root.entries[0]!.key).toBe("ké");
     expect(stringValue(b, getMember(root, "ké")!)).toBe('a\n"b😀');
   });
+  it("stringValue decodes short ASCII (interned and not), non-ASCII, long and escaped values exactly as JSON.parse", () => {
+    const values = ["", "tool", "sixteen_chars_ab", "call_KLyTWxCoVwf4p9s4u1x5YS1b", "x".repeat(64), "y".repeat(65), "rôle", "é".repeat(40), 'a\\"b\n\u00e9'];
+    const b = enc(JSON.stringify(values));
+    const root = scanJson(b);
+    const items = root.type === "array" ? root.items : [];
+    expect(items.map((n) => stringValue(b, n))).toEqual(values);
+    expect(items.map((n) => stringValue(b, n))).toEqual(values); // second read: interned values come from the table
+  });
   it("flags duplicate keys", () => {
     const root = scanJson(enc('{"a":1,"a":2}'));
     expect(root.type === "object" && root.duplicateKeys).toBe(true);

@@ -13,13 +13,16 @@
  * 3. every top-level field except the history (`adapter.historyKey`) is byte-identical;
  * 4. every kept message keeps its identity hash (prose, media, thinking, role), and every removed
  *    message had no non-tool parts;
- * 5. every kept tool call has the same input; every locked pair and every orphan is unchanged;
+ * 5. every kept tool call has the same input (equal raw bytes, else equal decoded text: the
+ *    adapter's `inputRanges`); every locked pair and every orphan is unchanged;
  *    strings are cut only inside messages holding the result of an unlocked pair;
  * 6. the provider's rules hold on the output (`adapter.checkRules`).
  * Identical bytes are always ok (forwarding the original is the fail-open path).
  */
 import type { ParsedRequest, ProviderAdapter } from "../../providers/types";
 import { scanJson, type JsonNode } from "../../providers/shared/json-scan";
+import { byteComparer, type SameBytes } from "./same-bytes";
+import { messageAt } from "./message-at";
 
 /** Verdict: ok, or the list of violated properties (human-readable, no prompt text). */
 export interface GuaranteeResult {
@@ -39,7 +42,8 @@ export interface CheckOptions {
 
 /** Checks that `output` is a valid subtraction of `input` for `adapter`'s provider. */
 export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, output: Uint8Array, opts: CheckOptions = {}): GuaranteeResult {
-  if (sameBytes(input, 0, input.length, output, 0, output.length)) return { ok: true, violations: [] };
+  const same = byteComparer(input, output);
+  if (same(0, input.length, 0, output.length)) return { ok: true, violations: [] };
   const v: string[] = [];
   let outRoot: JsonNode;
   try {
@@ -56,7 +60,7 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
   if (inParsed.view.server_managed !== null) v.push(`history is server-managed (${inParsed.view.server_managed}) but was edited`);
 
   // 2–3. Structure: top level identical except the history; the history derived by deletions.
-  const walk = new Walk(input, output, new Set(adapter.removableMembers ?? []));
+  const walk = new Walk(input, output, same, new Set(adapter.removableMembers ?? []));
   const inRoot = inParsed.root;
   let kept: number[] = [];
   if (inRoot.type !== "object" || outRoot.type !== "object") return { ok: false, violations: ["body is not an object"] };
@@ -68,9 +72,9 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
       const b = outRoot.entries[i]!;
       const aFrom = i === 0 ? inRoot.start : inRoot.entries[i - 1]!.value.end;
       const bFrom = i === 0 ? outRoot.start : outRoot.entries[i - 1]!.value.end;
-      if (!sameBytes(input, aFrom, a.value.start, output, bFrom, b.value.start)) v.push(`bytes before top-level "${a.key}" differ`);
+      if (!same(aFrom, a.value.start, bFrom, b.value.start)) v.push(`bytes before top-level "${a.key}" differ`);
       if (a.key !== adapter.historyKey) {
-        if (!sameBytes(input, a.value.start, a.value.end, output, b.value.start, b.value.end)) v.push(`top-level "${a.key}" changed`);
+        if (!same(a.value.start, a.value.end, b.value.start, b.value.end)) v.push(`top-level "${a.key}" changed`);
         continue;
       }
       if (a.value.type !== "array" || b.value.type !== "array") { v.push(`"${a.key}" is not an array`); continue; }
@@ -80,7 +84,7 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
     }
     const li = inRoot.entries[inRoot.entries.length - 1];
     const lo = outRoot.entries[outRoot.entries.length - 1];
-    if (!sameBytes(input, li ? li.value.end : inRoot.start, input.length, output, lo ? lo.value.end : outRoot.start, output.length)) v.push("bytes after the last top-level field differ");
+    if (!same(li ? li.value.end : inRoot.start, input.length, lo ? lo.value.end : outRoot.start, output.length)) v.push("bytes after the last top-level field differ");
   }
   if (v.length > 0) return { ok: false, violations: v };
 
@@ -96,12 +100,14 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
   if (kept.length !== outView.messages.length) v.push(`history has ${outView.messages.length} messages, derivation kept ${kept.length}`);
   const keptSet = new Set(kept);
   kept.forEach((ii, oi) => {
+    // A byte-identical message has the same identity (MessageInfo.identity_hash depends on its bytes only).
+    if (walk.identical[oi]) return;
     const a = inView.messages[ii]!;
     const b = outView.messages[oi];
     if (b && a.identity_hash !== b.identity_hash) v.push(`message ${ii} (now ${oi}): non-tool content or role changed`);
   });
-  const inPairs = new Map(inView.pairs.map((p) => [p.id, p]));
-  const outPairs = new Map(outView.pairs.map((p) => [p.id, p]));
+  const inPairs = new Map(inView.pairs.map((p, k) => [p.id, k]));
+  const outPairs = new Map(outView.pairs.map((p, k) => [p.id, k]));
   for (const m of inView.messages) {
     if (keptSet.has(m.index)) continue;
     if (m.non_tool_parts > 0) v.push(`message ${m.index} removed but had ${m.non_tool_parts} non-tool part(s)`);
@@ -110,22 +116,29 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
     if (still.length > 0) v.push(`message ${m.index} removed but its call(s) ${still.join(", ")} remain`);
   }
 
-  for (const p of outView.pairs) {
-    const q = inPairs.get(p.id);
-    if (!q) v.push(`pair ${p.id} is not a pair of the input`);
-    else if (q.input_text !== p.input_text) v.push(`pair ${p.id}: tool input changed`);
-  }
-  for (const q of inView.pairs) {
-    if (q.locked === null) continue;
-    const p = outPairs.get(q.id);
-    if (!p || p.result_hash !== q.result_hash || p.input_text !== q.input_text) v.push(`pair ${q.id} is locked (${q.locked}) but changed`);
-  }
+  // Equal raw input bytes mean equal input text; only differing bytes are decoded and compared.
+  const sameInput = (qk: number, pk: number): boolean => {
+    const a = inParsed.inputRanges?.[qk];
+    const b = outParsed.inputRanges?.[pk];
+    if (a && b && same(a.start, a.end, b.start, b.end)) return true;
+    return inView.pairs[qk]!.input_text === outView.pairs[pk]!.input_text;
+  };
+  outView.pairs.forEach((p, pk) => {
+    const qk = inPairs.get(p.id);
+    if (qk === undefined) v.push(`pair ${p.id} is not a pair of the input`);
+    else if (!sameInput(qk, pk)) v.push(`pair ${p.id}: tool input changed`);
+  });
+  inView.pairs.forEach((q, qk) => {
+    if (q.locked === null) return;
+    const pk = outPairs.get(q.id);
+    if (pk === undefined || outView.pairs[pk]!.result_hash !== q.result_hash || !sameInput(qk, pk)) v.push(`pair ${q.id} is locked (${q.locked}) but changed`);
+  });
   const outOrphans = new Set(outView.orphans.map((o) => `${o.kind}\u0000${o.id}`));
   for (const o of inView.orphans) if (!outOrphans.has(`${o.kind}\u0000${o.id}`)) v.push(`orphan ${o.id} (${o.kind}) changed`);
 
   const resultHosts = new Set(inView.pairs.filter((p) => p.locked === null).map((p) => p.result.message_index));
   for (const cut of walk.cuts) {
-    const m = inView.messages.find((x) => cut >= x.range.start && cut < x.range.end);
+    const m = messageAt(inView.messages, cut);
     if (!m || !resultHosts.has(m.index)) v.push(`string cut at byte ${cut} is outside an editable tool result`);
   }
 
@@ -134,22 +147,21 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
   return { ok: v.length === 0, violations: v, output: outParsed };
 }
 
-function sameBytes(a: Uint8Array, as: number, ae: number, b: Uint8Array, bs: number, be: number): boolean {
-  if (ae - as !== be - bs) return false;
-  for (let i = 0; i < ae - as; i++) if (a[as + i] !== b[bs + i]) return false;
-  return true;
-}
-
 /** Structural derivation of an output subtree from an input subtree by deletions only. */
 class Walk {
   /** Input offsets where a string literal was cut (start of the removed middle). */
   cuts: number[] = [];
-  /** @param removable keys a history message may lose whole (adapter.removableMembers). */
-  constructor(readonly a: Uint8Array, readonly b: Uint8Array, readonly removable: ReadonlySet<string>) {}
+  /** History array only: whether each kept output element is byte-identical to its input element. */
+  identical: boolean[] = [];
+  /**
+   * @param same compares ranges of `a` (input) with ranges of `b` (output), ./same-bytes.ts
+   * @param removable keys a history message may lose whole (adapter.removableMembers).
+   */
+  constructor(readonly a: Uint8Array, readonly b: Uint8Array, readonly same: SameBytes, readonly removable: ReadonlySet<string>) {}
 
   /** Whether `o` derives from `i`; records cuts only on success. `message`: `i` is a history element. */
   node(i: JsonNode, o: JsonNode, message = false): boolean {
-    if (sameBytes(this.a, i.start, i.end, this.b, o.start, o.end)) return true;
+    if (this.same(i.start, i.end, o.start, o.end)) return true;
     if (i.type !== o.type) return false;
     switch (i.type) {
       case "string":
@@ -165,14 +177,14 @@ class Walk {
         for (let k = 0; k < i.entries.length; k++) {
           const ie = i.entries[k]!;
           const oe = o.entries[k]!;
-          if (!sameBytes(this.a, ip, ie.value.start, this.b, op, oe.value.start) || !this.node(ie.value, oe.value)) {
+          if (!this.same(ip, ie.value.start, op, oe.value.start) || !this.node(ie.value, oe.value)) {
             this.cuts.length = saved;
             return false;
           }
           ip = ie.value.end;
           op = oe.value.end;
         }
-        if (sameBytes(this.a, ip, i.end, this.b, op, o.end)) return true;
+        if (this.same(ip, i.end, op, o.end)) return true;
         this.cuts.length = saved;
         return false;
       }
@@ -196,35 +208,41 @@ class Walk {
    */
   array(i: Extract<JsonNode, { type: "array" }>, o: Extract<JsonNode, { type: "array" }>, history = false): number[] | null {
     const saved = this.cuts.length;
-    const fail = () => { this.cuts.length = saved; return null; };
     const I = i.items;
     const O = o.items;
     if (O.length === 0) {
       // Everything removed: the inner bytes are the input's leading + trailing whitespace.
-      if (I.length === 0) return sameBytes(this.a, i.start, i.end, this.b, o.start, o.end) ? [] : fail();
-      const inner = [...this.a.subarray(i.start + 1, I[0]!.start), ...this.a.subarray(I[I.length - 1]!.end, i.end - 1)];
-      return sameBytes(Uint8Array.from(inner), 0, inner.length, this.b, o.start + 1, o.end - 1) ? [] : fail();
+      if (I.length === 0) return this.same(i.start, i.end, o.start, o.end) ? [] : this.undo(saved, null);
+      const lead = I[0]!.start - (i.start + 1);
+      const os = o.start + 1;
+      const ok = o.end - 1 - os === lead + (i.end - 1 - I[I.length - 1]!.end) && this.same(i.start + 1, I[0]!.start, os, os + lead) && this.same(I[I.length - 1]!.end, i.end - 1, os + lead, o.end - 1);
+      return ok ? [] : this.undo(saved, null);
     }
     const kept: number[] = [];
+    const identical: boolean[] = [];
     let next = 0;
     for (const oi of O) {
       let found = -1;
-      for (let k = next; k < I.length; k++) if (this.node(I[k]!, oi, history)) { found = k; break; }
-      if (found < 0) return fail();
+      for (let k = next; k < I.length; k++) {
+        const same = history && this.same(I[k]!.start, I[k]!.end, oi.start, oi.end);
+        if (same || this.node(I[k]!, oi, history)) { found = k; identical.push(same); break; }
+      }
+      if (found < 0) return this.undo(saved, null);
       kept.push(found);
       next = found + 1;
     }
     // Leading and trailing whitespace are the input's own.
-    if (!sameBytes(this.a, i.start, I[0]!.start, this.b, o.start, O[0]!.start)) return fail();
-    if (!sameBytes(this.a, I[I.length - 1]!.end, i.end, this.b, O[O.length - 1]!.end, o.end)) return fail();
+    if (!this.same(i.start, I[0]!.start, o.start, O[0]!.start)) return this.undo(saved, null);
+    if (!this.same(I[I.length - 1]!.end, i.end, O[O.length - 1]!.end, o.end)) return this.undo(saved, null);
     // Each separator between kept elements is one of the input separators between them.
     for (let k = 0; k + 1 < kept.length; k++) {
       const from = O[k]!.end;
       const to = O[k + 1]!.start;
       let ok = false;
-      for (let j = kept[k]!; j < kept[k + 1]! && !ok; j++) ok = sameBytes(this.a, I[j]!.end, I[j + 1]!.start, this.b, from, to);
-      if (!ok) return fail();
+      for (let j = kept[k]!; j < kept[k + 1]! && !ok; j++) ok = this.same(I[j]!.end, I[j + 1]!.start, from, to);
+      if (!ok) return this.undo(saved, null);
     }
+    if (history) this.identical = identical;
     return kept;
   }
 
@@ -236,7 +254,6 @@ class Walk {
    */
   private membersRemoved(i: Extract<JsonNode, { type: "object" }>, o: Extract<JsonNode, { type: "object" }>): boolean {
     const saved = this.cuts.length;
-    const fail = () => { this.cuts.length = saved; return false; };
     const I = i.entries;
     const O = o.entries;
     if (O.length === 0 || O.length >= I.length) return false;
@@ -246,22 +263,28 @@ class Walk {
       let found = -1;
       for (let k = next; k < I.length; k++) {
         const ie = I[k]!;
-        if (ie.key === oe.key && sameBytes(this.a, ie.keyStart, ie.value.start, this.b, oe.keyStart, oe.value.start) && this.node(ie.value, oe.value)) { found = k; break; }
-        if (!this.removable.has(ie.key)) return fail();
+        if (ie.key === oe.key && this.same(ie.keyStart, ie.value.start, oe.keyStart, oe.value.start) && this.node(ie.value, oe.value)) { found = k; break; }
+        if (!this.removable.has(ie.key)) return this.undo(saved, false);
       }
-      if (found < 0) return fail();
+      if (found < 0) return this.undo(saved, false);
       kept.push(found);
       next = found + 1;
     }
-    for (let k = next; k < I.length; k++) if (!this.removable.has(I[k]!.key)) return fail();
-    if (!sameBytes(this.a, i.start, I[0]!.keyStart, this.b, o.start, O[0]!.keyStart)) return fail();
-    if (!sameBytes(this.a, I[I.length - 1]!.value.end, i.end, this.b, O[O.length - 1]!.value.end, o.end)) return fail();
+    for (let k = next; k < I.length; k++) if (!this.removable.has(I[k]!.key)) return this.undo(saved, false);
+    if (!this.same(i.start, I[0]!.keyStart, o.start, O[0]!.keyStart)) return this.undo(saved, false);
+    if (!this.same(I[I.length - 1]!.value.end, i.end, O[O.length - 1]!.value.end, o.end)) return this.undo(saved, false);
     for (let k = 0; k + 1 < kept.length; k++) {
       let ok = false;
-      for (let j = kept[k]!; j < kept[k + 1]! && !ok; j++) ok = sameBytes(this.a, I[j]!.value.end, I[j + 1]!.keyStart, this.b, O[k]!.value.end, O[k + 1]!.keyStart);
-      if (!ok) return fail();
+      for (let j = kept[k]!; j < kept[k + 1]! && !ok; j++) ok = this.same(I[j]!.value.end, I[j + 1]!.keyStart, O[k]!.value.end, O[k + 1]!.keyStart);
+      if (!ok) return this.undo(saved, false);
     }
     return true;
+  }
+
+  /** Drops the cuts recorded since `saved` (a failed derivation) and returns `result`. */
+  private undo<R>(saved: number, result: R): R {
+    this.cuts.length = saved;
+    return result;
   }
 
   /** Whether output literal `o` is input literal `i` with one middle range removed at character boundaries. */

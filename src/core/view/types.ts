@@ -52,7 +52,9 @@ export interface MessageInfo {
    * and its non-tool parts (prose, media, thinking, server tool blocks, reasoning), in order —
    * i.e. the message minus its tool-call and tool-result parts (those are checked per pair).
    * The guarantee checker compares it between input and output for every kept message, and a
-   * message that disappears must have had no non-tool parts.
+   * message that disappears must have had no non-tool parts. It is a function of the message's
+   * own bytes (`range`) alone, so the checker skips it for a byte-identical kept message; adapters
+   * may compute it on first read.
    */
   identity_hash: string;
   /**

@@ -78,19 +78,21 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
       }
     }
     const bytesLen = m.node.end - m.node.start;
-    const info: MessageInfo = {
+    const fields: Omit<MessageInfo, "est_tokens" | "identity_hash"> = {
       index: m.index,
       role: m.role,
       turn_index: assistantsBefore,
       range: { start: m.node.start, end: m.node.end },
       bytes: bytesLen,
-      est_tokens: 0,
       prose_blocks: prose,
       media_blocks: media,
       non_tool_parts: nonTool,
-      identity_hash: hashSlices(bytes, [roleSlice(m), ...identity.slice(1)]),
     };
-    lazyField(info, "est_tokens", () => messageTokens(bytes, m, resultTokens));
+    const info: MessageInfo = lazyField(
+      lazyField(fields, "est_tokens", () => messageTokens(bytes, m, resultTokens)),
+      "identity_hash",
+      () => hashSlices(bytes, [roleSlice(m), ...identity.slice(1)]),
+    );
     messages.push(info);
     if (m.role === "assistant") {
       assistantsBefore++;
@@ -108,18 +110,17 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
   });
   const mn = history.messagesNode;
 
-  const view: ConversationView = {
+  const fields: Omit<ConversationView, "est_tokens"> = {
     provider: "anthropic",
     model,
     body_bytes: bytes.length,
-    est_tokens: 0,
     messages,
     pairs,
     orphans,
     turn_count: assistantsBefore,
     server_managed: serverManaged,
   };
-  lazyField(view, "est_tokens", () => messages.reduce((t, m) => t + m.est_tokens, 0) + estimateTokensOfSlice(bytes, 0, mn.start) + estimateTokensOfSlice(bytes, mn.end, bytes.length));
+  const view: ConversationView = lazyField(fields, "est_tokens", () => messages.reduce((t, m) => t + m.est_tokens, 0) + estimateTokensOfSlice(bytes, 0, mn.start) + estimateTokensOfSlice(bytes, mn.end, bytes.length));
   return { bytes, root, view };
 }
 
@@ -251,7 +252,7 @@ function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: 
     : null;
 
   const inputText = inputNode ? textDecoder.decode(bytes.subarray(inputNode.start, inputNode.end)) : "";
-  const pair: ToolPair = {
+  const fields: Omit<ToolPair, "result_text" | "result_est_tokens"> = {
     id,
     tool_name: nameNode?.type === "string" ? decodeString(bytes, nameNode, "name") : "",
     input_text: inputText,
@@ -259,21 +260,21 @@ function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: 
     call: { message_index: use.message.index, block_index: use.block.index },
     result: { message_index: res.message.index, block_index: res.block.index },
     turn_index: ctx.messages[use.message.index]!.turn_index,
-    result_text: "",
     result_bytes: content ? content.end - content.start : 0,
-    result_est_tokens: 0,
     result_is_error: isError?.type === "true",
     result_media_count: mediaCount,
     result_hash: hashSlices(bytes, content ? [content] : []),
     locked,
   };
   // Decoded text and estimate are needed only for pairs a tier or engine looks at: computed on first read.
-  lazyField(pair, "result_text", () => decodeResultText(bytes, content, rp?.parts ?? [], field));
-  lazyField(pair, "result_est_tokens", () => {
-    void ctx.messages[res.message.index]!.est_tokens; // fills resultTokens for that message
-    return ctx.resultTokens.get(res.block.node.start) ?? 0;
-  });
-  return pair;
+  return lazyField(
+    lazyField(fields, "result_text", () => decodeResultText(bytes, content, rp?.parts ?? [], field)),
+    "result_est_tokens",
+    () => {
+      void ctx.messages[res.message.index]!.est_tokens; // fills resultTokens for that message
+      return ctx.resultTokens.get(res.block.node.start) ?? 0;
+    },
+  );
 }
 
 /** Result text: string content, or the text parts joined with "\n" (media omitted). */

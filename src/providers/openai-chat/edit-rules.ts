@@ -23,14 +23,14 @@ import { mergeRanges } from "../shared/splice";
 import { removeArrayItems, removeObjectMembers } from "../shared/remove-json-items";
 import { editResultContent, partType } from "../shared/edit-result-content";
 import { screenPlan } from "../shared/screen-plan";
-import { locateChat, type ChatPairLoc } from "./locate-pairs";
+import { chatIndexOf, type ChatPairLoc } from "./locate-pairs";
 import { hasNoContent, isRemovableWithCalls } from "./read-view";
 import { CHAT_PART_KINDS } from "./wire";
 
 /** Compiles `plan` against a parsed Chat request. Never throws for plans over known or unknown ids. */
 export function compileChat(parsed: ParsedRequest, plan: EditPlan): CompiledPlan {
-  const { bytes, root, view } = parsed;
-  const index = locateChat(bytes, root);
+  const { bytes, view } = parsed;
+  const index = chatIndexOf(parsed);
   const byId = new Map(index.pairs.map((p) => [p.id, p]));
   const deletions: ByteRange[] = [];
 

@@ -1,7 +1,7 @@
 /**
  * OpenAI Chat: the structural index of a request (pure) — its messages with their nodes, the
  * tool pairs and the orphans. Shared by read-view.ts (the neutral view) and edit-rules.ts (plan
- * compilation); cached per scanned root so a request is indexed once.
+ * compilation); `read` keeps it on the ParsedRequest so a request is indexed once.
  *
  * Pairing is positional, as the API checks it (case B06): an assistant's calls are answered by
  * the run of tool / function messages directly after it.
@@ -19,7 +19,8 @@
  * Lock: a call or result in the last assistant turn (turn index ≥ the last assistant's,
  * src/core/view/types.ts) → "last_assistant_turn".
  */
-import type { Orphan } from "../../core/view/types";
+import type { Orphan, Position } from "../../core/view/types";
+import type { ParsedRequest } from "../types";
 import { hashText } from "../../core/hash";
 import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
 import { ChatWireError, TOOL_CALL_TYPES, isChatRole, type ChatRole } from "./wire";
@@ -60,6 +61,7 @@ export interface ChatPairLoc {
 }
 
 export interface ChatIndex {
+  provider: "openai-chat";
   messagesNode: ArrayNode;
   messages: ChatMessage[];
   pairs: ChatPairLoc[];
@@ -68,91 +70,98 @@ export interface ChatIndex {
   turnCount: number;
 }
 
-const cache = new WeakMap<JsonNode, ChatIndex>();
-
 /** The index of a scanned Chat Completions body. Throws ChatWireError on an unexpected shape. */
 export function locateChat(bytes: Uint8Array, root: JsonNode): ChatIndex {
-  const hit = cache.get(root);
-  if (hit) return hit;
-  const index = buildIndex(bytes, root);
-  cache.set(root, index);
-  return index;
+  return buildIndex(bytes, root);
 }
 
-function asObject(node: JsonNode | undefined, field: string): ObjectNode {
-  if (!node || node.type !== "object") throw new ChatWireError(field, `expected an object, got ${node?.type ?? "nothing"}`);
-  if (node.duplicateKeys) throw new ChatWireError(field, "duplicate keys");
+/** The index `read` kept on `parsed` (ParsedRequest.index), else a new one. Throws as locateChat. */
+export function chatIndexOf(parsed: ParsedRequest): ChatIndex {
+  return parsed.index?.provider === "openai-chat" ? (parsed.index as ChatIndex) : locateChat(parsed.bytes, parsed.root);
+}
+
+/**
+ * Where a checked value sits, for error messages: `messages[i]`, then `.tool_calls[k]` when
+ * k ≥ 0, then `suffix`. Kept as numbers and built into a string only when an error is thrown
+ * (the read path builds none: a string per field per message was measurable garbage).
+ */
+function fieldName(i: number, k: number, suffix: string): string {
+  return `messages[${i}]${k >= 0 ? `.tool_calls[${k}]` : ""}${suffix}`;
+}
+
+function asObject(node: JsonNode | undefined, i: number, k: number, suffix: string): ObjectNode {
+  if (!node || node.type !== "object") throw new ChatWireError(fieldName(i, k, suffix), `expected an object, got ${node?.type ?? "nothing"}`);
+  if (node.duplicateKeys) throw new ChatWireError(fieldName(i, k, suffix), "duplicate keys");
   return node;
 }
 
-function str(bytes: Uint8Array, node: JsonNode | undefined, field: string): string {
-  if (!node || node.type !== "string") throw new ChatWireError(field, `expected a string, got ${node?.type ?? "nothing"}`);
-  return stringValue(bytes, node);
+function str(bytes: Uint8Array, node: JsonNode | undefined, i: number, k: number, suffix: string): string {
+  return stringValue(bytes, stringNode(node, i, k, suffix));
 }
 
-function stringNode(node: JsonNode | undefined, field: string): JsonNode {
-  if (!node || node.type !== "string") throw new ChatWireError(field, `expected a string, got ${node?.type ?? "nothing"}`);
+function stringNode(node: JsonNode | undefined, i: number, k: number, suffix: string): JsonNode {
+  if (!node || node.type !== "string") throw new ChatWireError(fieldName(i, k, suffix), `expected a string, got ${node?.type ?? "nothing"}`);
   return node;
 }
 
-function readCalls(bytes: Uint8Array, m: ChatMessage, field: string): ChatCall[] {
+function readCalls(bytes: Uint8Array, m: ChatMessage): ChatCall[] {
   const calls: ChatCall[] = [];
-  m.toolCalls?.items.forEach((item, k) => {
-    const f = `${field}.tool_calls[${k}]`;
-    const call = asObject(item, f);
-    const id = str(bytes, getMember(call, "id"), `${f}.id`);
+  const i = m.index;
+  const items = m.toolCalls?.items ?? [];
+  for (let k = 0; k < items.length; k++) {
+    const call = asObject(items[k], i, k, "");
+    const id = str(bytes, getMember(call, "id"), i, k, ".id");
     const typeNode = getMember(call, "type");
-    const type = typeNode === undefined ? "function" : str(bytes, typeNode, `${f}.type`);
-    if (!(TOOL_CALL_TYPES as readonly string[]).includes(type)) throw new ChatWireError(`${f}.type`, `unknown tool call type ${JSON.stringify(type)}`);
-    const body = asObject(getMember(call, type), `${f}.${type}`);
-    const name = str(bytes, getMember(body, "name"), `${f}.${type}.name`);
-    const inputKey = type === "custom" ? "input" : "arguments";
-    const input = stringNode(getMember(body, inputKey), `${f}.${type}.${inputKey}`);
-    calls.push({ id, kind: type === "custom" ? "custom" : "function", name, input, message: m.index, item: k });
-  });
+    const type = typeNode === undefined ? "function" : str(bytes, typeNode, i, k, ".type");
+    if (!(TOOL_CALL_TYPES as readonly string[]).includes(type)) throw new ChatWireError(fieldName(i, k, ".type"), `unknown tool call type ${JSON.stringify(type)}`);
+    const custom = type === "custom";
+    const body = asObject(getMember(call, type), i, k, custom ? ".custom" : ".function");
+    const name = str(bytes, getMember(body, "name"), i, k, custom ? ".custom.name" : ".function.name");
+    const input = stringNode(getMember(body, custom ? "input" : "arguments"), i, k, custom ? ".custom.input" : ".function.arguments");
+    calls.push({ id, kind: custom ? "custom" : "function", name, input, message: i, item: k });
+  }
   if (m.functionCall) {
-    const f = `${field}.function_call`;
-    const name = str(bytes, getMember(m.functionCall, "name"), `${f}.name`);
-    const input = stringNode(getMember(m.functionCall, "arguments"), `${f}.arguments`);
+    const name = str(bytes, getMember(m.functionCall, "name"), i, -1, ".function_call.name");
+    const input = stringNode(getMember(m.functionCall, "arguments"), i, -1, ".function_call.arguments");
     const id = `function_call:${hashText(`${name}\u0000${stringValue(bytes, input)}`)}`;
-    calls.push({ id, kind: "legacy_function", name, input, message: m.index, item: -1 });
+    calls.push({ id, kind: "legacy_function", name, input, message: i, item: -1 });
   }
   return calls;
 }
 
 function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
-  const body = asObject(root, "body");
+  if (root.type !== "object") throw new ChatWireError("body", `expected an object, got ${root.type}`);
+  if (root.duplicateKeys) throw new ChatWireError("body", "duplicate keys");
+  const body = root;
   const messagesNode = getMember(body, "messages");
   if (!messagesNode || messagesNode.type !== "array") throw new ChatWireError("messages", `expected an array, got ${messagesNode?.type ?? "nothing"}`);
   // 1. Messages, their roles and turns.
   const messages: ChatMessage[] = [];
   let assistants = 0;
-  messagesNode.items.forEach((item, index) => {
-    const field = `messages[${index}]`;
-    const node = asObject(item, field);
-    const role = str(bytes, getMember(node, "role"), `${field}.role`);
-    if (!isChatRole(role)) throw new ChatWireError(`${field}.role`, `unknown role ${JSON.stringify(role)}`);
+  const items = messagesNode.items;
+  for (let index = 0; index < items.length; index++) {
+    const node = asObject(items[index], index, -1, "");
+    const role = str(bytes, getMember(node, "role"), index, -1, ".role");
+    if (!isChatRole(role)) throw new ChatWireError(fieldName(index, -1, ".role"), `unknown role ${JSON.stringify(role)}`);
     const tc = role === "assistant" ? getMember(node, "tool_calls") : undefined;
-    if (tc && tc.type !== "array" && tc.type !== "null") throw new ChatWireError(`${field}.tool_calls`, `expected an array, got ${tc.type}`);
+    if (tc && tc.type !== "array" && tc.type !== "null") throw new ChatWireError(fieldName(index, -1, ".tool_calls"), `expected an array, got ${tc.type}`);
     const fc = role === "assistant" ? getMember(node, "function_call") : undefined;
-    const functionCall = fc && fc.type !== "null" ? asObject(fc, `${field}.function_call`) : undefined;
+    const functionCall = fc && fc.type !== "null" ? asObject(fc, index, -1, ".function_call") : undefined;
     messages.push({ index, node, role, turn: assistants, content: getMember(node, "content"), toolCalls: tc?.type === "array" ? tc : undefined, functionCall });
     if (role === "assistant") assistants++;
-  });
+  }
   // 2. Positional pairing: each assistant's calls against the run of tool/function messages after it.
   const pairs: ChatPairLoc[] = [];
   const orphans: Orphan[] = [];
   const seen = new Map<string, number>();
   const lastTurn = assistants - 1;
-  const at = (message: number, block: number) => ({ message_index: message, block_index: block });
   let i = 0;
   while (i < messages.length) {
     const m = messages[i]!;
-    const field = `messages[${i}]`;
     if (m.role === "tool" || m.role === "function") {
       // A result outside any assistant's run answers nothing.
-      if (m.role === "tool") str(bytes, getMember(m.node, "tool_call_id"), `${field}.tool_call_id`);
-      else str(bytes, getMember(m.node, "name"), `${field}.name`);
+      if (m.role === "tool") str(bytes, getMember(m.node, "tool_call_id"), i, -1, ".tool_call_id");
+      else str(bytes, getMember(m.node, "name"), i, -1, ".name");
       orphans.push({ id: resultId(bytes, m), kind: "result_without_call", position: at(i, -1) });
       i++;
       continue;
@@ -161,37 +170,69 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
       i++;
       continue;
     }
-    const calls = readCalls(bytes, m, field);
-    const counts = new Map<string, number>();
-    for (const c of calls) counts.set(c.id, (counts.get(c.id) ?? 0) + 1);
-    const open = new Map(calls.filter((c) => counts.get(c.id) === 1).map((c) => [c.id, c]));
-    for (const c of calls) if (counts.get(c.id)! > 1) orphans.push({ id: c.id, kind: "duplicate_id", position: at(i, c.item) });
+    const calls = readCalls(bytes, m);
+    const byId = calls.length > FEW_CALLS ? new Map(calls.map((c, k) => [c.id, k])) : null;
+    const repeated = repeatedIds(calls, byId);
+    // open[k]: call k (its id unique in the message) is still unanswered in this run.
+    const open = repeated.map((r) => !r);
+    for (let k = 0; k < calls.length; k++) if (repeated[k]) orphans.push({ id: calls[k]!.id, kind: "duplicate_id", position: at(i, calls[k]!.item) });
     let j = i + 1;
     for (; j < messages.length && (messages[j]!.role === "tool" || messages[j]!.role === "function"); j++) {
       const r = messages[j]!;
-      const rf = `messages[${j}]`;
-      const legacy = calls.find((c) => c.kind === "legacy_function");
-      const id = r.role === "tool" ? str(bytes, getMember(r.node, "tool_call_id"), `${rf}.tool_call_id`) : (legacy?.id ?? "function_call");
-      const name = r.role === "function" ? str(bytes, getMember(r.node, "name"), `${rf}.name`) : null;
-      const call = open.get(id);
+      const id = r.role === "tool" ? str(bytes, getMember(r.node, "tool_call_id"), j, -1, ".tool_call_id") : (legacyId(calls) ?? "function_call");
+      const name = r.role === "function" ? str(bytes, getMember(r.node, "name"), j, -1, ".name") : null;
+      const k = findCall(calls, byId, id);
+      const call = k >= 0 && open[k] ? calls[k]! : undefined;
       if (!call || (name !== null && name !== call.name)) {
-        const answered = !call && counts.has(id);
+        // An id of this message answered again, or repeated in it: duplicate; else it answers nothing.
+        const answered = !call && k >= 0;
         orphans.push({ id, kind: answered ? "duplicate_id" : "result_without_call", position: at(j, -1) });
         continue;
       }
-      open.delete(id);
+      open[k] = false;
       const n = (seen.get(id) ?? 0) + 1;
       seen.set(id, n);
       const locked = m.turn >= lastTurn || r.turn >= lastTurn ? "last_assistant_turn" : null;
       pairs.push({ id: n === 1 ? id : `${id}#${n}`, call, result: j, locked });
     }
-    for (const c of open.values()) orphans.push({ id: c.id, kind: "call_without_result", position: at(i, c.item) });
+    for (let k = 0; k < calls.length; k++) if (open[k]) orphans.push({ id: calls[k]!.id, kind: "call_without_result", position: at(i, calls[k]!.item) });
     i = j;
   }
   // 3. Reused ids: every pair sharing a wire id is locked, since dropping one would renumber the others.
   for (const p of pairs) if (p.locked === null && (seen.get(p.call.id) ?? 0) > 1) p.locked = "reused_id";
   pairs.sort((a, b) => a.call.message - b.call.message || a.call.item - b.call.item);
-  return { messagesNode, messages, pairs, orphans, turnCount: assistants };
+  return { provider: "openai-chat", messagesNode, messages, pairs, orphans, turnCount: assistants };
+}
+
+/**
+ * Up to this many calls in one message are matched by a linear scan (the common case: a Map per
+ * assistant message was a measurable share of the read's garbage); longer lists through a Map.
+ */
+const FEW_CALLS = 16;
+
+/** Position of a call with wire id `id` in `calls` (any one when the id is repeated), or -1. `byId`: id → position, for long lists. */
+function findCall(calls: readonly ChatCall[], byId: ReadonlyMap<string, number> | null, id: string): number {
+  if (byId) return byId.get(id) ?? -1;
+  for (let k = 0; k < calls.length; k++) if (calls[k]!.id === id) return k;
+  return -1;
+}
+
+/** Whether each call's wire id occurs more than once in `calls`. */
+function repeatedIds(calls: readonly ChatCall[], byId: ReadonlyMap<string, number> | null): boolean[] {
+  if (!byId) return calls.map((c, k) => calls.some((d, q) => q !== k && d.id === c.id));
+  const counts = new Map<string, number>();
+  for (const c of calls) counts.set(c.id, (counts.get(c.id) ?? 0) + 1);
+  return calls.map((c) => counts.get(c.id)! > 1);
+}
+
+function at(message: number, block: number): Position {
+  return { message_index: message, block_index: block };
+}
+
+/** Pair id of the legacy function_call among `calls` (always the last one), or undefined. */
+function legacyId(calls: readonly ChatCall[]): string | undefined {
+  const last = calls[calls.length - 1];
+  return last?.kind === "legacy_function" ? last.id : undefined;
 }
 
 function resultId(bytes: Uint8Array, m: ChatMessage): string {

@@ -13,12 +13,14 @@ import type { ParsedRequest } from "../types";
 import { hashBytes } from "../../core/hash";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
 import { joinedText, lazyPair, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
-import { identityHash } from "../shared/identity-hash";
+import { identityBytes, identityHash } from "../shared/identity-hash";
+import { fieldByCost } from "../shared/lazy-field";
 import { locateChat, type ChatMessage } from "./locate-pairs";
 import { ASSISTANT_TOOL_KEYS, CHAT_PART_KINDS, REMOVABLE_ASSISTANT_KEYS } from "./wire";
 
 const ASSISTANT_EXCLUDE: ReadonlySet<string> = new Set(ASSISTANT_TOOL_KEYS);
 const RESULT_EXCLUDE: ReadonlySet<string> = new Set(["content", "tool_call_id", "name"]);
+const NO_EXCLUDE: ReadonlySet<string> = new Set();
 
 /** True when an assistant message has no prose or media (content null, absent, "" or []). */
 export function hasNoContent(m: ChatMessage): boolean {
@@ -34,7 +36,8 @@ export function isRemovableWithCalls(m: ChatMessage): boolean {
 function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callIds: string[]): MessageInfo {
   const isResult = m.role === "tool" || m.role === "function";
   const size = m.node.end - m.node.start;
-  const info: MessageInfo = {
+  const removable = isRemovableWithCalls(m);
+  const fields: Omit<MessageInfo, "identity_hash"> = {
     index: m.index,
     role: m.role,
     turn_index: m.turn,
@@ -43,16 +46,17 @@ function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callI
     est_tokens: estimateWithMedia(size, s),
     prose_blocks: isResult ? 0 : s.textParts,
     media_blocks: isResult ? 0 : s.media,
-    non_tool_parts: isResult || isRemovableWithCalls(m) ? 0 : Math.max(1, s.textParts + s.media),
-    identity_hash: identityHash(bytes, m.role, m.node, isResult ? RESULT_EXCLUDE : m.role === "assistant" ? ASSISTANT_EXCLUDE : new Set()),
+    non_tool_parts: isResult || removable ? 0 : Math.max(1, s.textParts + s.media),
   };
-  if (callIds.length > 0 && isRemovableWithCalls(m)) info.removable_with = callIds;
+  const exclude = isResult ? RESULT_EXCLUDE : m.role === "assistant" ? ASSISTANT_EXCLUDE : NO_EXCLUDE;
+  const info: MessageInfo = fieldByCost(fields, "identity_hash", identityBytes(m.node, exclude), () => identityHash(bytes, m.role, m.node, exclude));
+  if (callIds.length > 0 && removable) info.removable_with = callIds;
   return info;
 }
 
-/** Parses a Chat Completions body. Throws JsonScanError / ChatWireError (→ fail open). */
-export function readChat(bytes: Uint8Array): ParsedRequest {
-  const root = scanJson(bytes);
+/** Parses a Chat Completions body (`scanned`: `scanJson(bytes)` when already computed). Throws JsonScanError / ChatWireError (→ fail open). */
+export function readChat(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
+  const root = scanned ?? scanJson(bytes);
   const index = locateChat(bytes, root);
   const callIdsByMessage = new Map<number, string[]>();
   for (const p of index.pairs) callIdsByMessage.set(p.call.message, [...(callIdsByMessage.get(p.call.message) ?? []), p.id]);
@@ -76,7 +80,7 @@ export function readChat(bytes: Uint8Array): ParsedRequest {
         result_est_tokens: estimateWithMedia(resultBytes, s),
         result_is_error: false,
         result_media_count: s.media,
-        result_hash: hashBytes(content ? bytes.subarray(content.start, content.end) : new Uint8Array()),
+        result_hash: content ? hashBytes(bytes, content.start, content.end) : hashBytes(bytes, 0, 0),
         locked: p.locked,
       },
       { input_text: () => stringValue(bytes, p.call.input), result_text: () => joinedText(bytes, s) },
@@ -94,5 +98,5 @@ export function readChat(bytes: Uint8Array): ParsedRequest {
     turn_count: index.turnCount,
     server_managed: null,
   };
-  return { bytes, root, view };
+  return { bytes, root, view, inputRanges: index.pairs.map((p) => p.call.input), index };
 }

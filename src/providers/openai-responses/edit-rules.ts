@@ -32,13 +32,13 @@ import { mergeRanges } from "../shared/splice";
 import { removeArrayItems } from "../shared/remove-json-items";
 import { editResultContent, partType } from "../shared/edit-result-content";
 import { screenPlan } from "../shared/screen-plan";
-import { locateResponses, type ResponsesPairLoc } from "./locate-items";
+import { responsesIndexOf, type ResponsesPairLoc } from "./locate-items";
 import { RESPONSES_PART_KINDS } from "./wire";
 
 /** Compiles `plan` against a parsed Responses request. Never throws for plans over known or unknown ids. */
 export function compileResponses(parsed: ParsedRequest, plan: EditPlan): CompiledPlan {
-  const { bytes, root } = parsed;
-  const index = locateResponses(bytes, root);
+  const { bytes } = parsed;
+  const index = responsesIndexOf(parsed);
   const byId = new Map(index.pairs.map((p) => [p.id, p]));
   // 1. Sort requested actions; refuse unknown and locked pairs (shared screening).
   const screened = screenPlan(plan, byId, index.serverManaged !== null);

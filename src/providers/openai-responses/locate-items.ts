@@ -1,7 +1,7 @@
 /**
  * OpenAI Responses: the structural index of a request's `input` items (pure) — items with their
  * nodes, model turns, reasoning groups, tool pairs and orphans. Shared by read-view.ts and
- * edit-rules.ts; cached per scanned root.
+ * edit-rules.ts; `read` keeps it on the ParsedRequest so a request is indexed once.
  *
  * Reasoning groups (the rule edit-rules.ts keeps): a block of consecutive `reasoning` items and
  * the model-output items after it in the same run, up to the next reasoning item or the end of
@@ -13,6 +13,7 @@
  * block, before their outputs (community.openai.com/t/1355347).
  */
 import type { Orphan } from "../../core/view/types";
+import type { ParsedRequest } from "../types";
 import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
 import { CALL_INPUT_KEY, MODEL_OUTPUT_TYPES, PAIRED_CALLS, ResponsesWireError, SERVER_STATE_ITEM_TYPES, SERVER_STATE_KEYS, type PairedCallType } from "./wire";
 
@@ -57,6 +58,7 @@ export interface ResponsesPairLoc {
 }
 
 export interface ResponsesIndex {
+  provider: "openai-responses";
   /** The `input` array, or null when `input` is a string. */
   inputNode: ArrayNode | null;
   items: ResponsesItem[];
@@ -67,15 +69,14 @@ export interface ResponsesIndex {
   serverManaged: string | null;
 }
 
-const cache = new WeakMap<JsonNode, ResponsesIndex>();
-
 /** The index of a scanned Responses body. Throws ResponsesWireError on an unexpected shape. */
 export function locateResponses(bytes: Uint8Array, root: JsonNode): ResponsesIndex {
-  const hit = cache.get(root);
-  if (hit) return hit;
-  const index = buildIndex(bytes, root);
-  cache.set(root, index);
-  return index;
+  return buildIndex(bytes, root);
+}
+
+/** The index `read` kept on `parsed` (ParsedRequest.index), else a new one. Throws as locateResponses. */
+export function responsesIndexOf(parsed: ParsedRequest): ResponsesIndex {
+  return parsed.index?.provider === "openai-responses" ? (parsed.index as ResponsesIndex) : locateResponses(parsed.bytes, parsed.root);
 }
 
 function fail(field: string, node: JsonNode | undefined, expected: string): never {
@@ -131,7 +132,7 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ResponsesIndex {
     if (v && v.type !== "null") serverManaged ??= key;
   }
   const input = getMember(root, "input");
-  if (!input || input.type === "string") return { inputNode: null, items: [], groups: [], pairs: [], orphans: [], turnCount: 0, serverManaged };
+  if (!input || input.type === "string") return { provider: "openai-responses", inputNode: null, items: [], groups: [], pairs: [], orphans: [], turnCount: 0, serverManaged };
   if (input.type !== "array") fail("input", input, "a string or an array");
   // 1. Items, runs and turns.
   const items = input.items.map((n, i) => readItem(bytes, n, i));
@@ -166,7 +167,7 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ResponsesIndex {
     if (items[p.call]!.turn >= lastTurn || items[p.result]!.turn >= lastTurn) p.locked = "last_assistant_turn";
     if (serverManaged) p.locked = "server_managed";
   }
-  return { inputNode: input, items, groups, pairs, orphans, turnCount: runs, serverManaged };
+  return { provider: "openai-responses", inputNode: input, items, groups, pairs, orphans, turnCount: runs, serverManaged };
 }
 
 function pairItems(bytes: Uint8Array, items: ResponsesItem[]): { pairs: ResponsesPairLoc[]; orphans: Orphan[] } {

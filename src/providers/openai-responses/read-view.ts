@@ -10,11 +10,12 @@
  */
 import type { ConversationView, MessageInfo, ToolPair } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
-import { hashBytes } from "../../core/hash";
+import { hashBytes, hashText } from "../../core/hash";
 import { estimateTokensFromBytes } from "../../core/tokens/estimate";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
 import { joinedText, lazyPair, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
-import { identityHash } from "../shared/identity-hash";
+import { identityBytes, identityHash } from "../shared/identity-hash";
+import { fieldByCost } from "../shared/lazy-field";
 import { locateResponses, type ResponsesIndex, type ResponsesItem } from "./locate-items";
 import { RESPONSES_PART_KINDS } from "./wire";
 
@@ -36,7 +37,7 @@ function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound
   const size = it.node.end - it.node.start;
   const toolPart = it.kind === "call" || it.kind === "call_output";
   const role = it.role ?? it.type;
-  const info: MessageInfo = {
+  const fields: Omit<MessageInfo, "identity_hash"> = {
     index: it.index,
     role,
     turn_index: it.turn,
@@ -47,15 +48,16 @@ function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound
     media_blocks: it.kind === "message" ? s.media : 0,
     // Tool parts are checked per pair; a reasoning item bound to calls may go with them (removable_with).
     non_tool_parts: toolPart || bound ? 0 : Math.max(1, s.textParts + s.media),
-    identity_hash: toolPart ? hashBytes(new TextEncoder().encode(role)) : identityHash(bytes, role, it.node, NO_EXCLUDE),
   };
+  const work = toolPart ? 0 : identityBytes(it.node, NO_EXCLUDE);
+  const info: MessageInfo = fieldByCost(fields, "identity_hash", work, () => (toolPart ? hashText(role) : identityHash(bytes, role, it.node, NO_EXCLUDE)));
   if (bound) info.removable_with = bound;
   return info;
 }
 
-/** Parses a Responses body. Throws JsonScanError / ResponsesWireError (→ fail open). */
-export function readResponses(bytes: Uint8Array): ParsedRequest {
-  const root = scanJson(bytes);
+/** Parses a Responses body (`scanned`: `scanJson(bytes)` when already computed). Throws JsonScanError / ResponsesWireError (→ fail open). */
+export function readResponses(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
+  const root = scanned ?? scanJson(bytes);
   const index = locateResponses(bytes, root);
   const summaries = index.items.map((it) => summariseContent(bytes, it.value, RESPONSES_PART_KINDS));
   const bound = reasoningBindings(index);
@@ -76,7 +78,7 @@ export function readResponses(bytes: Uint8Array): ParsedRequest {
         result_est_tokens: estimateWithMedia(resultBytes, s),
         result_is_error: false,
         result_media_count: s.media,
-        result_hash: hashBytes(bytes.subarray(value.start, value.end)),
+        result_hash: hashBytes(bytes, value.start, value.end),
         locked: p.locked,
       },
       { input_text: () => stringValue(bytes, p.input), result_text: () => joinedText(bytes, s) },
@@ -96,7 +98,7 @@ export function readResponses(bytes: Uint8Array): ParsedRequest {
     turn_count: index.turnCount,
     server_managed: index.serverManaged,
   };
-  return { bytes, root, view };
+  return { bytes, root, view, inputRanges: index.pairs.map((p) => p.input), index };
 }
 
 /** The view of `input` given as a plain string: one user message. */
@@ -112,6 +114,6 @@ function stringInputMessage(bytes: Uint8Array, node: JsonNode): MessageInfo {
     prose_blocks: size > 2 ? 1 : 0,
     media_blocks: 0,
     non_tool_parts: 1,
-    identity_hash: hashBytes(bytes.subarray(node.start, node.end)),
+    identity_hash: hashBytes(bytes, node.start, node.end),
   };
 }

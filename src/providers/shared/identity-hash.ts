@@ -9,11 +9,16 @@ import type { JsonNode } from "./json-scan";
 
 import { Hasher } from "../../core/hash";
 
-const encoder = new TextEncoder();
+/** Bytes `identityHash` feeds for `node` (the included members, key to value end): its cost. */
+export function identityBytes(node: Extract<JsonNode, { type: "object" }>, exclude: ReadonlySet<string>): number {
+  let n = 0;
+  for (const e of node.entries) if (e.key !== "role" && !exclude.has(e.key)) n += e.value.end - e.keyStart;
+  return n;
+}
 
 /** Hex hash of `role` and every member of `node` whose key is not in `exclude` (the `role` member itself is skipped). */
 export function identityHash(bytes: Uint8Array, role: string, node: Extract<JsonNode, { type: "object" }>, exclude: ReadonlySet<string>): string {
-  const h = new Hasher().feed(encoder.encode(role));
+  const h = new Hasher().feedText(role);
   for (const e of node.entries) {
     if (e.key === "role" || exclude.has(e.key)) continue;
     h.feedByte(0x01).feed(bytes, e.keyStart, e.value.end);

@@ -66,7 +66,11 @@ export function scanJson(bytes: Uint8Array, reuse?: ScanReuse): JsonNode {
     }
   };
 
-  const str = (): { type: "string"; start: number; end: number; hasEscape: boolean } => {
+  /** Whether the string literal `skipString` last passed holds an escape. */
+  let escaped = false;
+
+  /** Moves `pos` past the string literal at `pos` (validated); sets `escaped`. Allocates nothing (keys need no node). */
+  const skipString = (): void => {
     const start = pos;
     let p = pos + 1; // after the opening quote; a local copy keeps the hot loop in registers
     let hasEscape = false;
@@ -77,7 +81,8 @@ export function scanJson(bytes: Uint8Array, reuse?: ScanReuse): JsonNode {
       const c = bytes[p]!;
       if (c === 0x22) {
         pos = p + 1;
-        return { type: "string", start, end: pos, hasEscape };
+        escaped = hasEscape;
+        return;
       }
       if (c === 0x5c) {
         hasEscape = true;
@@ -102,6 +107,12 @@ export function scanJson(bytes: Uint8Array, reuse?: ScanReuse): JsonNode {
       p++;
     }
     throw new JsonScanError("unterminated string", start);
+  };
+
+  const str = (): JsonNode => {
+    const start = pos;
+    skipString();
+    return { type: "string", start, end: pos, hasEscape: escaped };
   };
 
   const num = (): JsonNode => {
@@ -135,6 +146,15 @@ export function scanJson(bytes: Uint8Array, reuse?: ScanReuse): JsonNode {
     return { type: word, start, end: pos };
   };
 
+  // Members and elements of the open containers, innermost last: a container's children are
+  // collected here and copied out into an exact-size array when it closes (a growing `push`
+  // array over-allocates ~17 slots for a 3-member object; measured: ~150 KB less garbage per
+  // scan of the 626 KB OpenAI Chat bench request).
+  const entryStack: JsonEntry[] = [];
+  let entryTop = 0;
+  const itemStack: JsonNode[] = [];
+  let itemTop = 0;
+
   const value = (depth: number): JsonNode => {
     if (depth > MAX_DEPTH) throw new JsonScanError("nesting too deep", pos);
     ws();
@@ -148,44 +168,58 @@ export function scanJson(bytes: Uint8Array, reuse?: ScanReuse): JsonNode {
     const c = bytes[pos];
     if (c === 0x7b) {
       const start = pos++;
-      const entries: JsonEntry[] = [];
+      const base = entryTop;
       let duplicateKeys = false;
       let seen: Set<string> | null = null;
       ws();
-      if (bytes[pos] === 0x7d) return { type: "object", start, end: ++pos, entries, duplicateKeys };
+      if (bytes[pos] === 0x7d) return { type: "object", start, end: ++pos, entries: [], duplicateKeys };
       for (;;) {
         ws();
         if (bytes[pos] !== 0x22) throw new JsonScanError("expected key", pos);
-        const k = str();
-        const key = k.hasEscape ? (JSON.parse(decoder.decode(bytes.subarray(k.start, k.end))) as string) : keyText(bytes, k.start + 1, k.end - 1);
+        const keyStart = pos;
+        skipString();
+        const key = escaped ? (JSON.parse(decoder.decode(bytes.subarray(keyStart, pos))) as string) : keyText(bytes, keyStart + 1, pos - 1);
         // Duplicate detection: a linear scan for small objects, a Set beyond 8 keys.
-        if (entries.length < 8) {
-          for (let q = 0; q < entries.length; q++) if (entries[q]!.key === key) duplicateKeys = true;
+        if (entryTop - base < 8) {
+          for (let q = base; q < entryTop; q++) if (entryStack[q]!.key === key) duplicateKeys = true;
         } else {
-          if (seen === null) seen = new Set(entries.map((e) => e.key));
+          if (seen === null) {
+            seen = new Set();
+            for (let q = base; q < entryTop; q++) seen.add(entryStack[q]!.key);
+          }
           if (seen.has(key)) duplicateKeys = true;
           seen.add(key);
         }
         ws();
         if (bytes[pos] !== 0x3a) throw new JsonScanError("expected ':'", pos);
         pos++;
-        entries.push({ key, keyStart: k.start, value: value(depth + 1) });
+        const member = value(depth + 1);
+        entryStack[entryTop++] = { key, keyStart, value: member };
         ws();
         if (bytes[pos] === 0x2c) { pos++; continue; }
-        if (bytes[pos] === 0x7d) return { type: "object", start, end: ++pos, entries, duplicateKeys };
+        if (bytes[pos] === 0x7d) {
+          const entries = entryStack.slice(base, entryTop);
+          entryTop = base;
+          return { type: "object", start, end: ++pos, entries, duplicateKeys };
+        }
         throw new JsonScanError("expected ',' or '}'", pos);
       }
     }
     if (c === 0x5b) {
       const start = pos++;
-      const items: JsonNode[] = [];
+      const base = itemTop;
       ws();
-      if (bytes[pos] === 0x5d) return { type: "array", start, end: ++pos, items };
+      if (bytes[pos] === 0x5d) return { type: "array", start, end: ++pos, items: [] };
       for (;;) {
-        items.push(value(depth + 1));
+        const item = value(depth + 1);
+        itemStack[itemTop++] = item;
         ws();
         if (bytes[pos] === 0x2c) { pos++; continue; }
-        if (bytes[pos] === 0x5d) return { type: "array", start, end: ++pos, items };
+        if (bytes[pos] === 0x5d) {
+          const items = itemStack.slice(base, itemTop);
+          itemTop = base;
+          return { type: "array", start, end: ++pos, items };
+        }
         throw new JsonScanError("expected ',' or ']'", pos);
       }
     }
@@ -213,8 +247,34 @@ export function getMember(node: JsonNode | undefined, key: string): JsonNode | u
 /** Decodes a string node's value. */
 export function stringValue(bytes: Uint8Array, node: JsonNode): string {
   if (node.type !== "string") throw new TypeError(`expected a string node, got ${node.type}`);
-  const raw = decoder.decode(bytes.subarray(node.start + 1, node.end - 1));
-  return node.hasEscape ? (JSON.parse(`"${raw}"`) as string) : raw;
+  const start = node.start + 1;
+  const end = node.end - 1;
+  if (node.hasEscape) return JSON.parse(decoder.decode(bytes.subarray(node.start, node.end))) as string;
+  if (end - start <= SHORT_TEXT) {
+    const ascii = shortAscii(bytes, start, end);
+    if (ascii !== null) return ascii;
+  }
+  return decoder.decode(bytes.subarray(start, end));
+}
+
+/**
+ * Unescaped values up to this many bytes (roles, types, ids, tool names) are read char by char
+ * when ASCII: a TextDecoder call and its subarray cost more for short strings (measured in
+ * Node 22: ~110 against ~130–250 ns for a 29-byte call id, and no garbage view object).
+ */
+const SHORT_TEXT = 64;
+/** Values up to this many bytes go through the intern table (repeated roles and types); longer ones, mostly unique ids, do not fill it. */
+const INTERN_VALUE_MAX = 16;
+const scratch: number[] = [];
+
+/** The text of ASCII bytes [start, end) (at most SHORT_TEXT of them), or null when one is ≥ 0x80. */
+function shortAscii(bytes: Uint8Array, start: number, end: number): string | null {
+  const len = end - start;
+  if (len <= INTERN_VALUE_MAX) return internAscii(bytes, start, end);
+  for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return null;
+  scratch.length = len;
+  for (let i = 0; i < len; i++) scratch[i] = bytes[start + i]!;
+  return String.fromCharCode.apply(null, scratch);
 }
 
 /** The raw bytes of a node, decoded as text (e.g. a whole object's JSON source). */

@@ -7,6 +7,7 @@ import type { ToolPair } from "../../core/view/types";
 import { stringValue, type JsonNode } from "./json-scan";
 import { classifyParts, partType, type PartKinds } from "./edit-result-content";
 import { MEDIA_TOKENS, estimateTokensFromBytes } from "../../core/tokens/estimate";
+import { lazyField } from "./lazy-field";
 
 export interface ContentSummary {
   /** String nodes of the text (the value itself when it is a string). */
@@ -46,24 +47,12 @@ export function joinedText(bytes: Uint8Array, s: ContentSummary): string {
 type LazyKeys = "input_text" | "result_text";
 
 /**
- * A ToolPair whose `input_text` and `result_text` are decoded on first read (enumerable getters
- * that replace themselves with the value), so JSON.stringify, structuredClone and toEqual see
- * plain fields.
+ * A ToolPair whose `input_text` and `result_text` are decoded on first read (./lazy-field.ts),
+ * so JSON.stringify, structuredClone and toEqual see plain fields. `fields` itself becomes the
+ * pair (pass a fresh object).
  */
 export function lazyPair(fields: Omit<ToolPair, LazyKeys>, texts: Record<LazyKeys, () => string>): ToolPair {
-  const pair = { ...fields } as ToolPair;
-  for (const key of ["input_text", "result_text"] as const) {
-    Object.defineProperty(pair, key, {
-      enumerable: true,
-      configurable: true,
-      get(this: ToolPair) {
-        const value = texts[key]();
-        Object.defineProperty(this, key, { value, enumerable: true, writable: true, configurable: true });
-        return value;
-      },
-    });
-  }
-  return pair;
+  return lazyField(lazyField(fields, "input_text", texts.input_text), "result_text", texts.result_text);
 }
 
 /**
