@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { ScanCache, lendableNodes } from "../../src/gateway/scan-cache";
 import { getMember, scanJson, type JsonNode } from "../../src/providers/shared/json-scan";
+import { adapterFor } from "../../src/providers/registry";
 import { anthropicRequest, callPrefixes, openaiRequest, sessions } from "../support/corpus";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -33,6 +34,22 @@ describe("ScanCache on consecutive corpus calls", () => {
         prev = root;
       }
       expect(shared).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe("adapter views over reused scans (and the per-node memos they hit)", () => {
+  const plain = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
+  for (const [provider, id] of [["anthropic", "cc-brain-explore-cleanup"], ["openai-chat", "codex-rtchess-01"], ["openai-responses", "codex-rtchess-01-responses"]] as const) {
+    it(`${provider} ${id}: every call's view read from a reused scan equals the view of a fresh read`, () => {
+      const s = sessions(provider).find((x) => x.id === id)!;
+      const adapter = adapterFor(provider)!;
+      const cache = new ScanCache();
+      for (const end of callPrefixes(s).slice(0, 25)) {
+        const bytes = provider === "anthropic" ? anthropicRequest(s, end) : openaiRequest(s, end);
+        const reused = adapter.read(bytes, cache.scan("s", bytes)).view;
+        expect(plain(reused)).toEqual(plain(adapter.read(bytes).view));
+      }
     });
   }
 });

@@ -16,6 +16,7 @@ import { hashSlices } from "../../core/hash";
 import { MEDIA_TOKENS, estimateTokensFromBytes, estimateTokensOfSlice } from "../../core/tokens/estimate";
 import { getMember, scanJson, type JsonNode } from "../shared/json-scan";
 import { lazyField } from "../shared/lazy-field";
+import { NodeMemo } from "../shared/node-memo";
 import { decodeString, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
 import { isMediaPart, modelChecksThinkingPrefix } from "./wire";
 
@@ -89,9 +90,9 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
       non_tool_parts: nonTool,
     };
     const info: MessageInfo = lazyField(
-      lazyField(fields, "est_tokens", () => messageTokens(bytes, m, resultTokens)),
+      lazyField(fields, "est_tokens", () => memoTokens(bytes, m, resultTokens)),
       "identity_hash",
-      () => hashSlices(bytes, [roleSlice(m), ...identity.slice(1)]),
+      () => IDENTITY_MEMO.get(m.node, () => hashSlices(bytes, [roleSlice(m), ...identity.slice(1)])),
     );
     messages.push(info);
     if (m.role === "assistant") {
@@ -122,6 +123,20 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
   };
   const view: ConversationView = lazyField(fields, "est_tokens", () => messages.reduce((t, m) => t + m.est_tokens, 0) + estimateTokensOfSlice(bytes, 0, mn.start) + estimateTokensOfSlice(bytes, mn.end, bytes.length));
   return { bytes, root, view };
+}
+
+/** Token estimates and identity hashes of message nodes (both depend on the message's bytes only: ../shared/node-memo.ts). */
+const TOKENS_MEMO = new NodeMemo<{ total: number; results: [number, number][] }>();
+const IDENTITY_MEMO = new NodeMemo<string>();
+
+/** messageTokens, once per message node: a node lent by an earlier scan keeps its estimate and its results' estimates. */
+function memoTokens(bytes: Uint8Array, m: LocatedMessage, resultTokens: Map<number, number>): number {
+  const memo = TOKENS_MEMO.get(m.node, () => {
+    const own = new Map<number, number>();
+    return { total: messageTokens(bytes, m, own), results: [...own] };
+  });
+  for (const [at, t] of memo.results) resultTokens.set(at, t);
+  return memo.total;
 }
 
 /**

@@ -36,7 +36,7 @@ export type JsonNode =
 const decoder = new TextDecoder("utf-8");
 
 /**
- * Nodes an earlier scan may lend to this one (./reuse-scan.ts): values that start at depth 2 (the
+ * Nodes an earlier scan may lend to this one (src/gateway/scan-cache.ts): values that start at depth 2 (the
  * elements of the history array, or of any top-level member) at byte offset `start` and end at or
  * before `limit`, the length of the byte prefix both documents share. Such a value has the same
  * bytes, and a JSON value's scan depends only on its bytes and its depth, so the earlier node
