@@ -8,7 +8,8 @@
  *
  * Protocol: the gateway remembers (per isolate, ../gateway/sent-views.ts) the last view it sent
  * each session and the token it sent it under. The next view goes as a delta against that token:
- * the leading messages equal to the base's are left out (`kept_messages`), and the pairs whose
+ * the leading messages and pairs equal to the base's are left out (`kept_messages`,
+ * `kept_pairs`), and of the pairs that are sent those whose
  * input text and result content equal the base's travel with empty texts (`kept_texts`); a
  * kept pair's result text is never decoded in the gateway. The DO rebuilds
  * the whole view from its own copy of the base; if it has none under that token (evicted, another
@@ -24,7 +25,9 @@ export interface ViewDelta {
   base_token: string;
   /** The first `kept_messages` messages are the base's; the sent view's `messages` hold the rest, in order. */
   kept_messages: number;
-  /** Ids of pairs sent with `input_text` and `result_text` "" because both equal the base pair's. */
+  /** The first `kept_pairs` pairs are the base's, every field; the sent view's `pairs` hold the rest, in order. */
+  kept_pairs: number;
+  /** Ids of pairs (among those sent) sent with `input_text` and `result_text` "" because both equal the base pair's. */
   kept_texts: string[];
 }
 
@@ -39,13 +42,28 @@ export interface PairSource {
 export interface SentView {
   token: string;
   messages: readonly MessageInfo[];
+  /** The pairs as parsed (their result texts need not have been decoded). */
+  pairs: readonly ToolPair[];
   /** Pair id → what its texts were derived from. */
   texts: ReadonlyMap<string, PairSource>;
 }
 
 /** The record of `view` (as parsed; its texts need not be decoded) sent under `token`. */
 export function sentViewOf(token: string, view: ConversationView): SentView {
-  return { token, messages: view.messages, texts: new Map(view.pairs.map((p) => [p.id, { input_text: p.input_text, result_hash: p.result_hash, result_bytes: p.result_bytes }])) };
+  return { token, messages: view.messages, pairs: view.pairs, texts: new Map(view.pairs.map((p) => [p.id, { input_text: p.input_text, result_hash: p.result_hash, result_bytes: p.result_bytes }])) };
+}
+
+/**
+ * Equality of two pairs in every field the step reads, the result text judged by what it is
+ * derived from (content hash and size: see PairSource), so `a.result_text` is never read.
+ */
+export function samePair(a: ToolPair, b: ToolPair): boolean {
+  return a.id === b.id && a.tool_name === b.tool_name && a.input_bytes === b.input_bytes && a.input_text === b.input_text &&
+    a.call.message_index === b.call.message_index && a.call.block_index === b.call.block_index &&
+    a.result.message_index === b.result.message_index && a.result.block_index === b.result.block_index &&
+    a.turn_index === b.turn_index && a.result_bytes === b.result_bytes && a.result_hash === b.result_hash &&
+    a.result_est_tokens === b.result_est_tokens && a.result_is_error === b.result_is_error &&
+    a.result_media_count === b.result_media_count && a.locked === b.locked;
 }
 
 /** Own-field equality of two messages (values compared with ===, `removable_with` element-wise). */
@@ -76,14 +94,16 @@ export function deltaAgainst(base: SentView | undefined, view: ConversationView)
   if (!base) return { view: slimView(view), delta: null };
   let kept = 0;
   while (kept < view.messages.length && kept < base.messages.length && sameMessage(view.messages[kept]!, base.messages[kept]!)) kept++;
+  let keptPairs = 0;
+  while (keptPairs < view.pairs.length && keptPairs < base.pairs.length && samePair(view.pairs[keptPairs]!, base.pairs[keptPairs]!)) keptPairs++;
   const keptTexts: string[] = [];
-  const pairs = view.pairs.map((p): ToolPair => {
+  const pairs = view.pairs.slice(keptPairs).map((p): ToolPair => {
     const b = base.texts.get(p.id);
     if (!b || b.result_hash !== p.result_hash || b.result_bytes !== p.result_bytes || b.input_text !== p.input_text) return stepPair(p, p.input_text, slimText(p.result_text));
     keptTexts.push(p.id);
     return stepPair(p, "", "");
   });
-  return { view: { ...view, messages: view.messages.slice(kept), pairs }, delta: { base_token: base.token, kept_messages: kept, kept_texts: keptTexts } };
+  return { view: { ...view, messages: view.messages.slice(kept), pairs }, delta: { base_token: base.token, kept_messages: kept, kept_pairs: keptPairs, kept_texts: keptTexts } };
 }
 
 /**
@@ -93,11 +113,11 @@ export function deltaAgainst(base: SentView | undefined, view: ConversationView)
  * then asks for the whole view.
  */
 export function rebuildView(base: ConversationView, sent: ConversationView, delta: ViewDelta): ConversationView | null {
-  if (delta.kept_messages > base.messages.length) return null;
+  if (delta.kept_messages > base.messages.length || delta.kept_pairs > base.pairs.length) return null;
   if (sent.messages.length > 0 && sent.messages[0]!.index !== delta.kept_messages) return null;
   const basePairs = new Map(base.pairs.map((p) => [p.id, p]));
   const kept = new Set(delta.kept_texts);
-  const pairs: ToolPair[] = [];
+  const pairs: ToolPair[] = base.pairs.slice(0, delta.kept_pairs);
   for (const p of sent.pairs) {
     if (!kept.has(p.id)) { pairs.push(p); continue; }
     const b = basePairs.get(p.id);
