@@ -66,3 +66,24 @@ describe("F01 (seed 1, index 2): OpenAI Chat drop_pair of every call of an assis
     expect(checkGuarantee(chat, enc(body(nested)), enc(body(stripped))).ok).toBe(false);
   });
 });
+
+describe("F03 (seed 11, index 160): Anthropic tool_result text part whose text is not a string", () => {
+  const bad = (text: unknown) => enc(JSON.stringify({
+    model: "claude-sonnet-4-5", max_tokens: 64,
+    messages: [
+      { role: "user", content: "go" },
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "shell", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text: "ok" }, { type: "text", text }] }] },
+      { role: "assistant", content: "done" },
+      { role: "user", content: "next" },
+    ],
+  }));
+
+  it("is refused at read (→ skipped; reason=parse), not later when the lazy result text is decoded", () => {
+    for (const [text, type] of [[{ a: 1 }, "object"], [7, "number"], [null, "null"], [["x"], "array"]] as const) {
+      expect(() => anthropic.read(bad(text))).toThrow(`messages[2].content[0].content[1].text: expected a string, got ${type}`);
+    }
+    const good = anthropic.read(bad("fine")).view.pairs[0]!;
+    expect(good.result_text).toBe("ok\nfine");
+  });
+});

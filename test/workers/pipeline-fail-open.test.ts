@@ -86,6 +86,21 @@ describe("fail open: the original bytes go, the reason is counted", () => {
     expect((await statsOf(session)).counters).toEqual({ fail_open_parse: 1 });
   });
 
+  it("F03: a tool_result text part whose text is an object → parse (refused at read), original bytes, counted", async () => {
+    const session = newTestId("parse-f03");
+    const bad = utf8(JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 64, messages: [
+      { role: "user", content: "go" },
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "shell", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text: { a: 1 } }] }] },
+      { role: "assistant", content: "done" },
+      { role: "user", content: "next" },
+    ] }));
+    const { res } = await send(VARS, PATH, { "x-test-id": session, "x-sluice-session": session }, bad);
+    expect(res.headers.get("x-sluice-compaction")).toBe("skipped; reason=parse");
+    expect(await upstreamBodies(session)).toEqual([bad]);
+    expect((await statsOf(session)).counters).toEqual({ fail_open_parse: 1 });
+  });
+
   it("request header x-sluice-compaction: off → forwarded untouched, no DO call", async () => {
     const session = newTestId("client-off");
     const { res } = await send(VARS, PATH, { "x-test-id": session, "x-sluice-session": session, "x-sluice-compaction": "off" }, BODY);

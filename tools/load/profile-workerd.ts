@@ -1,10 +1,10 @@
 /**
- * `npx tsx tools/load/profile-workerd.ts [--sessions N] [--calls M] [--out FILE]` (Node,
+ * `npx tsx tools/load/profile-workerd.ts [--sessions N] [--calls M] [--compaction 0|1] [--out FILE]` (Node,
  * bounded; measurement only): starts the emulator and one `wrangler dev` with compaction on,
  * attaches to workerd's inspector (Chrome DevTools protocol over WebSocket), records a V8 CPU
  * profile while N concurrent sessions replay M corpus calls each (the load run's calls), and
- * prints the functions with the most self time (ms and % of the profile) and the time per
- * source file. The .cpuprofile is written to FILE (default `load-profile.cpuprofile`), which
+ * prints the functions with the most self time (ms and % of the profile), the inclusive time of
+ * named functions, and the time per source module (esbuild's `// src/…` markers in the bundle). The .cpuprofile is written to FILE (default `load-profile.cpuprofile`), which
  * Chrome DevTools opens. The Worker and its Durable Objects share the isolate under
  * `wrangler dev`, so one profile covers both.
  */

@@ -17,7 +17,7 @@ import { MEDIA_TOKENS, estimateTokensFromBytes, estimateTokensOfSlice } from "..
 import { getMember, scanJson, type JsonNode } from "../shared/json-scan";
 import { lazyField } from "../shared/lazy-field";
 import { NodeMemo } from "../shared/node-memo";
-import { decodeString, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
+import { AnthropicShapeError, decodeString, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
 import { isMediaPart, modelChecksThinkingPrefix } from "./wire";
 
 /** Parses an Anthropic Messages request body. Throws (→ fail open) on malformed JSON or history. */
@@ -257,6 +257,9 @@ function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: 
   for (const p of rp?.parts ?? []) {
     if (p.cacheControl) nestedCache = true;
     if (isMediaPart(p.type)) mediaCount++;
+    // Shape checked here, at read, so that decoding the lazy result_text later cannot throw (F03).
+    const text = p.type === "text" ? getMember(p.node, "text") : undefined;
+    if (text && text.type !== "string") throw new AnthropicShapeError(`${field}.content[${p.index}].text`, `expected a string, got ${text.type}`);
   }
 
   const locked =
