@@ -147,7 +147,13 @@ export function fuzzPipeline(c: FuzzCase, randomPlans: number): CaseOutcome {
     if (problems.length > 0) out.findings.push({ kind: "unsafe_edit", detail: `${from}: ${problems.slice(0, 3).join("; ")}` });
   };
 
-  const view = slimView(parsed.view);
+  let view: ReturnType<typeof slimView>;
+  try {
+    view = slimView(parsed.view); // reads every lazy field, as the step RPC does (F03 threw here)
+  } catch (e) {
+    out.findings.push({ kind: "throw:slim_view", detail: errText(e) });
+    return out;
+  }
   for (const p of PRESSURES) {
     const firstSeen: Record<string, number> = {};
     if (p.old) for (const pair of view.pairs) firstSeen[pair.id] = NOW - 10_000_000;
