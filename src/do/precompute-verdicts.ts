@@ -47,7 +47,7 @@ export async function askEngine(deps: EngineDeps, config: CompactionConfig, view
 
 /** Pairs of `ctx.view` a step could edit, ignoring age when `anyAge` (precomputation covers pairs that age into eligibility). */
 function candidates(ctx: Pick<TierContext, "view" | "ledger" | "config">, anyAge: boolean): ToolPair[] {
-  const decided = new Set(Object.keys(reapplyLedger(ctx.view, ctx.ledger).actions));
+  const decided = new Set(Object.keys(reapplyLedger(ctx.view, ctx.ledger, ctx.config).actions));
   const config = anyAge ? { ...ctx.config, preserve_recent_turns: 0 } : ctx.config;
   return eligiblePairs({ ...(ctx as TierContext), config }, decided);
 }

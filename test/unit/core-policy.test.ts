@@ -87,6 +87,20 @@ describe("compact — steps and the sticky ledger", () => {
     expect(r2.plan.actions.t0).toBeUndefined();
     expect(r2.warnings).toContain("ledger: t0 not re-applied (result_changed)");
   });
+  it("a rewound history: ledger entries whose pairs are back in the recent turns, or whose tool is now excluded, are not re-applied", () => {
+    const r1 = compact(ctx(readSession(12)));
+    const ledger = mergeLedger(EMPTY_LEDGER, r1.ledger_additions); // t0…t7 truncated
+    // The same session sends its history cut back to 3 turns: t0–t2 are all recent again (preserve_recent_turns 4).
+    const rewound = compact(ctx(readSession(3), { ledger, expected_remaining_calls: 8 }));
+    expect(rewound.plan.actions).toEqual({});
+    expect(rewound.warnings.filter((w) => w.startsWith("ledger:"))).toEqual(["ledger: t0 not re-applied (recent)", "ledger: t1 not re-applied (recent)", "ledger: t2 not re-applied (recent)"]);
+    // Cut back to 6 turns: t0 and t1 are old (turns 0, 1 ≤ 6 − 4) and stay edited; t2…t5 are recent.
+    const six = compact(ctx(readSession(6), { ledger, expected_remaining_calls: 8 }));
+    expect(Object.keys(six.plan.actions)).toEqual(["t0", "t1"]);
+    // Bash excluded after the step: nothing of it is re-applied.
+    const excluded = compact(ctx(readSession(12), { ledger, expected_remaining_calls: 8, config: { ...CORE_DEFAULTS, exclude_tools: ["Bash"] } }));
+    expect([excluded.plan.actions, excluded.warnings.filter((w) => w.includes("excluded_tool")).length]).toEqual([{}, 8]);
+  });
   it("server-managed conversations are never edited", () => {
     const v = { ...readSession(12), server_managed: "previous_response_id" };
     expect(compact(ctx(v))).toMatchObject({ tier: "none", plan: { actions: {} }, skipped: { reason: "server_managed" } });

@@ -8,6 +8,7 @@
 import type { PairAction } from "../plan/types";
 import type { ConversationView } from "../view/types";
 import type { Tier } from "./types";
+import { pairIsOld } from "./locate-boundaries";
 
 /** One sticky decision. */
 export interface LedgerEntry {
@@ -67,10 +68,26 @@ export interface Reapplied {
   skipped: Record<string, string>;
 }
 
-/** Re-applies `ledger` to `view`: the sticky part of the plan. */
-export function reapplyLedger(view: ConversationView, ledger: Ledger): Reapplied {
+/** What re-application never overrides (the request's own config: CoreConfig's fields of the same names). */
+export interface ReapplyGuards {
+  /** Pairs in the last this-many turns of THIS request are never edited (DESIGN invariant 4). */
+  preserve_recent_turns: number;
+  /** Tools never touched (DESIGN §5). */
+  exclude_tools: readonly string[];
+}
+
+/**
+ * Re-applies `ledger` to `view`: the sticky part of the plan. An entry is not re-applied (and is
+ * reported in `skipped`) when its pair's result changed, the adapter locked the pair, its tool is
+ * excluded, or the pair lies in the request's recent turns ("recent"): in a growing history a
+ * decided pair only gets older, but a rewound or forked history sent under the same session can
+ * bring it back into the protected window, and the protection wins (found by the fresh-user pass
+ * of 2026-12-01).
+ */
+export function reapplyLedger(view: ConversationView, ledger: Ledger, guards: ReapplyGuards): Reapplied {
   const actions: Record<string, PairAction> = {};
   const skipped: Record<string, string> = {};
+  const excluded = new Set(guards.exclude_tools);
   let byId: Map<string, LedgerEntry> | null = null;
   for (const pair of view.pairs) {
     const entry = ledger.entries[ledgerKey(pair.id, pair.result_hash)];
@@ -81,6 +98,14 @@ export function reapplyLedger(view: ConversationView, ledger: Ledger): Reapplied
     }
     if (pair.locked !== null) {
       skipped[pair.id] = `locked: ${pair.locked}`;
+      continue;
+    }
+    if (excluded.has(pair.tool_name)) {
+      skipped[pair.id] = "excluded_tool";
+      continue;
+    }
+    if (!pairIsOld(view, pair, guards.preserve_recent_turns)) {
+      skipped[pair.id] = "recent";
       continue;
     }
     actions[pair.id] = entry.action;

@@ -88,7 +88,7 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
   if (view.server_managed !== null) return noStep({ actions: {} }, view.est_tokens, "server_managed");
 
   // 1. Re-apply the ledger.
-  const re = reapplyLedger(view, ledger);
+  const re = reapplyLedger(view, ledger, config);
   for (const [id, why] of Object.entries(re.skipped)) warnings.push(`ledger: ${id} not re-applied (${why})`);
   const base: EditPlan = { actions: { ...re.actions } };
   const msgTokens = messageTokensAfter(view, base);
