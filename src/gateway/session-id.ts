@@ -1,10 +1,11 @@
 /**
  * Session identity (pure), DESIGN §6: an explicit `x-sluice-session` header; else the session id
  * the client already sends (Claude Code: `X-Claude-Code-Session-Id` on every request; OpenAI
- * clients: body `prompt_cache_key`); else a fingerprint of model + system + first user message,
- * which is stable across the calls of one agent session because the history only grows.
+ * clients: body `prompt_cache_key`); else a fingerprint of model + system + first user message
+ * (+ a hash of the client's credential), which is stable across the calls of one agent session
+ * because the history only grows.
  */
-import { hashBytes } from "../core/hash";
+import { hashBytes, hashText } from "../core/hash";
 import type { Provider } from "../core/view/types";
 import { getMember, stringValue, type JsonNode } from "../providers/shared/json-scan";
 
@@ -39,12 +40,30 @@ export function sessionIdOf(provider: Provider, headers: Headers, bytes: Uint8Ar
     const v = stringValue(bytes, pck).trim();
     if (v) return { id: clean(`pck:${v}`), source: "prompt_cache_key" };
   }
-  return { id: `fp:${fingerprint(provider, bytes, root)}`, source: "fingerprint" };
+  return { id: `fp:${fingerprint(provider, bytes, root, credentialOf(headers))}`, source: "fingerprint" };
 }
 
-/** Hash of the raw bytes of model, system prompt and the first user message. */
-export function fingerprint(provider: Provider, bytes: Uint8Array, root: JsonNode): string {
+/** Credential headers, in the order read: Anthropic, OpenAI, Azure OpenAI. */
+const CREDENTIAL_HEADERS = ["x-api-key", "authorization", "api-key"] as const;
+
+/** The request's credential header value, or null. Only its hash is ever used (never stored or logged). */
+export function credentialOf(headers: Headers): string | null {
+  for (const h of CREDENTIAL_HEADERS) {
+    const v = headers.get(h)?.trim();
+    if (v) return v;
+  }
+  return null;
+}
+
+/**
+ * Hash of the raw bytes of model, system prompt and the first user message, and of the
+ * client's credential when it sent one: two API keys opening the same conversation are two
+ * sessions (their stats, alarms and tiers never mix; found by the fresh-user pass of
+ * 2026-12-01). The credential enters as its own 64-bit hash, so the id reveals nothing of it.
+ */
+export function fingerprint(provider: Provider, bytes: Uint8Array, root: JsonNode, credential: string | null = null): string {
   const parts: Uint8Array[] = [];
+  if (credential !== null) parts.push(new TextEncoder().encode(`credential:${hashText(credential)}`), new Uint8Array([0]));
   const add = (n: JsonNode | undefined) => {
     if (n) parts.push(bytes.subarray(n.start, n.end), new Uint8Array([0]));
     else parts.push(new Uint8Array([1]));

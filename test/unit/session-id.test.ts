@@ -29,6 +29,16 @@ describe("sessionIdOf", () => {
       f("openai-chat", '{"model":"m","messages":[{"role":"system","content":"B"},{"role":"user","content":"q"}]}'));
     expect(f("openai-responses", '{"model":"m","instructions":"A","input":"q"}')).not.toBe(f("openai-responses", '{"model":"m","instructions":"B","input":"q"}'));
   });
+  it("fingerprint separates credentials: two API keys opening the same conversation are two sessions; the id shows no key", () => {
+    const k1 = ids("anthropic", { "x-api-key": "sk-ant-key-one" }, body);
+    const k2 = ids("anthropic", { "x-api-key": "sk-ant-key-two" }, body);
+    const bearer = ids("openai-chat", { authorization: "Bearer sk-one" }, '{"model":"m","messages":[{"role":"user","content":"hi"}]}');
+    const bearer2 = ids("openai-chat", { authorization: "Bearer sk-two" }, '{"model":"m","messages":[{"role":"user","content":"hi"}]}');
+    expect([k1.source, k1.id === k2.id, bearer.id === bearer2.id, k1.id === ids("anthropic", {}, body).id]).toEqual(["fingerprint", false, false, false]);
+    expect(ids("anthropic", { "x-api-key": "sk-ant-key-one" }, body)).toEqual(k1); // stable
+    expect(k1.id).toMatch(/^fp:[0-9a-f]{16}$/);
+    expect(ids("openai-chat", { "api-key": "azure-1" }, '{"model":"m","messages":[]}').id).not.toBe(ids("openai-chat", { "api-key": "azure-2" }, '{"model":"m","messages":[]}').id);
+  });
   it("hashes over-long client ids", () => {
     expect(ids("anthropic", { "x-sluice-session": "x".repeat(300) }, body).id).toMatch(/^h:[0-9a-f]{16}$/);
   });
