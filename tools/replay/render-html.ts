@@ -11,7 +11,7 @@ const COLORS = ["#555555", "#d97706", "#2563eb", "#7c3aed", "#059669", "#dc2626"
 const esc = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 function table(report: ReplayReport, by: Record<string, StrategyMetrics>): string {
-  const head = ["strategy", "calls", "input tok sent", "vs orig", "cache read", "cache write", "cost w/o $", "cost with $", "saved", "hit ratio", "pairs removed", "re-fetches", "rejections", "p50 ms", "p99 ms"];
+  const head = ["strategy", "calls", "input tok sent", "vs orig", "cache read", "cache write", "cost w/o $", "cost with $", "saved", "hit ratio", "pairs removed", "re-fetches", "rejections", "added p50 ms", "added p99 ms"];
   const rows = report.strategies
     .filter((s) => by[s] !== undefined)
     .map((s) => {

@@ -18,8 +18,8 @@ const COLUMNS: { title: string; cell: (m: StrategyMetrics) => string }[] = [
   { title: "pairs rm", cell: (m) => String(m.pairs_removed) },
   { title: "refetch", cell: (m) => String(m.refetches) },
   { title: "rejected", cell: (m) => String(m.rejections) },
-  { title: "p50 ms", cell: (m) => m.added_latency_p50_ms.toFixed(2) },
-  { title: "p99 ms", cell: (m) => m.added_latency_p99_ms.toFixed(2) },
+  { title: "added p50 ms", cell: (m) => m.added_latency_p50_ms.toFixed(2) },
+  { title: "added p99 ms", cell: (m) => m.added_latency_p99_ms.toFixed(2) },
 ];
 
 /** Renders the whole report as text. */
