@@ -20,12 +20,19 @@ import type { NeedFullView, OutcomeRecorded, OutcomeReport, StepInput, StepOutpu
 import { rebuildView, type ViewDelta } from "./view-delta";
 import { sessionStats, type SessionStats } from "./session-stats";
 
+/** Delta bases kept per session instance (one per gateway isolate that recently served it; each a slim view of ≤ a few hundred KB). */
+export const MAX_VIEW_BASES = 4;
+
 export class SessionObject extends DurableObject<Env> {
   private readonly store: SessionStore;
   /** The last request's slim view and config, in memory only (never stored: DESIGN invariant 7), for the idle alarm's precomputation. */
   private last: { view: StepInput["view"]; config: StepInput["config"] } | null = null;
-  /** The `view_token` `last` came under (the base of the next delta), or null. */
-  private lastToken: string | null = null;
+  /**
+   * The last views received, by `view_token`: the bases of the next deltas. Several, because
+   * more than one gateway isolate may serve a session and each sends deltas against the view
+   * it sent last. Memory only, bounded by MAX_VIEW_BASES.
+   */
+  private readonly bases = new Map<string, StepInput["view"]>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -37,19 +44,23 @@ export class SessionObject extends DurableObject<Env> {
     if (this.store.getMeta("session_id") === null) this.store.setMeta("session_id", input.session_id);
     const out = await runStep({ store: this.store, sql: this.ctx.storage.sql, env: this.env }, input);
     this.last = { view: input.view, config: input.config };
-    this.lastToken = input.view_token ?? null;
+    if (input.view_token !== undefined) {
+      this.bases.set(input.view_token, input.view);
+      while (this.bases.size > MAX_VIEW_BASES) this.bases.delete(this.bases.keys().next().value!);
+    }
     await this.scheduleAlarm(input.now_ms);
     this.store.flush();
     return out;
   }
 
   /**
-   * `step` with `input.view` a delta against the last view this instance got
+   * `step` with `input.view` a delta against one of the last views this instance got
    * (./view-delta.ts), rebuilt here; without that base it answers `need_full` before touching
    * any state, and the gateway sends the whole view to `step`.
    */
   async stepDelta(input: StepInput & { delta: ViewDelta }): Promise<StepOutput | NeedFullView> {
-    const view = this.last !== null && this.lastToken === input.delta.base_token ? rebuildView(this.last.view, input.view, input.delta) : null;
+    const base = this.bases.get(input.delta.base_token);
+    const view = base !== undefined ? rebuildView(base, input.view, input.delta) : null;
     if (view === null) return { need_full: true };
     const { delta: _, ...rest } = input;
     return this.step({ ...rest, view });
@@ -118,7 +129,7 @@ export class SessionObject extends DurableObject<Env> {
     const kind = this.store.getMeta("alarm_kind") ?? "idle";
     if (runAlarm(this.store, Date.now()) === "delete") {
       this.last = null;
-      this.lastToken = null;
+      this.bases.clear();
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
       // deleteAll drops the SQL tables too: recreate them so this live instance serves the

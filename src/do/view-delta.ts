@@ -12,9 +12,9 @@
  * `kept_pairs`), and of the pairs that are sent those whose
  * input text and result content equal the base's travel with empty texts (`kept_texts`); a
  * kept pair's result text is never decoded in the gateway. The DO rebuilds
- * the whole view from its own copy of the base; if it has none under that token (evicted, another
- * isolate sent the last view, concurrent requests) it answers `need_full` and the gateway sends
- * the whole view. The rebuilt view is field for field the view the gateway parsed.
+ * the whole view from its own copy of the base (it keeps the last few, one per isolate that
+ * recently served the session); if it has none under that token (evicted, a base pushed out)
+ * it answers `need_full` and the gateway sends the whole view. The rebuilt view is field for field the view the gateway parsed.
  */
 import type { ConversationView, MessageInfo, ToolPair } from "../core/view/types";
 import { slimText, slimView, stepPair } from "./step-types";

@@ -7,7 +7,19 @@
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SentViews } from "../../src/gateway/sent-views";
-import { compactVars, LITERAL_CONFIG, literalTwoCalls, observedDeps, sessionStub } from "./pipeline-harness";
+import { newTestId, utf8 } from "./helpers";
+import { compactVars, LITERAL_CONFIG, literalTwoCalls, logText, observedDeps, send, sessionStub, statsOf } from "./pipeline-harness";
+
+/** The literal conversation grown to `n` tool rounds (each a 300-line log), ending with a user turn. */
+function literalAnthropicTurns(n: number): Record<string, unknown> {
+  const messages: Record<string, unknown>[] = [{ role: "user", content: "Run the checks." }];
+  for (let i = 0; i < n; i++) {
+    messages.push({ role: "assistant", content: [{ type: "tool_use", id: `toolu_${i}`, name: "shell", input: { cmd: `make t${i}` } }] });
+    messages.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `toolu_${i}`, content: logText(`t${i}`, 300) }] });
+  }
+  messages.push({ role: "assistant", content: [{ type: "text", text: "Ran them." }] }, { role: "user", content: "Next." });
+  return { model: "claude-sonnet-4-5", max_tokens: 1024, tools: [{ name: "shell", description: "stub", input_schema: { type: "object" } }], messages };
+}
 
 const VARS = compactVars(LITERAL_CONFIG);
 
@@ -30,5 +42,22 @@ describe("step views as deltas", () => {
     expect(o.calls).toEqual(["step", "reportCall", "stepDelta", "step", "reportCall"]);
     expect(r.raw).toBe("compact; tier=time_based; step=1; pairs_removed=1; tokens_before=14443; tokens_after=7388");
     expect([r.stats.calls, r.stats.counters.requests, r.stats.counters.compacted]).toEqual([2, 2, 1]);
+  });
+
+  it("two gateway isolates alternating on one session: each one's deltas find their own base in the DO", async () => {
+    const session = newTestId("two-isolates");
+    const [a, b] = [new SentViews(), new SentViews()];
+    const o = observedDeps();
+    const headers = { "x-test-id": session, "x-sluice-session": session };
+    const bodies = [1, 2, 3, 4].map((n) => utf8(JSON.stringify(literalAnthropicTurns(n))));
+    const forwarded: string[] = [];
+    for (const [i, views] of [a, b, a, b].entries()) {
+      const r = await send(VARS, "/anthropic/v1/messages", headers, bodies[i]!, { ...o.deps, sentViews: views });
+      forwarded.push(r.res.headers.get("x-sluice-compaction") ?? "");
+    }
+    // Calls 1 and 2: each isolate's first view goes whole; calls 3 and 4: deltas against each isolate's own last view.
+    expect(o.calls).toEqual(["step", "reportCall", "step", "reportCall", "stepDelta", "reportCall", "stepDelta", "reportCall"]);
+    expect(forwarded.every((h) => h.startsWith("compact; "))).toBe(true);
+    expect((await statsOf(session)).calls).toBe(4);
   });
 });
