@@ -31,33 +31,43 @@ export interface ViewDelta {
   kept_texts: string[];
 }
 
-/** What a pair's texts derive from: its input text and its result content (hash and size of the content bytes). */
-export interface PairSource {
-  input_text: string;
-  result_hash: string;
-  result_bytes: number;
-}
+/** What the gateway keeps of a sent pair: every field but the result text, which derives from the result content (hash and size of its bytes). */
+export type PairRecord = Omit<ToolPair, "result_text">;
 
-/** What the gateway keeps of a view it sent (references into that view, no copies). */
+/**
+ * What the gateway keeps of a view it sent: plain copies of its messages and pairs (no result
+ * texts, no lazy fields, so nothing retains the request body).
+ */
 export interface SentView {
   token: string;
   messages: readonly MessageInfo[];
-  /** The pairs as parsed (their result texts need not have been decoded). */
-  pairs: readonly ToolPair[];
-  /** Pair id → what its texts were derived from. */
-  texts: ReadonlyMap<string, PairSource>;
+  pairs: readonly PairRecord[];
+  /** Pair id → its record. */
+  texts: ReadonlyMap<string, PairRecord>;
 }
 
-/** The record of `view` (as parsed; its texts need not be decoded) sent under `token`. */
+/** The record of `view` (as parsed; its result texts are never read) sent under `token`. */
 export function sentViewOf(token: string, view: ConversationView): SentView {
-  return { token, messages: view.messages, pairs: view.pairs, texts: new Map(view.pairs.map((p) => [p.id, { input_text: p.input_text, result_hash: p.result_hash, result_bytes: p.result_bytes }])) };
+  const pairs = view.pairs.map((p): PairRecord => ({
+    id: p.id, tool_name: p.tool_name, input_text: p.input_text, input_bytes: p.input_bytes, call: p.call, result: p.result, turn_index: p.turn_index,
+    result_bytes: p.result_bytes, result_est_tokens: p.result_est_tokens, result_is_error: p.result_is_error, result_media_count: p.result_media_count,
+    result_hash: p.result_hash, locked: p.locked,
+  }));
+  return { token, messages: view.messages.map((m) => ({ ...m })), pairs, texts: new Map(pairs.map((p) => [p.id, p])) };
+}
+
+/** Approximate memory a SentView holds, bytes (UTF-16 input texts plus a flat 200 bytes per record): for the gateway's bound. */
+export function retainedBytes(v: SentView): number {
+  let n = 200 * (v.messages.length + v.pairs.length);
+  for (const p of v.pairs) n += 2 * p.input_text.length;
+  return n;
 }
 
 /**
  * Equality of two pairs in every field the step reads, the result text judged by what it is
  * derived from (content hash and size: see PairSource), so `a.result_text` is never read.
  */
-export function samePair(a: ToolPair, b: ToolPair): boolean {
+export function samePair(a: ToolPair, b: PairRecord): boolean {
   return a.id === b.id && a.tool_name === b.tool_name && a.input_bytes === b.input_bytes && a.input_text === b.input_text &&
     a.call.message_index === b.call.message_index && a.call.block_index === b.call.block_index &&
     a.result.message_index === b.result.message_index && a.result.block_index === b.result.block_index &&

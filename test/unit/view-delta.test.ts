@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { ConversationView } from "../../src/core/view/types";
 import { slimView } from "../../src/do/step-types";
-import { deltaAgainst, rebuildView, sameMessage, sentViewOf } from "../../src/do/view-delta";
+import { deltaAgainst, rebuildView, retainedBytes, sameMessage, sentViewOf } from "../../src/do/view-delta";
 import { SentViews } from "../../src/gateway/sent-views";
 import { adapterFor } from "../../src/providers/registry";
 import { anthropicRequest, callPrefixes, openaiRequest, sessions } from "../support/corpus";
@@ -117,7 +117,28 @@ describe("rebuildView refuses what the base cannot supply", () => {
   });
 });
 
+describe("sentViewOf", () => {
+  it("keeps plain copies (no accessor, so no closure over the request body) and no result text; retainedBytes is exact", () => {
+    const s = sessions("anthropic").find((x) => x.id === "cc-cctrace-opus4")!;
+    const parsed = adapterFor("anthropic")!.read(anthropicRequest(s, callPrefixes(s)[10]!)).view;
+    const sv = sentViewOf("t", parsed);
+    const accessors = [...sv.messages, ...sv.pairs].flatMap((o) => Object.values(Object.getOwnPropertyDescriptors(o)).filter((d) => d.get !== undefined));
+    expect([accessors.length, sv.pairs.some((p) => "result_text" in p), sv.pairs.length, sv.messages.length]).toEqual([0, false, parsed.pairs.length, parsed.messages.length]);
+    expect(retainedBytes(sv)).toBe(200 * (sv.messages.length + sv.pairs.length) + 2 * parsed.pairs.reduce((n, p) => n + p.input_text.length, 0));
+  });
+});
+
 describe("SentViews", () => {
+  it("is bounded by retained bytes too: a view over the bound is not kept, older ones are dropped to fit", () => {
+    const sv = (t: string, inputChars: number) => ({ token: t, messages: [], pairs: [{ input_text: "x".repeat(inputChars) }] as never[], texts: new Map() });
+    const v = new SentViews(10, 1_000); // each record below: 200 + 2 × chars
+    v.set("a", sv("1", 100)); // 400
+    v.set("b", sv("2", 100)); // 400
+    v.set("c", sv("3", 200)); // 600 → a and b no longer fit together with c: a (least recent) goes
+    expect([v.get("a"), v.get("b")?.token, v.get("c")?.token]).toEqual([undefined, "2", "3"]);
+    v.set("d", sv("4", 500)); // 1,200 > bound: not kept
+    expect([v.get("d"), v.size]).toEqual([undefined, 2]);
+  });
   it("forgets the least recently used session beyond its bound", () => {
     const v = new SentViews(2);
     const sv = (t: string) => ({ token: t, messages: [], pairs: [], texts: new Map() });
