@@ -8,6 +8,7 @@
  * snapshot, so each RPC reads the state as stored.
  */
 import { DurableObject } from "cloudflare:workers";
+import { BoundedLru } from "../core/bounded-lru";
 import type { Env } from "../config/env";
 import type { Usage } from "../usage/extract-usage";
 import { recordOutcome } from "./record-outcome";
@@ -32,7 +33,7 @@ export class SessionObject extends DurableObject<Env> {
    * more than one gateway isolate may serve a session and each sends deltas against the view
    * it sent last. Memory only, bounded by MAX_VIEW_BASES.
    */
-  private readonly bases = new Map<string, StepInput["view"]>();
+  private readonly bases = new BoundedLru<string, StepInput["view"]>(MAX_VIEW_BASES);
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -44,10 +45,7 @@ export class SessionObject extends DurableObject<Env> {
     if (this.store.getMeta("session_id") === null) this.store.setMeta("session_id", input.session_id);
     const out = await runStep({ store: this.store, sql: this.ctx.storage.sql, env: this.env }, input);
     this.last = { view: input.view, config: input.config };
-    if (input.view_token !== undefined) {
-      this.bases.set(input.view_token, input.view);
-      while (this.bases.size > MAX_VIEW_BASES) this.bases.delete(this.bases.keys().next().value!);
-    }
+    if (input.view_token !== undefined) this.bases.set(input.view_token, input.view);
     await this.scheduleAlarm(input.now_ms);
     this.store.flush();
     return out;

@@ -7,6 +7,7 @@
  * the cache: only elements that lie wholly inside the byte-identical prefix are reused, so a
  * wrong or stale entry costs a full scan and nothing else.
  */
+import { BoundedLru } from "../core/bounded-lru";
 import { commonPrefixLength } from "../providers/shared/common-prefix";
 import { REUSE_DEPTH, scanJson, type JsonNode } from "../providers/shared/json-scan";
 
@@ -42,16 +43,17 @@ export function lendableNodes(root: JsonNode): Map<number, JsonNode> {
 
 /** An LRU of the last scanned body per key (a session id, or a hash of the body's first bytes). */
 export class ScanCache {
-  private readonly map = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly entries: BoundedLru<string, Entry>;
   /** Bytes reused by the last `scan` (the shared prefix covered by lent nodes is at most this), for tests and profiling. */
   lastPrefix = 0;
 
-  constructor(private readonly maxEntries = MAX_SCAN_ENTRIES, private readonly maxBytes = MAX_SCAN_BYTES) {}
+  constructor(maxEntries = MAX_SCAN_ENTRIES, maxBytes = MAX_SCAN_BYTES) {
+    this.entries = new BoundedLru<string, Entry>(maxEntries, maxBytes, (e) => e.bytes.length);
+  }
 
   /** `scanJson(bytes)`, reusing what the last body under `key` shares with it; remembers `bytes` under `key`. Throws JsonScanError. */
   scan(key: string, bytes: Uint8Array): JsonNode {
-    const prev = this.map.get(key);
+    const prev = this.entries.get(key);
     let root: JsonNode;
     if (prev) {
       const limit = commonPrefixLength(prev.bytes, bytes);
@@ -62,25 +64,12 @@ export class ScanCache {
       this.lastPrefix = 0;
       root = scanJson(bytes);
     }
-    this.remember(key, { bytes, root, nodes: null });
+    this.entries.set(key, { bytes, root, nodes: null });
     return root;
   }
 
   get size(): number {
-    return this.map.size;
-  }
-
-  private remember(key: string, e: Entry): void {
-    const old = this.map.get(key);
-    if (old) { this.bytes -= old.bytes.length; this.map.delete(key); }
-    if (e.bytes.length > this.maxBytes) return;
-    this.map.set(key, e);
-    this.bytes += e.bytes.length;
-    while (this.map.size > this.maxEntries || this.bytes > this.maxBytes) {
-      const [k, v] = this.map.entries().next().value!;
-      this.map.delete(k);
-      this.bytes -= v.bytes.length;
-    }
+    return this.entries.size;
   }
 }
 

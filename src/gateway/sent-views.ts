@@ -4,6 +4,7 @@
  * Losing an entry only costs one whole view on the next request; a wrong entry costs one
  * `need_full` round trip. Bounded: least recently used sessions are forgotten first.
  */
+import { BoundedLru } from "../core/bounded-lru";
 import { retainedBytes, type SentView } from "../do/view-delta";
 
 /**
@@ -15,32 +16,9 @@ export const MAX_SENT_VIEWS = 64;
 export const MAX_SENT_VIEW_BYTES = 16 * 1024 * 1024;
 
 /** An LRU map session id → SentView, bounded by entries and by retained bytes. */
-export class SentViews {
-  private readonly map = new Map<string, { view: SentView; bytes: number }>();
-  private bytes = 0;
-  constructor(private readonly max = MAX_SENT_VIEWS, private readonly maxBytes = MAX_SENT_VIEW_BYTES) {}
-
-  get(sessionId: string): SentView | undefined {
-    const e = this.map.get(sessionId);
-    if (e) { this.map.delete(sessionId); this.map.set(sessionId, e); }
-    return e?.view;
-  }
-  set(sessionId: string, view: SentView): void {
-    this.delete(sessionId);
-    const bytes = retainedBytes(view);
-    if (bytes > this.maxBytes) return;
-    this.map.set(sessionId, { view, bytes });
-    this.bytes += bytes;
-    while (this.map.size > this.max || this.bytes > this.maxBytes) this.delete(this.map.keys().next().value!);
-  }
-  delete(sessionId: string): void {
-    const e = this.map.get(sessionId);
-    if (!e) return;
-    this.map.delete(sessionId);
-    this.bytes -= e.bytes;
-  }
-  get size(): number {
-    return this.map.size;
+export class SentViews extends BoundedLru<string, SentView> {
+  constructor(max = MAX_SENT_VIEWS, maxBytes = MAX_SENT_VIEW_BYTES) {
+    super(max, maxBytes, retainedBytes);
   }
 }
 

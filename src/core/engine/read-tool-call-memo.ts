@@ -8,41 +8,29 @@
  * texts: src/do/view-delta.ts), so a reused or colliding pair id can never get a wrong answer.
  */
 import type { ToolPair } from "../view/types";
+import { BoundedLru } from "../bounded-lru";
 import { readToolCall, type ToolCallInfo } from "./read-tool-call";
 
 /**
- * Bounds (least recently stored dropped first): entries, and input text held, in UTF-16 units —
+ * Bounds (least recently used dropped first: ../bounded-lru.ts): entries, and input text held, in UTF-16 units —
  * inputs can be large (an apply_patch or Write input is the whole change), so the text bound is
  * what keeps the memo small: 4 Mi units ≈ 8 MiB per isolate.
  */
 export const TOOL_CALL_MEMO_SIZE = 8_192;
 export const TOOL_CALL_MEMO_CHARS = 4 * 1024 * 1024;
 
-const memo = new Map<string, { tool_name: string; input_text: string; info: ToolCallInfo }>();
-let chars = 0;
+const memo = new BoundedLru<string, { tool_name: string; input_text: string; info: ToolCallInfo }>(TOOL_CALL_MEMO_SIZE, TOOL_CALL_MEMO_CHARS, (e) => e.input_text.length);
 
 /** `readToolCall(pair)`, from the memo when the pair's id, tool name and input text match an entry. */
 export function readToolCallMemo(pair: Pick<ToolPair, "id" | "tool_name" | "input_text">): ToolCallInfo {
   const hit = memo.get(pair.id);
   if (hit && hit.tool_name === pair.tool_name && hit.input_text === pair.input_text) return hit.info;
   const info = readToolCall(pair);
-  forget(pair.id);
-  if (pair.input_text.length > TOOL_CALL_MEMO_CHARS) return info;
   memo.set(pair.id, { tool_name: pair.tool_name, input_text: pair.input_text, info });
-  chars += pair.input_text.length;
-  while (memo.size > TOOL_CALL_MEMO_SIZE || chars > TOOL_CALL_MEMO_CHARS) forget(memo.keys().next().value!);
   return info;
-}
-
-/** Drops the entry of `id`, if any. */
-function forget(id: string): void {
-  const e = memo.get(id);
-  if (!e) return;
-  memo.delete(id);
-  chars -= e.input_text.length;
 }
 
 /** Entries and input text held now (for tests). */
 export function toolCallMemoSize(): { entries: number; chars: number } {
-  return { entries: memo.size, chars };
+  return { entries: memo.size, chars: memo.weight };
 }
