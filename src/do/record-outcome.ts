@@ -5,6 +5,7 @@
  * appends a `calls` row. Counts and sizes only (DESIGN invariant 7).
  */
 import { findModelPrice } from "../core/cost/find-model-price";
+import type { ModelPrice } from "../core/cost/prices";
 import type { Provider } from "../core/view/types";
 import { rollbackStep } from "./ledger-sql";
 import type { SessionStore } from "./session-store";
@@ -25,7 +26,7 @@ export function recordOutcome(store: SessionStore, sql: SqlStorage, r: OutcomeRe
   s.add("tokens_original", r.tokens_original);
   s.add("tokens_sent", r.tokens_sent);
   s.add("tokens_saved", saved);
-  const price = findModelPrice(s.getMeta("model") || null, (s.getMeta("provider") || "anthropic") as Provider).price;
+  const price = sessionPrice(s);
   const usdPerToken = effectiveInputPrice(s, price) / 1e6;
   s.add("usd_saved", saved * usdPerToken);
   if (r.would_send !== null) {
@@ -46,6 +47,11 @@ export function recordOutcome(store: SessionStore, sql: SqlStorage, r: OutcomeRe
   const recorded = { calls: s.getMetaNumber("calls"), tokens_saved: saved, usd_saved: saved * usdPerToken };
   s.flush();
   return recorded;
+}
+
+/** Prices of the session's model (meta `model` / `provider`, as the last step saw them): src/core/cost/prices.ts. */
+export function sessionPrice(s: SessionStore): ModelPrice {
+  return findModelPrice(s.getMeta("model") || null, (s.getMeta("provider") || "anthropic") as Provider).price;
 }
 
 /** USD per input token actually paid in this session (reported usage), else the cache-read price (conservative). */

@@ -4,8 +4,7 @@
  * provider counted) and the call's USD cost at the session model's prices. Counts only
  * (DESIGN invariant 7). The caller flushes the store.
  */
-import { findModelPrice } from "../core/cost/find-model-price";
-import type { Provider } from "../core/view/types";
+import { sessionPrice } from "./record-outcome";
 import type { Usage } from "../usage/extract-usage";
 import type { SessionStore } from "./session-store";
 
@@ -22,7 +21,7 @@ export function recordUsage(s: SessionStore, u: Usage, estimated_input_tokens: n
   s.add("calibration_estimated", estimated_input_tokens);
   s.add("calibration_reported", u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens);
   s.add("usage_reports", 1);
-  const price = findModelPrice(s.getMeta("model") || null, (s.getMeta("provider") || "anthropic") as Provider).price;
+  const price = sessionPrice(s);
   s.add(
     "usage_cost_usd",
     (u.input_tokens * price.input_per_mtok +

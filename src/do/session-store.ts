@@ -26,6 +26,9 @@ CREATE TABLE IF NOT EXISTS archive (call_id TEXT NOT NULL, chunk INTEGER NOT NUL
 CREATE TABLE IF NOT EXISTS memory (tier TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (tier, key));
 `;
 
+/** Meta values that can be large (the memory tier map, precomputed engine verdicts): read on demand, never in the snapshot. */
+const LARGE_META_KEYS: ReadonlySet<string> = new Set(["memory", "precomputed_verdicts" /* ./precompute-verdicts.ts META_KEY */]);
+
 /**
  * Typed wrapper over the session's SQLite database, with write-back for the two small
  * key/value tables (`meta`, `counters`), which the hot path touches ~30 times per request:
@@ -38,9 +41,6 @@ CREATE TABLE IF NOT EXISTS memory (tier TEXT NOT NULL, key TEXT NOT NULL, value 
  * Measured (tools/load/profile-workerd.ts): each `sql.exec` costs ≈ 0.1 ms in workerd, so
  * this turns ~30 statements per request into ~3.
  */
-/** Meta values that can be large (the memory tier map, precomputed engine verdicts): read on demand, never in the snapshot. */
-const LARGE_META_KEYS: ReadonlySet<string> = new Set(["memory", "precomputed_verdicts"]);
-
 export class SessionStore {
   private snapshot: Map<string, string> | null = null;
   private readonly metaWrites = new Map<string, string>();

@@ -18,15 +18,20 @@ export function slimText(text: string): string {
 }
 
 /**
- * A plain copy of `p` for the step RPC with the given texts. Every other field is read (lazy
- * ones are computed), so only the texts decide what decoding a step view costs.
+ * A plain copy of every field of `p` but the result text (lazy fields are computed; the result
+ * text, whose decoding is the costly one, is not read).
  */
-export function stepPair(p: ToolPair, input_text: string, result_text: string): ToolPair {
+export function pairRecord(p: ToolPair): Omit<ToolPair, "result_text"> {
   return {
-    id: p.id, tool_name: p.tool_name, input_text, input_bytes: p.input_bytes, call: p.call, result: p.result, turn_index: p.turn_index,
-    result_text, result_bytes: p.result_bytes, result_est_tokens: p.result_est_tokens, result_is_error: p.result_is_error,
+    id: p.id, tool_name: p.tool_name, input_text: p.input_text, input_bytes: p.input_bytes, call: p.call, result: p.result, turn_index: p.turn_index,
+    result_bytes: p.result_bytes, result_est_tokens: p.result_est_tokens, result_is_error: p.result_is_error,
     result_media_count: p.result_media_count, result_hash: p.result_hash, locked: p.locked,
   };
+}
+
+/** A plain copy of `p` for the step RPC with the given texts (pairRecord for the rest), so only the texts decide what decoding a step view costs. */
+export function stepPair(p: ToolPair, input_text: string, result_text: string): ToolPair {
+  return { ...pairRecord(p), input_text, result_text };
 }
 
 /** Returns `view` with each pair's `result_text` cut to SLIM_RESULT_CHARS (sizes and hashes untouched). */

@@ -17,7 +17,7 @@
  * it answers `need_full` and the gateway sends the whole view. The rebuilt view is field for field the view the gateway parsed.
  */
 import type { ConversationView, MessageInfo, ToolPair } from "../core/view/types";
-import { slimText, slimView, stepPair } from "./step-types";
+import { pairRecord, slimText, slimView, stepPair } from "./step-types";
 
 /** How a step view differs from the base view sent under `base_token`. */
 export interface ViewDelta {
@@ -48,11 +48,7 @@ export interface SentView {
 
 /** The record of `view` (as parsed; its result texts are never read) sent under `token`. */
 export function sentViewOf(token: string, view: ConversationView): SentView {
-  const pairs = view.pairs.map((p): PairRecord => ({
-    id: p.id, tool_name: p.tool_name, input_text: p.input_text, input_bytes: p.input_bytes, call: p.call, result: p.result, turn_index: p.turn_index,
-    result_bytes: p.result_bytes, result_est_tokens: p.result_est_tokens, result_is_error: p.result_is_error, result_media_count: p.result_media_count,
-    result_hash: p.result_hash, locked: p.locked,
-  }));
+  const pairs = view.pairs.map(pairRecord);
   return { token, messages: view.messages.map((m) => ({ ...m })), pairs, texts: new Map(pairs.map((p) => [p.id, p])) };
 }
 
