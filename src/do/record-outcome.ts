@@ -2,7 +2,8 @@
  * What the session does with the gateway's outcome report after a forward (shell over the SQL
  * store, shared by the session DO and the replay's in-process host): rolls back a step that was
  * not forwarded, counts the outcome, adds the token figures and their estimated USD value, and
- * appends a `calls` row. Counts and sizes only (DESIGN invariant 7).
+ * appends a `calls` row. Counts and sizes only (DESIGN invariant 7). The caller flushes the
+ * store (one flush for a whole batch of reports).
  */
 import { findModelPrice } from "../core/cost/find-model-price";
 import type { ModelPrice } from "../core/cost/prices";
@@ -20,7 +21,10 @@ const OUTCOMES = new Set(["compacted", "unchanged", "measured"]);
  */
 export function recordOutcome(store: SessionStore, sql: SqlStorage, r: OutcomeReport, now_ms: number): OutcomeRecorded {
   const s = store;
-  if (r.rollback_step !== null) rollbackStep(sql, r.rollback_step);
+  if (r.rollback_step !== null) {
+    rollbackStep(sql, r.rollback_step);
+    s.setMeta("lease_holder", ""); // the lease granted with that step held its entries (../core/policy/step-lease.ts rule 4)
+  }
   s.add(OUTCOMES.has(r.outcome) ? r.outcome : `fail_open_${r.outcome}`, 1);
   const saved = Math.max(0, r.tokens_original - r.tokens_sent);
   s.add("tokens_original", r.tokens_original);
@@ -44,9 +48,7 @@ export function recordOutcome(store: SessionStore, sql: SqlStorage, r: OutcomeRe
     "INSERT INTO calls (seq, at_ms, tokens_original, tokens_sent, tier, outcome) VALUES (?, ?, ?, ?, ?, ?)",
     seq, now_ms, r.tokens_original, r.tokens_sent, r.tier, r.outcome,
   );
-  const recorded = { calls: s.getMetaNumber("calls"), tokens_saved: saved, usd_saved: saved * usdPerToken };
-  s.flush();
-  return recorded;
+  return { calls: s.getMetaNumber("calls"), tokens_saved: saved, usd_saved: saved * usdPerToken };
 }
 
 /** Prices of the session's model (meta `model` / `provider`, as the last step saw them): src/core/cost/prices.ts. */

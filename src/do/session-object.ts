@@ -10,14 +10,14 @@
 import { DurableObject } from "cloudflare:workers";
 import { BoundedLru } from "../core/bounded-lru";
 import type { Env } from "../config/env";
-import type { Usage } from "../usage/extract-usage";
 import { recordOutcome } from "./record-outcome";
 import { recordUsage } from "./record-usage";
 import { runStep } from "./run-step";
 import { nextAlarm, runAlarm } from "./session-alarms";
 import { precomputeVerdicts } from "./precompute-verdicts";
 import { SessionStore } from "./session-store";
-import type { NeedFullView, OutcomeRecorded, OutcomeReport, StepInput, StepOutput } from "./step-types";
+import { recordLeasedCall } from "./session-calls";
+import type { CallReport, NeedFullView, OutcomeRecorded, OutcomeReport, StepInput, StepOutput } from "./step-types";
 import { rebuildView, type ViewDelta } from "./view-delta";
 import { sessionStats, type SessionStats } from "./session-stats";
 
@@ -64,25 +64,30 @@ export class SessionObject extends DurableObject<Env> {
     return this.step({ ...rest, view });
   }
 
-  /** After forwarding: outcome counters, per-call figures, rollback of a step that was not forwarded. */
+  /** After forwarding, at once (a step to roll back: it must be gone before the session's next request): outcome counters, per-call figures, the rollback. */
   async reportOutcome(r: OutcomeReport): Promise<OutcomeRecorded> {
-    return recordOutcome(this.store, this.ctx.storage.sql, r, Date.now());
-  }
-
-  /** Provider-reported usage of one call, and the estimate of what was sent (calibration). */
-  async reportUsage(u: Usage, estimated_input_tokens: number): Promise<void> {
-    recordUsage(this.store, u, estimated_input_tokens, Date.now());
+    const recorded = recordOutcome(this.store, this.ctx.storage.sql, r, Date.now());
     this.store.flush();
+    return recorded;
   }
 
   /**
-   * One request's after-the-answer report in one RPC (the gateway's usual path): its outcome
-   * (as reportOutcome) and then its provider usage (as reportUsage), either of which may be
-   * null. Returns what the outcome recorded, or null without an outcome.
+   * The after-the-answer reports of one or more requests, in order, in one RPC (the gateway
+   * batches them per session: ../gateway/report-buffer.ts): for each, the call itself when a
+   * lease holder decided it (./session-calls.ts recordLeasedCall), then its outcome
+   * (./record-outcome.ts) and its provider usage (./record-usage.ts), each possibly null; one
+   * flush for all. Reschedules the alarms from the last activity when a leased call moved it.
+   * Returns what each outcome recorded (null without one).
    */
-  async reportCall(outcome: OutcomeReport | null, usage: Usage | null, estimated_input_tokens: number): Promise<OutcomeRecorded | null> {
-    const recorded = outcome === null ? null : recordOutcome(this.store, this.ctx.storage.sql, outcome, Date.now());
-    if (usage !== null) recordUsage(this.store, usage, estimated_input_tokens, Date.now());
+  async reportCalls(reports: CallReport[]): Promise<(OutcomeRecorded | null)[]> {
+    const now = Date.now();
+    const recorded = reports.map((r) => {
+      if (r.leased !== null) recordLeasedCall(this.store, this.ctx.storage.sql, r.leased, now);
+      const rec = r.outcome === null ? null : recordOutcome(this.store, this.ctx.storage.sql, r.outcome, now);
+      if (r.usage !== null) recordUsage(this.store, r.usage, r.estimated_input_tokens, now);
+      return rec;
+    });
+    if (reports.some((r) => r.leased !== null)) await this.scheduleAlarm(this.store.getMetaNumber("last_activity_ms", now));
     this.store.flush();
     return recorded;
   }

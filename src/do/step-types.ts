@@ -5,8 +5,10 @@
 import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
 import type { EditPlan } from "../core/plan/types";
-import type { Tier } from "../core/policy/types";
+import type { StepLease } from "../core/policy/step-lease";
+import type { Tier, TierResult } from "../core/policy/types";
 import type { ConversationView, ToolPair } from "../core/view/types";
+import type { Usage } from "../usage/extract-usage";
 import type { ViewDelta } from "./view-delta";
 
 /** Characters of each tool result's text kept in the slim view (rules read heads and first lines only). */
@@ -53,6 +55,8 @@ export interface StepInput {
   correlation_id: string;
   /** Request time, epoch ms (the Worker's clock). */
   now_ms: number;
+  /** The calling isolate's lease token: the DO may answer with a step lease for it (../core/policy/step-lease.ts); absent: no lease. */
+  lease_holder?: string;
 }
 
 /** The DO's answer to a delta it cannot rebuild (no base view under that token): send the whole view. Nothing was changed. */
@@ -82,6 +86,53 @@ export interface StepOutput {
   /** Pair ids newly edited by this request's step ([] without a step). */
   new_pair_ids: string[];
   warnings: string[];
+  /** A step lease for the caller's `lease_holder`, when granted. */
+  lease?: StepLease;
+}
+
+/** Counts a removal action. */
+const isRemoval = (kind: string) => kind !== "keep";
+
+/** The step answer for a tier result (the DO's, or a lease holder's own); `lease` when one is granted. */
+export function stepOutputOf(result: TierResult, lease?: StepLease): StepOutput {
+  const out: StepOutput = {
+    disabled: false,
+    // The selected tier: a tier that refused a step reports "none" in its result, with the reason.
+    tier: result.skipped?.tier ?? result.tier,
+    skipped: result.skipped?.reason ?? null,
+    plan: result.plan,
+    step: result.step?.step ?? null,
+    tokens_original: result.tokens_original,
+    tokens_after: result.tokens_after,
+    pairs_removed: Object.values(result.plan.actions).filter((a) => isRemoval(a.kind)).length,
+    cost_estimate: result.cost_estimate,
+    new_pair_ids: result.step?.pair_ids ?? [],
+    warnings: result.warnings,
+  };
+  if (lease !== undefined) out.lease = lease;
+  return out;
+}
+
+/** A request a step-lease holder decided itself (no step call), reported after its answer. */
+export interface LeasedCall {
+  /** Request time, epoch ms (the gateway's clock). */
+  now_ms: number;
+  model: string | null;
+  provider: ConversationView["provider"];
+  /** The tier the policy selected (as StepOutput.tier). */
+  tier: Tier;
+  /** First-seen times of pairs this request showed first (LedgerAdditions.first_seen). */
+  first_seen: Record<string, number>;
+}
+
+/** One request's after-the-answer report (SessionObject.reportCalls): what the DO did not see before the forward. */
+export interface CallReport {
+  /** Set when a lease holder decided the request (the DO saw no step call for it). */
+  leased: LeasedCall | null;
+  outcome: OutcomeReport | null;
+  usage: Usage | null;
+  /** Estimated input tokens of the bytes forwarded (calibration against `usage`). */
+  estimated_input_tokens: number;
 }
 
 /** An outcome the gateway reports after forwarding (off the hot path, in waitUntil). */

@@ -1,8 +1,10 @@
 /**
  * The live compaction pipeline (shell, DESIGN §1): parse → neutral view (./prepare-compaction.ts,
- * pure) → one session-DO RPC (ledger re-application, tier, maybe a new step) → apply the plan by
- * splicing and check the guarantee (./decide-forward.ts, pure) → forward; then, off the hot
- * path, the usage tap and one outcome-and-usage report per request (reportAfter). The Workers-specific parts live here: the DO stub,
+ * pure) → the step: this isolate's own under a step lease when it takes no new step
+ * (./decide-leased.ts), else one session-DO RPC (ledger re-application, tier, maybe a new step,
+ * maybe a lease) → apply the plan by splicing and check the guarantee (./decide-forward.ts,
+ * pure) → forward; then, off the hot path, the usage tap and one report per request, batched
+ * per session (reportAfter). The Workers-specific parts live here: the DO stub,
  * its deadline, waitUntil, the archive and the audit hook. Every failure (parse, DO error or
  * deadline, check failed, any exception) forwards the ORIGINAL bytes and counts its reason
  * (DESIGN invariant 5).
@@ -11,12 +13,16 @@ import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
 import type { ConversationView, Provider } from "../core/view/types";
 import type { SessionObject } from "../do/session-object";
-import type { NeedFullView, OutcomeReport, StepInput, StepOutput } from "../do/step-types";
+import type { CallReport, LeasedCall, NeedFullView, OutcomeRecorded, OutcomeReport, StepInput, StepOutput } from "../do/step-types";
 import { deltaAgainst, sentViewOf } from "../do/view-delta";
 import { slimView } from "../do/step-types";
 import { sentViews, type SentViews } from "./sent-views";
 import { scanCache, type ScanCache } from "./scan-cache";
 import { indexBuffer, type IndexBuffer } from "./index-buffer";
+import { leaseStore, type LeaseStore } from "./lease-store";
+import { reportBuffer, type ReportBuffer } from "./report-buffer";
+import { decideLeased } from "./decide-leased";
+import { configKey } from "../core/policy/step-lease";
 import { hashBytes } from "../core/hash";
 import type { ProviderAdapter } from "../providers/types";
 import { outcomeUpdate, usageUpdate, type IndexUpdate, type OutcomeFacts } from "../admin/index-update";
@@ -54,6 +60,10 @@ export interface PipelineDeps {
   scanCache?: ScanCache;
   /** The views last sent per session, for deltas (./sent-views.ts: the isolate's instance unless injected). */
   sentViews?: SentViews;
+  /** The step leases this isolate holds (./lease-store.ts: the isolate's instance unless injected). */
+  leases?: LeaseStore;
+  /** Batches the after-the-answer reports per session (./report-buffer.ts: the isolate's instance unless injected). */
+  reports?: ReportBuffer;
   /** Called when a new step was forwarded (audit trail: counts only). */
   onStep?: (step: { tier: StepOutput["tier"]; tokens_before: number; tokens_after: number; usd: number; correlation_id: string; session_id: string }) => void;
 }
@@ -124,16 +134,28 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const index = deps.index;
   const record = (updates: IndexUpdate[]) => (index ? (deps.indexBuffer ?? indexBuffer).add(updates, (batch) => Promise.resolve(index.recordMany(batch))) : Promise.resolve());
 
+  const leases = deps.leases ?? leaseStore;
+  const leasedDecision = decideLeased(leases, sid, leaseKeyOf(deps), prepared.parsed.view, deps.config, t0, req.requestId);
   let out: StepOutput;
-  try {
-    out = await withDeadline(stepWithDelta(deps, stub, sid, prepared.parsed.view, { session_id: sid, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0 }), deps.doTimeoutMs);
-  } catch (err) {
-    (deps.sentViews ?? sentViews).delete(sid); // the DO may not hold what we last sent
-    const reason = err instanceof Deadline ? "do_timeout" : "do_error";
-    deps.waitUntil(Promise.resolve(stub.countFailOpen(reason)).catch(() => undefined));
-    const report: OutcomeReport = { correlation_id: req.requestId, outcome: reason, rollback_step: null, tokens_original: est, tokens_sent: est, tier: "none", pairs_removed: 0, would_send: null };
-    deps.waitUntil(record([outcomeUpdate({ ...facts, step: null, recorded: null, step_ms: null, report })]));
-    return { body: original, headers: { [COMPACTION_HEADER]: `skipped; reason=${reason}` }, ...reportAfter(deps, stub, facts, record, est, null) };
+  const leased: LeasedCall | null = leasedDecision?.call ?? null;
+  if (leasedDecision !== null) out = leasedDecision.out;
+  else {
+    leases.begin(sid);
+    try {
+      out = await withDeadline(stepWithDelta(deps, stub, sid, prepared.parsed.view, { session_id: sid, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, lease_holder: leases.holder }), deps.doTimeoutMs);
+    } catch (err) {
+      leases.drop(sid);
+      (deps.sentViews ?? sentViews).delete(sid); // the DO may not hold what we last sent
+      const reason = err instanceof Deadline ? "do_timeout" : "do_error";
+      deps.waitUntil(Promise.resolve(stub.countFailOpen(reason)).catch(() => undefined));
+      const report: OutcomeReport = { correlation_id: req.requestId, outcome: reason, rollback_step: null, tokens_original: est, tokens_sent: est, tier: "none", pairs_removed: 0, would_send: null };
+      deps.waitUntil(record([outcomeUpdate({ ...facts, step: null, recorded: null, step_ms: null, report })]));
+      return { body: original, headers: { [COMPACTION_HEADER]: `skipped; reason=${reason}` }, ...reportAfter(deps, facts, record, est, null, null) };
+    } finally {
+      leases.end(sid);
+    }
+    if (out.lease !== undefined) leases.set(sid, out.lease);
+    else leases.drop(sid);
   }
   const stepMs = deps.now() - t0;
 
@@ -153,15 +175,16 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const outcome: PendingOutcome = { ...facts, step: out, report: decision.report, step_ms: stepMs };
   const result = { body: decision.body, headers: { [COMPACTION_HEADER]: decision.note } };
   if (decision.report.rollback_step !== null) {
-    // A step to roll back must be gone before the session's next request: report it at once.
+    // A step to roll back must be gone before the session's next request: report it at once (the lease that came with it goes too).
+    leases.drop(sid);
     deps.waitUntil(
       Promise.resolve(stub.reportOutcome(decision.report))
         .catch(() => null)
         .then((recorded) => record([outcomeUpdate({ ...outcome, recorded: recorded ?? null })])),
     );
-    return { ...result, ...reportAfter(deps, stub, facts, record, decision.report.tokens_sent, null) };
+    return { ...result, ...reportAfter(deps, facts, record, decision.report.tokens_sent, null, leased) };
   }
-  return { ...result, ...reportAfter(deps, stub, facts, record, decision.report.tokens_sent, outcome) };
+  return { ...result, ...reportAfter(deps, facts, record, decision.report.tokens_sent, outcome, leased) };
 }
 
 /** An outcome held until the answer ends, to travel with its usage (everything outcomeUpdate needs but `recorded`). */
@@ -170,28 +193,30 @@ type PendingOutcome = Omit<OutcomeFacts, "recorded">;
 /**
  * The after-the-answer report (off the hot path, in waitUntil): the usage tap reads the
  * provider's usage as the body streams to the client; when the body ends (or is cancelled, or
- * fails — the tap's promise always settles) ONE session RPC carries the held outcome and the
- * usage (reportCall), then the two index updates go to the isolate's index buffer
- * (./index-buffer.ts: one `recordMany` for all requests ending within 50 ms). Without an
- * upstream response (502/504) the outcome alone goes. Measured: ~1 RPC and ~10 SQL statements
- * per request after the answer, instead of 4 RPCs and ~50 statements.
+ * fails — the tap's promise always settles) the request's CallReport — the call itself when a
+ * lease holder decided it, the held outcome, the usage — goes to the isolate's report buffer
+ * (./report-buffer.ts: one `reportCalls` RPC per session per window), whose flusher then hands
+ * the index updates to the index buffer (./index-buffer.ts: one `recordMany` for all requests
+ * ending within 50 ms). Without an upstream response (502/504) the report goes without usage.
  */
 function reportAfter(
   deps: PipelineDeps,
-  stub: DurableObjectStub<SessionObject>,
   facts: { session_id: string; provider: Provider; now_ms: number },
   record: (u: IndexUpdate[]) => Promise<unknown>,
   estimated: number,
   outcome: PendingOutcome | null,
+  leased: LeasedCall | null,
 ): Pick<PipelineResult, "after" | "noResponse"> {
   const send = (u: Usage | null) => {
-    if (outcome === null && u === null) return Promise.resolve();
-    return Promise.resolve(stub.reportCall(outcome?.report ?? null, u, estimated))
-      .catch(() => null)
-      .then((recorded) => record([
-        ...(outcome ? [outcomeUpdate({ ...outcome, recorded: recorded ?? null })] : []),
-        ...(u ? [usageUpdate(facts.session_id, facts.provider, deps.now(), u)] : []),
-      ]));
+    if (outcome === null && u === null && leased === null) return Promise.resolve();
+    const report: CallReport = { leased, outcome: outcome?.report ?? null, usage: u, estimated_input_tokens: estimated };
+    const at = deps.now();
+    const updates = (recorded: OutcomeRecorded | null): IndexUpdate[] => [
+      ...(outcome ? [outcomeUpdate({ ...outcome, recorded })] : []),
+      ...(u ? [usageUpdate(facts.session_id, facts.provider, at, u)] : []),
+    ];
+    const sendReports = (sid: string, batch: CallReport[]) => Promise.resolve(deps.sessions.get(deps.sessions.idFromName(sid)).reportCalls(batch));
+    return (deps.reports ?? reportBuffer).add(facts.session_id, { report, updates }, sendReports, record);
   };
   return {
     after: (res) => {
@@ -201,4 +226,12 @@ function reportAfter(
     },
     noResponse: () => deps.waitUntil(send(null).catch(() => undefined)),
   };
+}
+
+/** The lease key of the pipeline's config and mode, computed once per config object. */
+const leaseKeys = new WeakMap<object, { mode: string; key: string }>();
+function leaseKeyOf(deps: PipelineDeps): string {
+  let k = leaseKeys.get(deps.config);
+  if (k === undefined || k.mode !== deps.mode) leaseKeys.set(deps.config, (k = { mode: deps.mode, key: configKey(deps.config, deps.mode) }));
+  return k.key;
 }

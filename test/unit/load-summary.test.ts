@@ -9,8 +9,9 @@ describe("load summary", () => {
   });
   it("added latency is paired per call against the direct path", () => {
     expect(summarizePath([12, 30, 14, 16], 1, 2_000, [10, 10, 10, 10])).toEqual({
-      requests: 4, errors: 1, wall_ms: 2_000, throughput_rps: 2, p50_ms: 14, p99_ms: 30, added_p50_ms: 4, added_p99_ms: 20,
+      requests: 4, errors: 1, wall_ms: 2_000, throughput_rps: 2, p50_ms: 14, p99_ms: 30, added_p50_ms: 4, added_p99_ms: 20, cpu_ms_per_request: null,
     });
+    expect(summarizePath([12, 30, 14, 16], 0, 2_000, [10, 10, 10, 10], 50).cpu_ms_per_request).toBe(12.5);
     expect(summarizePath([12], 0, 1_000, null).added_p50_ms).toBe(null);
   });
   it("ratios", () => {
@@ -20,17 +21,24 @@ describe("load summary", () => {
 
 describe("load summary over rounds", () => {
   const round = (offAdded: number, onAdded: number, offRps: number, onRps: number) => {
-    const p = (added: number | null, rps: number) => ({ requests: 2, errors: 0, wall_ms: 1_000, throughput_rps: rps, p50_ms: 50 + (added ?? 0), p99_ms: 90 + (added ?? 0), added_p50_ms: added, added_p99_ms: added === null ? null : added * 2 });
+    const p = (added: number | null, rps: number) => ({ requests: 2, errors: 0, wall_ms: 1_000, throughput_rps: rps, p50_ms: 50 + (added ?? 0), p99_ms: 90 + (added ?? 0), added_p50_ms: added, added_p99_ms: added === null ? null : added * 2, cpu_ms_per_request: added === null ? null : added / 5 });
     return { direct: p(null, 100), off: p(offAdded, offRps), on: p(onAdded, onRps) };
   };
   it("medians per path and the median of per-round ratios", async () => {
     const { summarizeRounds } = await import("../../tools/load/summarize-latency");
     const s = summarizeRounds([round(10, 30, 50, 40), round(20, 22, 60, 55), round(5, 50, 40, 20)]);
-    expect(s.paths.off).toEqual({ requests: 6, errors: 0, throughput_rps: 50, p50_ms: 60, p99_ms: 100, added_p50_ms: 10, added_p99_ms: 20 });
+    expect(s.paths.off).toEqual({ requests: 6, errors: 0, throughput_rps: 50, p50_ms: 60, p99_ms: 100, added_p50_ms: 10, added_p99_ms: 20, cpu_ms_per_request: 2 });
     expect(s.paths.on.added_p50_ms).toBe(30);
     // Per round: 3, 1.1, 10 → median 3 (not 30 / 10 from the medians).
     expect(s.ratios_on_vs_off.p50_added_latency).toBe(3);
     expect(s.rounds.map((r) => r.p50_added_ratio)).toEqual([3, 1.1, 10]);
     expect(s.ratios_on_vs_off.throughput).toBe(0.8);
+    expect(s.ratios_on_vs_off.cpu_per_request).toBe(3); // per round: 3, 1.1, 10
+  });
+  it("parses /proc/<pid>/stat lines, commands with spaces and parentheses included", async () => {
+    const { parseStat } = await import("../../tools/load/process-cpu");
+    const line = "4242 (work (er) d) S 4200 4242 4242 0 -1 4194560 500 0 0 0 1234 56 0 0 20 0 9 0 100 1000 100";
+    expect(parseStat(line)).toEqual({ pid: 4242, ppid: 4200, comm: "work (er) d", ticks: 1290 });
+    expect(parseStat("garbage")).toBe(null);
   });
 });

@@ -87,7 +87,7 @@ export async function seedSession(id: string, indexName: string): Promise<Outcom
     const r = await index.record(outcomeUpdate({ session_id: id, provider: "anthropic", model: view.model, turns: view.turn_count, now_ms: now, step, report, recorded: rec, step_ms: call.step_ms }));
     if (!r.ok) throw new Error(r.error);
     if (i === 0) {
-      await stub.reportUsage(USAGE, call.tokens_sent);
+      await stub.reportCalls([{ leased: null, outcome: null, usage: USAGE, estimated_input_tokens: call.tokens_sent }]);
       await index.record(usageUpdate(id, "anthropic", Date.now(), USAGE));
     }
   }

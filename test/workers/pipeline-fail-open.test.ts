@@ -28,7 +28,7 @@ function sessionsWith(step: () => Promise<never>): DurableObjectNamespace<never>
     idFromName: (name: string) => SESSIONS.idFromName(name),
     get: (id: DurableObjectId) => {
       const real = SESSIONS.get(id);
-      return { step, countFailOpen: (r: string) => real.countFailOpen(r), reportOutcome: (r: never) => real.reportOutcome(r), reportUsage: (u: never, e: number) => real.reportUsage(u, e), reportCall: (o: never, u: never, e: number) => real.reportCall(o, u, e), archive: (i: never) => real.archive(i) };
+      return { step, countFailOpen: (r: string) => real.countFailOpen(r), reportOutcome: (r: never) => real.reportOutcome(r), reportCalls: (b: never) => real.reportCalls(b), archive: (i: never) => real.archive(i) };
     },
   } as unknown as DurableObjectNamespace<never>;
 }

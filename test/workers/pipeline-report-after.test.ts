@@ -1,7 +1,8 @@
 /**
  * The after-the-answer report (src/gateway/compaction-pipeline.ts reportAfter), in workerd
- * through the real hook: per request ONE session RPC (`reportCall`: the outcome held until the
- * answer ends, with its usage) and ONE index RPC (`recordMany`: both updates), instead of four;
+ * through the real hook: per request ONE session RPC (`reportCalls`: the outcome held until the
+ * answer ends, with its usage; the harness sends each request's report at once) and ONE index
+ * RPC (`recordMany`: both updates), instead of four;
  * a step to roll back is still reported at once (before the session's next request); with no
  * upstream response (502) the outcome alone is recorded. RPC calls are observed through
  * wrapped deps (the DO namespace and the index), never product flags.
@@ -13,11 +14,11 @@ import { compactVars, LITERAL_CONFIG, literalTwoCalls, observedDeps as observed,
 const SMALL = '{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"hi"}]}';
 
 describe("one report per request after the answer", () => {
-  it("a JSON answer with usage: step, then one reportCall; one index batch [outcome, usage]; the DO holds both", async () => {
+  it("a JSON answer with usage: step, then one reportCalls; one index batch [outcome, usage]; the DO holds both", async () => {
     const session = newTestId("report-one");
     const o = observed();
     await send(compactVars({}), "/anthropic/v1/messages", { "x-test-id": session, "x-sluice-session": session, "x-test-scenario": "usage:anthropic:json" }, SMALL, o.deps);
-    expect(o.calls).toEqual(["step", "reportCall"]);
+    expect(o.calls).toEqual(["step", "reportCalls"]);
     expect(o.batches).toEqual([["outcome", "usage"]]);
     const stats = await statsOf(session);
     expect([stats.calls_log.length, stats.counters.unchanged, stats.counters.requests, stats.counters.usage_reports, stats.counters.usage_input_tokens]).toEqual([1, 1, 1, 1, 120]);
@@ -28,7 +29,7 @@ describe("one report per request after the answer", () => {
     const o = observed();
     const { res } = await send({ ...compactVars({}), ANTHROPIC_BASE_URL: testVars.UNREACHABLE_URL }, "/anthropic/v1/messages", { "x-sluice-session": session }, SMALL, o.deps);
     expect(res.status).toBe(502);
-    expect(o.calls).toEqual(["step", "reportCall"]);
+    expect(o.calls).toEqual(["step", "reportCalls"]);
     expect(o.batches).toEqual([["outcome"]]);
     const stats = await statsOf(session);
     expect([stats.calls_log.length, stats.counters.unchanged, stats.counters.usage_reports]).toEqual([1, 1, undefined]);
@@ -39,7 +40,7 @@ describe("one report per request after the answer", () => {
     const r = await literalTwoCalls(compactVars(LITERAL_CONFIG), { ...o.deps, adapterFor: () => MODEL_CUTTING_ADAPTER });
     expect(r.raw).toBe("skipped; reason=guarantee_check");
     // Call 1: nothing to roll back; call 2: its step failed the check and is rolled back at once.
-    expect(o.calls).toEqual(["step", "reportCall", "stepDelta", "reportOutcome"]);
+    expect(o.calls).toEqual(["step", "reportCalls", "stepDelta", "reportOutcome"]);
     expect(o.batches).toEqual([["outcome"], ["outcome"]]);
     expect([r.stats.counters.fail_open_guarantee_check, r.stats.steps]).toEqual([1, []]);
   });

@@ -60,6 +60,7 @@ async function main(): Promise<void> {
       time("check", () => (applied && applied.bytes !== bytes ? checkGuarantee(prepared.adapter, bytes, applied.bytes, { input: prepared.parsed }) : null));
       const d = time("decide_forward", () => decideForward(prepared, bytes, out, mode, "profile"));
       recordOutcome(store, sql, d.report, Date.now());
+      store.flush();
       calls++;
     }
     console.log(f.padEnd(42), Object.entries(row).map(([k, v]) => `${k}=${(v / slice.length).toFixed(1)}`).join(" "));

@@ -4,7 +4,7 @@
  * attaches to workerd's inspector (Chrome DevTools protocol over WebSocket), records a V8 CPU
  * profile while N concurrent sessions replay M corpus calls each (the load run's calls), and
  * prints the functions with the most self time (ms and % of the profile), the inclusive time of
- * named functions, and the time per source module (esbuild's `// src/…` markers in the bundle). The .cpuprofile is written to FILE (default `load-profile.cpuprofile`), which
+ * named functions, and the time per source module (esbuild's `// src/…` markers in the bundle); `--source FILE` also writes the bundle, whose line numbers the summary names. The .cpuprofile is written to FILE (default `load-profile.cpuprofile`), which
  * Chrome DevTools opens. The Worker and its Durable Objects share the isolate under
  * `wrangler dev`, so one profile covers both.
  */
@@ -134,6 +134,7 @@ async function main(): Promise<void> {
     for (const id of new Set(profile.nodes.filter((x) => x.callFrame.url.endsWith("worker.js")).map((x) => x.callFrame.scriptId))) {
       const src = (await cdp.send("Debugger.getScriptSource", { scriptId: id })) as { scriptSource?: string };
       if (src.scriptSource) modules.set(id, moduleOfLine(src.scriptSource));
+      if (src.scriptSource && process.argv.includes("--source")) writeFileSync(arg("source", "worker-bundle.js"), src.scriptSource);
     }
     cdp.close();
     writeFileSync(arg("out", "load-profile.cpuprofile"), JSON.stringify(profile));

@@ -32,6 +32,9 @@ import { agentHeaders } from "../replay/agent-headers";
 import { readSessionText } from "../replay/read-session-text";
 import { ENDPOINT_PATH } from "../replay/send-http";
 import type { Provider, RecordedSession } from "../replay/types";
+import { INDEX_WINDOW_MS } from "../../src/gateway/index-buffer";
+import { REPORT_WINDOW_MS } from "../../src/gateway/report-buffer";
+import { treeCpuByCommand } from "./process-cpu";
 import { readSessionStates } from "./read-do-state";
 import { startWrangler } from "./start-wrangler";
 import { summarizePath, summarizeRounds } from "./summarize-latency";
@@ -83,9 +86,18 @@ async function send(base: string, path: PathName, call: Call, runId: string): Pr
 }
 
 /** Runs every session concurrently on `path`, each session's calls in order. */
-async function phase(base: string, path: PathName, sessions: Call[][], runId: string) {
+/** How long after a phase its instance may still work on the phase's requests (report and index windows, then a margin), ms. */
+const SETTLE_MS = REPORT_WINDOW_MS + INDEX_WINDOW_MS + 500;
+
+/**
+ * One path's phase: every session's calls, sessions concurrently. With `pid` (a wrangler
+ * instance), also the CPU ms that instance's process tree used from the phase's start until
+ * SETTLE_MS after its end (so the after-the-answer reports are charged to their requests).
+ */
+async function phase(base: string, path: PathName, sessions: Call[][], runId: string, pid: number | null) {
   const latencies: number[][] = sessions.map(() => []);
   const errors: string[] = [];
+  const cpu0 = pid === null ? null : treeCpuByCommand(pid);
   const t0 = performance.now();
   await Promise.all(sessions.map(async (calls, i) => {
     for (const c of calls) {
@@ -94,7 +106,12 @@ async function phase(base: string, path: PathName, sessions: Call[][], runId: st
       if (r.error) errors.push(`session ${i}: ${r.error}`);
     }
   }));
-  return { latencies: latencies.flat(), errors, wallMs: performance.now() - t0 };
+  const wallMs = performance.now() - t0;
+  if (cpu0 === null || pid === null) return { latencies: latencies.flat(), errors, wallMs, cpuMs: null, cpuBy: null };
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  const cpu1 = treeCpuByCommand(pid) ?? {};
+  const cpuBy = Object.fromEntries(Object.entries(cpu1).map(([k, v]) => [k, v - (cpu0[k] ?? 0)]));
+  return { latencies: latencies.flat(), errors, wallMs, cpuMs: Object.values(cpuBy).reduce((a, b) => a + b, 0), cpuBy };
 }
 
 async function main(): Promise<void> {
@@ -120,6 +137,7 @@ async function main(): Promise<void> {
     throw e;
   }
   const urls: Record<PathName, string> = { direct: emulator.url, off: off.url, on: on.url };
+  const pids: Record<PathName, number | null> = { direct: null, off: off.pid, on: on.pid };
   const perRound: Record<PathName, Awaited<ReturnType<typeof phase>>>[] = [];
   try {
     const warm: Call = { ...sessions[0]![0]!, session: 9_999 };
@@ -128,7 +146,7 @@ async function main(): Promise<void> {
     // figures are the median over rounds, so drifting machine load hits every path alike.
     for (let r = 0; r < rounds; r++) {
       const round = {} as Record<PathName, Awaited<ReturnType<typeof phase>>>;
-      for (const p of ["direct", "off", "on"] as const) round[p] = await phase(urls[p], p, sessions, `${runId}r${r}`);
+      for (const p of ["direct", "off", "on"] as const) round[p] = await phase(urls[p], p, sessions, `${runId}r${r}`, pids[p]);
       perRound.push(round);
     }
   } finally {
@@ -139,8 +157,8 @@ async function main(): Promise<void> {
     const direct = round.direct.latencies;
     return {
       direct: summarizePath(direct, round.direct.errors.length, round.direct.wallMs, null),
-      off: summarizePath(round.off.latencies, round.off.errors.length, round.off.wallMs, direct),
-      on: summarizePath(round.on.latencies, round.on.errors.length, round.on.wallMs, direct),
+      off: summarizePath(round.off.latencies, round.off.errors.length, round.off.wallMs, direct, round.off.cpuMs),
+      on: summarizePath(round.on.latencies, round.on.errors.length, round.on.wallMs, direct, round.on.cpuMs),
     };
   });
   const all = perRound.flatMap((round) => Object.values(round).flatMap((x) => x.errors));
@@ -156,6 +174,13 @@ async function main(): Promise<void> {
     requests_per_path: rounds * sessions.reduce((k, calls) => k + calls.length, 0),
     seconds: Math.round((performance.now() - started) / 100) / 10,
     ...summarizeRounds(summaries),
+    // CPU ms per request of each process of the two wrangler instances, summed over rounds (wrangler's Node proxy vs workerd).
+    cpu_ms_per_request_by_process: Object.fromEntries((["off", "on"] as const).map((p) => {
+      const total: Record<string, number> = {};
+      for (const round of perRound) for (const [k, v] of Object.entries(round[p].cpuBy ?? {})) total[k] = (total[k] ?? 0) + v;
+      const requests = perRound.reduce((a, round) => a + round[p].latencies.length, 0);
+      return [p, Object.fromEntries(Object.entries(total).map(([k, v]) => [k, Math.round((v / requests) * 100) / 100]))];
+    })),
     errors: all.slice(0, 10),
     do_state: {
       compaction_on_sessions: states.length,

@@ -24,10 +24,12 @@ export interface PathSummary {
   /** Per call: this path's latency minus the direct path's for the same call (null for direct). */
   added_p50_ms: number | null;
   added_p99_ms: number | null;
+  /** CPU ms the serving instance (wrangler and workerd) used per request over the phase and its settling; null for direct or without /proc. */
+  cpu_ms_per_request: number | null;
 }
 
 /** Summarises one path; `direct` (same call order) gives the paired added latency. */
-export function summarizePath(latencies: readonly number[], errors: number, wallMs: number, direct: readonly number[] | null): PathSummary {
+export function summarizePath(latencies: readonly number[], errors: number, wallMs: number, direct: readonly number[] | null, cpuMs: number | null = null): PathSummary {
   const added = direct === null ? null : latencies.map((t, i) => t - direct[i]!);
   const round = (x: number) => Math.round(x * 100) / 100;
   return {
@@ -39,6 +41,7 @@ export function summarizePath(latencies: readonly number[], errors: number, wall
     p99_ms: round(percentile(latencies, 99)),
     added_p50_ms: added === null ? null : round(percentile(added, 50)),
     added_p99_ms: added === null ? null : round(percentile(added, 99)),
+    cpu_ms_per_request: cpuMs === null || latencies.length === 0 ? null : round(cpuMs / latencies.length),
   };
 }
 
@@ -76,6 +79,7 @@ export function summarizeRounds(rounds: readonly RoundSummary[]) {
     p99_ms: med((r) => r[k].p99_ms),
     added_p50_ms: med((r) => r[k].added_p50_ms),
     added_p99_ms: med((r) => r[k].added_p99_ms),
+    cpu_ms_per_request: med((r) => r[k].cpu_ms_per_request),
   });
   const per = (f: (r: RoundSummary) => [number | null, number | null]) => med((r) => ratio(...f(r)));
   return {
@@ -86,6 +90,7 @@ export function summarizeRounds(rounds: readonly RoundSummary[]) {
       p99_latency: per((r) => [r.on.p99_ms, r.off.p99_ms]),
       p50_added_latency: per((r) => [r.on.added_p50_ms, r.off.added_p50_ms]),
       p99_added_latency: per((r) => [r.on.added_p99_ms, r.off.added_p99_ms]),
+      cpu_per_request: per((r) => [r.on.cpu_ms_per_request, r.off.cpu_ms_per_request]),
     },
     rounds: rounds.map((r) => ({ off_added_p50_ms: r.off.added_p50_ms, on_added_p50_ms: r.on.added_p50_ms, p50_added_ratio: ratio(r.on.added_p50_ms, r.off.added_p50_ms) })),
   };

@@ -37,6 +37,8 @@ export interface WranglerDev {
   persistDir: string;
   /** wrangler's last output lines (for failure messages). */
   output: () => string;
+  /** Process id of wrangler (workerd runs as its descendant). */
+  pid: number;
   close: () => Promise<void>;
 }
 
@@ -100,7 +102,7 @@ export async function startWranglerDev(opts: WranglerDevOptions): Promise<Wrangl
     try {
       const r = await fetch(`${url}/healthz`);
       await r.text();
-      if (r.ok) return { url, inspectorUrl: `http://127.0.0.1:${inspector}`, persistDir, output: () => lines.join("\n"), close };
+      if (r.ok) return { url, inspectorUrl: `http://127.0.0.1:${inspector}`, persistDir, output: () => lines.join("\n"), pid: child.pid!, close };
     } catch {
       // not listening yet
     }

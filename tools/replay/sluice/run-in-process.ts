@@ -83,6 +83,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     const out = await runStep({ store: host.store, sql: host.sql, env: {} }, { session_id: id, view: slimView(prepared.parsed.view), config, mode, correlation_id, now_ms: call.time_ms });
     const decision = decideForward(prepared, body, out, mode, correlation_id);
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
+    host.store.flush();
     return { body: decision.body, info: { engine_cost_usd: 0, note: decision.note } };
   };
 

@@ -1,0 +1,71 @@
+/**
+ * The step leases this isolate holds, by session id (shell state, isolate memory only; never
+ * stored), and the isolate's holder token (../core/policy/step-lease.ts). A lease is not used
+ * while a step call of its session from this isolate is in flight: the DO may be changing the
+ * ledger, and the request waits for it like any other. Losing an entry only costs the next
+ * request its step call. Bounded: least recently used sessions are forgotten first.
+ */
+import { BoundedLru } from "../core/bounded-lru";
+import type { StepLease } from "../core/policy/step-lease";
+
+/**
+ * Bounds: 256 sessions and 8 MiB of ledgers (a ledger entry weighs ~200 B and a first-seen time
+ * ~64 B as estimated by leaseWeight), beside the scan cache's 32 MiB and the sent views' 16 MiB
+ * within the 128 MB isolate limit (developers.cloudflare.com/workers/platform/limits/).
+ */
+export const MAX_LEASES = 256;
+export const MAX_LEASE_BYTES = 8 * 1024 * 1024;
+
+/** Estimated bytes a lease retains: ~200 per ledger entry, ~64 per first-seen time, ~80 per step. */
+export function leaseWeight(l: StepLease): number {
+  return 200 * Object.keys(l.ledger.entries).length + 64 * Object.keys(l.ledger.first_seen).length + 80 * l.ledger.steps.length;
+}
+
+export class LeaseStore {
+  private readonly leases: BoundedLru<string, StepLease>;
+  private readonly inflight = new Map<string, number>();
+  private token: string | null;
+
+  /** `holder`: the isolate's token (default: a random UUID made on first use: Workers allow no random values at module scope). */
+  constructor(holder: string | null = null, max = MAX_LEASES, maxBytes = MAX_LEASE_BYTES) {
+    this.token = holder;
+    this.leases = new BoundedLru(max, maxBytes, leaseWeight);
+  }
+
+  /** This isolate's holder token. */
+  get holder(): string {
+    return (this.token ??= crypto.randomUUID());
+  }
+
+  /** The lease for `sid`, unless none is held or a step call for `sid` is in flight. */
+  usable(sid: string): StepLease | undefined {
+    return (this.inflight.get(sid) ?? 0) > 0 ? undefined : this.leases.get(sid);
+  }
+
+  set(sid: string, lease: StepLease): void {
+    this.leases.set(sid, lease);
+  }
+
+  drop(sid: string): void {
+    this.leases.delete(sid);
+  }
+
+  /** Marks a step call for `sid` in flight (until the matching `end`). */
+  begin(sid: string): void {
+    this.inflight.set(sid, (this.inflight.get(sid) ?? 0) + 1);
+  }
+
+  end(sid: string): void {
+    const n = (this.inflight.get(sid) ?? 1) - 1;
+    if (n <= 0) this.inflight.delete(sid);
+    else this.inflight.set(sid, n);
+  }
+
+  /** Leases held. */
+  get size(): number {
+    return this.leases.size;
+  }
+}
+
+/** The isolate's instance (module scope: one per isolate, shared by its requests). */
+export const leaseStore = new LeaseStore();

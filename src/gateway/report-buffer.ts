@@ -1,0 +1,82 @@
+/**
+ * Buffers the after-the-answer reports of requests (../do/step-types.ts CallReport) in the
+ * isolate and sends them per session in one `reportCalls` RPC per window (shell state, isolate
+ * memory only; reports are counts, never text). Why: under `wrangler dev` every DO call costs
+ * about as much thread time as the whole compaction-off request (docs/reliability.md), and a
+ * session with a step lease makes no other call per request. What it costs: the session's
+ * counters lag the answers by up to the window.
+ *
+ * The first report added to an empty buffer makes its request the flusher: its waitUntil waits
+ * the window, then sends everything buffered — per session, in order, at most `batchMax`
+ * reports per RPC, sessions in parallel — through its own `send`, and hands the index updates
+ * each report yields (built from what the DO recorded for it, or null when the send failed) to
+ * its own `record`; until the buffer is empty. Later requests only add and return: workerd
+ * cancels a request whose waitUntil waits on a promise only another request can settle, so
+ * nothing crosses request contexts but plain data and pure functions (as ./index-buffer.ts).
+ * A failed send loses counts, never a request.
+ */
+import type { IndexUpdate } from "../admin/index-update";
+import type { CallReport, OutcomeRecorded } from "../do/step-types";
+
+/** How long reports wait for others before they are sent, ms. */
+export const REPORT_WINDOW_MS = 500;
+/** Reports per `reportCalls` RPC. */
+export const REPORT_BATCH_MAX = 64;
+
+/** Sends one session's batch; resolves with what each report recorded, in order. */
+export type SendReports = (sid: string, batch: CallReport[]) => Promise<(OutcomeRecorded | null)[]>;
+
+/** One request's report and the index updates it yields once the DO answered (a pure function). */
+export interface BufferedReport {
+  report: CallReport;
+  updates: (recorded: OutcomeRecorded | null) => IndexUpdate[];
+}
+
+export class ReportBuffer {
+  private pending = new Map<string, BufferedReport[]>();
+  private flushing = false;
+
+  constructor(private readonly windowMs = REPORT_WINDOW_MS, private readonly batchMax = REPORT_BATCH_MAX) {}
+
+  /**
+   * Adds `item` for session `sid`. Returns the promise to hand to waitUntil: the flush this
+   * call started (it settles when the buffer is empty; never rejects), or an already settled
+   * one when a flush under way will carry the report.
+   */
+  add(sid: string, item: BufferedReport, send: SendReports, record: (u: IndexUpdate[]) => Promise<unknown>): Promise<void> {
+    const list = this.pending.get(sid);
+    if (list) list.push(item);
+    else this.pending.set(sid, [item]);
+    if (this.flushing) return Promise.resolve();
+    this.flushing = true;
+    return new Promise<void>((r) => setTimeout(r, this.windowMs)).then(async () => {
+      for (;;) {
+        const batches = this.pending;
+        if (batches.size === 0) {
+          this.flushing = false; // in the same step as the emptiness check: no report can be stranded
+          return;
+        }
+        this.pending = new Map();
+        await Promise.all([...batches].map(([s, items]) => this.sendSession(s, items, send, record)));
+      }
+    });
+  }
+
+  /** Reports waiting to be sent. */
+  get size(): number {
+    let n = 0;
+    for (const l of this.pending.values()) n += l.length;
+    return n;
+  }
+
+  private async sendSession(sid: string, items: BufferedReport[], send: SendReports, record: (u: IndexUpdate[]) => Promise<unknown>): Promise<void> {
+    for (let i = 0; i < items.length; i += this.batchMax) {
+      const part = items.slice(i, i + this.batchMax);
+      const recorded = await send(sid, part.map((p) => p.report)).catch(() => null);
+      await record(part.flatMap((p, k) => p.updates(recorded?.[k] ?? null))).catch(() => undefined);
+    }
+  }
+}
+
+/** The isolate's instance (module scope: one per isolate, shared by its requests). */
+export const reportBuffer = new ReportBuffer();
