@@ -72,8 +72,14 @@ export class ReportBuffer {
   private async sendSession(sid: string, items: BufferedReport[], send: SendReports, record: (u: IndexUpdate[]) => Promise<unknown>): Promise<void> {
     for (let i = 0; i < items.length; i += this.batchMax) {
       const part = items.slice(i, i + this.batchMax);
-      const recorded = await send(sid, part.map((p) => p.report)).catch(() => null);
-      await record(part.flatMap((p, k) => p.updates(recorded?.[k] ?? null))).catch(() => undefined);
+      // try/await, not .catch(): a send, updates or record that throws synchronously must lose its batch only, not reject the flush and leave `flushing` set for good.
+      let recorded: (OutcomeRecorded | null)[] | null = null;
+      try {
+        recorded = await send(sid, part.map((p) => p.report));
+      } catch { /* a failed send loses counts */ }
+      try {
+        await record(part.flatMap((p, k) => p.updates(recorded?.[k] ?? null)));
+      } catch { /* as above */ }
     }
   }
 }

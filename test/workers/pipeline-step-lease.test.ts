@@ -1,0 +1,174 @@
+/**
+ * Step leases (src/core/policy/step-lease.ts, src/gateway/decide-leased.ts) in workerd through
+ * the real hook: a session's calls that take no new step go without a step call and forward
+ * exactly what the DO-decided path forwards; another isolate takes no step while a lease is
+ * held (`skipped=lease_held`); a rolled-back step, a changed config and an admin disable in the
+ * same isolate end the lease; an admin disable reaches another isolate's lease when it ends.
+ * Each "isolate" is its own LeaseStore (and SentViews) injected through the deps; a manual clock
+ * moves 1 s per call unless a test says otherwise.
+ */
+import { describe, expect, it } from "vitest";
+import { LeaseStore, leaseStore } from "../../src/gateway/lease-store";
+import { SentViews } from "../../src/gateway/sent-views";
+import type { PipelineDeps } from "../../src/gateway/compaction-pipeline";
+import { AUTH, adminAppFor, envWith } from "./admin-seed";
+import { newTestId, utf8 } from "./helpers";
+import { ReportBuffer } from "../../src/gateway/report-buffer";
+import { compactVars, LITERAL_CONFIG, logText, manualClock, MODEL_CUTTING_ADAPTER, observedDeps, send, sendNoWait, statsOf, upstreamBodies } from "./pipeline-harness";
+
+/** A conversation of `n` tool rounds (300-line logs), ending with a user turn: under LITERAL_CONFIG, micro steps at n = 4, 6, 7, 8. */
+function turns(n: number): Uint8Array {
+  const messages: Record<string, unknown>[] = [{ role: "user", content: "Run the checks." }];
+  for (let i = 0; i < n; i++) {
+    messages.push({ role: "assistant", content: [{ type: "tool_use", id: `toolu_${i}`, name: "shell", input: { cmd: `make t${i}` } }] });
+    messages.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `toolu_${i}`, content: logText(`t${i}`, 300) }] });
+  }
+  messages.push({ role: "assistant", content: [{ type: "text", text: "Ran them." }] }, { role: "user", content: "Next." });
+  return utf8(JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 1024, tools: [{ name: "shell", description: "stub", input_schema: { type: "object" } }], messages }));
+}
+
+const PATH = "/anthropic/v1/messages";
+const HEADERS_OF = (session: string) => ({ "x-test-id": session, "x-sluice-session": session });
+
+/** The x-sluice-compaction headers the DO-decided path gives for turns(1..8) (measured once with step_lease_ms 0; the lease run must give the same). */
+const EXPECTED = [
+  "compact; tier=none; step=none; pairs_removed=0; tokens_before=3130; tokens_after=3130",
+  "compact; tier=none; step=none; pairs_removed=0; tokens_before=6157; tokens_after=6157",
+  "compact; tier=none; step=none; pairs_removed=0; tokens_before=9184; tokens_after=9184",
+  "compact; tier=micro; step=1; pairs_removed=3; tokens_before=12211; tokens_after=3493",
+  "compact; tier=micro; step=none; skipped=not_positive; pairs_removed=3; tokens_before=15238; tokens_after=6520",
+  "compact; tier=micro; step=2; pairs_removed=5; tokens_before=18265; tokens_after=3735",
+  "compact; tier=micro; step=3; pairs_removed=7; tokens_before=21292; tokens_after=950",
+  "compact; tier=micro; step=4; pairs_removed=8; tokens_before=24319; tokens_after=1071",
+];
+
+/** Sends turns(n) for each n to one session, 1 s apart; returns the headers, the bytes the upstream got, the RPCs made and the session's stats. */
+async function run(config: Record<string, unknown>, ns: number[], deps: (i: number) => Partial<PipelineDeps>) {
+  const session = newTestId("lease");
+  const clock = manualClock();
+  const o = observedDeps();
+  const headers: string[] = [];
+  for (const [i, n] of ns.entries()) {
+    clock.advance(1_000);
+    const r = await send(compactVars(config), PATH, HEADERS_OF(session), turns(n), { ...o.deps, now: clock.now, ...deps(i) });
+    headers.push(r.res.headers.get("x-sluice-compaction") ?? "");
+  }
+  return { session, clock, o, headers, bodies: await upstreamBodies(session), stats: await statsOf(session) };
+}
+
+const stepsOf = (s: Awaited<ReturnType<typeof statsOf>>) => s.steps.map((x) => [x.step, x.tier, x.pairs_removed, x.tokens_before, x.tokens_after]);
+
+describe("step lease", () => {
+  it("calls that take no new step go without a step call and forward byte for byte what the DO-decided path forwards", async () => {
+    const ns = [1, 2, 3, 4, 5, 6, 7, 8];
+    const [isoA, isoB] = [new LeaseStore("iso-a"), new LeaseStore("iso-b")];
+    const leased = await run(LITERAL_CONFIG, ns, () => ({ leases: isoA }));
+    const direct = await run({ ...LITERAL_CONFIG, step_lease_ms: 0 }, ns, () => ({ leases: isoB }));
+    expect(direct.headers).toEqual(EXPECTED);
+    expect(leased.headers).toEqual(EXPECTED);
+    expect(leased.bodies).toEqual(direct.bodies);
+    // Calls 2, 3 and 5 were decided under the lease; 4, 6, 7, 8 would step, so they went to the DO.
+    expect(leased.o.calls).toEqual(["step", "reportCalls", "reportCalls", "reportCalls", "stepDelta", "reportCalls", "reportCalls", "stepDelta", "reportCalls", "stepDelta", "reportCalls", "stepDelta", "reportCalls"]);
+    expect(direct.o.calls.filter((c) => c === "step" || c === "stepDelta")).toHaveLength(8);
+    const { leased_requests, ...rest } = leased.stats.counters;
+    expect([leased_requests, rest]).toEqual([3, direct.stats.counters]);
+    expect([leased.stats.calls, leased.stats.calls_log.length]).toEqual([8, 8]);
+    expect(stepsOf(leased.stats)).toEqual(stepsOf(direct.stats));
+    expect(stepsOf(leased.stats)).toEqual([[1, "micro", 3, 12211, 3466], [2, "micro", 2, 18265, 3690], [3, "micro", 2, 21292, 887], [4, "micro", 1, 24319, 999]]);
+  });
+
+  it("while one isolate holds the lease another takes no step (skipped=lease_held); once it has ended, it may", async () => {
+    const a = { leases: new LeaseStore("iso-a"), sentViews: new SentViews() };
+    const b = { leases: new LeaseStore("iso-b"), sentViews: new SentViews() };
+    const session = newTestId("lease-two");
+    const clock = manualClock();
+    const o = observedDeps();
+    const call = async (n: number, iso: typeof a) => {
+      const r = await send(compactVars(LITERAL_CONFIG), PATH, HEADERS_OF(session), turns(n), { ...o.deps, now: clock.now, ...iso });
+      return r.res.headers.get("x-sluice-compaction");
+    };
+    clock.advance(1_000);
+    expect(await call(3, a)).toBe(EXPECTED[2]); // a holds the lease until +10 s
+    clock.advance(1_000);
+    expect(await call(4, b)).toBe("compact; tier=micro; step=none; skipped=lease_held; pairs_removed=0; tokens_before=12211; tokens_after=12211");
+    expect(await call(4, a)).toBe(EXPECTED[3]); // the holder takes the step (through the DO) and its lease is renewed
+    clock.advance(11_000); // past a's lease and the 1 s skew margin
+    expect(await call(5, b)).toBe(EXPECTED[4]); // b gets the lease now; the ledger a built is re-applied
+    clock.advance(1_000);
+    expect(await call(6, a)).toBe("compact; tier=micro; step=none; skipped=lease_held; pairs_removed=3; tokens_before=18265; tokens_after=9547");
+    // Each isolate's first view goes whole (step), later ones as deltas against its own last view.
+    expect(o.calls.filter((c) => c !== "reportCalls")).toEqual(["step", "step", "stepDelta", "stepDelta", "stepDelta"]);
+    const stats = await statsOf(session);
+    expect([stats.calls, stats.counters.steps_held, stats.counters.leased_requests, stepsOf(stats)]).toEqual([5, 2, undefined, [[1, "micro", 3, 12211, 3466]]]);
+  });
+
+  it("a step rolled back (its edit failed the check) ends the lease: the next call asks the DO", async () => {
+    const leases = new LeaseStore("iso-a");
+    const r = await run(LITERAL_CONFIG, [1, 2, 3, 4, 5], () => ({ leases, adapterFor: () => MODEL_CUTTING_ADAPTER }));
+    expect(r.headers.slice(3)).toEqual(["skipped; reason=guarantee_check", "skipped; reason=guarantee_check"]);
+    // Call 4's step is rolled back at once (reportOutcome); call 5 goes to the DO, which tries again and rolls back again.
+    expect(r.o.calls).toEqual(["step", "reportCalls", "reportCalls", "reportCalls", "stepDelta", "reportOutcome", "stepDelta", "reportOutcome"]);
+    expect([r.stats.calls, r.stats.counters.fail_open_guarantee_check, r.stats.steps]).toEqual([5, 2, []]);
+  });
+
+  it("a call under another config asks the DO, and the lease it gets carries the new config", async () => {
+    const leases = new LeaseStore("iso-a");
+    const session = newTestId("lease-config");
+    const clock = manualClock();
+    const o = observedDeps();
+    for (const config of [LITERAL_CONFIG, { ...LITERAL_CONFIG, head_chars: 150 }, { ...LITERAL_CONFIG, head_chars: 150 }]) {
+      clock.advance(1_000);
+      await send(compactVars(config), PATH, HEADERS_OF(session), turns(2), { ...o.deps, now: clock.now, leases });
+    }
+    expect(o.calls).toEqual(["step", "reportCalls", "stepDelta", "reportCalls", "reportCalls"]);
+    expect(leases.usable(session)?.config_key).toContain('"head_chars":150');
+  });
+
+  it("an admin disable ends this isolate's lease at once, another isolate's when it ends", async () => {
+    const clock = manualClock();
+    const disable = (session: string) => adminAppFor(newTestId("idx-lease")).request(`/admin/sessions/${session}/disable`, { method: "POST", headers: AUTH }, envWith());
+    const call = async (session: string, n: number, deps: Partial<PipelineDeps>) => {
+      const r = await send(compactVars(LITERAL_CONFIG), PATH, HEADERS_OF(session), turns(n), { now: clock.now, ...deps });
+      return r.res.headers.get("x-sluice-compaction");
+    };
+    // This isolate (the module's lease store, which the admin route clears).
+    const here = newTestId("lease-disable-here");
+    clock.advance(1_000);
+    await call(here, 2, {});
+    expect(leaseStore.usable(here)).toBeDefined();
+    expect((await disable(here)).status).toBe(200);
+    expect(leaseStore.usable(here)).toBeUndefined();
+    clock.advance(1_000);
+    expect(await call(here, 3, {})).toBe("off; reason=session_disabled");
+    // Another isolate decides alone until its lease ends (step_lease_ms: docs/config.md "Step lease").
+    const there = newTestId("lease-disable-there");
+    const other = new LeaseStore("iso-other");
+    await call(there, 2, { leases: other });
+    expect((await disable(there)).status).toBe(200);
+    clock.advance(1_000);
+    expect(await call(there, 3, { leases: other })).toBe(EXPECTED[2]);
+    clock.advance(10_000);
+    expect(await call(there, 3, { leases: other })).toBe("off; reason=session_disabled");
+  });
+
+  it("reports of calls answered within one window go in one reportCalls per session, in order", async () => {
+    const reports = new ReportBuffer(200);
+    const leases = new LeaseStore("iso-a");
+    const o = observedDeps();
+    const [a, b] = [newTestId("lease-batch-a"), newTestId("lease-batch-b")];
+    const pending: (() => Promise<void>)[] = [];
+    for (const n of [2, 3]) {
+      const sent = await Promise.all([a, b].map((session) => sendNoWait(compactVars(LITERAL_CONFIG), PATH, HEADERS_OF(session), turns(n), { ...o.deps, leases, reports })));
+      for (const s of sent) {
+        await s.res.arrayBuffer();
+        pending.push(s.settled);
+      }
+    }
+    await Promise.all(pending.map((settled) => settled()));
+    expect(o.calls).toEqual(["step", "step", "reportCalls", "reportCalls"]);
+    for (const session of [a, b]) {
+      const stats = await statsOf(session);
+      expect([stats.calls, stats.counters.requests, stats.counters.leased_requests, stats.calls_log.map((c) => c.tokens_original)]).toEqual([2, 2, 1, [6157, 9184]]);
+    }
+  });
+});
