@@ -91,7 +91,7 @@ describe("LeaseStore", () => {
     expect(s.size).toBe(2);
     s.set("c", lease(3, ledger)); // 1,344 > 1,000: a goes
     expect([s.usable("a"), s.usable("b")?.calls, s.usable("c")?.calls]).toEqual([undefined, 2, 3]);
-    s.set("d", lease(4, { ...ledger, entries: { ...ledger.entries, ...Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`x${i}#h`, entry])) } })); // 1,872 alone: not kept
+    s.set("d", lease(4, { ...ledger, entries: { ...ledger.entries, ...Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`x${i}#h`, entry])) } })); // 6 × 200 + 3 × 64 + 80 = 1,472 alone: not kept
     expect([s.usable("d"), s.size]).toEqual([undefined, 2]);
   });
 });
