@@ -3,8 +3,10 @@
  * against the provider emulator (tools/emulator) three ways in one run — direct to the
  * emulator, through `wrangler dev` with compaction off, and through a second `wrangler dev`
  * with compaction on (SLUICE_COMPACTION=1, default config) — and reports per path the
- * throughput, p50/p99 latency, the paired added latency over direct, the on/off ratios, the
- * error count, and whether the session Durable Objects counted exactly the calls sent.
+ * throughput, p50/p99 latency, the paired added latency over direct, the CPU ms per request
+ * each wrangler instance used (Linux /proc: ./process-cpu.ts; its Node proxy and workerd,
+ * summed and per process), the on/off ratios, the error count, and whether the session Durable
+ * Objects counted exactly the calls sent.
  *
  *   npm run load -- [--sessions N] [--calls M] [--rounds R] [--json]
  *
@@ -14,8 +16,14 @@
  * load drifting on a shared machine hits the three paths alike. Each session is one
  * corpus session (cycled for N > 9) replaying M consecutive calls from the middle of its
  * history, one at a time, as an agent does; the N sessions run concurrently. Phases run one
- * after another (direct, off, on) after one warm-up request per path; each path uses its own
- * emulator credential so every path starts with cold provider caches.
+ * after another (direct, off, on; direct, on, off in odd rounds) after one warm-up request per
+ * path; each path uses its own emulator credential so every path starts with cold provider
+ * caches. Each wrangler phase ends SETTLE_MS after its last answer, so the after-the-answer
+ * reports (batched: src/gateway/report-buffer.ts) land, and are charged, within it.
+ *
+ * Why CPU too: added latency is the difference of two noisy figures. A compaction hook that
+ * returns at once (a temporary edit) measured 1.00× CPU per request against off while its
+ * per-round added-latency ratios ran 1.2–2.1× (docs/reliability.md).
  *
  * DO consistency without an admin route (wrangler-dev-only, read-do-state.ts): after the run
  * both wrangler processes are stopped and their local SQLite files read; the compaction-on
@@ -142,11 +150,13 @@ async function main(): Promise<void> {
   try {
     const warm: Call = { ...sessions[0]![0]!, session: 9_999 };
     for (const p of ["direct", "off", "on"] as const) await send(urls[p], p, warm, runId);
-    // Rounds of direct → off → on, each with its own sessions and credentials (cold caches): the
-    // figures are the median over rounds, so drifting machine load hits every path alike.
+    // Rounds of direct → off → on (on → off in odd rounds), each with its own sessions and
+    // credentials (cold caches): the figures are the median over rounds, so drifting machine load
+    // hits every path alike.
     for (let r = 0; r < rounds; r++) {
       const round = {} as Record<PathName, Awaited<ReturnType<typeof phase>>>;
-      for (const p of ["direct", "off", "on"] as const) round[p] = await phase(urls[p], p, sessions, `${runId}r${r}`, pids[p]);
+      // Off and on swap places every other round, so a drift within a round favours neither.
+      for (const p of ["direct", ...(r % 2 === 0 ? ["off", "on"] : ["on", "off"])] as PathName[]) round[p] = await phase(urls[p], p, sessions, `${runId}r${r}`, pids[p]);
       perRound.push(round);
     }
   } finally {
