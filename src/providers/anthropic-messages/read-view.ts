@@ -128,6 +128,10 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
 /** Token estimates and identity hashes of message nodes (both depend on the message's bytes only: ../shared/node-memo.ts). */
 const TOKENS_MEMO = new NodeMemo<{ total: number; results: [number, number][] }>();
 const IDENTITY_MEMO = new NodeMemo<string>();
+/** Per block node (each depends on that block's bytes only): a tool_use's decoded input, a tool_result's hash and decoded text. */
+const INPUT_TEXT_MEMO = new NodeMemo<string>();
+const RESULT_HASH_MEMO = new NodeMemo<string>();
+const RESULT_TEXT_MEMO = new NodeMemo<string>();
 
 /** messageTokens, once per message node: a node lent by an earlier scan keeps its estimate and its results' estimates. */
 function memoTokens(bytes: Uint8Array, m: LocatedMessage, resultTokens: Map<number, number>): number {
@@ -269,7 +273,7 @@ function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: 
     : res.message.index < ctx.lastThinking ? "thinking_prefix"
     : null;
 
-  const inputText = inputNode ? textDecoder.decode(bytes.subarray(inputNode.start, inputNode.end)) : "";
+  const inputText = INPUT_TEXT_MEMO.get(use.block.node, () => (inputNode ? textDecoder.decode(bytes.subarray(inputNode.start, inputNode.end)) : ""));
   const fields: Omit<ToolPair, "result_text" | "result_est_tokens"> = {
     id,
     tool_name: nameNode?.type === "string" ? decodeString(bytes, nameNode, "name") : "",
@@ -281,12 +285,12 @@ function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: 
     result_bytes: content ? content.end - content.start : 0,
     result_is_error: isError?.type === "true",
     result_media_count: mediaCount,
-    result_hash: hashSlices(bytes, content ? [content] : []),
+    result_hash: RESULT_HASH_MEMO.get(res.block.node, () => hashSlices(bytes, content ? [content] : [])),
     locked,
   };
   // Decoded text and estimate are needed only for pairs a tier or engine looks at: computed on first read.
   return lazyField(
-    lazyField(fields, "result_text", () => decodeResultText(bytes, content, rp?.parts ?? [], field)),
+    lazyField(fields, "result_text", () => RESULT_TEXT_MEMO.get(res.block.node, () => decodeResultText(bytes, content, rp?.parts ?? [], field))),
     "result_est_tokens",
     () => {
       void ctx.messages[res.message.index]!.est_tokens; // fills resultTokens for that message
