@@ -12,7 +12,7 @@ import type { ConversationView, MessageInfo, ToolPair } from "../../core/view/ty
 import type { ParsedRequest } from "../types";
 import { hashBytes } from "../../core/hash";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
-import { joinedText, lazyPair, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
+import { joinedText, lazyPair, nodeHash, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityBytes, identityHash } from "../shared/identity-hash";
 import { fieldByCost } from "../shared/lazy-field";
 import { locateChat, type ChatMessage } from "./locate-pairs";
@@ -80,10 +80,11 @@ export function readChat(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
         result_est_tokens: estimateWithMedia(resultBytes, s),
         result_is_error: false,
         result_media_count: s.media,
-        result_hash: content ? hashBytes(bytes, content.start, content.end) : hashBytes(bytes, 0, 0),
+        result_hash: content ? nodeHash(bytes, content) : hashBytes(bytes, 0, 0),
         locked: p.locked,
       },
       { input_text: () => stringValue(bytes, p.call.input), result_text: () => joinedText(bytes, s) },
+      { input: p.call.input, result: content },
     );
   });
   const model = getMember(root, "model");

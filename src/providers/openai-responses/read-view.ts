@@ -13,7 +13,7 @@ import type { ParsedRequest } from "../types";
 import { hashBytes, hashText } from "../../core/hash";
 import { estimateTokensFromBytes } from "../../core/tokens/estimate";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
-import { joinedText, lazyPair, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
+import { joinedText, lazyPair, nodeHash, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityBytes, identityHash } from "../shared/identity-hash";
 import { fieldByCost } from "../shared/lazy-field";
 import { locateResponses, type ResponsesIndex, type ResponsesItem } from "./locate-items";
@@ -78,10 +78,11 @@ export function readResponses(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
         result_est_tokens: estimateWithMedia(resultBytes, s),
         result_is_error: false,
         result_media_count: s.media,
-        result_hash: hashBytes(bytes, value.start, value.end),
+        result_hash: nodeHash(bytes, value),
         locked: p.locked,
       },
       { input_text: () => stringValue(bytes, p.input), result_text: () => joinedText(bytes, s) },
+      { input: p.input, result: value },
     );
   });
   const model = getMember(root, "model");
