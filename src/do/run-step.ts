@@ -13,7 +13,7 @@ import { mergeLedger } from "../core/policy/ledger";
 import { stepContext } from "../core/policy/step-context";
 import { configKey, foreignLeaseHeld, leaseExpiry, type StepLease } from "../core/policy/step-lease";
 import { loadLedger, saveAdditions } from "./ledger-sql";
-import { beginCall } from "./session-calls";
+import { beginCall, recordLeasedCall } from "./session-calls";
 import type { SessionStore } from "./session-store";
 import { stepOutputOf, type StepInput, type StepOutput } from "./step-types";
 import { stepVerdicts } from "./precompute-verdicts";
@@ -30,6 +30,8 @@ export interface StepDeps {
 export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOutput> {
   const { store, sql } = deps;
   const { view, config, now_ms } = input;
+  // The caller's leased calls not reported yet come first, as if they had been reported (at this request's time).
+  for (const call of input.leased_calls ?? []) recordLeasedCall(store, sql, call, now_ms);
   const ledger = loadLedger(sql);
   const state = beginCall(store, { now_ms, model: view.model, provider: view.provider, config }, ledger);
   if (store.getMeta("disabled") === "1") {

@@ -57,6 +57,13 @@ export interface StepInput {
   now_ms: number;
   /** The calling isolate's lease token: the DO may answer with a step lease for it (../core/policy/step-lease.ts); absent: no lease. */
   lease_holder?: string;
+  /**
+   * Calls the caller decided under its lease whose reports have not gone yet (their answers
+   * still streaming, or waiting in the report buffer), in order: recorded before this step
+   * (./session-calls.ts recordLeasedCall), so it is decided from the state the DO path would
+   * have (calls, last activity, idle mark, first-seen times). Their reports then omit them.
+   */
+  leased_calls?: LeasedCall[];
 }
 
 /** The DO's answer to a delta it cannot rebuild (no base view under that token): send the whole view. Nothing was changed. */

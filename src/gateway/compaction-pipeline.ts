@@ -13,7 +13,7 @@ import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
 import type { ConversationView, Provider } from "../core/view/types";
 import type { SessionObject } from "../do/session-object";
-import type { CallReport, LeasedCall, NeedFullView, OutcomeRecorded, OutcomeReport, StepInput, StepOutput } from "../do/step-types";
+import type { CallReport, NeedFullView, OutcomeRecorded, OutcomeReport, StepInput, StepOutput } from "../do/step-types";
 import { deltaAgainst, sentViewOf } from "../do/view-delta";
 import { slimView } from "../do/step-types";
 import { sentViews, type SentViews } from "./sent-views";
@@ -137,12 +137,17 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const leases = deps.leases ?? leaseStore;
   const leasedDecision = decideLeased(leases, sid, leaseKeyOf(deps), prepared.parsed.view, deps.config, t0, req.requestId);
   let out: StepOutput;
-  const leased: LeasedCall | null = leasedDecision?.call ?? null;
-  if (leasedDecision !== null) out = leasedDecision.out;
-  else {
+  // A leased request's report, made now: until it is sent, a step call of the session carries its call instead (LeaseStore.track).
+  let leased: CallReport | null = null;
+  if (leasedDecision !== null) {
+    out = leasedDecision.out;
+    leased = { leased: leasedDecision.call, outcome: null, usage: null, estimated_input_tokens: 0 };
+    leases.track(sid, leased);
+  } else {
     leases.begin(sid);
+    const leasedCalls = leases.takeUnreported(sid);
     try {
-      out = await withDeadline(stepWithDelta(deps, stub, sid, prepared.parsed.view, { session_id: sid, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, lease_holder: leases.holder }), deps.doTimeoutMs);
+      out = await withDeadline(stepWithDelta(deps, stub, sid, prepared.parsed.view, { session_id: sid, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, lease_holder: leases.holder, ...(leasedCalls.length > 0 ? { leased_calls: leasedCalls } : {}) }), deps.doTimeoutMs);
     } catch (err) {
       leases.drop(sid);
       (deps.sentViews ?? sentViews).delete(sid); // the DO may not hold what we last sent
@@ -205,17 +210,24 @@ function reportAfter(
   record: (u: IndexUpdate[]) => Promise<unknown>,
   estimated: number,
   outcome: PendingOutcome | null,
-  leased: LeasedCall | null,
+  leased: CallReport | null,
 ): Pick<PipelineResult, "after" | "noResponse"> {
   const send = (u: Usage | null) => {
     if (outcome === null && u === null && leased === null) return Promise.resolve();
-    const report: CallReport = { leased, outcome: outcome?.report ?? null, usage: u, estimated_input_tokens: estimated };
+    // A leased request's report is the object the lease store tracks (its `leased` may be taken by a step call until it is sent).
+    const report: CallReport = leased ?? { leased: null, outcome: null, usage: null, estimated_input_tokens: 0 };
+    report.outcome = outcome?.report ?? null;
+    report.usage = u;
+    report.estimated_input_tokens = estimated;
     const at = deps.now();
     const updates = (recorded: OutcomeRecorded | null): IndexUpdate[] => [
       ...(outcome ? [outcomeUpdate({ ...outcome, recorded })] : []),
       ...(u ? [usageUpdate(facts.session_id, facts.provider, at, u)] : []),
     ];
-    const sendReports = (sid: string, batch: CallReport[]) => Promise.resolve(deps.sessions.get(deps.sessions.idFromName(sid)).reportCalls(batch));
+    const sendReports = (sid: string, batch: CallReport[]) => {
+      (deps.leases ?? leaseStore).sent(sid, batch); // from here the batch carries its calls: no step call may take them
+      return Promise.resolve(deps.sessions.get(deps.sessions.idFromName(sid)).reportCalls(batch));
+    };
     return (deps.reports ?? reportBuffer).add(facts.session_id, { report, updates }, sendReports, record);
   };
   return {

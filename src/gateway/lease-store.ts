@@ -7,6 +7,7 @@
  */
 import { BoundedLru } from "../core/bounded-lru";
 import type { StepLease } from "../core/policy/step-lease";
+import type { CallReport, LeasedCall } from "../do/step-types";
 
 /**
  * Bounds: 256 sessions and 8 MiB of ledgers (a ledger entry weighs ~200 B and a first-seen time
@@ -15,6 +16,8 @@ import type { StepLease } from "../core/policy/step-lease";
  */
 export const MAX_LEASES = 256;
 export const MAX_LEASE_BYTES = 8 * 1024 * 1024;
+/** Reports kept per session until they are sent (older ones are just reported, not carried by a step call). */
+export const MAX_UNREPORTED = 256;
 
 /** Estimated bytes a lease retains: ~200 per ledger entry, ~64 per first-seen time, ~80 per step. */
 export function leaseWeight(l: StepLease): number {
@@ -24,6 +27,13 @@ export function leaseWeight(l: StepLease): number {
 export class LeaseStore {
   private readonly leases: BoundedLru<string, StepLease>;
   private readonly inflight = new Map<string, number>();
+  /**
+   * Reports of requests decided under a lease whose call the DO has not got yet (the answer is
+   * streaming, or the report waits in the report buffer), per session, in order: a step call of
+   * the session carries their calls (StepInput.leased_calls), so the DO decides it from the state
+   * it would have without a lease. Bounded as the leases; losing an entry only loses that.
+   */
+  private readonly unreported = new BoundedLru<string, CallReport[]>(MAX_LEASES);
   private token: string | null;
 
   /** `holder`: the isolate's token (default: a random UUID made on first use: Workers allow no random values at module scope). */
@@ -48,6 +58,36 @@ export class LeaseStore {
 
   drop(sid: string): void {
     this.leases.delete(sid);
+  }
+
+  /** Keeps `report` (its `leased` set: a call decided under `sid`'s lease) until it is sent or a step call takes its call. */
+  track(sid: string, report: CallReport): void {
+    const list = this.unreported.get(sid);
+    if (list === undefined) this.unreported.set(sid, [report]);
+    else if (list.push(report) > MAX_UNREPORTED) list.shift();
+  }
+
+  /** The calls of `sid`'s kept reports, in order, for a step call to carry; their reports no longer carry them (`leased` set to null). */
+  takeUnreported(sid: string): LeasedCall[] {
+    const list = this.unreported.get(sid);
+    if (list === undefined) return [];
+    this.unreported.delete(sid);
+    const calls: LeasedCall[] = [];
+    for (const r of list) {
+      if (r.leased !== null) calls.push(r.leased);
+      r.leased = null;
+    }
+    return calls;
+  }
+
+  /** `batch` of `sid` is being sent (call this in the same step as the send): its reports carry their calls themselves. */
+  sent(sid: string, batch: readonly CallReport[]): void {
+    const list = this.unreported.get(sid);
+    if (list === undefined) return;
+    const gone = new Set(batch);
+    const rest = list.filter((r) => !gone.has(r));
+    if (rest.length > 0) this.unreported.set(sid, rest);
+    else this.unreported.delete(sid);
   }
 
   /** Marks a step call for `sid` in flight (until the matching `end`). */

@@ -95,3 +95,32 @@ describe("LeaseStore", () => {
     expect([s.usable("d"), s.size]).toEqual([undefined, 2]);
   });
 });
+
+describe("LeaseStore: reports of leased calls not sent yet", () => {
+  const call = (now_ms: number) => ({ now_ms, model: "m", provider: "anthropic" as const, tier: "none" as const, first_seen: {} });
+  const report = (now_ms: number) => ({ leased: call(now_ms), outcome: null, usage: null, estimated_input_tokens: 0 });
+
+  it("a step call takes the calls of the kept reports, in order, and their reports no longer carry them", () => {
+    const s = new LeaseStore("iso-A");
+    const [r1, r2, other] = [report(1), report(2), report(3)];
+    s.track("s1", r1);
+    s.track("s1", r2);
+    s.track("s2", other);
+    expect(s.takeUnreported("s1")).toEqual([call(1), call(2)]);
+    expect([r1.leased, r2.leased, other.leased]).toEqual([null, null, call(3)]);
+    expect(s.takeUnreported("s1")).toEqual([]);
+  });
+
+  it("a report being sent is not taken any more; the others still are", () => {
+    const s = new LeaseStore("iso-A");
+    const [r1, r2] = [report(1), report(2)];
+    s.track("s1", r1);
+    s.track("s1", r2);
+    s.sent("s1", [r1]);
+    expect(s.takeUnreported("s1")).toEqual([call(2)]);
+    expect(r1.leased).toEqual(call(1));
+    s.track("s1", r1);
+    s.sent("s1", [r1]);
+    expect(s.takeUnreported("s1")).toEqual([]);
+  });
+});

@@ -172,3 +172,41 @@ describe("step lease", () => {
     }
   });
 });
+
+describe("step lease: the DO's step sees the holder's calls not reported yet", () => {
+  /**
+   * turns(1) at +1 s (DO step, lease until +11 s), turns(2) at +10 s (decided under the lease;
+   * its report waits in the buffer), turns(3) at +11 s (lease ended: the DO). With idle_seconds
+   * 10 the DO path (step_lease_ms 0) sees 1 s of idleness before turns(3); the lease path must too.
+   */
+  async function quick(config: Record<string, unknown>) {
+    const session = newTestId("lease-unreported");
+    const clock = manualClock();
+    const deps = { leases: new LeaseStore("iso-a"), reports: new ReportBuffer(2_000), now: clock.now };
+    const headers: string[] = [];
+    const pending: (() => Promise<void>)[] = [];
+    for (const [n, at] of [[1, 1_000], [2, 9_000], [3, 1_000]] as const) {
+      clock.advance(at);
+      const s = await sendNoWait(compactVars(config), PATH, HEADERS_OF(session), turns(n), deps);
+      await s.res.arrayBuffer();
+      headers.push(s.res.headers.get("x-sluice-compaction") ?? "");
+      pending.push(s.settled);
+    }
+    await Promise.all(pending.map((settled) => settled()));
+    const stats = await statsOf(session);
+    return { headers, bodies: await upstreamBodies(session), stats };
+  }
+
+  it("a stepping call right after a leased one is decided as on the DO path (idle time from the leased call)", async () => {
+    const config = { ...LITERAL_CONFIG, idle_seconds: 10 };
+    const direct = await quick({ ...config, step_lease_ms: 0 });
+    const leased = await quick(config);
+    expect(direct.headers).toEqual([EXPECTED[0], EXPECTED[1], EXPECTED[2]]);
+    expect(leased.headers).toEqual(direct.headers);
+    expect(leased.bodies).toEqual(direct.bodies);
+    // The leased call was carried by the third call's step, and its report did not count it again.
+    const { leased_requests, ...rest } = leased.stats.counters;
+    expect([leased_requests, rest]).toEqual([1, direct.stats.counters]);
+    expect([leased.stats.calls, leased.stats.counters.requests, leased.stats.calls_log.length]).toEqual([3, 3, 3]);
+  });
+});
