@@ -144,10 +144,13 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
     leased = { leased: leasedDecision.call, outcome: null, usage: null, estimated_input_tokens: 0 };
     leases.track(sid, leased);
   } else {
-    leases.begin(sid);
+    const ticket = leases.begin(sid);
     const leasedCalls = leases.takeUnreported(sid);
     try {
       out = await withDeadline(stepWithDelta(deps, stub, sid, prepared.parsed.view, { session_id: sid, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, lease_holder: leases.holder, ...(leasedCalls.length > 0 ? { leased_calls: leasedCalls } : {}) }), deps.doTimeoutMs);
+      // Before `end`: a drop since this call began (a concurrent call's rollback) voids the lease it brings.
+      if (out.lease !== undefined) leases.grant(sid, out.lease, ticket);
+      else leases.drop(sid);
     } catch (err) {
       leases.drop(sid);
       (deps.sentViews ?? sentViews).delete(sid); // the DO may not hold what we last sent
@@ -159,8 +162,6 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
     } finally {
       leases.end(sid);
     }
-    if (out.lease !== undefined) leases.set(sid, out.lease);
-    else leases.drop(sid);
   }
   const stepMs = deps.now() - t0;
 

@@ -27,6 +27,9 @@ export function leaseWeight(l: StepLease): number {
 export class LeaseStore {
   private readonly leases: BoundedLru<string, StepLease>;
   private readonly inflight = new Map<string, number>();
+  /** For sessions with step calls in flight: the `seq` of the last drop (leases answered to calls begun before it are void). */
+  private readonly droppedAt = new Map<string, number>();
+  private seq = 0;
   /**
    * Reports of requests decided under a lease whose call the DO has not got yet (the answer is
    * streaming, or the report waits in the report buffer), per session, in order: a step call of
@@ -56,8 +59,10 @@ export class LeaseStore {
     this.leases.set(sid, lease);
   }
 
+  /** Forgets `sid`'s lease, and voids the leases its step calls now in flight will bring (`grant` refuses them). */
   drop(sid: string): void {
     this.leases.delete(sid);
+    if (this.inflight.has(sid)) this.droppedAt.set(sid, ++this.seq);
   }
 
   /** Keeps `report` (its `leased` set: a call decided under `sid`'s lease) until it is sent or a step call takes its call. */
@@ -90,15 +95,28 @@ export class LeaseStore {
     else this.unreported.delete(sid);
   }
 
-  /** Marks a step call for `sid` in flight (until the matching `end`). */
-  begin(sid: string): void {
+  /**
+   * Marks a step call for `sid` in flight (until the matching `end`); returns its ticket for
+   * `grant`. A lease answered to a call begun before a `drop` (e.g. the rollback of a step that
+   * call's answer still holds: ../core/policy/step-lease.ts rule 4) is not kept.
+   */
+  begin(sid: string): number {
     this.inflight.set(sid, (this.inflight.get(sid) ?? 0) + 1);
+    return ++this.seq;
+  }
+
+  /** Keeps `lease`, answered to the step call of `ticket` (call before its `end`), unless `sid`'s lease was dropped since that call began. */
+  grant(sid: string, lease: StepLease, ticket: number): void {
+    if ((this.droppedAt.get(sid) ?? 0) > ticket) return;
+    this.leases.set(sid, lease);
   }
 
   end(sid: string): void {
     const n = (this.inflight.get(sid) ?? 1) - 1;
-    if (n <= 0) this.inflight.delete(sid);
-    else this.inflight.set(sid, n);
+    if (n <= 0) {
+      this.inflight.delete(sid);
+      this.droppedAt.delete(sid);
+    } else this.inflight.set(sid, n);
   }
 
   /** Leases held. */

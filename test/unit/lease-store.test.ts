@@ -124,3 +124,27 @@ describe("LeaseStore: reports of leased calls not sent yet", () => {
     expect(s.takeUnreported("s1")).toEqual([]);
   });
 });
+
+describe("LeaseStore: a drop voids the leases of step calls in flight", () => {
+  it("grant() keeps a lease unless the session's lease was dropped after its call began; calls begun after the drop are not voided", () => {
+    const s = new LeaseStore("iso-A");
+    const t1 = s.begin("s1");
+    const t2 = s.begin("s1");
+    s.drop("s1"); // e.g. a concurrent call's step rolled back
+    const t3 = s.begin("s1");
+    s.grant("s1", lease(1), t1);
+    s.end("s1");
+    s.grant("s1", lease(2), t2);
+    s.end("s1");
+    expect(s.size).toBe(0);
+    s.grant("s1", lease(3), t3);
+    s.end("s1");
+    expect(s.usable("s1")).toEqual(lease(3));
+    // Once nothing is in flight the drop is forgotten: a later call's lease is kept.
+    s.drop("s1");
+    const t4 = s.begin("s1");
+    s.grant("s1", lease(4), t4);
+    s.end("s1");
+    expect(s.usable("s1")).toEqual(lease(4));
+  });
+});

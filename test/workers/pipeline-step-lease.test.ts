@@ -210,3 +210,30 @@ describe("step lease: the DO's step sees the holder's calls not reported yet", (
     expect([leased.stats.calls, leased.stats.counters.requests, leased.stats.calls_log.length]).toEqual([3, 3, 3]);
   });
 });
+
+describe("step lease: a rolled-back step and a concurrent call of the same isolate", () => {
+  it("the lease a concurrent call brings back after the rollback (it holds the rolled-back step) is not kept", async () => {
+    const session = newTestId("lease-rollback-race");
+    const clock = manualClock();
+    const o = observedDeps();
+    const leases = new LeaseStore("iso-a");
+    const deps = { ...o.deps, now: clock.now, leases };
+    clock.advance(1_000);
+    await send(compactVars(LITERAL_CONFIG), PATH, HEADERS_OF(session), turns(3), deps); // the lease
+    clock.advance(1_000);
+    // Both would step, so both go to the DO; the first one's edit fails the check and its step is rolled back.
+    const [bad, good] = await Promise.all([
+      sendNoWait(compactVars(LITERAL_CONFIG), PATH, HEADERS_OF(session), turns(4), { ...deps, adapterFor: () => MODEL_CUTTING_ADAPTER }),
+      sendNoWait(compactVars(LITERAL_CONFIG), PATH, HEADERS_OF(session), turns(4), deps),
+    ]);
+    for (const s of [bad, good]) await s.res.arrayBuffer();
+    await Promise.all([bad.settled(), good.settled()]);
+    expect(bad.res.headers.get("x-sluice-compaction")).toBe("skipped; reason=guarantee_check");
+    // The second call re-applied step 1 and took step 2 before the rollback reached the DO; step 1 is gone from the DO.
+    const doSteps = (await statsOf(session)).steps.map((x) => x.step);
+    expect(doSteps).toEqual([2]);
+    // No lease this isolate keeps holds the rolled-back step (its local decisions would re-apply it; the DO's do not).
+    const leaseSteps = (leases.usable(session)?.ledger.steps ?? []).map((x) => x.step);
+    expect(leaseSteps.filter((n) => !doSteps.includes(n))).toEqual([]);
+  });
+});
