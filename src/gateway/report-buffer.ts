@@ -22,6 +22,12 @@ import type { CallReport, OutcomeRecorded } from "../do/step-types";
 export const REPORT_WINDOW_MS = 500;
 /** Reports per `reportCalls` RPC. */
 export const REPORT_BATCH_MAX = 64;
+/**
+ * A flush that has made no progress for this long, ms, is taken for dead (its send hangs, or
+ * workerd cancelled its request's waitUntil, 30 s after the response): the next add starts a
+ * new flusher instead of leaving every later report stranded in the buffer for good.
+ */
+export const REPORT_STALL_MS = 30_000;
 
 /** Sends one session's batch; resolves with what each report recorded, in order. */
 export type SendReports = (sid: string, batch: CallReport[]) => Promise<(OutcomeRecorded | null)[]>;
@@ -35,8 +41,10 @@ export interface BufferedReport {
 export class ReportBuffer {
   private pending = new Map<string, BufferedReport[]>();
   private flushing = false;
+  /** Date.now() when the running flush last made progress (started, or a session's send settled). */
+  private progressAt = 0;
 
-  constructor(private readonly windowMs = REPORT_WINDOW_MS, private readonly batchMax = REPORT_BATCH_MAX) {}
+  constructor(private readonly windowMs = REPORT_WINDOW_MS, private readonly batchMax = REPORT_BATCH_MAX, private readonly stallMs = REPORT_STALL_MS) {}
 
   /**
    * Adds `item` for session `sid`. Returns the promise to hand to waitUntil: the flush this
@@ -47,10 +55,12 @@ export class ReportBuffer {
     const list = this.pending.get(sid);
     if (list) list.push(item);
     else this.pending.set(sid, [item]);
-    if (this.flushing) return Promise.resolve();
+    if (this.flushing && Date.now() - this.progressAt < this.stallMs) return Promise.resolve();
     this.flushing = true;
+    this.progressAt = Date.now();
     return new Promise<void>((r) => setTimeout(r, this.windowMs)).then(async () => {
       for (;;) {
+        this.progressAt = Date.now();
         const batches = this.pending;
         if (batches.size === 0) {
           this.flushing = false; // in the same step as the emptiness check: no report can be stranded
@@ -77,6 +87,7 @@ export class ReportBuffer {
       try {
         recorded = await send(sid, part.map((p) => p.report));
       } catch { /* a failed send loses counts */ }
+      this.progressAt = Date.now();
       try {
         await record(part.flatMap((p, k) => p.updates(recorded?.[k] ?? null)));
       } catch { /* as above */ }

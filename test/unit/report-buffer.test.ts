@@ -176,3 +176,24 @@ describe("ReportBuffer", () => {
     expect(h.sends.at(-1)).toEqual(["s", [5]]);
   });
 });
+
+describe("ReportBuffer: a flush that never ends", () => {
+  it("a send that never settles does not strand later reports: an add after REPORT_STALL_MS without progress starts a new flusher", async () => {
+    vi.useRealTimers();
+    vi.useFakeTimers({ toFake: ["setTimeout", "Date"] });
+    const buf = new ReportBuffer(W, 64, 1_000);
+    const h = harness((_s, b, call) => (call === 1 ? new Promise(() => undefined) : Promise.resolve(b.map((r) => rec(r.estimated_input_tokens)))));
+    void buf.add("s1", h.item(1), h.send, h.record);
+    await vi.advanceTimersByTimeAsync(W);
+    expect(h.sends).toEqual([["s1", [1]]]); // hangs for good (its request's waitUntil was cancelled, say)
+    void buf.add("s1", h.item(2), h.send, h.record); // within the stall time: the running flush is trusted to carry it
+    await vi.advanceTimersByTimeAsync(W);
+    expect([h.sends.length, buf.size]).toEqual([1, 1]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    const third = buf.add("s1", h.item(3), h.send, h.record);
+    await vi.advanceTimersByTimeAsync(W);
+    await third;
+    expect(h.sends).toEqual([["s1", [1]], ["s1", [2, 3]]]);
+    expect(buf.size).toBe(0);
+  });
+});
