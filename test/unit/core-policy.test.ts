@@ -78,6 +78,14 @@ describe("compact — steps and the sticky ledger", () => {
     expect(r3.step).toMatchObject({ step: 2, pair_ids: ["t8"], tokens_removed: 4_882 });
     expect(r3.plan.actions).toEqual({ ...truncated, t8: { kind: "truncate_result", head_bytes: 471 } });
   });
+  it("a step after a rolled-back one is numbered after the highest step kept, never reusing a kept step's number", () => {
+    const v = readSession(12);
+    // The ledger after steps 1 and 2 with step 1 rolled back: only step 2 (t0) is left.
+    const r1 = compact(ctx(v));
+    const kept: Ledger = { entries: {}, first_seen: r1.ledger_additions.first_seen, steps: [{ step: 2, tier: "micro", at_ms: 1_000_000, pair_count: 0, tokens_removed: 0, net_benefit_usd: 0 }] };
+    const r = compact(ctx(v, { ledger: kept }));
+    expect([r.step?.step, r.ledger_additions.step?.step, [...new Set(r.ledger_additions.entries.map((e) => e.step))]]).toEqual([3, 3, [3]]);
+  });
   it("a ledger entry whose result changed is not re-applied (warning)", () => {
     const v = readSession(12);
     const r1 = compact(ctx(v));

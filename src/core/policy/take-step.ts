@@ -139,7 +139,9 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
   if (best === null) return noStep(base, tokensBefore, sawReduction ? "not_positive" : cuts.length === 0 ? "no_candidates" : "under_min_reduction");
 
   // 4. Take the step.
-  const stepNo = ledger.steps.length + 1;
+  // After the highest step, not after the count: a rolled-back step leaves a gap, and reusing a
+  // number would overwrite a kept step's record (and a later rollback would delete its entries).
+  const stepNo = ledger.steps.reduce((m, s) => Math.max(m, s.step), 0) + 1;
   const chosen = new Set(best.cut.pair_ids);
   const plan: EditPlan = { actions: { ...base.actions } };
   const entries: LedgerEntry[] = [];
