@@ -6,9 +6,11 @@
  * `recordMany`. The first request to add updates to an empty buffer becomes the flusher: its
  * waitUntil waits the window, then sends everything buffered (with its own index stub) until
  * the buffer is empty; later requests only add and return. Updates are plain data, so nothing
- * crosses request contexts but values. A failed send loses that batch's metrics, never a request.
+ * crosses request contexts but values. A failed send loses that batch's metrics, never a request;
+ * a flush stalled for 30 s is replaced by the next add's (./window-flusher.ts).
  */
 import type { IndexUpdate } from "../admin/index-update";
+import { FLUSH_STALL_MS, WindowFlusher } from "./window-flusher";
 
 /** How long the flusher waits for other requests' updates before sending, ms. Short enough that an operator reading the dashboard right after a call sees it. */
 export const INDEX_WINDOW_MS = 50;
@@ -17,29 +19,23 @@ export const INDEX_BATCH_MAX = 200;
 
 export class IndexBuffer {
   private pending: IndexUpdate[] = [];
-  private flushing = false;
+  private readonly flusher: WindowFlusher;
 
-  constructor(private readonly windowMs = INDEX_WINDOW_MS, private readonly batchMax = INDEX_BATCH_MAX) {}
+  constructor(windowMs = INDEX_WINDOW_MS, private readonly batchMax = INDEX_BATCH_MAX, stallMs = FLUSH_STALL_MS) {
+    this.flusher = new WindowFlusher(windowMs, stallMs);
+  }
 
   /**
    * Adds `updates`. Returns the promise to hand to waitUntil: the flush this call started (it
    * settles when the buffer is empty; never rejects), or an already settled one when a flush
-   * under way will carry them.
+   * under way will carry them (./window-flusher.ts).
    */
   add(updates: readonly IndexUpdate[], send: (batch: IndexUpdate[]) => Promise<unknown>): Promise<void> {
     if (updates.length === 0) return Promise.resolve();
     this.pending.push(...updates);
-    if (this.flushing) return Promise.resolve();
-    this.flushing = true;
-    return new Promise<void>((resolve) => setTimeout(resolve, this.windowMs)).then(async () => {
-      for (;;) {
-        const batch = this.pending.splice(0, this.batchMax);
-        if (batch.length === 0) {
-          this.flushing = false; // in the same step as the emptiness check: no update can be stranded
-          return;
-        }
-        await send(batch).catch(() => undefined);
-      }
+    return this.flusher.schedule(() => this.pending.length === 0, async (progress) => {
+      await send(this.pending.splice(0, this.batchMax)).catch(() => undefined);
+      progress();
     });
   }
 

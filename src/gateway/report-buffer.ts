@@ -17,17 +17,14 @@
  */
 import type { IndexUpdate } from "../admin/index-update";
 import type { CallReport, OutcomeRecorded } from "../do/step-types";
+import { FLUSH_STALL_MS, WindowFlusher } from "./window-flusher";
 
 /** How long reports wait for others before they are sent, ms. */
 export const REPORT_WINDOW_MS = 500;
 /** Reports per `reportCalls` RPC. */
 export const REPORT_BATCH_MAX = 64;
-/**
- * A flush that has made no progress for this long, ms, is taken for dead (its send hangs, or
- * workerd cancelled its request's waitUntil, 30 s after the response): the next add starts a
- * new flusher instead of leaving every later report stranded in the buffer for good.
- */
-export const REPORT_STALL_MS = 30_000;
+/** A flush that has made no progress for this long, ms, is taken for dead (./window-flusher.ts). */
+export const REPORT_STALL_MS = FLUSH_STALL_MS;
 
 /** Sends one session's batch; resolves with what each report recorded, in order. */
 export type SendReports = (sid: string, batch: CallReport[]) => Promise<(OutcomeRecorded | null)[]>;
@@ -40,11 +37,11 @@ export interface BufferedReport {
 
 export class ReportBuffer {
   private pending = new Map<string, BufferedReport[]>();
-  private flushing = false;
-  /** Date.now() when the running flush last made progress (started, or a session's send settled). */
-  private progressAt = 0;
+  private readonly flusher: WindowFlusher;
 
-  constructor(private readonly windowMs = REPORT_WINDOW_MS, private readonly batchMax = REPORT_BATCH_MAX, private readonly stallMs = REPORT_STALL_MS) {}
+  constructor(windowMs = REPORT_WINDOW_MS, private readonly batchMax = REPORT_BATCH_MAX, stallMs = REPORT_STALL_MS) {
+    this.flusher = new WindowFlusher(windowMs, stallMs);
+  }
 
   /**
    * Adds `item` for session `sid`. Returns the promise to hand to waitUntil: the flush this
@@ -55,20 +52,10 @@ export class ReportBuffer {
     const list = this.pending.get(sid);
     if (list) list.push(item);
     else this.pending.set(sid, [item]);
-    if (this.flushing && Date.now() - this.progressAt < this.stallMs) return Promise.resolve();
-    this.flushing = true;
-    this.progressAt = Date.now();
-    return new Promise<void>((r) => setTimeout(r, this.windowMs)).then(async () => {
-      for (;;) {
-        this.progressAt = Date.now();
-        const batches = this.pending;
-        if (batches.size === 0) {
-          this.flushing = false; // in the same step as the emptiness check: no report can be stranded
-          return;
-        }
-        this.pending = new Map();
-        await Promise.all([...batches].map(([s, items]) => this.sendSession(s, items, send, record)));
-      }
+    return this.flusher.schedule(() => this.pending.size === 0, async (progress) => {
+      const batches = this.pending;
+      this.pending = new Map();
+      await Promise.all([...batches].map(([s, items]) => this.sendSession(s, items, send, record, progress)));
     });
   }
 
@@ -79,7 +66,7 @@ export class ReportBuffer {
     return n;
   }
 
-  private async sendSession(sid: string, items: BufferedReport[], send: SendReports, record: (u: IndexUpdate[]) => Promise<unknown>): Promise<void> {
+  private async sendSession(sid: string, items: BufferedReport[], send: SendReports, record: (u: IndexUpdate[]) => Promise<unknown>, progress: () => void): Promise<void> {
     for (let i = 0; i < items.length; i += this.batchMax) {
       const part = items.slice(i, i + this.batchMax);
       // try/await, not .catch(): a send, updates or record that throws synchronously must lose its batch only, not reject the flush and leave `flushing` set for good.
@@ -87,7 +74,7 @@ export class ReportBuffer {
       try {
         recorded = await send(sid, part.map((p) => p.report));
       } catch { /* a failed send loses counts */ }
-      this.progressAt = Date.now();
+      progress();
       try {
         await record(part.flatMap((p, k) => p.updates(recorded?.[k] ?? null)));
       } catch { /* as above */ }

@@ -1,5 +1,5 @@
 /** IndexBuffer (src/gateway/index-buffer.ts): one flusher per window, every update sent exactly once, batches capped. */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { IndexUpdate } from "../../src/admin/index-update";
 import { IndexBuffer } from "../../src/gateway/index-buffer";
 
@@ -29,5 +29,26 @@ describe("IndexBuffer", () => {
     expect([calls, sent, buf.size]).toEqual([3, [["s3", "s4"], ["s5"]], 0]);
     expect(await buf.add([], send)).toBe(undefined);
     expect(calls).toBe(3);
+  });
+
+  it("a send that never settles does not strand later updates: an add after the stall time without progress starts a new flusher (./window-flusher.ts)", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "Date"] });
+    try {
+      const buf = new IndexBuffer(20, 200, 1_000);
+      const sent: string[][] = [];
+      const send = (b: IndexUpdate[]) => { sent.push(b.map((x) => x.session_id)); return sent.length === 1 ? new Promise<void>(() => undefined) : Promise.resolve(); };
+      void buf.add([u(1)], send);
+      await vi.advanceTimersByTimeAsync(20);
+      void buf.add([u(2)], send); // the running (hung) flush is still trusted
+      await vi.advanceTimersByTimeAsync(20);
+      expect([sent, buf.size]).toEqual([[["s1"]], 1]);
+      await vi.advanceTimersByTimeAsync(1_000);
+      const third = buf.add([u(3)], send);
+      await vi.advanceTimersByTimeAsync(20);
+      await third;
+      expect([sent, buf.size]).toEqual([[["s1"], ["s2", "s3"]], 0]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
