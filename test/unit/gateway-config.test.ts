@@ -44,4 +44,17 @@ describe("readGatewayConfig", () => {
     );
     expect(() => readGatewayConfig(env({ UPSTREAM_TIMEOUT_MS: "-5" }))).toThrow("UPSTREAM_TIMEOUT_MS: must be a positive integer (milliseconds)");
   });
+
+  it("is parsed once per distinct value of the vars it reads: the same answer object, the same error", () => {
+    const a = readGatewayConfig(env({ OPENAI_BASE_URL: "https://memo.example/v1" }));
+    expect(readGatewayConfig(env({ OPENAI_BASE_URL: "https://memo.example/v1", UNRELATED: "x" }))).toBe(a);
+    const b = readGatewayConfig(env({ OPENAI_BASE_URL: "https://memo.example/v2" }));
+    expect([b === a, b.baseUrls.openai]).toEqual([false, "https://memo.example/v2"]);
+    const bad = env({ UPSTREAM_TIMEOUT_MS: "soon" });
+    expect(() => readGatewayConfig(bad)).toThrow("UPSTREAM_TIMEOUT_MS: must be a positive integer (milliseconds)");
+    expect(() => readGatewayConfig(bad)).toThrow("UPSTREAM_TIMEOUT_MS: must be a positive integer (milliseconds)");
+    // A changed admin token is seen at once (it is one of the values the memo is keyed on).
+    expect(readGatewayConfig(env({ SLUICE_ADMIN_TOKEN: "t-1" })).adminToken).toBe("t-1");
+    expect(readGatewayConfig(env({ SLUICE_ADMIN_TOKEN: "t-2" })).adminToken).toBe("t-2");
+  });
 });
