@@ -6,7 +6,7 @@
  * the core drops the lease and asks the DO (which fails open in its own way).
  */
 import type { CompactionConfig } from "../config/schema";
-import { advanceLease, leasedStep } from "../core/policy/step-lease";
+import { advanceLease, leaseApplies, leasedStep } from "../core/policy/step-lease";
 import type { ConversationView } from "../core/view/types";
 import { slimView, stepOutputOf, type LeasedCall, type StepOutput } from "../do/step-types";
 import type { LeaseStore } from "./lease-store";
@@ -20,7 +20,8 @@ export interface LeasedDecision {
 /** Decides `view` of session `sid` at `now_ms` (epoch ms) under the lease held for it, or returns null. */
 export function decideLeased(leases: LeaseStore, sid: string, key: string, view: ConversationView, config: CompactionConfig, now_ms: number, correlation_id: string): LeasedDecision | null {
   const lease = leases.usable(sid);
-  if (lease === undefined) return null;
+  // Checked before the view is slimmed: a request past its lease goes to the DO, which gets its own slim view.
+  if (lease === undefined || !leaseApplies(lease, key, now_ms)) return null;
   let result;
   try {
     result = leasedStep(lease, key, slimView(view), config, now_ms, correlation_id);

@@ -113,13 +113,17 @@ export function reapplyLedger(view: ConversationView, ledger: Ledger, guards: Re
   return { actions, skipped };
 }
 
-/** Merges additions into a ledger (pure; returns a new ledger). */
+/**
+ * Merges additions into a ledger (pure; returns a new ledger, neither input changed). Parts the
+ * additions leave alone are shared with `ledger`, not copied: a lease holder merges after every
+ * request, most of which add a few first-seen times and no entry.
+ */
 export function mergeLedger(ledger: Ledger, add: LedgerAdditions): Ledger {
-  const entries = { ...ledger.entries };
-  for (const e of add.entries) entries[ledgerKey(e.pair_id, e.result_hash)] = e;
-  return {
-    entries,
-    first_seen: { ...ledger.first_seen, ...add.first_seen },
-    steps: add.step === null ? ledger.steps : [...ledger.steps, add.step],
-  };
+  let entries = ledger.entries;
+  if (add.entries.length > 0) {
+    entries = { ...ledger.entries };
+    for (const e of add.entries) entries[ledgerKey(e.pair_id, e.result_hash)] = e;
+  }
+  const first_seen = Object.keys(add.first_seen).length > 0 ? { ...ledger.first_seen, ...add.first_seen } : ledger.first_seen;
+  return { entries, first_seen, steps: add.step === null ? ledger.steps : [...ledger.steps, add.step] };
 }

@@ -64,13 +64,18 @@ export function foreignLeaseHeld(held: { holder: string | null; expires_ms: numb
   return held.holder !== null && held.holder !== "" && held.holder !== caller && now_ms < held.expires_ms + LEASE_SKEW_MS;
 }
 
+/** True when `lease` still covers a request at `now_ms` under config key `key` (not ended, same config and mode). */
+export function leaseApplies(lease: StepLease, key: string, now_ms: number): boolean {
+  return now_ms < lease.expires_ms && key === lease.config_key;
+}
+
 /**
  * The holder's decision for `view` at `now_ms` (rule 2): the tier result when it takes no step
- * and builds no memory, else null (ask the DO). Null also when the lease has ended or was
- * granted under another config key.
+ * and builds no memory, else null (ask the DO). Null also when the lease does not apply
+ * (leaseApplies).
  */
 export function leasedStep(lease: StepLease, key: string, view: ConversationView, config: CoreConfig, now_ms: number, correlation_id: string): TierResult | null {
-  if (now_ms >= lease.expires_ms || key !== lease.config_key) return null;
+  if (!leaseApplies(lease, key, now_ms)) return null;
   const state = { calls: lease.calls + 1, last_activity_ms: lease.last_activity_ms, idle: false, complete: false, ledger: lease.ledger };
   const result = compact(stepContext(state, view, config, now_ms, correlation_id));
   return result.step === null && result.memory === null ? result : null;
