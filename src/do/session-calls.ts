@@ -29,14 +29,19 @@ export function beginCall(store: SessionStore, call: { now_ms: number; model: st
   };
   store.setMeta("calls", calls);
   store.setMeta("last_activity_ms", call.now_ms);
-  store.setMeta("model", call.model ?? "");
-  store.setMeta("provider", call.provider);
   store.setMeta("complete", 0);
   store.setMeta("idle", 0);
   store.setMeta("config", JSON.stringify(call.config));
+  noteRequest(store, call);
+  return state;
+}
+
+/** What every call records however it was decided: the model it named, the session's first time, one request more. */
+function noteRequest(store: SessionStore, call: { now_ms: number; model: string | null; provider: Provider }): void {
+  store.setMeta("model", call.model ?? "");
+  store.setMeta("provider", call.provider);
   if (store.getMeta("first_seen_ms") === null) store.setMeta("first_seen_ms", call.now_ms);
   store.add("requests", 1);
-  return state;
 }
 
 /**
@@ -55,11 +60,8 @@ export function recordLeasedCall(store: SessionStore, sql: SqlStorage, call: Lea
     store.setMeta("idle", 0);
     store.setMeta("complete", 0);
   }
-  store.setMeta("model", call.model ?? "");
-  store.setMeta("provider", call.provider);
   store.setMeta("last_tier", call.tier);
-  if (store.getMeta("first_seen_ms") === null) store.setMeta("first_seen_ms", call.now_ms);
-  store.add("requests", 1);
+  noteRequest(store, call);
   store.add("leased_requests", 1);
   saveAdditions(sql, { entries: [], first_seen: call.first_seen, step: null }, null);
 }
