@@ -1,6 +1,7 @@
 /**
  * Session Durable Object (thin shell, DESIGN §6): one per agent session, SQLite-backed. Short
- * RPC methods delegate to run-step.ts (the hot path: one `step` call per request) and to the
+ * RPC methods delegate to run-step.ts (the hot path: one `step` call per request a step lease
+ * does not cover, ../core/policy/step-lease.ts), to ./session-calls.ts and to the
  * SQL store. Alarms: idle (marks the session idle so the next request is priced as cache-cold),
  * complete (marks it complete → session_memory on the next request; its tier map is stored by
  * that step), retention (deletes all state). The store buffers meta and counter writes

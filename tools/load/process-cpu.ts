@@ -23,12 +23,6 @@ export function parseStat(line: string): Stat | null {
   return Number.isFinite(pid + ppid + utime + stime) ? { pid, ppid, comm, ticks: utime + stime } : null;
 }
 
-/** CPU ms used so far by `root` and its descendants, or null without /proc. */
-export function treeCpuMs(root: number): number | null {
-  const by = treeCpuByCommand(root);
-  return by === null ? null : Object.values(by).reduce((a, b) => a + b, 0);
-}
-
 /** CPU ms used so far by `root` and its descendants, per command name (e.g. "node", "workerd"), or null without /proc. */
 export function treeCpuByCommand(root: number): Record<string, number> | null {
   if (!existsSync("/proc/self/stat")) return null;
