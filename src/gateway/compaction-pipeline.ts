@@ -113,21 +113,28 @@ async function stepWithDelta(
   return out;
 }
 
+/** The session DO named `sid`. */
+function sessionStub(deps: PipelineDeps, sid: string): DurableObjectStub<SessionObject> {
+  return deps.sessions.get(deps.sessions.idFromName(sid));
+}
+
 /** Runs the pipeline for one chat request. Never throws: failures return the original bytes. */
 export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Promise<PipelineResult> {
   const original = req.body!;
   const scans = deps.scanCache ?? scanCache;
-  const scanKey = headerSessionId(req.headers)?.id ?? `prefix:${hashBytes(original.subarray(0, SCAN_KEY_PREFIX_BYTES))}`;
+  const named = headerSessionId(req.headers);
+  const scanKey = named?.id ?? `prefix:${hashBytes(original.subarray(0, SCAN_KEY_PREFIX_BYTES))}`;
   const prepared = prepareCompaction(PROVIDER_OF[req.route], req.headers, original, deps.adapterFor, (b) => scans.scan(scanKey, b));
   if (prepared.kind === "skip") {
     // Without a parsed body there is no fingerprint; a session named in a header still gets the count.
-    const named = prepared.reason === "parse" ? headerSessionId(req.headers) : null;
-    if (named) deps.waitUntil(Promise.resolve(deps.sessions.get(deps.sessions.idFromName(named.id)).countFailOpen("parse")).catch(() => undefined));
+    if (prepared.reason === "parse" && named) deps.waitUntil(Promise.resolve(sessionStub(deps, named.id).countFailOpen("parse")).catch(() => undefined));
     return { body: original, headers: { [COMPACTION_HEADER]: prepared.note } };
   }
 
   const sid = prepared.session.id;
-  const stub = deps.sessions.get(deps.sessions.idFromName(sid));
+  // Made on first use: a request decided under a step lease usually calls no DO at all.
+  let stubMade: DurableObjectStub<SessionObject> | undefined;
+  const stub = () => (stubMade ??= sessionStub(deps, sid));
   const est = prepared.parsed.view.est_tokens;
   const t0 = deps.now();
   const facts = { session_id: sid, provider: prepared.provider, model: prepared.parsed.view.model, turns: prepared.parsed.view.turn_count, now_ms: t0 };
@@ -147,7 +154,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
     const ticket = leases.begin(sid);
     const leasedCalls = leases.takeUnreported(sid);
     try {
-      out = await withDeadline(stepWithDelta(deps, stub, sid, prepared.parsed.view, { session_id: sid, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, lease_holder: leases.holder, ...(leasedCalls.length > 0 ? { leased_calls: leasedCalls } : {}) }), deps.doTimeoutMs);
+      out = await withDeadline(stepWithDelta(deps, stub(), sid, prepared.parsed.view, { session_id: sid, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, lease_holder: leases.holder, ...(leasedCalls.length > 0 ? { leased_calls: leasedCalls } : {}) }), deps.doTimeoutMs);
       // Before `end`: a drop since this call began (a concurrent call's rollback) voids the lease it brings.
       if (out.lease !== undefined) leases.grant(sid, out.lease, ticket);
       else leases.drop(sid);
@@ -155,7 +162,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
       leases.drop(sid);
       (deps.sentViews ?? sentViews).delete(sid); // the DO may not hold what we last sent
       const reason = err instanceof Deadline ? "do_timeout" : "do_error";
-      deps.waitUntil(Promise.resolve(stub.countFailOpen(reason)).catch(() => undefined));
+      deps.waitUntil(Promise.resolve(stub().countFailOpen(reason)).catch(() => undefined));
       const report: OutcomeReport = { correlation_id: req.requestId, outcome: reason, rollback_step: null, tokens_original: est, tokens_sent: est, tier: "none", pairs_removed: 0, would_send: null };
       deps.waitUntil(record([outcomeUpdate({ ...facts, step: null, recorded: null, step_ms: null, report })]));
       return { body: original, headers: { [COMPACTION_HEADER]: `skipped; reason=${reason}` }, ...reportAfter(deps, facts, record, est, null, null) };
@@ -170,7 +177,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
     if (deps.config.archive_removed && out.new_pair_ids.length > 0) {
       const ids = new Set(out.new_pair_ids);
       const items = prepared.parsed.view.pairs.filter((p) => ids.has(p.id)).map((p) => ({ call_id: p.id, text: p.result_text }));
-      deps.waitUntil(Promise.resolve(stub.archive(items)).catch(() => undefined));
+      deps.waitUntil(Promise.resolve(stub().archive(items)).catch(() => undefined));
     }
     if (out.step !== null) {
       try {
@@ -184,7 +191,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
     // A step to roll back must be gone before the session's next request: report it at once (the lease that came with it goes too).
     leases.drop(sid);
     deps.waitUntil(
-      Promise.resolve(stub.reportOutcome(decision.report))
+      Promise.resolve(stub().reportOutcome(decision.report))
         .catch(() => null)
         .then((recorded) => record([outcomeUpdate({ ...outcome, recorded: recorded ?? null })])),
     );
@@ -227,7 +234,7 @@ function reportAfter(
     ];
     const sendReports = (sid: string, batch: CallReport[]) => {
       (deps.leases ?? leaseStore).sent(sid, batch); // from here the batch carries its calls: no step call may take them
-      return Promise.resolve(deps.sessions.get(deps.sessions.idFromName(sid)).reportCalls(batch));
+      return Promise.resolve(sessionStub(deps, sid).reportCalls(batch));
     };
     return (deps.reports ?? reportBuffer).add(facts.session_id, { report, updates }, sendReports, record);
   };
