@@ -47,8 +47,8 @@ export class SessionIndex extends DurableObject<Env> {
   }
 
   /**
-   * Adds the updates of one request (its outcome and its usage: one RPC instead of two) in one
-   * transaction: one upsert of the session row per update, and every metric delta summed by
+   * Adds a batch of updates (the gateway's index buffer: every request's outcome and usage that
+   * ended within one window, ../gateway/index-buffer.ts) in one transaction: one upsert of the session row per update, and every metric delta summed by
    * series and written with multi-row upserts (src/do/exec-rows.ts). All are validated first;
    * if one is invalid nothing is written and the answer names its field.
    */

@@ -36,8 +36,9 @@ const LARGE_META_KEYS: ReadonlySet<string> = new Set(["memory", "precomputed_ver
  *   flush) overlaid with the writes not yet flushed;
  * - `setMeta` and `add` are buffered and written by `flush()` as one multi-row upsert per
  *   table (counters add their deltas in SQL, so a flush never loses a concurrent count);
- * - every unit of work (runStep, recordOutcome, each DO method) ends with `flush()`, which also
- *   drops the snapshot, so state written between units by anyone else is read fresh.
+ * - every unit of work (runStep, each DO method; recordOutcome and recordUsage leave it to
+ *   their caller, which flushes once per batch) ends with `flush()`, which also drops the
+ *   snapshot, so state written between units by anyone else is read fresh.
  * Measured (tools/load/profile-workerd.ts): each `sql.exec` costs ≈ 0.1 ms in workerd, so
  * this turns ~30 statements per request into ~3.
  */
