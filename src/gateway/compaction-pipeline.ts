@@ -64,6 +64,10 @@ export interface PipelineDeps {
   leases?: LeaseStore;
   /** Batches the after-the-answer reports per session (./report-buffer.ts: the isolate's instance unless injected). */
   reports?: ReportBuffer;
+  /** Wait of a report flush a request starts, ms (SLUICE_REPORT_WINDOW_MS; the buffer's own window when unset). */
+  reportWindowMs?: number;
+  /** Wait of an index flush a request starts, ms (SLUICE_INDEX_WINDOW_MS; the buffer's own window when unset). */
+  indexWindowMs?: number;
   /** Called when a new step was forwarded (audit trail: counts only). */
   onStep?: (step: { tier: StepOutput["tier"]; tokens_before: number; tokens_after: number; usd: number; correlation_id: string; session_id: string }) => void;
 }
@@ -139,7 +143,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const t0 = deps.now();
   const facts = { session_id: sid, provider: prepared.provider, model: prepared.parsed.view.model, turns: prepared.parsed.view.turn_count, now_ms: t0 };
   const index = deps.index;
-  const record = (updates: IndexUpdate[]) => (index ? (deps.indexBuffer ?? indexBuffer).add(updates, (batch) => Promise.resolve(index.recordMany(batch))) : Promise.resolve());
+  const record = (updates: IndexUpdate[]) => (index ? (deps.indexBuffer ?? indexBuffer).add(updates, (batch) => Promise.resolve(index.recordMany(batch)), deps.indexWindowMs) : Promise.resolve());
 
   const leases = deps.leases ?? leaseStore;
   const leasedDecision = decideLeased(leases, sid, leaseKeyOf(deps), prepared.parsed.view, deps.config, t0, req.requestId);
@@ -210,7 +214,7 @@ type PendingOutcome = Omit<OutcomeFacts, "recorded">;
  * lease holder decided it, the held outcome, the usage — goes to the isolate's report buffer
  * (./report-buffer.ts: one `reportCalls` RPC per session per window), whose flusher then hands
  * the index updates to the index buffer (./index-buffer.ts: one `recordMany` for all requests
- * ending within 50 ms). Without an upstream response (502/504) the report goes without usage.
+ * ending within 1 s). Without an upstream response (502/504) the report goes without usage.
  */
 function reportAfter(
   deps: PipelineDeps,
@@ -236,7 +240,7 @@ function reportAfter(
       (deps.leases ?? leaseStore).sent(sid, batch); // from here the batch carries its calls: no step call may take them
       return Promise.resolve(sessionStub(deps, sid).reportCalls(batch));
     };
-    return (deps.reports ?? reportBuffer).add(facts.session_id, { report, updates }, sendReports, record);
+    return (deps.reports ?? reportBuffer).add(facts.session_id, { report, updates }, sendReports, record, deps.reportWindowMs);
   };
   return {
     after: (res) => {

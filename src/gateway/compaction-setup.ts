@@ -5,6 +5,7 @@
  * for a remote engine, a dated `consent` record (both appended once).
  */
 import type { Env } from "../config/env";
+import { readGatewayConfig } from "../config/gateway-config";
 import { loadConfig, type LoadConfigResult } from "../config/load-config";
 import type { AuditEntry } from "../core/audit/audit-record";
 import type { SessionObject } from "../do/session-object";
@@ -18,6 +19,8 @@ export const DO_STEP_TIMEOUT_MS = 3_000;
 
 const loaded = new Map<string, LoadConfigResult>();
 const audited = new Set<string>();
+/** Loaded configs whose audit record was already asked for in this isolate: the hash (SHA-256 of the config's JSON) is taken once per config, not per request. */
+const auditAsked = new WeakSet<LoadConfigResult>();
 
 /** loadConfig, memoised per isolate on the three vars that decide it; logs an invalid config once. */
 export function compactionConfigOf(env: Env): LoadConfigResult {
@@ -63,9 +66,18 @@ export function compactionHookFor(env: Env, ctx: ExecutionContext | undefined, o
   const r = compactionConfigOf(env);
   if (!r.ok || r.mode === "off" || !env.SESSION) return undefined;
   const waitUntil = (p: Promise<unknown>) => (ctx ? ctx.waitUntil(p) : void p.catch(() => undefined));
-  waitUntil(auditConfig(env, r).catch(() => undefined));
+  if (!auditAsked.has(r)) {
+    auditAsked.add(r);
+    waitUntil(auditConfig(env, r).catch(() => undefined));
+  }
   const config = r.config;
   const mode = r.mode;
+  // The batching windows (memoised; a bad var already made the app answer 500 before this hook is asked for).
+  let windows: { reportWindowMs?: number; indexWindowMs?: number } = {};
+  try {
+    const g = readGatewayConfig(env);
+    windows = { reportWindowMs: g.reportWindowMs, indexWindowMs: g.indexWindowMs };
+  } catch { /* the buffers' own windows */ }
   return (req) =>
     runPipeline(
       {
@@ -77,6 +89,7 @@ export function compactionHookFor(env: Env, ctx: ExecutionContext | undefined, o
         doTimeoutMs: DO_STEP_TIMEOUT_MS + (config.engine === "heuristic" ? 0 : config.timeout_ms),
         index: env.SESSION_INDEX ? env.SESSION_INDEX.get(env.SESSION_INDEX.idFromName(SESSION_INDEX_NAME)) : undefined,
         onStep: (step) => waitUntil(audit(env, { kind: "compaction_step", fields: step }, false)),
+        ...windows,
         ...overrides,
       },
       req,

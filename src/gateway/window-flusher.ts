@@ -26,14 +26,15 @@ export class WindowFlusher {
    * (settles when `isEmpty()`; never rejects), or a settled one when a live flush will carry the
    * item. `isEmpty` is checked synchronously right before the flush ends, so no item added in
    * between can be stranded; `drain` sends part or all of what is buffered and calls `progress`
-   * whenever a send settles.
+   * whenever a send settles. `windowMs` (default: the constructor's) is the wait of a flush this
+   * call starts.
    */
-  schedule(isEmpty: () => boolean, drain: (progress: () => void) => Promise<void>): Promise<void> {
+  schedule(isEmpty: () => boolean, drain: (progress: () => void) => Promise<void>, windowMs = this.windowMs): Promise<void> {
     if (this.flushing && Date.now() - this.progressAt < this.stallMs) return Promise.resolve();
     this.flushing = true;
     this.progressAt = Date.now();
     const progress = () => { this.progressAt = Date.now(); };
-    return new Promise<void>((r) => setTimeout(r, this.windowMs)).then(async () => {
+    return new Promise<void>((r) => setTimeout(r, windowMs)).then(async () => {
       for (;;) {
         progress();
         if (isEmpty()) {

@@ -42,3 +42,17 @@ describe("load summary over rounds", () => {
     expect(parseStat("garbage")).toBe(null);
   });
 });
+
+describe("load pacing and idle CPU", () => {
+  it("paced calls are due every interval, sessions staggered evenly within it; interval 0 is the closed loop", async () => {
+    const { dueMs } = await import("../../tools/load/schedule");
+    // 4 sessions, one call per 200 ms each: session 1 starts 50 ms in, its call 2 is due at 450 ms.
+    expect([dueMs(0, 0, 4, 200), dueMs(1, 0, 4, 200), dueMs(3, 0, 4, 200), dueMs(1, 2, 4, 200), dueMs(0, 11, 6, 250)]).toEqual([0, 50, 150, 450, 2_750]);
+    expect([dueMs(0, 0, 6, 0), dueMs(5, 11, 6, 0)]).toEqual([0, 0]);
+  });
+  it("a phase's CPU less the instance's idle burn over the same span, per command, floored at 0", async () => {
+    const { minusIdle } = await import("../../tools/load/process-cpu");
+    // esbuild burns 10 ms/s idle: over 2.5 s that is 25 ms of its 30; workerd has no idle burn; node's 3 ms is below its 4 ms idle share.
+    expect(minusIdle({ workerd: 700, esbuild: 30, node: 3 }, { esbuild: 10, node: 1.6 }, 2_500)).toEqual({ workerd: 700, esbuild: 5, node: 0 });
+  });
+});

@@ -43,3 +43,24 @@ export function treeCpuByCommand(root: number): Record<string, number> | null {
   for (const s of stats) if (inTree.has(s.pid)) out[s.comm] = (out[s.comm] ?? 0) + (s.ticks * 1000) / USER_HZ;
   return out;
 }
+
+/**
+ * CPU ms a phase's requests cost: per command, `used` (ms over the phase) minus what the
+ * instance burns idle over the same span (`idlePerS`, ms of CPU per second of wall time, from
+ * an idle sample: wrangler's file watcher and timers tick without requests), floored at 0.
+ * `spanMs` is the phase's wall time plus its settling wait.
+ */
+export function minusIdle(used: Record<string, number>, idlePerS: Record<string, number>, spanMs: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(used).map(([k, v]) => [k, Math.max(0, v - ((idlePerS[k] ?? 0) * spanMs) / 1000)]));
+}
+
+/** CPU ms per second each command of `pid`'s tree uses over `ms` of wall time with no requests (null without /proc). */
+export async function idleCpuPerSecond(pid: number, ms: number): Promise<Record<string, number> | null> {
+  const a = treeCpuByCommand(pid);
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, ms));
+  const b = treeCpuByCommand(pid);
+  const wall = performance.now() - t0;
+  if (a === null || b === null) return null;
+  return Object.fromEntries(Object.entries(b).map(([k, v]) => [k, ((v - (a[k] ?? 0)) * 1000) / wall]));
+}

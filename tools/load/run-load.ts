@@ -35,15 +35,16 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startEmulator } from "../emulator/server";
 import { agentHeaders } from "../replay/agent-headers";
 import { readSessionText } from "../replay/read-session-text";
 import { ENDPOINT_PATH } from "../replay/send-http";
 import type { Provider, RecordedSession } from "../replay/types";
 import { INDEX_WINDOW_MS } from "../../src/gateway/index-buffer";
 import { REPORT_WINDOW_MS } from "../../src/gateway/report-buffer";
-import { treeCpuByCommand } from "./process-cpu";
+import { idleCpuPerSecond, minusIdle, treeCpuByCommand } from "./process-cpu";
 import { readSessionStates } from "./read-do-state";
+import { dueMs } from "./schedule";
+import { startEmulatorProcess } from "./start-emulator-process";
 import { startWrangler } from "./start-wrangler";
 import { summarizePath, summarizeRounds } from "./summarize-latency";
 
@@ -58,12 +59,12 @@ interface Call {
   body: string;
 }
 
-function arg(argv: string[], name: string, dflt: number): number {
+function arg(argv: string[], name: string, dflt: number, min = 1): number {
   const i = argv.indexOf(`--${name}`);
   const v = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   if (v === undefined) return dflt;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}`);
   return n;
 }
 
@@ -93,24 +94,34 @@ async function send(base: string, path: PathName, call: Call, runId: string): Pr
   }
 }
 
-/** Runs every session concurrently on `path`, each session's calls in order. */
+/** Default time between a session's calls, ms (./schedule.ts): 6 sessions → 24 calls/s, about half of what compaction-on serves saturated here. */
+const DEFAULT_INTERVAL_MS = 250;
+
 /** How long after a phase its instance may still work on the phase's requests (report and index windows, then a margin), ms. */
 const SETTLE_MS = REPORT_WINDOW_MS + INDEX_WINDOW_MS + 500;
+
+/** Wall time over which each wrangler instance's idle CPU is sampled before the rounds, ms. */
+const IDLE_SAMPLE_MS = 3000;
 
 /**
  * One path's phase: every session's calls, sessions concurrently. With `pid` (a wrangler
  * instance), also the CPU ms that instance's process tree used from the phase's start until
- * SETTLE_MS after its end (so the after-the-answer reports are charged to their requests).
+ * SETTLE_MS after its end (so the after-the-answer reports are charged to their requests), less
+ * what it burns idle over that span (`idle`, ms per second: ./process-cpu.ts minusIdle).
  */
-async function phase(base: string, path: PathName, sessions: Call[][], runId: string, pid: number | null) {
+async function phase(base: string, path: PathName, sessions: Call[][], runId: string, intervalMs: number, pid: number | null, idle: Record<string, number> | null = null) {
   const latencies: number[][] = sessions.map(() => []);
   const errors: string[] = [];
   const cpu0 = pid === null ? null : treeCpuByCommand(pid);
   const t0 = performance.now();
   await Promise.all(sessions.map(async (calls, i) => {
-    for (const c of calls) {
+    for (const [k, c] of calls.entries()) {
+      // Paced (./schedule.ts): wait for the call's due time; a late call counts its lateness.
+      const due = t0 + dueMs(i, k, sessions.length, intervalMs);
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       const r = await send(base, path, c, runId);
-      latencies[i]!.push(r.ms);
+      latencies[i]!.push(intervalMs === 0 ? r.ms : r.ms + Math.max(0, -wait));
       if (r.error) errors.push(`session ${i}: ${r.error}`);
     }
   }));
@@ -118,7 +129,8 @@ async function phase(base: string, path: PathName, sessions: Call[][], runId: st
   if (cpu0 === null || pid === null) return { latencies: latencies.flat(), errors, wallMs, cpuMs: null, cpuBy: null };
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   const cpu1 = treeCpuByCommand(pid) ?? {};
-  const cpuBy = Object.fromEntries(Object.entries(cpu1).map(([k, v]) => [k, v - (cpu0[k] ?? 0)]));
+  const used = Object.fromEntries(Object.entries(cpu1).map(([k, v]) => [k, v - (cpu0[k] ?? 0)]));
+  const cpuBy = minusIdle(used, idle ?? {}, performance.now() - t0);
   return { latencies: latencies.flat(), errors, wallMs, cpuMs: Object.values(cpuBy).reduce((a, b) => a + b, 0), cpuBy };
 }
 
@@ -126,10 +138,11 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const n = arg(argv, "sessions", 6);
   const m = arg(argv, "calls", 12);
-  const rounds = arg(argv, "rounds", 3);
+  const rounds = arg(argv, "rounds", 5);
+  const intervalMs = arg(argv, "interval-ms", DEFAULT_INTERVAL_MS, 0);
   const runId = Date.now().toString(36);
   const sessions = loadSessions(n, m);
-  const emulator = await startEmulator();
+  const emulator = await startEmulatorProcess();
   const persistOn = mkdtempSync(join(tmpdir(), "sluice-load-on-"));
   const persistOff = mkdtempSync(join(tmpdir(), "sluice-load-off-"));
   const base = { ANTHROPIC_BASE_URL: emulator.url, OPENAI_BASE_URL: emulator.url };
@@ -147,16 +160,21 @@ async function main(): Promise<void> {
   const urls: Record<PathName, string> = { direct: emulator.url, off: off.url, on: on.url };
   const pids: Record<PathName, number | null> = { direct: null, off: off.pid, on: on.pid };
   const perRound: Record<PathName, Awaited<ReturnType<typeof phase>>>[] = [];
+  let idle: Record<PathName, Record<string, number> | null> = { direct: null, off: null, on: null };
   try {
     const warm: Call = { ...sessions[0]![0]!, session: 9_999 };
     for (const p of ["direct", "off", "on"] as const) await send(urls[p], p, warm, runId);
+    // Both instances idle at once (after the warm-up's reports land): what each burns without requests is taken off its phases' CPU.
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    const [idleOff, idleOn] = await Promise.all([idleCpuPerSecond(off.pid, IDLE_SAMPLE_MS), idleCpuPerSecond(on.pid, IDLE_SAMPLE_MS)]);
+    idle = { direct: null, off: idleOff, on: idleOn };
     // Rounds of direct → off → on (on → off in odd rounds), each with its own sessions and
     // credentials (cold caches): the figures are the median over rounds, so drifting machine load
     // hits every path alike.
     for (let r = 0; r < rounds; r++) {
       const round = {} as Record<PathName, Awaited<ReturnType<typeof phase>>>;
       // Off and on swap places every other round, so a drift within a round favours neither.
-      for (const p of ["direct", ...(r % 2 === 0 ? ["off", "on"] : ["on", "off"])] as PathName[]) round[p] = await phase(urls[p], p, sessions, `${runId}r${r}`, pids[p]);
+      for (const p of ["direct", ...(r % 2 === 0 ? ["off", "on"] : ["on", "off"])] as PathName[]) round[p] = await phase(urls[p], p, sessions, `${runId}r${r}`, intervalMs, pids[p], idle[p]);
       perRound.push(round);
     }
   } finally {
@@ -180,11 +198,14 @@ async function main(): Promise<void> {
   const report = {
     sessions: n,
     calls_per_session: m,
+    interval_ms: intervalMs,
+    offered_rps: intervalMs === 0 ? null : Math.round((n * 1000 / intervalMs) * 10) / 10,
     round_count: rounds,
     requests_per_path: rounds * sessions.reduce((k, calls) => k + calls.length, 0),
     seconds: Math.round((performance.now() - started) / 100) / 10,
     ...summarizeRounds(summaries),
     // CPU ms per request of each process of the two wrangler instances, summed over rounds (wrangler's Node proxy vs workerd).
+    idle_cpu_ms_per_s_by_process: Object.fromEntries((["off", "on"] as const).map((p) => [p, Object.fromEntries(Object.entries(idle[p] ?? {}).map(([k, v]) => [k, Math.round(v * 10) / 10]))])),
     cpu_ms_per_request_by_process: Object.fromEntries((["off", "on"] as const).map((p) => {
       const total: Record<string, number> = {};
       for (const round of perRound) for (const [k, v] of Object.entries(round[p].cpuBy ?? {})) total[k] = (total[k] ?? 0) + v;

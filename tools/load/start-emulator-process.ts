@@ -1,0 +1,44 @@
+/**
+ * Starts the provider emulator (tools/emulator/main.ts) in its own Node process on a free port,
+ * for the load run (measurement only). In the load client's own process the emulator's work
+ * (parsing each ~300 KB body, the prompt-cache simulation) ran on the thread that times the
+ * requests, so every answer waited behind other requests' emulator work before its clock
+ * stopped, and that wait landed in the added latency of whichever path was running.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export interface EmulatorProcess {
+  url: string;
+  /** Process id (its CPU is not charged to any path). */
+  pid: number;
+  close: () => Promise<void>;
+}
+
+const MAIN = fileURLToPath(new URL("../emulator/main.ts", import.meta.url).href);
+
+/** Starts it; rejects if no URL is printed within `timeoutMs` or the process exits first. */
+export function startEmulatorProcess(timeoutMs = 30_000): Promise<EmulatorProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => { child.kill("SIGKILL"); reject(new Error(`emulator: no URL within ${timeoutMs} ms`)); }, timeoutMs);
+    child.once("exit", (code) => { clearTimeout(timer); reject(new Error(`emulator exited with ${code} before it listened`)); });
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString("utf8");
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      child.removeAllListeners("exit");
+      resolve({
+        url: m[1]!,
+        pid: child.pid!,
+        close: () => new Promise<void>((done) => {
+          if (child.exitCode !== null) return done();
+          child.once("exit", () => done());
+          child.kill("SIGTERM");
+        }),
+      });
+    });
+  });
+}
