@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: parse + apply + check on the largest corpus request of every registered
  * provider adapter, as a ratio to a bare JSON.parse + JSON.stringify of the same body, measured
- * in the same run (issue 3 target: ≤ 3×). Then the token estimator's error (estimator.bench.ts).
+ * in the same run (issue 3 target: ≤ 3×). Then the token estimator's error (estimator.bench.ts)
+ * and the usage tap's CPU per streamed answer (usage-tap.bench.ts).
  *
  * Method: the two workloads alternate in one loop (so machine load hits both alike); each is
  * timed per iteration; the figure is the median of the per-iteration ratios (paired, robust to
@@ -15,6 +16,7 @@ import { checkGuarantee } from "../src/core/plan/check-guarantee";
 import type { ProviderAdapter } from "../src/providers/types";
 import { anthropicRequest, callPrefixes, openaiRequest, randomPlan, rng, sessions } from "../test/support/corpus";
 import { runEstimatorBench } from "./estimator.bench";
+import { runUsageTapBench } from "./usage-tap.bench";
 
 const WARMUP = 15;
 const RUNS = 61;
@@ -89,3 +91,5 @@ console.log(`node ${process.version}, ${RUNS} timed runs after ${WARMUP} warm-up
 for (const adapter of registeredAdapters()) benchAdapter(adapter);
 console.log("");
 runEstimatorBench();
+console.log("");
+runUsageTapBench();

@@ -64,13 +64,23 @@ export function usageFromJson(provider: Provider, text: string): Usage | null {
 }
 
 /**
+ * A `usage` member holding an object, as every usage-carrying event writes it (Anthropic
+ * `message_start` / `message_delta`, the OpenAI Chat final chunk, Responses
+ * `response.completed`). Events without it — the many content deltas of a stream, and OpenAI's
+ * `"usage":null` chunks — are skipped unparsed: most of a long answer's events are deltas, and
+ * JSON.parse of each was the tap's main cost. (A key spelt with JSON escapes, `"\u0075sage"`,
+ * would be missed; no provider writes one.)
+ */
+const USAGE_OBJECT = /"usage"\s*:\s*\{/;
+
+/**
  * Folds SSE events into usage: returns the usage after these events given the usage so far
  * (null = none seen yet).
  */
 export function usageFromEvents(provider: Provider, events: readonly SseEvent[], sofar: Usage | null): Usage | null {
   let usage = sofar;
   for (const ev of events) {
-    if (ev.data === "[DONE]") continue;
+    if (ev.data === "[DONE]" || !USAGE_OBJECT.test(ev.data)) continue;
     let data: Record<string, unknown> | null;
     try {
       data = obj(JSON.parse(ev.data));

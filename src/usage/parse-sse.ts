@@ -32,15 +32,25 @@ export class SseParser {
 
   private drain(final: boolean): SseEvent[] {
     const out: SseEvent[] = [];
+    // One cursor over the buffer, cut once at the end (not a regex search and a copy per line).
+    const buf = this.buffer;
+    let at = 0;
+    // Next LF and CR at or after `at` (-1: none left); each searched again only once passed, so a
+    // stream without CRs costs one failed search per chunk, not one per line.
+    let lf = -2;
+    let cr = -2;
     for (;;) {
-      const m = /\r\n|\r|\n/.exec(this.buffer);
-      if (!m) break;
+      if (lf !== -1 && lf < at) lf = buf.indexOf("\n", at);
+      if (cr !== -1 && cr < at) cr = buf.indexOf("\r", at);
+      if (lf < 0 && cr < 0) break;
+      const end = cr < 0 || (lf >= 0 && lf < cr) ? lf : cr;
       // A lone CR at the very end may be the first half of CRLF: wait for more input.
-      if (m[0] === "\r" && m.index === this.buffer.length - 1 && !final) break;
-      const line = this.buffer.slice(0, m.index);
-      this.buffer = this.buffer.slice(m.index + m[0].length);
-      this.line(line, out);
+      if (end === cr && cr === buf.length - 1 && !final) break;
+      const next = end === cr && buf.charCodeAt(cr + 1) === 10 ? cr + 2 : end + 1;
+      this.line(buf.slice(at, end), out);
+      at = next;
     }
+    this.buffer = at === 0 ? buf : buf.slice(at);
     if (final) {
       if (this.buffer.length > 0) this.line(this.buffer, out);
       this.buffer = "";
