@@ -64,9 +64,9 @@ export interface PipelineDeps {
   leases?: LeaseStore;
   /** Batches the after-the-answer reports per session (./report-buffer.ts: the isolate's instance unless injected). */
   reports?: ReportBuffer;
-  /** Wait of a report flush a request starts, ms (SLUICE_REPORT_WINDOW_MS; the buffer's own window when unset). */
+  /** Wait of a report flush a request starts in the isolate's buffer, ms (SLUICE_REPORT_WINDOW_MS; unset: the buffer's own). An injected `reports` keeps its own window. */
   reportWindowMs?: number;
-  /** Wait of an index flush a request starts, ms (SLUICE_INDEX_WINDOW_MS; the buffer's own window when unset). */
+  /** Wait of an index flush a request starts in the isolate's buffer, ms (SLUICE_INDEX_WINDOW_MS; unset: the buffer's own). An injected `indexBuffer` keeps its own window. */
   indexWindowMs?: number;
   /** Called when a new step was forwarded (audit trail: counts only). */
   onStep?: (step: { tier: StepOutput["tier"]; tokens_before: number; tokens_after: number; usd: number; correlation_id: string; session_id: string }) => void;
@@ -143,7 +143,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const t0 = deps.now();
   const facts = { session_id: sid, provider: prepared.provider, model: prepared.parsed.view.model, turns: prepared.parsed.view.turn_count, now_ms: t0 };
   const index = deps.index;
-  const record = (updates: IndexUpdate[]) => (index ? (deps.indexBuffer ?? indexBuffer).add(updates, (batch) => Promise.resolve(index.recordMany(batch)), deps.indexWindowMs) : Promise.resolve());
+  const record = (updates: IndexUpdate[]) => (index ? (deps.indexBuffer ?? indexBuffer).add(updates, (batch) => Promise.resolve(index.recordMany(batch)), deps.indexBuffer ? undefined : deps.indexWindowMs) : Promise.resolve());
 
   const leases = deps.leases ?? leaseStore;
   const leasedDecision = decideLeased(leases, sid, leaseKeyOf(deps), prepared.parsed.view, deps.config, t0, req.requestId);
@@ -240,7 +240,7 @@ function reportAfter(
       (deps.leases ?? leaseStore).sent(sid, batch); // from here the batch carries its calls: no step call may take them
       return Promise.resolve(sessionStub(deps, sid).reportCalls(batch));
     };
-    return (deps.reports ?? reportBuffer).add(facts.session_id, { report, updates }, sendReports, record, deps.reportWindowMs);
+    return (deps.reports ?? reportBuffer).add(facts.session_id, { report, updates }, sendReports, record, deps.reports ? undefined : deps.reportWindowMs);
   };
   return {
     after: (res) => {

@@ -10,7 +10,8 @@
  * the window, then sends everything buffered — per session, in order, at most `batchMax`
  * reports per RPC, sessions in parallel — through its own `send`, and hands the index updates
  * each report yields (built from what the DO recorded for it, or null when the send failed) to
- * its own `record`; until the buffer is empty. Later requests only add and return: workerd
+ * its own `record`, without waiting for the index flush that starts (the flusher's promise ends
+ * when those have ended too); until the buffer is empty. Later requests only add and return: workerd
  * cancels a request whose waitUntil waits on a promise only another request can settle, so
  * nothing crosses request contexts but plain data and pure functions (as ./index-buffer.ts).
  * A failed send loses counts, never a request.
@@ -53,11 +54,16 @@ export class ReportBuffer {
     const list = this.pending.get(sid);
     if (list) list.push(item);
     else this.pending.set(sid, [item]);
-    return this.flusher.schedule(() => this.pending.size === 0, async (progress) => {
+    // The index flushes this flush's `record` calls start: awaited after the drain, not inside it,
+    // so the reports of a busy session never wait out the index window too (review, 2026-12-01).
+    const indexFlushes: Promise<unknown>[] = [];
+    const opens = this.flusher.opens();
+    const flush = this.flusher.schedule(() => this.pending.size === 0, async (progress) => {
       const batches = this.pending;
       this.pending = new Map();
-      await Promise.all([...batches].map(([s, items]) => this.sendSession(s, items, send, record, progress)));
+      await Promise.all([...batches].map(([s, items]) => this.sendSession(s, items, send, record, progress, indexFlushes)));
     }, windowMs);
+    return opens ? flush.then(() => Promise.all(indexFlushes)).then(() => undefined, () => undefined) : flush;
   }
 
   /** Reports waiting to be sent. */
@@ -67,7 +73,7 @@ export class ReportBuffer {
     return n;
   }
 
-  private async sendSession(sid: string, items: BufferedReport[], send: SendReports, record: (u: IndexUpdate[]) => Promise<unknown>, progress: () => void): Promise<void> {
+  private async sendSession(sid: string, items: BufferedReport[], send: SendReports, record: (u: IndexUpdate[]) => Promise<unknown>, progress: () => void, indexFlushes: Promise<unknown>[]): Promise<void> {
     for (let i = 0; i < items.length; i += this.batchMax) {
       const part = items.slice(i, i + this.batchMax);
       // try/await, not .catch(): a send, updates or record that throws synchronously must lose its batch only, not reject the flush and leave `flushing` set for good.
@@ -77,7 +83,7 @@ export class ReportBuffer {
       } catch { /* a failed send loses counts */ }
       progress();
       try {
-        await record(part.flatMap((p, k) => p.updates(recorded?.[k] ?? null)));
+        indexFlushes.push(Promise.resolve(record(part.flatMap((p, k) => p.updates(recorded?.[k] ?? null)))).catch(() => undefined));
       } catch { /* as above */ }
     }
   }

@@ -21,6 +21,11 @@ export class WindowFlusher {
 
   constructor(private readonly windowMs: number, private readonly stallMs = FLUSH_STALL_MS) {}
 
+  /** Whether a `schedule` now would start a flush (none running, or the running one stalled). */
+  opens(): boolean {
+    return !(this.flushing && Date.now() - this.progressAt < this.stallMs);
+  }
+
   /**
    * Called after each add. Returns the promise for the adder's waitUntil: the flush it starts
    * (settles when `isEmpty()`; never rejects), or a settled one when a live flush will carry the
@@ -30,7 +35,7 @@ export class WindowFlusher {
    * call starts.
    */
   schedule(isEmpty: () => boolean, drain: (progress: () => void) => Promise<void>, windowMs = this.windowMs): Promise<void> {
-    if (this.flushing && Date.now() - this.progressAt < this.stallMs) return Promise.resolve();
+    if (!this.opens()) return Promise.resolve();
     this.flushing = true;
     this.progressAt = Date.now();
     const progress = () => { this.progressAt = Date.now(); };

@@ -1,8 +1,9 @@
 /**
  * SLUICE_REPORT_WINDOW_MS reaches the report buffer (src/gateway/compaction-setup.ts →
  * src/gateway/report-buffer.ts): a request that opens the session's report window keeps its
- * waitUntil for that long, and its counts reach the DO only when the window ends. Lower bounds
- * only (a timer never fires early), so the test cannot flake on a slow machine.
+ * waitUntil for that long, and its counts reach the DO only when the window ends. The window is
+ * longer than both the tests' binding (500 ms) and the default (2 s), so a var that did not reach
+ * the buffer fails it. Lower bounds only (a timer never fires early): no flake on a slow machine.
  */
 import { expect, inject, it } from "vitest";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
@@ -18,7 +19,7 @@ const sessions = () => (env as unknown as Env).SESSION as DurableObjectNamespace
 it("the report window var sets how long the answer's counts wait: none before it ends, the call after", async () => {
   const session = `window-${newTestId("s")}`;
   const ctx = createExecutionContext();
-  const vars = { SLUICE_COMPACTION: "1", SLUICE_REPORT_WINDOW_MS: "1500", SLUICE_INDEX_WINDOW_MS: "0" };
+  const vars = { SLUICE_COMPACTION: "1", SLUICE_REPORT_WINDOW_MS: "3500", SLUICE_INDEX_WINDOW_MS: "0" };
   const t0 = Date.now();
   const res = await worker.fetch(
     new Request(`http://sluice.test${seed.path}`, { method: "POST", headers: { "content-type": "application/json", "x-test-id": newTestId("w"), "x-sluice-session": session }, body: utf8(seed.body) }) as Request<unknown, IncomingRequestCfProperties>,
@@ -33,5 +34,5 @@ it("the report window var sets how long the answer's counts wait: none before it
   await waitOnExecutionContext(ctx);
   const waited = Date.now() - t0;
   const after = await stub.stats();
-  expect({ before: before.calls_log.length, after: after.calls_log.length, waited_at_least_window: waited >= 1500 }).toEqual({ before: 0, after: 1, waited_at_least_window: true });
+  expect({ before: before.calls_log.length, after: after.calls_log.length, waited_at_least_window: waited >= 3500 }).toEqual({ before: 0, after: 1, waited_at_least_window: true });
 });

@@ -54,6 +54,12 @@ export function minusIdle(used: Record<string, number>, idlePerS: Record<string,
   return Object.fromEntries(Object.entries(used).map(([k, v]) => [k, Math.max(0, v - ((idlePerS[k] ?? 0) * spanMs) / 1000)]));
 }
 
+/** Per command, the smaller of two idle samples (null when either is). */
+export function minByCommand(a: Record<string, number> | null, b: Record<string, number> | null): Record<string, number> | null {
+  if (a === null || b === null) return null;
+  return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Math.min(v, b[k] ?? v)]));
+}
+
 /** CPU ms per second each command of `pid`'s tree uses over `ms` of wall time with no requests (null without /proc). */
 export async function idleCpuPerSecond(pid: number, ms: number): Promise<Record<string, number> | null> {
   const a = treeCpuByCommand(pid);

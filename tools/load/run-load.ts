@@ -8,14 +8,19 @@
  * summed and per process), the on/off ratios, the error count, and whether the session Durable
  * Objects counted exactly the calls sent.
  *
- *   npm run load -- [--sessions N] [--calls M] [--rounds R] [--json]
+ *   npm run load -- [--sessions N] [--calls M] [--rounds R] [--interval-ms T] [--json]
  *
- * Defaults: 6 sessions × 12 calls = 72 requests per path and round, 3 rounds (648 in all). A
+ * Defaults: 6 sessions × 12 calls = 72 requests per path and round, 5 rounds (1 080 in all),
+ * each session sending one call every T = 250 ms (24 calls/s in all; ./schedule.ts: sessions
+ * staggered, latency counted from each call's due time; T = 0 is the closed loop, each call the
+ * moment the session's last answer ends, which measures saturation throughput — in paced runs
+ * the throughput figure is just the offered rate). The emulator runs in its own process
+ * (./start-emulator-process.ts). A
  * round runs the three paths one after the other with fresh sessions and credentials; the
  * figures reported are the medians over rounds (each round's own ratios, then their median), so
  * load drifting on a shared machine hits the three paths alike. Each session is one
  * corpus session (cycled for N > 9) replaying M consecutive calls from the middle of its
- * history, one at a time, as an agent does; the N sessions run concurrently. Phases run one
+ * history in order, as an agent does; the N sessions run concurrently. Phases run one
  * after another (direct, off, on; direct, on, off in odd rounds) after one warm-up request per
  * path; each path uses its own emulator credential so every path starts with cold provider
  * caches. Each wrangler phase ends SETTLE_MS after its last answer, so the after-the-answer
@@ -41,7 +46,7 @@ import { ENDPOINT_PATH } from "../replay/send-http";
 import type { Provider, RecordedSession } from "../replay/types";
 import { INDEX_WINDOW_MS } from "../../src/gateway/index-buffer";
 import { REPORT_WINDOW_MS } from "../../src/gateway/report-buffer";
-import { idleCpuPerSecond, minusIdle, treeCpuByCommand } from "./process-cpu";
+import { idleCpuPerSecond, minByCommand, minusIdle, treeCpuByCommand } from "./process-cpu";
 import { readSessionStates } from "./read-do-state";
 import { dueMs } from "./schedule";
 import { startEmulatorProcess } from "./start-emulator-process";
@@ -121,7 +126,8 @@ async function phase(base: string, path: PathName, sessions: Call[][], runId: st
       const wait = due - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       const r = await send(base, path, c, runId);
-      latencies[i]!.push(intervalMs === 0 ? r.ms : r.ms + Math.max(0, -wait));
+      // Paced: from the due time to the end of the answer, for every call alike (lateness and timer overshoot included).
+      latencies[i]!.push(intervalMs === 0 ? r.ms : performance.now() - due);
       if (r.error) errors.push(`session ${i}: ${r.error}`);
     }
   }));
@@ -143,9 +149,22 @@ async function main(): Promise<void> {
   const runId = Date.now().toString(36);
   const sessions = loadSessions(n, m);
   const emulator = await startEmulatorProcess();
+  let code: number;
+  try {
+    code = await runAgainst(emulator.url, sessions, { n, m, rounds, intervalMs, runId });
+  } finally {
+    await emulator.close(); // its own process: closed on every path, errors included
+  }
+  process.exit(code);
+}
+
+/** Starts both wrangler instances against the emulator at `emulatorUrl`, runs the rounds, prints the report; returns the exit code. */
+async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: number; m: number; rounds: number; intervalMs: number; runId: string }): Promise<number> {
+  const { n, m, rounds, intervalMs, runId } = o;
   const persistOn = mkdtempSync(join(tmpdir(), "sluice-load-on-"));
   const persistOff = mkdtempSync(join(tmpdir(), "sluice-load-off-"));
-  const base = { ANTHROPIC_BASE_URL: emulator.url, OPENAI_BASE_URL: emulator.url };
+  // The batching windows the settle wait (SETTLE_MS) is computed from, set explicitly so they are the ones running.
+  const base = { ANTHROPIC_BASE_URL: emulatorUrl, OPENAI_BASE_URL: emulatorUrl, SLUICE_REPORT_WINDOW_MS: String(REPORT_WINDOW_MS), SLUICE_INDEX_WINDOW_MS: String(INDEX_WINDOW_MS) };
   const started = performance.now();
   // One after the other: two wrangler processes starting at once can race for an internal port.
   const off = await startWrangler({ ...base, SLUICE_COMPACTION: "0", COMPACTION_CONFIG: "" }, persistOff);
@@ -154,10 +173,9 @@ async function main(): Promise<void> {
     on = await startWrangler({ ...base, SLUICE_COMPACTION: "1" }, persistOn);
   } catch (e) {
     await off.stop();
-    await emulator.close();
     throw e;
   }
-  const urls: Record<PathName, string> = { direct: emulator.url, off: off.url, on: on.url };
+  const urls: Record<PathName, string> = { direct: emulatorUrl, off: off.url, on: on.url };
   const pids: Record<PathName, number | null> = { direct: null, off: off.pid, on: on.pid };
   const perRound: Record<PathName, Awaited<ReturnType<typeof phase>>>[] = [];
   let idle: Record<PathName, Record<string, number> | null> = { direct: null, off: null, on: null };
@@ -166,8 +184,10 @@ async function main(): Promise<void> {
     for (const p of ["direct", "off", "on"] as const) await send(urls[p], p, warm, runId);
     // Both instances idle at once (after the warm-up's reports land): what each burns without requests is taken off its phases' CPU.
     await new Promise((r) => setTimeout(r, SETTLE_MS));
-    const [idleOff, idleOn] = await Promise.all([idleCpuPerSecond(off.pid, IDLE_SAMPLE_MS), idleCpuPerSecond(on.pid, IDLE_SAMPLE_MS)]);
-    idle = { direct: null, off: idleOff, on: idleOn };
+    // Two samples, the smaller per command kept: a burst of the proxy's own work during one sample (once 83 ms/s) is not idle burn.
+    const sample = () => Promise.all([idleCpuPerSecond(off.pid, IDLE_SAMPLE_MS / 2), idleCpuPerSecond(on.pid, IDLE_SAMPLE_MS / 2)]);
+    const [a, b] = [await sample(), await sample()];
+    idle = { direct: null, off: minByCommand(a[0], b[0]), on: minByCommand(a[1], b[1]) };
     // Rounds of direct → off → on (on → off in odd rounds), each with its own sessions and
     // credentials (cold caches): the figures are the median over rounds, so drifting machine load
     // hits every path alike.
@@ -178,8 +198,7 @@ async function main(): Promise<void> {
       perRound.push(round);
     }
   } finally {
-    await Promise.all([off.stop(), on.stop()]);
-    await emulator.close();
+    await Promise.allSettled([off.stop(), on.stop()]);
   }
   const summaries = perRound.map((round) => {
     const direct = round.direct.latencies;
@@ -223,7 +242,7 @@ async function main(): Promise<void> {
   rmSync(persistOn, { recursive: true, force: true });
   rmSync(persistOff, { recursive: true, force: true });
   console.log(JSON.stringify(report, null, 2));
-  process.exit(all.length === 0 && consistent && offStates.length === 0 ? 0 : 1);
+  return all.length === 0 && consistent && offStates.length === 0 ? 0 : 1;
 }
 
 main().catch((err: Error) => { console.error(`load: ${err.stack ?? err.message}`); process.exit(2); });

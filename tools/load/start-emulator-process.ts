@@ -24,9 +24,10 @@ export function startEmulatorProcess(timeoutMs = 30_000): Promise<EmulatorProces
     let out = "";
     const timer = setTimeout(() => { child.kill("SIGKILL"); reject(new Error(`emulator: no URL within ${timeoutMs} ms`)); }, timeoutMs);
     child.once("exit", (code) => { clearTimeout(timer); reject(new Error(`emulator exited with ${code} before it listened`)); });
+    child.once("error", (err) => { clearTimeout(timer); reject(new Error(`emulator: ${err.message}`)); });
     child.stdout.on("data", (d: Buffer) => {
       out += d.toString("utf8");
-      const m = /listening on (http:\/\/\S+)/.exec(out);
+      const m = /listening on (http:\/\/\S+)\r?\n/.exec(out); // the whole line: a chunk may end mid-URL
       if (!m) return;
       clearTimeout(timer);
       child.removeAllListeners("exit");
