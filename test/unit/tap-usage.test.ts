@@ -60,6 +60,25 @@ describe("tapUsage", () => {
     expect(await tapped.usage).toBe(null);
   });
 
+  it("a JSON answer of declared length goes to the client as the same response (no pump); usage from a clone", async () => {
+    const json = '{"id":"msg_1","type":"message","content":[{"type":"text","text":"hé"}],"usage":{"input_tokens":5,"cache_read_input_tokens":900,"cache_creation_input_tokens":30,"output_tokens":4}}';
+    const res = new Response(json, { status: 200, headers: { "content-type": "application/json", "content-length": String(enc(json).length) } });
+    const tapped = tapUsage(res, "anthropic");
+    expect(tapped.response).toBe(res);
+    expect(await tapped.response.text()).toBe(json);
+    expect(await tapped.usage).toEqual({ input_tokens: 5, cache_read_input_tokens: 900, cache_creation_input_tokens: 30, output_tokens: 4 });
+  });
+
+  it("a JSON answer without a declared length (chunked) is pumped, as a stream is: every byte, then the usage", async () => {
+    const json = '{"usage":{"prompt_tokens":50,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":40}}}';
+    const body = new ReadableStream<Uint8Array>({ start(c) { c.enqueue(enc(json.slice(0, 20))); c.enqueue(enc(json.slice(20))); c.close(); } });
+    const res = new Response(body, { status: 200, headers: { "content-type": "application/json" } });
+    const tapped = tapUsage(res, "openai-chat");
+    expect(tapped.response).not.toBe(res);
+    expect(await tapped.response.text()).toBe(json);
+    expect(await tapped.usage).toEqual({ input_tokens: 10, cache_read_input_tokens: 40, cache_creation_input_tokens: 0, output_tokens: 2 });
+  });
+
   it("error statuses are returned untouched, without a tap", async () => {
     const res = new Response('{"type":"error"}', { status: 429 });
     const tapped = tapUsage(res, "anthropic");
