@@ -55,6 +55,12 @@ describe("load pacing and idle CPU", () => {
     // esbuild burns 10 ms/s idle: over 2.5 s that is 25 ms of its 30; workerd has no idle burn; node's 3 ms is below its 4 ms idle share.
     expect(minusIdle({ workerd: 700, esbuild: 30, node: 3 }, { esbuild: 10, node: 1.6 }, 2_500)).toEqual({ workerd: 700, esbuild: 5, node: 0 });
   });
+  it("steal share of the machine's CPU from two /proc/stat cpu lines", async () => {
+    const { parseProcStatCpu, stealPercent } = await import("../../tools/load/process-cpu");
+    const a = parseProcStatCpu("cpu  1000 0 200 8000 50 0 10 40 0 0");
+    const b = parseProcStatCpu("cpu  1500 0 300 8300 50 0 10 140 0 0");
+    expect([a, stealPercent(a, b), parseProcStatCpu("cpu0 1 2 3"), stealPercent(null, b)]).toEqual([{ total: 9300, steal: 40 }, 10, null, null]);
+  });
   it("of two idle samples the smaller per command is kept (a burst of work in one is not idle burn)", async () => {
     const { minByCommand } = await import("../../tools/load/process-cpu");
     expect(minByCommand({ node: 83.2, esbuild: 10, workerd: 0 }, { node: 3.3, esbuild: 13.3, workerd: 0 })).toEqual({ node: 3.3, esbuild: 10, workerd: 0 });

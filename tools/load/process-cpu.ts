@@ -70,3 +70,27 @@ export async function idleCpuPerSecond(pid: number, ms: number): Promise<Record<
   if (a === null || b === null) return null;
   return Object.fromEntries(Object.entries(b).map(([k, v]) => [k, ((v - (a[k] ?? 0)) * 1000) / wall]));
 }
+
+/** The machine's CPU time counters from the first line of /proc/stat (proc(5)), in ticks: all states summed, and `steal` (time the hypervisor gave another guest). */
+export function parseProcStatCpu(line: string): { total: number; steal: number } | null {
+  const f = line.trim().split(/\s+/);
+  if (f[0] !== "cpu" || f.length < 9) return null;
+  const v = f.slice(1, 11).map(Number); // user nice system idle iowait irq softirq steal [guest guest_nice: already in user/nice]
+  if (v.some((x) => !Number.isFinite(x))) return null;
+  return { total: v.slice(0, 8).reduce((a, b) => a + b, 0), steal: v[7]! };
+}
+
+/** Reads parseProcStatCpu from /proc/stat; null without it. */
+export function machineCpu(): { total: number; steal: number } | null {
+  try {
+    return parseProcStatCpu(readFileSync("/proc/stat", "utf8").split("\n")[0]!);
+  } catch {
+    return null;
+  }
+}
+
+/** Percent of the machine's CPU time stolen by the hypervisor between two readings (a noisy-neighbour gauge for the run), 1 decimal; null without both. */
+export function stealPercent(a: { total: number; steal: number } | null, b: { total: number; steal: number } | null): number | null {
+  if (a === null || b === null || b.total <= a.total) return null;
+  return Math.round(((b.steal - a.steal) / (b.total - a.total)) * 1000) / 10;
+}

@@ -46,7 +46,7 @@ import { ENDPOINT_PATH } from "../replay/send-http";
 import type { Provider, RecordedSession } from "../replay/types";
 import { INDEX_WINDOW_MS } from "../../src/gateway/index-buffer";
 import { REPORT_WINDOW_MS } from "../../src/gateway/report-buffer";
-import { idleCpuPerSecond, minByCommand, minusIdle, treeCpuByCommand } from "./process-cpu";
+import { idleCpuPerSecond, machineCpu, minByCommand, minusIdle, stealPercent, treeCpuByCommand } from "./process-cpu";
 import { readSessionStates } from "./read-do-state";
 import { dueMs } from "./schedule";
 import { startEmulatorProcess } from "./start-emulator-process";
@@ -166,6 +166,7 @@ async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: numbe
   // The batching windows the settle wait (SETTLE_MS) is computed from, set explicitly so they are the ones running.
   const base = { ANTHROPIC_BASE_URL: emulatorUrl, OPENAI_BASE_URL: emulatorUrl, SLUICE_REPORT_WINDOW_MS: String(REPORT_WINDOW_MS), SLUICE_INDEX_WINDOW_MS: String(INDEX_WINDOW_MS) };
   const started = performance.now();
+  const machine0 = machineCpu();
   // One after the other: two wrangler processes starting at once can race for an internal port.
   const off = await startWrangler({ ...base, SLUICE_COMPACTION: "0", COMPACTION_CONFIG: "" }, persistOff);
   let on: Awaited<ReturnType<typeof startWrangler>>;
@@ -222,6 +223,8 @@ async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: numbe
     round_count: rounds,
     requests_per_path: rounds * sessions.reduce((k, calls) => k + calls.length, 0),
     seconds: Math.round((performance.now() - started) / 100) / 10,
+    // Share of the machine's CPU the hypervisor gave other guests during the run: above a few % the figures are noisier (docs/reliability.md).
+    cpu_steal_percent: stealPercent(machine0, machineCpu()),
     ...summarizeRounds(summaries),
     // CPU ms per request of each process of the two wrangler instances, summed over rounds (wrangler's Node proxy vs workerd).
     idle_cpu_ms_per_s_by_process: Object.fromEntries((["off", "on"] as const).map((p) => [p, Object.fromEntries(Object.entries(idle[p] ?? {}).map(([k, v]) => [k, Math.round(v * 10) / 10]))])),
