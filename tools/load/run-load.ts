@@ -38,6 +38,7 @@
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { agentHeaders } from "../replay/agent-headers";
@@ -64,13 +65,25 @@ interface Call {
   body: string;
 }
 
-function arg(argv: string[], name: string, dflt: number, min = 1): number {
-  const i = argv.indexOf(`--${name}`);
-  const v = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}`);
-  return n;
+/** A bad command line: printed without a stack. */
+class UsageError extends Error {}
+
+/** The options (node:util parseArgs, strict: an unknown flag or a flag without its value is an error). */
+function options(argv: string[]) {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: argv, strict: true, options: { sessions: { type: "string" }, calls: { type: "string" }, rounds: { type: "string" }, "interval-ms": { type: "string" }, json: { type: "boolean" } } }));
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message}\nusage: npm run load -- [--sessions N] [--calls M] [--rounds R] [--interval-ms T] [--json]`);
+  }
+  const int = (name: string, dflt: number, min: number): number => {
+    const v = values[name];
+    if (v === undefined) return dflt;
+    const n = Number(v);
+    if (typeof v !== "string" || !/^\d+$/.test(v.trim()) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${String(v)}`);
+    return n;
+  };
+  return { n: int("sessions", 6, 1), m: int("calls", 12, 1), rounds: int("rounds", 5, 1), intervalMs: int("interval-ms", DEFAULT_INTERVAL_MS, 0) };
 }
 
 /** The calls each session replays: M consecutive calls centred on the middle of the session. */
@@ -141,11 +154,7 @@ async function phase(base: string, path: PathName, sessions: Call[][], runId: st
 }
 
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  const n = arg(argv, "sessions", 6);
-  const m = arg(argv, "calls", 12);
-  const rounds = arg(argv, "rounds", 5);
-  const intervalMs = arg(argv, "interval-ms", DEFAULT_INTERVAL_MS, 0);
+  const { n, m, rounds, intervalMs } = options(process.argv.slice(2));
   const runId = Date.now().toString(36);
   const sessions = loadSessions(n, m);
   const emulator = await startEmulatorProcess();
@@ -248,4 +257,4 @@ async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: numbe
   return all.length === 0 && consistent && offStates.length === 0 ? 0 : 1;
 }
 
-main().catch((err: Error) => { console.error(`load: ${err.stack ?? err.message}`); process.exit(2); });
+main().catch((err: Error) => { console.error(`load: ${err instanceof UsageError ? err.message : (err.stack ?? err.message)}`); process.exit(2); });
