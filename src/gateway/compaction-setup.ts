@@ -5,7 +5,6 @@
  * for a remote engine, a dated `consent` record (both appended once).
  */
 import type { Env } from "../config/env";
-import { readGatewayConfig } from "../config/gateway-config";
 import { loadConfig, type LoadConfigResult } from "../config/load-config";
 import type { AuditEntry } from "../core/audit/audit-record";
 import type { SessionObject } from "../do/session-object";
@@ -60,7 +59,7 @@ async function auditConfig(env: Env, r: Extract<LoadConfigResult, { ok: true }>)
 
 /**
  * The compaction hook for this request, or undefined when compaction is off or misconfigured.
- * `overrides` replaces pipeline deps (tests: a wrapped DO namespace, a clock, an adapter).
+ * `overrides` replaces pipeline deps (the app: the batching windows of the gateway config; tests: a wrapped DO namespace, a clock, an adapter).
  */
 export function compactionHookFor(env: Env, ctx: ExecutionContext | undefined, overrides: Partial<PipelineDeps> = {}): CompactionHook | undefined {
   const r = compactionConfigOf(env);
@@ -72,12 +71,6 @@ export function compactionHookFor(env: Env, ctx: ExecutionContext | undefined, o
   }
   const config = r.config;
   const mode = r.mode;
-  // The batching windows (memoised; a bad var already made the app answer 500 before this hook is asked for).
-  let windows: { reportWindowMs?: number; indexWindowMs?: number } = {};
-  try {
-    const g = readGatewayConfig(env);
-    windows = { reportWindowMs: g.reportWindowMs, indexWindowMs: g.indexWindowMs };
-  } catch { /* the buffers' own windows */ }
   return (req) =>
     runPipeline(
       {
@@ -89,7 +82,6 @@ export function compactionHookFor(env: Env, ctx: ExecutionContext | undefined, o
         doTimeoutMs: DO_STEP_TIMEOUT_MS + (config.engine === "heuristic" ? 0 : config.timeout_ms),
         index: env.SESSION_INDEX ? env.SESSION_INDEX.get(env.SESSION_INDEX.idFromName(SESSION_INDEX_NAME)) : undefined,
         onStep: (step) => waitUntil(audit(env, { kind: "compaction_step", fields: step }, false)),
-        ...windows,
         ...overrides,
       },
       req,
