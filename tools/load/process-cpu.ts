@@ -60,6 +60,11 @@ export function minByCommand(a: Record<string, number> | null, b: Record<string,
   return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Math.min(v, b[k] ?? v)]));
 }
 
+/** Per command, CPU ms used between two treeCpuByCommand readings (a command new in `after` counts from 0). */
+export function cpuSince(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
+}
+
 /** CPU ms per second each command of `pid`'s tree uses over `ms` of wall time with no requests (null without /proc). */
 export async function idleCpuPerSecond(pid: number, ms: number): Promise<Record<string, number> | null> {
   const a = treeCpuByCommand(pid);
@@ -68,7 +73,7 @@ export async function idleCpuPerSecond(pid: number, ms: number): Promise<Record<
   const b = treeCpuByCommand(pid);
   const wall = performance.now() - t0;
   if (a === null || b === null) return null;
-  return Object.fromEntries(Object.entries(b).map(([k, v]) => [k, ((v - (a[k] ?? 0)) * 1000) / wall]));
+  return Object.fromEntries(Object.entries(cpuSince(a, b)).map(([k, v]) => [k, (v * 1000) / wall]));
 }
 
 /** The machine's CPU time counters from the first line of /proc/stat (proc(5)), in ticks: all states summed, and `steal` (time the hypervisor gave another guest). */

@@ -47,7 +47,7 @@ import { ENDPOINT_PATH } from "../replay/send-http";
 import type { Provider, RecordedSession } from "../replay/types";
 import { INDEX_WINDOW_MS } from "../../src/gateway/index-buffer";
 import { REPORT_WINDOW_MS } from "../../src/gateway/report-buffer";
-import { idleCpuPerSecond, machineCpu, minByCommand, minusIdle, stealPercent, treeCpuByCommand } from "./process-cpu";
+import { cpuSince, idleCpuPerSecond, machineCpu, minByCommand, minusIdle, stealPercent, treeCpuByCommand } from "./process-cpu";
 import { readSessionStates } from "./read-do-state";
 import { dueMs } from "./schedule";
 import { startEmulatorProcess } from "./start-emulator-process";
@@ -148,8 +148,7 @@ async function phase(base: string, path: PathName, sessions: Call[][], runId: st
   if (cpu0 === null || pid === null) return { latencies: latencies.flat(), errors, wallMs, cpuMs: null, cpuBy: null };
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   const cpu1 = treeCpuByCommand(pid) ?? {};
-  const used = Object.fromEntries(Object.entries(cpu1).map(([k, v]) => [k, v - (cpu0[k] ?? 0)]));
-  const cpuBy = minusIdle(used, idle ?? {}, performance.now() - t0);
+  const cpuBy = minusIdle(cpuSince(cpu0, cpu1), idle ?? {}, performance.now() - t0);
   return { latencies: latencies.flat(), errors, wallMs, cpuMs: Object.values(cpuBy).reduce((a, b) => a + b, 0), cpuBy };
 }
 
