@@ -41,6 +41,9 @@ export { COMPACTION_HEADER };
  */
 const SCAN_KEY_PREFIX_BYTES = 2048;
 
+/** Suffix of the scan-cache key under which a session's forwarded (edited) bodies are kept, apart from the bodies received. */
+export const SENT_SCAN_SUFFIX = "\u0000sent";
+
 /** Dependencies of the pipeline, built per request by the app. */
 export interface PipelineDeps {
   config: CompactionConfig;
@@ -176,7 +179,8 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   }
   const stepMs = deps.now() - t0;
 
-  const decision = decideForward(prepared, original, out, deps.mode, req.requestId);
+  // The edited body's check scan reuses the session's last forwarded body (its own cache key: the bodies differ from the ones received).
+  const decision = decideForward(prepared, original, out, deps.mode, req.requestId, (b) => scans.scan(`${scanKey}${SENT_SCAN_SUFFIX}`, b));
   if (decision.kind === "edited" && deps.mode === "compact") {
     if (deps.config.archive_removed && out.new_pair_ids.length > 0) {
       const ids = new Set(out.new_pair_ids);

@@ -16,6 +16,7 @@ import { applyPlan } from "../core/plan/apply-plan";
 import { checkGuarantee } from "../core/plan/check-guarantee";
 import type { OutcomeReport, StepOutput } from "../do/step-types";
 import type { Prepared } from "./prepare-compaction";
+import type { JsonNode } from "../providers/shared/json-scan";
 
 /** What to forward. `kind` "edited" means the plan passed the check (the bytes may still equal the original when every action was refused). */
 export interface ForwardDecision {
@@ -37,13 +38,18 @@ export function summaryOf(mode: Exclude<CompactionMode, "off">, out: StepOutput,
   return `${mode}; tier=${out.tier}; ${step}; pairs_removed=${pairs}; tokens_before=${before}; tokens_after=${after}`;
 }
 
-/** Decides the forwarded bytes for a prepared request and its step output. Never throws. */
+/**
+ * Decides the forwarded bytes for a prepared request and its step output. Never throws.
+ * `scanEdited`, when given, scans the edited body for the check (CheckOptions.scanOutput: it
+ * must return exactly `scanJson(bytes)`; a throw fails open as a failed check).
+ */
 export function decideForward(
   prepared: Extract<Prepared, { kind: "ready" }>,
   original: Uint8Array,
   out: StepOutput,
   mode: Exclude<CompactionMode, "off">,
   correlation_id: string,
+  scanEdited?: (bytes: Uint8Array) => JsonNode,
 ): ForwardDecision {
   const est = prepared.parsed.view.est_tokens;
   const base = { correlation_id, rollback_step: null, tokens_original: est, tokens_sent: est, pairs_removed: 0, would_send: null };
@@ -63,7 +69,7 @@ export function decideForward(
       const applied = applyPlan(prepared.adapter, prepared.parsed, out.plan);
       edited = applied.bytes;
       if (edited !== original) {
-        const check = checkGuarantee(prepared.adapter, original, edited, { input: prepared.parsed });
+        const check = checkGuarantee(prepared.adapter, original, edited, { input: prepared.parsed, ...(scanEdited ? { scanOutput: scanEdited } : {}) });
         if (!check.ok || !check.output) return failOpen("guarantee_check");
         sent = check.output.view.est_tokens;
         pairs = Object.entries(out.plan.actions).filter(([id, a]) => a.kind !== "keep" && applied.refused[id] === undefined).length;

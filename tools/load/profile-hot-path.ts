@@ -71,7 +71,7 @@ async function main(): Promise<void> {
           add("sql_statements", statements);
           if (out.lease) leases.set(sid, out.lease);
         }
-        time("decide_forward", () => decideForward(prepared, bytes, out!, mode, "profile"));
+        time("decide_forward", () => decideForward(prepared, bytes, out!, mode, "profile", (b) => scans.scan(name + "\u0000sent", b)));
         if (pass > 0) calls++;
       }
       mem.close();
