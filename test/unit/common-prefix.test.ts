@@ -1,6 +1,7 @@
-/** commonPrefixLength (src/providers/shared/common-prefix.ts): exact lengths, aligned or not. */
+/** commonPrefixLength (src/providers/shared/common-prefix.ts): exact lengths, views at any offset, and a byte loop's answers (test/support/common-prefix-cases.ts; test/workers/common-prefix-workerd.test.ts runs the same cases in workerd). */
 import { describe, expect, it } from "vitest";
 import { commonPrefixLength } from "../../src/providers/shared/common-prefix";
+import { prefixAnswers } from "../support/common-prefix-cases";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
@@ -24,5 +25,14 @@ describe("commonPrefixLength", () => {
     const other = big.slice();
     other[99_998] = 8;
     expect([commonPrefixLength(big, other), commonPrefixLength(big, big.slice(0, 5))]).toEqual([99_998, 5]);
+  });
+});
+
+describe("commonPrefixLength against a byte loop", () => {
+  it("every 7th first-difference position in a 5 000-byte body, and views at any offset", () => {
+    const { got, want } = prefixAnswers(commonPrefixLength);
+    expect(got).toEqual(want);
+    expect(got.slice(0, 6)).toEqual([0, 0, 7, 5, 14, 10]);
+    expect(got[got.length - 2]).toBe(4_998);
   });
 });

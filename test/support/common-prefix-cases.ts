@@ -1,0 +1,25 @@
+/**
+ * Cases for commonPrefixLength (src/providers/shared/common-prefix.ts), shared by its Node test
+ * and its workerd test: a 5 000-byte body and a copy differing at every 7th position (or not at
+ * all), 0–2 bytes longer, compared whole and as views from offset `at % 5`. Returns the function's
+ * answers and a byte loop's, in the same order.
+ */
+export function prefixAnswers(fn: (a: Uint8Array, b: Uint8Array) => number): { got: number[]; want: number[] } {
+  const loop = (a: Uint8Array, b: Uint8Array) => {
+    let i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    return i;
+  };
+  const base = new Uint8Array(5_000).map((_, i) => (i * 31 + 7) & 255);
+  const got: number[] = [];
+  const want: number[] = [];
+  for (let at = 0; at <= base.length; at += 7) {
+    const other = new Uint8Array(base.length + 3);
+    other.set(base);
+    if (at < base.length) other[at] = base[at]! ^ 0x55;
+    const b = other.subarray(0, base.length + (at % 3));
+    got.push(fn(base, b), fn(base.subarray(at % 5), b.subarray(at % 5)));
+    want.push(loop(base, b), loop(base.subarray(at % 5), b.subarray(at % 5)));
+  }
+  return { got, want };
+}
