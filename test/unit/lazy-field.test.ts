@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LAZY_ABOVE_BYTES, fieldByCost, lazyField } from "../../src/providers/shared/lazy-field";
+import { LAZY_ABOVE_BYTES, fieldByCost, knownOrLazy, lazyField } from "../../src/providers/shared/lazy-field";
 
 describe("lazyField", () => {
   it("computes once, on first read, and looks like a plain field to keys, JSON, structuredClone and toEqual", () => {
@@ -34,5 +34,16 @@ describe("lazyField", () => {
     const costly = fieldByCost({ id: 2 }, "v", LAZY_ABOVE_BYTES, compute);
     expect([calls, typeof Object.getOwnPropertyDescriptor(costly, "v")!.get]).toEqual([1, "function"]);
     expect([costly.v, calls, costly]).toEqual([2, 2, { id: 2, v: 2 }]);
+  });
+
+  it("knownOrLazy: a known value is a plain field and nothing is computed; without one, a lazy field; a field the object has is refused", () => {
+    let calls = 0;
+    const compute = () => ++calls;
+    const known = knownOrLazy({ id: 1 }, "v", 7, compute);
+    expect([calls, Object.getOwnPropertyDescriptor(known, "v")]).toEqual([0, { value: 7, writable: true, enumerable: true, configurable: true }]);
+    const lazy = knownOrLazy({ id: 2 }, "v", undefined, compute);
+    expect([calls, typeof Object.getOwnPropertyDescriptor(lazy, "v")!.get]).toEqual([0, "function"]);
+    expect([lazy.v, lazy.v, calls, JSON.stringify(lazy)]).toEqual([1, 1, 1, '{"id":2,"v":1}']);
+    expect(() => knownOrLazy({ v: 1 }, "v", 2, compute)).toThrow('knownOrLazy: "v" is already defined');
   });
 });

@@ -38,6 +38,9 @@ describe("ScanCache on consecutive corpus calls", () => {
   }
 });
 
+/** [pairs with both texts plain fields, pairs] over calls 2–25 of each session below (deterministic: the corpus is fixed). */
+const PLAIN_TEXTS = { anthropic: [527, 564], "openai-chat": [276, 300], "openai-responses": [276, 300] } as const;
+
 describe("adapter views over reused scans (and the per-node memos they hit)", () => {
   const plain = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
   for (const [provider, id] of [["anthropic", "cc-brain-explore-cleanup"], ["openai-chat", "codex-rtchess-01"], ["openai-responses", "codex-rtchess-01-responses"]] as const) {
@@ -45,11 +48,22 @@ describe("adapter views over reused scans (and the per-node memos they hit)", ()
       const s = sessions(provider).find((x) => x.id === id)!;
       const adapter = adapterFor(provider)!;
       const cache = new ScanCache();
-      for (const end of callPrefixes(s).slice(0, 25)) {
+      const isPlain = (o: object, k: string) => "value" in Object.getOwnPropertyDescriptor(o, k)!;
+      let plainTexts = 0;
+      let pairsAfterFirst = 0;
+      for (const [i, end] of callPrefixes(s).slice(0, 25).entries()) {
         const bytes = provider === "anthropic" ? anthropicRequest(s, end) : openaiRequest(s, end);
         const reused = adapter.read(bytes, cache.scan("s", bytes)).view;
+        // Texts decoded for a lent node in an earlier call (read here by JSON.stringify) are plain fields (knownOrLazy).
+        if (i > 0) {
+          plainTexts += reused.pairs.filter((p) => isPlain(p, "input_text") && isPlain(p, "result_text")).length;
+          pairsAfterFirst += reused.pairs.length;
+          if (provider === "anthropic") expect(reused.messages.slice(0, -3).every((m) => isPlain(m, "est_tokens") && isPlain(m, "identity_hash"))).toBe(true);
+        }
         expect(plain(reused)).toEqual(plain(adapter.read(bytes).view));
       }
+      // Calls 2–25: all pairs but those new in the call, whose nodes were not lent.
+      expect([plainTexts, pairsAfterFirst]).toEqual(PLAIN_TEXTS[provider]);
     });
   }
 });

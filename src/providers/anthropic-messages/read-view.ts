@@ -15,7 +15,7 @@ import type { ParsedRequest } from "../types";
 import { hashSlices } from "../../core/hash";
 import { MEDIA_TOKENS, estimateTokensFromBytes, estimateTokensOfSlice } from "../../core/tokens/estimate";
 import { getMember, scanJson, type JsonNode } from "../shared/json-scan";
-import { lazyField } from "../shared/lazy-field";
+import { knownOrLazy, lazyField } from "../shared/lazy-field";
 import { NodeMemo } from "../shared/node-memo";
 import { AnthropicShapeError, decodeString, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
 import { isMediaPart, modelChecksThinkingPrefix } from "./wire";
@@ -89,9 +89,11 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
       media_blocks: media,
       non_tool_parts: nonTool,
     };
-    const info: MessageInfo = lazyField(
-      lazyField(fields, "est_tokens", () => memoTokens(bytes, m, resultTokens)),
+    // A message node lent by the scan reuse has its estimate and hash at hand: plain fields then.
+    const info: MessageInfo = knownOrLazy(
+      knownOrLazy(fields, "est_tokens", knownTokens(m, resultTokens), () => memoTokens(bytes, m, resultTokens)),
       "identity_hash",
+      IDENTITY_MEMO.peek(m.node),
       () => IDENTITY_MEMO.get(m.node, () => hashSlices(bytes, [roleSlice(m), ...identity.slice(1)])),
     );
     messages.push(info);
@@ -139,6 +141,14 @@ function memoTokens(bytes: Uint8Array, m: LocatedMessage, resultTokens: Map<numb
     const own = new Map<number, number>();
     return { total: messageTokens(bytes, m, own), results: [...own] };
   });
+  for (const [at, t] of memo.results) resultTokens.set(at, t);
+  return memo.total;
+}
+
+/** memoTokens when the node's estimate is already stored (its results' estimates recorded too), else undefined. */
+function knownTokens(m: LocatedMessage, resultTokens: Map<number, number>): number | undefined {
+  const memo = TOKENS_MEMO.peek(m.node);
+  if (memo === undefined) return undefined;
   for (const [at, t] of memo.results) resultTokens.set(at, t);
   return memo.total;
 }
@@ -289,9 +299,11 @@ function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: 
     locked,
   };
   // Decoded text and estimate are needed only for pairs a tier or engine looks at: computed on first read.
-  return lazyField(
-    lazyField(fields, "result_text", () => RESULT_TEXT_MEMO.get(res.block.node, () => decodeResultText(bytes, content, rp?.parts ?? [], field))),
+  // (A text already decoded for this node, and an estimate its message recorded, are plain fields.)
+  return knownOrLazy(
+    knownOrLazy(fields, "result_text", RESULT_TEXT_MEMO.peek(res.block.node), () => RESULT_TEXT_MEMO.get(res.block.node, () => decodeResultText(bytes, content, rp?.parts ?? [], field))),
     "result_est_tokens",
+    ctx.resultTokens.get(res.block.node.start),
     () => {
       void ctx.messages[res.message.index]!.est_tokens; // fills resultTokens for that message
       return ctx.resultTokens.get(res.block.node.start) ?? 0;

@@ -88,3 +88,17 @@ export function fieldByCost<T extends object, K extends string, V>(obj: T, key: 
   (o as Record<K, V>)[key] = compute();
   return o;
 }
+
+/**
+ * `obj[key]` as a plain data field holding `known` when it is defined, else a lazy field
+ * (lazyField) computed by `compute`. For values a node memo (./node-memo.ts `peek`) may already
+ * hold: the history elements a scan lent from the session's last body have theirs at hand, and
+ * a plain field costs less to make and to read than an accessor. `known` must equal what
+ * `compute()` would return.
+ */
+export function knownOrLazy<T extends object, K extends string, V>(obj: T, key: K, known: V | undefined, compute: () => V): T & Record<K, V> {
+  if (known === undefined) return lazyField(obj, key, compute);
+  if (Object.prototype.hasOwnProperty.call(obj, key)) throw new TypeError(`knownOrLazy: "${key}" is already defined`);
+  (obj as Record<K, V>)[key] = known;
+  return obj as T & Record<K, V>;
+}

@@ -11,6 +11,11 @@ import type { JsonNode } from "./json-scan";
 export class NodeMemo<T> {
   private readonly map = new WeakMap<JsonNode, T>();
 
+  /** The value stored for `node`, or undefined when none was computed yet. */
+  peek(node: JsonNode): T | undefined {
+    return this.map.get(node);
+  }
+
   /** `compute()`, or its earlier result for `node`. `compute` must depend only on the bytes of `node`. */
   get(node: JsonNode, compute: () => T): T {
     const hit = this.map.get(node);

@@ -7,7 +7,7 @@ import type { ToolPair } from "../../core/view/types";
 import { stringValue, type JsonNode } from "./json-scan";
 import { classifyParts, partType, type PartKinds } from "./edit-result-content";
 import { MEDIA_TOKENS, estimateTokensFromBytes } from "../../core/tokens/estimate";
-import { lazyField } from "./lazy-field";
+import { knownOrLazy } from "./lazy-field";
 import { NodeMemo } from "./node-memo";
 import { hashBytes } from "../../core/hash";
 
@@ -63,7 +63,8 @@ export function lazyPair(fields: Omit<ToolPair, LazyKeys>, texts: Record<LazyKey
   const input = nodes ? () => INPUT_TEXTS.get(nodes.input, texts.input_text) : texts.input_text;
   const resultNode = nodes?.result;
   const result = resultNode ? () => RESULT_TEXTS.get(resultNode, texts.result_text) : texts.result_text;
-  return lazyField(lazyField(fields, "input_text", input), "result_text", result);
+  // Texts already decoded for these nodes (a lent node keeps its text) become plain fields.
+  return knownOrLazy(knownOrLazy(fields, "input_text", nodes ? INPUT_TEXTS.peek(nodes.input) : undefined, input), "result_text", resultNode ? RESULT_TEXTS.peek(resultNode) : undefined, result);
 }
 
 /** hashBytes over `node`'s bytes, once per node (src/core/hash.ts). */
