@@ -6,7 +6,7 @@
  * kept head would be about as long as the result.
  */
 import type { ToolPair } from "../view/types";
-import type { Verdicts } from "./verdict";
+import type { Verdict, Verdicts } from "./verdict";
 
 /** Confidence when call and result both repeat later. */
 export const DUPLICATE_PAIR_CONFIDENCE = 0.95;
@@ -15,21 +15,25 @@ export const DUPLICATE_RESULT_CONFIDENCE = 0.7;
 /** Smallest result (bytes) worth a drop_result when only the result repeats. */
 export const DUPLICATE_RESULT_MIN_BYTES = 256;
 
+const DROP_PAIR: Verdict = Object.freeze({ kind: "drop_pair", confidence: DUPLICATE_PAIR_CONFIDENCE, rule: "duplicate_result" });
+const DROP_RESULT: Verdict = Object.freeze({ kind: "drop_result", confidence: DUPLICATE_RESULT_CONFIDENCE, rule: "duplicate_result" });
+
 /** Verdicts for results repeated later. `pairs` in call order. */
 export function ruleDuplicateResult(pairs: ToolPair[]): Verdicts {
   const out: Verdicts = {};
-  // Walk backwards remembering, per tool+hash, whether a later pair exists and with which inputs.
-  const later = new Map<string, Set<string>>();
+  // Walk backwards remembering, per tool and hash (nested maps: no key string per pair), whether a later pair exists and with which inputs.
+  const later = new Map<string, Map<string, Set<string>>>();
   for (let i = pairs.length - 1; i >= 0; i--) {
     const p = pairs[i]!;
-    const key = `${p.tool_name}\u0000${p.result_hash}`;
-    const inputs = later.get(key);
+    let byHash = later.get(p.tool_name);
+    if (byHash === undefined) later.set(p.tool_name, (byHash = new Map()));
+    const inputs = byHash.get(p.result_hash);
     if (inputs !== undefined) {
-      if (inputs.has(p.input_text)) out[p.id] = { kind: "drop_pair", confidence: DUPLICATE_PAIR_CONFIDENCE, rule: "duplicate_result" };
-      else if (p.result_bytes >= DUPLICATE_RESULT_MIN_BYTES) out[p.id] = { kind: "drop_result", confidence: DUPLICATE_RESULT_CONFIDENCE, rule: "duplicate_result" };
+      if (inputs.has(p.input_text)) out[p.id] = DROP_PAIR;
+      else if (p.result_bytes >= DUPLICATE_RESULT_MIN_BYTES) out[p.id] = DROP_RESULT;
       inputs.add(p.input_text);
     } else {
-      later.set(key, new Set([p.input_text]));
+      byHash.set(p.result_hash, new Set([p.input_text]));
     }
   }
   return out;

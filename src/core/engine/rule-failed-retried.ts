@@ -5,21 +5,26 @@
  */
 import type { ToolPair } from "../view/types";
 import type { ToolCallInfo } from "./read-tool-call";
-import type { Verdicts } from "./verdict";
+import type { Verdict, Verdicts } from "./verdict";
 
 /** Confidence of a failed attempt later retried successfully. */
 export const FAILED_RETRIED_CONFIDENCE = 0.85;
 
+const DROP_PAIR: Verdict = Object.freeze({ kind: "drop_pair", confidence: FAILED_RETRIED_CONFIDENCE, rule: "failed_then_retried" });
+
 /** Verdicts for failed-then-retried calls. Parallel arrays in call order. */
 export function ruleFailedRetried(pairs: ToolPair[], infos: ToolCallInfo[], failed: boolean[]): Verdicts {
   const out: Verdicts = {};
-  const succeededLater = new Set<string>();
+  // Intents that succeeded later, per tool (nested: no key string per pair).
+  const succeededLater = new Map<string, Set<string>>();
   for (let i = pairs.length - 1; i >= 0; i--) {
-    const key = `${pairs[i]!.tool_name}\u0000${infos[i]!.intent}`;
+    const tool = pairs[i]!.tool_name;
     if (failed[i]) {
-      if (succeededLater.has(key)) out[pairs[i]!.id] = { kind: "drop_pair", confidence: FAILED_RETRIED_CONFIDENCE, rule: "failed_then_retried" };
+      if (succeededLater.get(tool)?.has(infos[i]!.intent)) out[pairs[i]!.id] = DROP_PAIR;
     } else {
-      succeededLater.add(key);
+      let intents = succeededLater.get(tool);
+      if (intents === undefined) succeededLater.set(tool, (intents = new Set()));
+      intents.add(infos[i]!.intent);
     }
   }
   return out;

@@ -11,7 +11,7 @@ import { ruleDuplicateResult } from "./rule-duplicate-result";
 import { ruleFailedRetried } from "./rule-failed-retried";
 import { ruleStaleLargeOutput } from "./rule-stale-large-output";
 import { ruleSupersededRead } from "./rule-superseded-read";
-import type { RuleName, Verdict, Verdicts } from "./verdict";
+import { KEEP, type RuleName, type Verdict, type Verdicts } from "./verdict";
 
 /** Config the engine reads (names from src/config/defaults.ts). */
 export interface HeuristicConfig {
@@ -32,6 +32,10 @@ export function pairsInCallOrder(pairs: readonly ToolPair[]): ToolPair[] {
   return [...pairs].sort((a, b) => a.call.message_index - b.call.message_index || a.call.block_index - b.call.block_index);
 }
 
+/** The keep verdicts, one frozen object each, shared by every pair they apply to (verdicts are read, never changed). */
+const KEEP_EXCLUDED: Verdict = Object.freeze({ kind: "keep", confidence: 1, rule: "exclude_tools" });
+const KEEP_LOCKED: Verdict = Object.freeze({ kind: "keep", confidence: 1, rule: "locked" });
+
 /** Runs the heuristic rules over `view`. */
 export function runHeuristicEngine(view: ConversationView, config: HeuristicConfig): EngineRun {
   const pairs = pairsInCallOrder(view.pairs);
@@ -48,16 +52,16 @@ export function runHeuristicEngine(view: ConversationView, config: HeuristicConf
   const excluded = new Set(config.exclude_tools);
   for (const p of pairs) {
     if (excluded.has(p.tool_name)) {
-      verdicts[p.id] = { kind: "keep", confidence: 1, rule: "exclude_tools" };
+      verdicts[p.id] = KEEP_EXCLUDED;
       hits.exclude_tools.push(p.id);
       continue;
     }
     if (p.locked !== null) {
-      verdicts[p.id] = { kind: "keep", confidence: 1, rule: "locked" };
+      verdicts[p.id] = KEEP_LOCKED;
       hits.locked.push(p.id);
       continue;
     }
-    let best: Verdict = { kind: "keep", confidence: 0, rule: "none" };
+    let best: Verdict = KEEP;
     for (const [rule, vs] of byRule) {
       const v = vs[p.id];
       if (v === undefined) continue;

@@ -26,7 +26,7 @@ export type VerdictKind = Verdict["kind"];
 export type Verdicts = Record<string, Verdict>;
 
 /** The default verdict: keep, decided by no rule. */
-export const KEEP: Verdict = { kind: "keep", confidence: 0, rule: "none" };
+export const KEEP: Verdict = Object.freeze({ kind: "keep", confidence: 0, rule: "none" });
 
 /** True when `v` asks for a removal at or above `threshold`. */
 export function isRemoval(v: Verdict | undefined, threshold: number): v is Extract<Verdict, { kind: "drop_pair" | "drop_result" }> {
