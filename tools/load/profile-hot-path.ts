@@ -8,7 +8,9 @@
  * RPC's serialisation) and runStep over node:sqlite with its SQL statement count, whose lease
  * the next request uses; decideForward (apply + guarantee check). The first of 3 passes warms
  * the JIT and is not counted. Prints the mean per call (ms) per stage and how many requests
- * were decided under a lease. Measurement only: no assertion, nothing written.
+ * were decided under a lease, then the same as multiples of a JSON.parse of each body (timed in
+ * the same loop), which compare across runs on a machine whose speed drifts. Measurement only:
+ * no assertion, nothing written.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -56,7 +58,9 @@ async function main(): Promise<void> {
       let now = Date.now();
       for (const c of s.calls.slice(start, start + CALLS)) {
         now += 1_000;
-        const bytes = new TextEncoder().encode(JSON.stringify(c.body));
+        const text = JSON.stringify(c.body);
+        const bytes = new TextEncoder().encode(text);
+        time("json_parse_reference", () => JSON.parse(text));
         const prepared = time("prepare", () => prepareCompaction(s.provider, new Headers(agentHeaders(s.provider, "k", name)), bytes, undefined, (b) => scans.scan(name, b)));
         if (prepared.kind !== "ready") continue;
         const sid = prepared.session.id;
@@ -77,7 +81,10 @@ async function main(): Promise<void> {
       mem.close();
     }
   }
+  const ref = total.json_parse_reference! / calls;
   console.log(`${calls} calls, ${leased} decided under a lease; mean per call:`, Object.entries(total).map(([k, v]) => `${k}=${(v / calls).toFixed(2)}`).join(" "));
+  // The machine's speed drifts between runs (shared cores): stage times as multiples of a plain JSON.parse of the same bodies compare across runs.
+  console.log("per call, in JSON.parse units:", Object.entries(total).filter(([k]) => k !== "sql_statements" && k !== "json_parse_reference").map(([k, v]) => `${k}=${(v / calls / ref).toFixed(2)}`).join(" "));
 }
 
 main().catch((err: Error) => { console.error(`profile: ${err.stack ?? err.message}`); process.exit(2); });
