@@ -11,8 +11,13 @@ import { BoundedLru } from "../core/bounded-lru";
 import { commonPrefixLength } from "../providers/shared/common-prefix";
 import { REUSE_DEPTH, scanJson, type JsonNode } from "../providers/shared/json-scan";
 
-/** Entries kept (least recently used dropped first). */
-export const MAX_SCAN_ENTRIES = 32;
+/**
+ * Entries kept (least recently used dropped first): 32 sessions, each with two — the body it
+ * sent and, when compacted, the body forwarded (its guarantee check scans that one:
+ * ./compaction-pipeline.ts SENT_SCAN_SUFFIX). Sessions taking turns miss on every call once
+ * they need more entries than this (an LRU under a cyclic pattern), so both bodies count.
+ */
+export const MAX_SCAN_ENTRIES = 64;
 /**
  * Body bytes kept in all, summed. Bound: a quarter of the 128 MB isolate memory limit
  * (developers.cloudflare.com/workers/platform/limits/), so a few large sessions cannot crowd out

@@ -4,8 +4,10 @@
  * node; history elements inside the shared prefix are the same objects; nothing past the
  * prefix is ever lent; bounds on entries and bytes.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ScanCache, lendableNodes } from "../../src/gateway/scan-cache";
+import { MAX_SCAN_ENTRIES, ScanCache, lendableNodes } from "../../src/gateway/scan-cache";
+import { SENT_SCAN_SUFFIX } from "../../src/gateway/compaction-pipeline";
 import { getMember, scanJson, type JsonNode } from "../../src/providers/shared/json-scan";
 import { adapterFor } from "../../src/providers/registry";
 import { anthropicRequest, callPrefixes, openaiRequest, sessions } from "../support/corpus";
@@ -104,5 +106,50 @@ describe("ScanCache edges", () => {
     expect(cache.size).toBe(2);
     cache.scan("d", utf8(`{"messages":["${"x".repeat(50)}"]}`));
     expect(cache.size).toBe(2);
+  });
+
+  it("a number ending exactly where the shared prefix ends is scanned again (review finding: 1024 → 10240 threw)", () => {
+    const cache = new ScanCache();
+    cache.scan("k", utf8('{"thinking":{"type":"enabled","budget_tokens":1024},"messages":[]}'));
+    const b = utf8('{"thinking":{"type":"enabled","budget_tokens":10240},"messages":[]}');
+    expect([cache.scan("k", b), cache.lastPrefix]).toEqual([scanJson(b), 50]);
+  });
+
+  it("property: after any body, an edited copy scans exactly as a fresh scan does, or both throw", () => {
+    const body = fc.record({ model: fc.string({ maxLength: 8 }), thinking: fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }), messages: fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 6 }) }).map((o) => JSON.stringify(o));
+    const insert = fc.constantFrom("0", "1", "9", ".", "e", "-", "}", "]", ",", '"', " ", "x", "{}", "[1]", ',"a":2');
+    fc.assert(
+      fc.property(body, fc.nat(), insert, fc.boolean(), fc.boolean(), (a, at, ins, replace, afterDigit) => {
+        // Half the edits land right after a digit: where a value that does not end itself may end.
+        const digitEnds = [...a].flatMap((ch, i) => (ch >= "0" && ch <= "9" ? [i + 1] : []));
+        const k = afterDigit && digitEnds.length > 0 ? digitEnds[at % digitEnds.length]! : at % (a.length + 1);
+        const b = a.slice(0, k) + ins + a.slice(replace ? k + 1 : k);
+        const cache = new ScanCache();
+        cache.scan("k", utf8(a));
+        let fresh: JsonNode | "throws";
+        try { fresh = scanJson(utf8(b)); } catch { fresh = "throws"; }
+        let reused: JsonNode | "throws";
+        try { reused = cache.scan("k", utf8(b)); } catch { reused = "throws"; }
+        expect(reused).toEqual(fresh);
+      }),
+      { numRuns: 3000, seed: 20261201 },
+    );
+  });
+
+  it(`a compacting session keeps both its bodies (received and forwarded): ${MAX_SCAN_ENTRIES / 2} sessions taking turns all reuse both`, () => {
+    const cache = new ScanCache();
+    const n = MAX_SCAN_ENTRIES / 2;
+    const reusedPrefixes: number[] = [];
+    for (let turn = 0; turn < 3; turn++) {
+      for (let s = 0; s < n; s++) {
+        const body = (suffix: string) => utf8(`{"model":"m${s}","messages":[${Array.from({ length: turn + 2 }, (_, i) => `{"role":"user","content":"${suffix}${i}"}`).join(",")}]}`);
+        for (const [key, b] of [[`s${s}`, body("in")], [`s${s}${SENT_SCAN_SUFFIX}`, body("out")]] as const) {
+          cache.scan(key, b);
+          if (turn > 0) reusedPrefixes.push(cache.lastPrefix);
+        }
+      }
+    }
+    expect(reusedPrefixes.filter((p) => p === 0)).toEqual([]);
+    expect(reusedPrefixes).toHaveLength(2 * n * 2);
   });
 });

@@ -40,7 +40,8 @@ const decoder = new TextDecoder("utf-8");
  * elements of the history array, or of any top-level member) at byte offset `start` and end at or
  * before `limit`, the length of the byte prefix both documents share. Such a value has the same
  * bytes, and a JSON value's scan depends only on its bytes and its depth, so the earlier node
- * (immutable) is exactly what scanning would build.
+ * (immutable) is exactly what scanning would build. A number must end strictly before `limit`:
+ * it is the one value that does not end itself, so `1024` at the limit may be `10240` here.
  */
 export interface ScanReuse {
   limit: number;
@@ -160,7 +161,9 @@ export function scanJson(bytes: Uint8Array, reuse?: ScanReuse): JsonNode {
     ws();
     if (reuse !== undefined && depth === REUSE_DEPTH && pos < reuse.limit) {
       const lent = reuse.nodes.get(pos);
-      if (lent !== undefined && lent.end <= reuse.limit) {
+      // A number is the one value that does not mark its own end: one ending exactly at the
+      // limit may go on in this body (`1024`, now `10240`), so it must end strictly before it.
+      if (lent !== undefined && (lent.end < reuse.limit || (lent.end === reuse.limit && lent.type !== "number"))) {
         pos = lent.end;
         return lent;
       }
