@@ -33,6 +33,8 @@ describe("headBytes", () => {
     expect(headBytes("😀😀", 2)).toBe(null);
     // A lone surrogate is one character, written as U+FFFD (3 bytes).
     expect(headBytes("\ud800ab", 2)).toBe(4);
+    // Width boundaries: U+007F 1 byte, U+0080 2, U+07FF 2, U+0800 3, U+FFFF 3.
+    expect(headBytes("\u007f\u0080\u07ff\u0800\uffffx", 5)).toBe(11);
   });
 
   const unit = fc.oneof(
@@ -40,6 +42,8 @@ describe("headBytes", () => {
     { weight: 2, arbitrary: fc.constant(0x0a) },
     { weight: 1, arbitrary: fc.integer({ min: 0x80, max: 0xffff }) },
     { weight: 2, arbitrary: fc.integer({ min: 0xd800, max: 0xdfff }) },
+    // UTF-8 width boundaries: 1|2 bytes at 0x80, 2|3 at 0x800, the last BMP units.
+    { weight: 2, arbitrary: fc.constantFrom(0x7f, 0x80, 0x7ff, 0x800, 0xd7ff, 0xe000, 0xfffe, 0xffff) },
   );
   const text = fc.oneof(
     fc.array(unit, { maxLength: 80 }).map((us) => String.fromCharCode(...us)),

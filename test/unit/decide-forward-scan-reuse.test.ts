@@ -3,8 +3,8 @@
  * (src/gateway/decide-forward.ts `scanEdited`, src/core/plan/check-guarantee.ts `scanOutput`):
  * over consecutive calls of real corpus sessions whose ledger removes the same results on every
  * call, the decision with the scan cache equals the decision without it, field for field, while
- * the cache really reuses the last forwarded body; a scanner that throws fails open as a failed
- * check.
+ * the cache really reuses the last forwarded body, and a corrupted body is refused with the same
+ * violations; a scanner that throws fails open as a failed check.
  */
 import { describe, expect, it } from "vitest";
 import type { EditPlan } from "../../src/core/plan/types";
@@ -13,7 +13,6 @@ import type { StepOutput } from "../../src/do/step-types";
 import { decideForward } from "../../src/gateway/decide-forward";
 import { prepareCompaction } from "../../src/gateway/prepare-compaction";
 import { ScanCache } from "../../src/gateway/scan-cache";
-import { commonPrefixLength } from "../../src/providers/shared/common-prefix";
 import { anthropicRequest, callPrefixes, openaiRequest, sessions } from "../support/corpus";
 
 const step = (plan: EditPlan): StepOutput => ({
@@ -44,9 +43,20 @@ describe("decideForward with the forwarded-body scan cache", () => {
         expect({ ...reused, body: null }).toEqual({ ...fresh, body: null });
         expect(reused.kind).toBe("edited");
         expect(reused.report.pairs_removed).toBe(4);
-        // Each forwarded body starts with the last one but for its closing bytes: the scan reused exactly that prefix.
-        expect(sent.lastPrefix).toBe(prev === null ? 0 : commonPrefixLength(prev, reused.body));
-        if (prev !== null) expect(sent.lastPrefix).toBeGreaterThan(prev.length - 64);
+        // Each forwarded body starts with the last one but for its closing bytes: the scan reused all of it.
+        if (prev === null) expect(sent.lastPrefix).toBe(0);
+        else expect(sent.lastPrefix).toBeGreaterThan(prev.length - 64);
+        // A corrupted output (one letter changed in the newest message, past the reused prefix) is refused alike, with the same violations.
+        const bad = reused.body.slice();
+        const at = bad.lastIndexOf(0x65 /* e */);
+        bad[at] = 0x45; /* E */
+        const opts = { input: ready.parsed };
+        const beside = new ScanCache(); // seeded with the last good forwarded body, as the gateway's cache is
+        if (prev !== null) beside.scan("k", prev);
+        const refused = checkGuarantee(ready.adapter, bytes, bad, { ...opts, scanOutput: (b) => beside.scan("k", b) });
+        expect(refused.ok).toBe(false);
+        if (prev !== null) expect(beside.lastPrefix).toBeGreaterThan(prev.length - 64);
+        expect(refused.violations).toEqual(checkGuarantee(ready.adapter, bytes, bad, opts).violations);
         prev = reused.body;
         edited++;
       }

@@ -11,7 +11,7 @@ describe("commonPrefixLength in workerd", () => {
   it("equals a byte loop at every 7th first-difference position of a 5 000-byte body", () => {
     const { got, want } = prefixAnswers(commonPrefixLength);
     expect(got).toEqual(want);
-    expect(got.slice(0, 6)).toEqual([0, 0, 7, 5, 14, 10]);
-    expect(got[got.length - 2]).toBe(4_998);
+    expect(got.slice(0, 9)).toEqual([0, 0, 0, 7, 5, 7, 14, 10, 14]);
+    expect(got.slice(-8)).toEqual([4_998, 4_995, 4_998, 5_000, 5_000, 5_000, 5_000, 5_000]);
   });
 });
