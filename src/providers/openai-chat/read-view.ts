@@ -14,8 +14,7 @@ import { hashBytes } from "../../core/hash";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
 import { joinedText, lazyPair, nodeHash, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityBytes, identityHash } from "../shared/identity-hash";
-import { memoField } from "../shared/lazy-field";
-import { NodeMemo } from "../shared/node-memo";
+import { fieldByCost } from "../shared/lazy-field";
 import { locateChat, type ChatMessage } from "./locate-pairs";
 import { ASSISTANT_TOOL_KEYS, CHAT_PART_KINDS, REMOVABLE_ASSISTANT_KEYS } from "./wire";
 
@@ -34,9 +33,6 @@ export function isRemovableWithCalls(m: ChatMessage): boolean {
   return m.role === "assistant" && hasNoContent(m) && m.node.entries.every((e) => REMOVABLE_ASSISTANT_KEYS.has(e.key));
 }
 
-/** Identity hash per message node (role, exclusions and hash all follow from the node's bytes). */
-const IDENTITIES = new NodeMemo<string>();
-
 function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callIds: string[]): MessageInfo {
   const isResult = m.role === "tool" || m.role === "function";
   const size = m.node.end - m.node.start;
@@ -53,7 +49,7 @@ function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callI
     non_tool_parts: isResult || removable ? 0 : Math.max(1, s.textParts + s.media),
   };
   const exclude = isResult ? RESULT_EXCLUDE : m.role === "assistant" ? ASSISTANT_EXCLUDE : NO_EXCLUDE;
-  const info: MessageInfo = memoField(fields, "identity_hash", IDENTITIES, m.node, identityBytes(m.node, exclude), () => identityHash(bytes, m.role, m.node, exclude));
+  const info: MessageInfo = fieldByCost(fields, "identity_hash", identityBytes(m.node, exclude), () => identityHash(bytes, m.role, m.node, exclude));
   if (callIds.length > 0 && removable) info.removable_with = callIds;
   return info;
 }

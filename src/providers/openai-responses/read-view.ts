@@ -15,8 +15,7 @@ import { estimateTokensFromBytes } from "../../core/tokens/estimate";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
 import { joinedText, lazyPair, nodeHash, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityBytes, identityHash } from "../shared/identity-hash";
-import { memoField } from "../shared/lazy-field";
-import { NodeMemo } from "../shared/node-memo";
+import { fieldByCost } from "../shared/lazy-field";
 import { locateResponses, type ResponsesIndex, type ResponsesItem } from "./locate-items";
 import { RESPONSES_PART_KINDS } from "./wire";
 
@@ -33,9 +32,6 @@ function reasoningBindings(index: ResponsesIndex): Map<number, string[]> {
   }
   return out;
 }
-
-/** Identity hash per item node (kind, role and hash all follow from the node's bytes). */
-const IDENTITIES = new NodeMemo<string>();
 
 function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound: string[] | undefined): MessageInfo {
   const size = it.node.end - it.node.start;
@@ -54,7 +50,7 @@ function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound
     non_tool_parts: toolPart || bound ? 0 : Math.max(1, s.textParts + s.media),
   };
   const work = toolPart ? 0 : identityBytes(it.node, NO_EXCLUDE);
-  const info: MessageInfo = memoField(fields, "identity_hash", IDENTITIES, it.node, work, () => (toolPart ? hashText(role) : identityHash(bytes, role, it.node, NO_EXCLUDE)));
+  const info: MessageInfo = fieldByCost(fields, "identity_hash", work, () => (toolPart ? hashText(role) : identityHash(bytes, role, it.node, NO_EXCLUDE)));
   if (bound) info.removable_with = bound;
   return info;
 }

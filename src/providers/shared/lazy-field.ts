@@ -13,9 +13,6 @@
  */
 
 /** Per-object slots of pending computations and computed values, by field name. */
-import type { JsonNode } from "./json-scan";
-import type { NodeMemo } from "./node-memo";
-
 const SLOTS = Symbol("sluice.lazyFields");
 
 interface Slot {
@@ -104,15 +101,4 @@ export function knownOrLazy<T extends object, K extends string, V>(obj: T, key: 
   if (Object.prototype.hasOwnProperty.call(obj, key)) throw new TypeError(`knownOrLazy: "${key}" is already defined`);
   (obj as Record<K, V>)[key] = known;
   return obj as T & Record<K, V>;
-}
-
-/**
- * A field whose value a node memo holds per JSON node (./node-memo.ts): plain when `memo`
- * already has it for `node` (knownOrLazy), else computed into the memo — at once or on first read,
- * by `workBytes` as fieldByCost decides. `compute` must depend only on the bytes of `node`.
- */
-export function memoField<T extends object, K extends string, V>(obj: T, key: K, memo: NodeMemo<V>, node: JsonNode, workBytes: number, compute: () => V): T & Record<K, V> {
-  const known = memo.peek(node);
-  if (known !== undefined) return knownOrLazy(obj, key, known, compute);
-  return fieldByCost(obj, key, workBytes, () => memo.get(node, compute));
 }
