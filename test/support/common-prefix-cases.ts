@@ -29,3 +29,9 @@ export function prefixAnswers(fn: (a: Uint8Array, b: Uint8Array) => number): { g
   want.push(base.length, base.length);
   return { got, want };
 }
+
+/** The first 9 and last 8 answers prefixAnswers must give (exact values, so a test of them can fail on its own). */
+export const PREFIX_ANSWER_ENDS = [[0, 0, 0, 7, 5, 7, 14, 10, 14], [4_998, 4_995, 4_998, 5_000, 5_000, 5_000, 5_000, 5_000]];
+
+/** `got`'s first 9 and last 8 answers, to compare with PREFIX_ANSWER_ENDS. */
+export const answerEnds = (got: number[]): number[][] => [got.slice(0, 9), got.slice(-8)];
