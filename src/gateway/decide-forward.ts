@@ -69,7 +69,7 @@ export function decideForward(
       const applied = applyPlan(prepared.adapter, prepared.parsed, out.plan);
       edited = applied.bytes;
       if (edited !== original) {
-        const check = checkGuarantee(prepared.adapter, original, edited, { input: prepared.parsed, ...(scanEdited ? { scanOutput: scanEdited } : {}) });
+        const check = checkGuarantee(prepared.adapter, original, edited, { input: prepared.parsed, scanOutput: scanEdited });
         if (!check.ok || !check.output) return failOpen("guarantee_check");
         sent = check.output.view.est_tokens;
         pairs = Object.entries(out.plan.actions).filter(([id, a]) => a.kind !== "keep" && applied.refused[id] === undefined).length;
