@@ -141,14 +141,17 @@ function memoTokens(bytes: Uint8Array, m: LocatedMessage, resultTokens: Map<numb
     const own = new Map<number, number>();
     return { total: messageTokens(bytes, m, own), results: [...own] };
   });
-  for (const [at, t] of memo.results) resultTokens.set(at, t);
-  return memo.total;
+  return recordTokens(memo, resultTokens);
 }
 
 /** memoTokens when the node's estimate is already stored (its results' estimates recorded too), else undefined. */
 function knownTokens(m: LocatedMessage, resultTokens: Map<number, number>): number | undefined {
   const memo = TOKENS_MEMO.peek(m.node);
-  if (memo === undefined) return undefined;
+  return memo === undefined ? undefined : recordTokens(memo, resultTokens);
+}
+
+/** Records a message's stored result estimates in `resultTokens`; returns its total. */
+function recordTokens(memo: { total: number; results: [number, number][] }, resultTokens: Map<number, number>): number {
   for (const [at, t] of memo.results) resultTokens.set(at, t);
   return memo.total;
 }
