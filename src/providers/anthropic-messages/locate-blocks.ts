@@ -6,6 +6,7 @@
  * the API would not accept as a history (→ the gateway fails open).
  */
 import { getMember, internAscii, type JsonNode } from "../shared/json-scan";
+import { NodeMemo } from "../shared/node-memo";
 import { blockKind, WIRE_ROLES, type BlockKind, type WireRole } from "./wire";
 
 export class AnthropicShapeError extends Error {
@@ -70,6 +71,14 @@ export function locateBlock(bytes: Uint8Array, node: JsonNode, index: number, fi
   return { index, node, type, kind: blockKind(type), cacheControl: cc !== undefined && cc.type !== "null" };
 }
 
+/**
+ * Located messages and tool_result parts, once per node (both depend on the node's bytes only:
+ * ../shared/node-memo.ts). read-view, edit-rules and check-rules locate the same tree, and a scan
+ * reusing the session's last body lends it the same message nodes.
+ */
+const MESSAGE_MEMO = new NodeMemo<LocatedMessage>();
+const PARTS_MEMO = new NodeMemo<{ content: ArrayNode; parts: LocatedBlock[] } | null>();
+
 /** Locates `messages` and every message/block. Throws AnthropicShapeError on a malformed history. */
 export function locateHistory(bytes: Uint8Array, root: JsonNode): LocatedHistory {
   if (root.type !== "object") throw new AnthropicShapeError("body", `expected an object, got ${root.type}`);
@@ -77,31 +86,39 @@ export function locateHistory(bytes: Uint8Array, root: JsonNode): LocatedHistory
   const messagesNode = getMember(root, "messages");
   if (!messagesNode) throw new AnthropicShapeError("messages", "missing");
   if (messagesNode.type !== "array") throw new AnthropicShapeError("messages", `expected an array, got ${messagesNode.type}`);
-  const messages: LocatedMessage[] = [];
-  messagesNode.items.forEach((node, index) => {
-    const field = `messages[${index}]`;
-    if (node.type !== "object") throw new AnthropicShapeError(field, `expected an object, got ${node.type}`);
-    if (node.duplicateKeys) throw new AnthropicShapeError(field, "duplicate keys");
-    const roleNode = getMember(node, "role");
-    if (!roleNode) throw new AnthropicShapeError(`${field}.role`, "missing");
-    const role = decodeString(bytes, roleNode, `${field}.role`);
-    if (!(WIRE_ROLES as readonly string[]).includes(role)) throw new AnthropicShapeError(`${field}.role`, `unknown role ${JSON.stringify(role)}`);
-    const content = getMember(node, "content");
-    if (!content) throw new AnthropicShapeError(`${field}.content`, "missing");
-    if (content.type === "string") {
-      messages.push({ index, node, role: role as WireRole, content, blocks: [] });
-      return;
-    }
-    if (content.type !== "array") throw new AnthropicShapeError(`${field}.content`, `expected a string or an array, got ${content.type}`);
-    const blocks = content.items.map((b, j) => locateBlock(bytes, b, j, `${field}.content[${j}]`));
-    messages.push({ index, node, role: role as WireRole, content, blocks });
-  });
+  const items = messagesNode.items;
+  const messages: LocatedMessage[] = new Array(items.length);
+  for (let index = 0; index < items.length; index++) {
+    const node = items[index]!;
+    const hit = MESSAGE_MEMO.get(node, () => locateMessage(bytes, node, index));
+    // A node keeps its index in every tree that lends it (same bytes before it); the guard costs nothing.
+    messages[index] = hit.index === index ? hit : locateMessage(bytes, node, index);
+  }
   return { root, messagesNode, messages };
+}
+
+/** Locates one history message (`messages[index]`). Throws AnthropicShapeError. */
+function locateMessage(bytes: Uint8Array, node: JsonNode, index: number): LocatedMessage {
+  const field = `messages[${index}]`;
+  if (node.type !== "object") throw new AnthropicShapeError(field, `expected an object, got ${node.type}`);
+  if (node.duplicateKeys) throw new AnthropicShapeError(field, "duplicate keys");
+  const roleNode = getMember(node, "role");
+  if (!roleNode) throw new AnthropicShapeError(`${field}.role`, "missing");
+  const role = decodeString(bytes, roleNode, `${field}.role`);
+  if (!(WIRE_ROLES as readonly string[]).includes(role)) throw new AnthropicShapeError(`${field}.role`, `unknown role ${JSON.stringify(role)}`);
+  const content = getMember(node, "content");
+  if (!content) throw new AnthropicShapeError(`${field}.content`, "missing");
+  if (content.type === "string") return { index, node, role: role as WireRole, content, blocks: [] };
+  if (content.type !== "array") throw new AnthropicShapeError(`${field}.content`, `expected a string or an array, got ${content.type}`);
+  const blocks = content.items.map((b, j) => locateBlock(bytes, b, j, `${field}.content[${j}]`));
+  return { index, node, role: role as WireRole, content, blocks };
 }
 
 /** The blocks of a tool_result's `content` when it is an array; null for string/absent content. */
 export function resultParts(bytes: Uint8Array, block: LocatedBlock, field: string): { content: ArrayNode; parts: LocatedBlock[] } | null {
-  const content = getMember(block.node, "content");
-  if (!content || content.type !== "array") return null;
-  return { content, parts: content.items.map((p, k) => locateBlock(bytes, p, k, `${field}.content[${k}]`)) };
+  return PARTS_MEMO.get(block.node, () => {
+    const content = getMember(block.node, "content");
+    if (!content || content.type !== "array") return null;
+    return { content, parts: content.items.map((p, k) => locateBlock(bytes, p, k, `${field}.content[${k}]`)) };
+  });
 }

@@ -42,34 +42,31 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
   /** tool_result block start → estimated tokens of its content (filled by messageTokens). */
   const resultTokens = new Map<number, number>();
   for (const m of msgs) {
-    const identity: { start: number; end: number }[] = [{ start: m.node.start, end: m.node.start }];
     let prose = 0;
     let media = 0;
     let nonTool = 0;
     if (m.content.type === "string") {
-      identity.push({ start: m.content.start, end: m.content.end });
       prose = 1;
       nonTool = 1;
     } else {
       for (const b of m.blocks) {
         switch (b.kind) {
           case "tool_use":
-            break;
           case "tool_result":
             break;
           case "prose":
-            prose++; nonTool++; identity.push(b.node);
+            prose++; nonTool++;
             break;
           case "media":
-            media++; nonTool++; identity.push(b.node);
+            media++; nonTool++;
             break;
           case "thinking":
-            nonTool++; identity.push(b.node);
+            nonTool++;
             if (m.index > lastThinking) lastThinking = m.index;
             break;
           case "compaction":
           case "other":
-            nonTool++; identity.push(b.node);
+            nonTool++;
             break;
           default: {
             const never: never = b.kind;
@@ -94,7 +91,7 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
       knownOrLazy(fields, "est_tokens", knownTokens(m, resultTokens), () => memoTokens(bytes, m, resultTokens)),
       "identity_hash",
       IDENTITY_MEMO.peek(m.node),
-      () => IDENTITY_MEMO.get(m.node, () => hashSlices(bytes, [roleSlice(m), ...identity.slice(1)])),
+      () => IDENTITY_MEMO.get(m.node, () => hashSlices(bytes, identitySlices(m))),
     );
     messages.push(info);
     if (m.role === "assistant") {
@@ -130,9 +127,9 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
 /** Token estimates and identity hashes of message nodes (both depend on the message's bytes only: ../shared/node-memo.ts). */
 const TOKENS_MEMO = new NodeMemo<{ total: number; results: [number, number][] }>();
 const IDENTITY_MEMO = new NodeMemo<string>();
-/** Per block node (each depends on that block's bytes only): a tool_use's decoded input, a tool_result's hash and decoded text. */
-const INPUT_TEXT_MEMO = new NodeMemo<string>();
-const RESULT_HASH_MEMO = new NodeMemo<string>();
+/** Per block node (each depends on that block's bytes only): a tool_use's or tool_result's id, a pair's facts (by its tool_result node), a tool_result's decoded text. */
+const BLOCK_ID_MEMO = new NodeMemo<string>();
+const PAIR_MEMO = new NodeMemo<PairFacts>();
 const RESULT_TEXT_MEMO = new NodeMemo<string>();
 
 /** messageTokens, once per message node: a node lent by an earlier scan keeps its estimate and its results' estimates. */
@@ -180,10 +177,13 @@ function messageTokens(bytes: Uint8Array, m: LocatedMessage, resultTokens: Map<n
   return est + estimateTokensFromBytes(m.node.end - m.node.start - blockBytes);
 }
 
-/** The role's value bytes as the first identity slice (the role string literal). */
-function roleSlice(m: LocatedMessage): { start: number; end: number } {
+/** What a message's identity hash covers: its role literal, then its string content or each non-tool block (tool_use / tool_result are left out). */
+function identitySlices(m: LocatedMessage): { start: number; end: number }[] {
   const role = getMember(m.node, "role")!;
-  return { start: role.start, end: role.end };
+  const slices = [{ start: role.start, end: role.end }];
+  if (m.content.type === "string") slices.push({ start: m.content.start, end: m.content.end });
+  else for (const b of m.blocks) if (b.kind !== "tool_use" && b.kind !== "tool_result") slices.push(b.node);
+  return slices;
 }
 
 /** Tokens of a tool_result's content: text estimated, media parts (base64 payloads) at the flat MEDIA_TOKENS. */
@@ -219,8 +219,8 @@ function pairBlocks(bytes: Uint8Array, msgs: LocatedMessage[], ctx: PairContext)
   const results = new Map<string, Site[]>();
   for (const m of msgs) {
     for (const b of m.blocks) {
-      if (b.kind === "tool_use") push(uses, decodeString(bytes, getMember(b.node, "id") ?? missing(m, b, "id"), `messages[${m.index}].content[${b.index}].id`), { message: m, block: b });
-      else if (b.kind === "tool_result") push(results, decodeString(bytes, getMember(b.node, "tool_use_id") ?? missing(m, b, "tool_use_id"), `messages[${m.index}].content[${b.index}].tool_use_id`), { message: m, block: b });
+      if (b.kind === "tool_use") push(uses, blockId(bytes, m, b, "id"), { message: m, block: b });
+      else if (b.kind === "tool_result") push(results, blockId(bytes, m, b, "tool_use_id"), { message: m, block: b });
     }
   }
   const pairs: ToolPair[] = [];
@@ -261,14 +261,35 @@ function missing(m: LocatedMessage, b: LocatedBlock, key: string): never {
   throw new Error(`messages[${m.index}].content[${b.index}].${key}: missing`);
 }
 
-function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: PairContext): ToolPair {
+/** A tool_use's `id` or a tool_result's `tool_use_id` (`key`), decoded once per block node. */
+function blockId(bytes: Uint8Array, m: LocatedMessage, b: LocatedBlock, key: "id" | "tool_use_id"): string {
+  return BLOCK_ID_MEMO.get(b.node, () => decodeString(bytes, getMember(b.node, key) ?? missing(m, b, key), `messages[${m.index}].content[${b.index}].${key}`));
+}
+
+/** What a pair's fields take from its two blocks' bytes alone (memoised per tool_result node, for the same tool_use node). */
+interface PairFacts {
+  use: JsonNode;
+  tool_name: string;
+  input_text: string;
+  input_bytes: number;
+  result_bytes: number;
+  result_is_error: boolean;
+  result_media_count: number;
+  result_hash: string;
+  /** A cache_control marker on either block or inside the result's content. */
+  cache_control: boolean;
+}
+
+/** PairFacts of `use` ↔ `res`, once per pair of nodes. Throws AnthropicShapeError on a text part whose text is not a string (F03). */
+function pairFacts(bytes: Uint8Array, use: Site, res: Site): PairFacts {
+  const hit = PAIR_MEMO.peek(res.block.node);
+  if (hit !== undefined && hit.use === use.block.node) return hit;
   const field = `messages[${res.message.index}].content[${res.block.index}]`;
   const nameNode = getMember(use.block.node, "name");
   const inputNode = getMember(use.block.node, "input");
   const content = getMember(res.block.node, "content");
   const isError = getMember(res.block.node, "is_error");
   const rp = resultParts(bytes, res.block, field);
-
   let mediaCount = 0;
   let nestedCache = false;
   for (const p of rp?.parts ?? []) {
@@ -278,33 +299,54 @@ function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: 
     const text = p.type === "text" ? getMember(p.node, "text") : undefined;
     if (text && text.type !== "string") throw new AnthropicShapeError(`${field}.content[${p.index}].text`, `expected a string, got ${text.type}`);
   }
-
-  const locked =
-    ctx.serverManaged !== null ? "server_managed"
-    : use.message.index === ctx.lastAssistant ? "last_assistant_turn"
-    : use.block.cacheControl || res.block.cacheControl || nestedCache ? "cache_control"
-    : res.message.index < ctx.lastThinking ? "thinking_prefix"
-    : null;
-
-  const inputText = INPUT_TEXT_MEMO.get(use.block.node, () => (inputNode ? textDecoder.decode(bytes.subarray(inputNode.start, inputNode.end)) : ""));
-  const fields: Omit<ToolPair, "result_text" | "result_est_tokens"> = {
-    id,
+  const facts: PairFacts = {
+    use: use.block.node,
     tool_name: nameNode?.type === "string" ? decodeString(bytes, nameNode, "name") : "",
-    input_text: inputText,
+    input_text: inputNode ? textDecoder.decode(bytes.subarray(inputNode.start, inputNode.end)) : "",
     input_bytes: inputNode ? inputNode.end - inputNode.start : 0,
-    call: { message_index: use.message.index, block_index: use.block.index },
-    result: { message_index: res.message.index, block_index: res.block.index },
-    turn_index: ctx.messages[use.message.index]!.turn_index,
     result_bytes: content ? content.end - content.start : 0,
     result_is_error: isError?.type === "true",
     result_media_count: mediaCount,
-    result_hash: RESULT_HASH_MEMO.get(res.block.node, () => hashSlices(bytes, content ? [content] : [])),
+    result_hash: hashSlices(bytes, content ? [content] : []),
+    cache_control: use.block.cacheControl || res.block.cacheControl || nestedCache,
+  };
+  PAIR_MEMO.set(res.block.node, facts);
+  return facts;
+}
+
+function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: PairContext): ToolPair {
+  const f = pairFacts(bytes, use, res);
+  const locked =
+    ctx.serverManaged !== null ? "server_managed"
+    : use.message.index === ctx.lastAssistant ? "last_assistant_turn"
+    : f.cache_control ? "cache_control"
+    : res.message.index < ctx.lastThinking ? "thinking_prefix"
+    : null;
+
+  const fields: Omit<ToolPair, "result_text" | "result_est_tokens"> = {
+    id,
+    tool_name: f.tool_name,
+    input_text: f.input_text,
+    input_bytes: f.input_bytes,
+    call: { message_index: use.message.index, block_index: use.block.index },
+    result: { message_index: res.message.index, block_index: res.block.index },
+    turn_index: ctx.messages[use.message.index]!.turn_index,
+    result_bytes: f.result_bytes,
+    result_is_error: f.result_is_error,
+    result_media_count: f.result_media_count,
+    result_hash: f.result_hash,
     locked,
   };
   // Decoded text and estimate are needed only for pairs a tier or engine looks at: computed on first read.
   // (A text already decoded for this node, and an estimate its message recorded, are plain fields.)
   return knownOrLazy(
-    knownOrLazy(fields, "result_text", RESULT_TEXT_MEMO.peek(res.block.node), () => RESULT_TEXT_MEMO.get(res.block.node, () => decodeResultText(bytes, content, rp?.parts ?? [], field))),
+    knownOrLazy(fields, "result_text", RESULT_TEXT_MEMO.peek(res.block.node), () =>
+      RESULT_TEXT_MEMO.get(res.block.node, () => {
+        const content = getMember(res.block.node, "content");
+        const field = `messages[${res.message.index}].content[${res.block.index}]`;
+        return decodeResultText(bytes, content, resultParts(bytes, res.block, field)?.parts ?? [], field);
+      }),
+    ),
     "result_est_tokens",
     ctx.resultTokens.get(res.block.node.start),
     () => {

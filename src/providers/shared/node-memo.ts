@@ -16,6 +16,11 @@ export class NodeMemo<T> {
     return this.map.get(node);
   }
 
+  /** Stores `value` for `node` (it must depend only on the bytes of `node`, or be checked on `peek`). */
+  set(node: JsonNode, value: T): void {
+    this.map.set(node, value);
+  }
+
   /** `compute()`, or its earlier result for `node`. `compute` must depend only on the bytes of `node`. */
   get(node: JsonNode, compute: () => T): T {
     const hit = this.map.get(node);
