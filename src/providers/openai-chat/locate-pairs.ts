@@ -23,6 +23,8 @@ import type { Orphan, Position } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
 import { hashText } from "../../core/hash";
 import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
+import { NodeMemo } from "../shared/node-memo";
+import type { ContentSummary } from "../shared/summarise-content";
 import { ChatWireError, TOOL_CALL_TYPES, isChatRole, type ChatRole } from "./wire";
 
 type ObjectNode = Extract<JsonNode, { type: "object" }>;
@@ -39,6 +41,31 @@ export interface ChatMessage {
   toolCalls: ArrayNode | undefined;
   /** Legacy `function_call` object (assistant). */
   functionCall: ObjectNode | undefined;
+  /**
+   * Facts derived from the node's bytes alone, filled on first use and kept with the message,
+   * which a scan reusing the session's last body gets back for a lent node (CHAT_MESSAGES): its
+   * calls (assistant), its result key (`tool_call_id` of a tool message, `name` of a function
+   * message), its content summary and identity hash (./read-view.ts).
+   */
+  memo: ChatMessageMemo;
+}
+
+/** See ChatMessage.memo; null until computed. */
+export interface ChatMessageMemo {
+  calls: ChatCall[] | null;
+  resultKey: string | null;
+  summary: ContentSummary | null;
+  identity: string | null;
+  /** On a result message: the pair it answers, with its result hash and decoded texts. */
+  pair: ChatPairMemo | null;
+}
+
+/** A pair's facts, kept on its result message for the call it answered (`call`, the very object: a lent call message keeps its calls). */
+export interface ChatPairMemo {
+  call: ChatCall;
+  result_hash: string;
+  input_text: string | null;
+  result_text: string | null;
 }
 
 export interface ChatCall {
@@ -129,26 +156,51 @@ function readCalls(bytes: Uint8Array, m: ChatMessage): ChatCall[] {
   return calls;
 }
 
+/** Located messages by node (ChatMessage.memo: everything in them depends on the node's bytes, its index and its turn). */
+const CHAT_MESSAGES = new NodeMemo<ChatMessage>();
+
+/** Locates `messages[index]`, the `turn`-th turn's message. Throws ChatWireError. */
+function locateMessage(bytes: Uint8Array, item: JsonNode, index: number, turn: number): ChatMessage {
+  const node = asObject(item, index, -1, "");
+  const role = str(bytes, getMember(node, "role"), index, -1, ".role");
+  if (!isChatRole(role)) throw new ChatWireError(fieldName(index, -1, ".role"), `unknown role ${JSON.stringify(role)}`);
+  const tc = role === "assistant" ? getMember(node, "tool_calls") : undefined;
+  if (tc && tc.type !== "array" && tc.type !== "null") throw new ChatWireError(fieldName(index, -1, ".tool_calls"), `expected an array, got ${tc.type}`);
+  const fc = role === "assistant" ? getMember(node, "function_call") : undefined;
+  const functionCall = fc && fc.type !== "null" ? asObject(fc, index, -1, ".function_call") : undefined;
+  const memo: ChatMessageMemo = { calls: null, resultKey: null, summary: null, identity: null, pair: null };
+  return { index, node, role, turn, content: getMember(node, "content"), toolCalls: tc?.type === "array" ? tc : undefined, functionCall, memo };
+}
+
+/** The message's calls (readCalls), once per located message. */
+function callsOf(bytes: Uint8Array, m: ChatMessage): ChatCall[] {
+  return (m.memo.calls ??= readCalls(bytes, m));
+}
+
+/** A tool message's `tool_call_id` or a function message's `name`, checked to be a string, once per located message. Throws ChatWireError. */
+function resultKeyOf(bytes: Uint8Array, m: ChatMessage): string {
+  return (m.memo.resultKey ??= m.role === "tool" ? str(bytes, getMember(m.node, "tool_call_id"), m.index, -1, ".tool_call_id") : str(bytes, getMember(m.node, "name"), m.index, -1, ".name"));
+}
+
 function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
   if (root.type !== "object") throw new ChatWireError("body", `expected an object, got ${root.type}`);
   if (root.duplicateKeys) throw new ChatWireError("body", "duplicate keys");
   const body = root;
   const messagesNode = getMember(body, "messages");
   if (!messagesNode || messagesNode.type !== "array") throw new ChatWireError("messages", `expected an array, got ${messagesNode?.type ?? "nothing"}`);
-  // 1. Messages, their roles and turns.
+  // 1. Messages, their roles and turns (a lent node's located message kept: same node, same index, same turn).
   const messages: ChatMessage[] = [];
   let assistants = 0;
   const items = messagesNode.items;
   for (let index = 0; index < items.length; index++) {
-    const node = asObject(items[index], index, -1, "");
-    const role = str(bytes, getMember(node, "role"), index, -1, ".role");
-    if (!isChatRole(role)) throw new ChatWireError(fieldName(index, -1, ".role"), `unknown role ${JSON.stringify(role)}`);
-    const tc = role === "assistant" ? getMember(node, "tool_calls") : undefined;
-    if (tc && tc.type !== "array" && tc.type !== "null") throw new ChatWireError(fieldName(index, -1, ".tool_calls"), `expected an array, got ${tc.type}`);
-    const fc = role === "assistant" ? getMember(node, "function_call") : undefined;
-    const functionCall = fc && fc.type !== "null" ? asObject(fc, index, -1, ".function_call") : undefined;
-    messages.push({ index, node, role, turn: assistants, content: getMember(node, "content"), toolCalls: tc?.type === "array" ? tc : undefined, functionCall });
-    if (role === "assistant") assistants++;
+    const node = items[index]!;
+    let m = CHAT_MESSAGES.peek(node);
+    if (m === undefined || m.index !== index || m.turn !== assistants) {
+      m = locateMessage(bytes, node, index, assistants);
+      CHAT_MESSAGES.set(node, m);
+    }
+    messages.push(m);
+    if (m.role === "assistant") assistants++;
   }
   // 2. Positional pairing: each assistant's calls against the run of tool/function messages after it.
   const pairs: ChatPairLoc[] = [];
@@ -160,9 +212,7 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
     const m = messages[i]!;
     if (m.role === "tool" || m.role === "function") {
       // A result outside any assistant's run answers nothing.
-      if (m.role === "tool") str(bytes, getMember(m.node, "tool_call_id"), i, -1, ".tool_call_id");
-      else str(bytes, getMember(m.node, "name"), i, -1, ".name");
-      orphans.push({ id: resultId(bytes, m), kind: "result_without_call", position: at(i, -1) });
+      orphans.push({ id: resultKeyOf(bytes, m), kind: "result_without_call", position: at(i, -1) });
       i++;
       continue;
     }
@@ -170,7 +220,7 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
       i++;
       continue;
     }
-    const calls = readCalls(bytes, m);
+    const calls = callsOf(bytes, m);
     const byId = calls.length > FEW_CALLS ? new Map(calls.map((c, k) => [c.id, k])) : null;
     const repeated = repeatedIds(calls, byId);
     // open[k]: call k (its id unique in the message) is still unanswered in this run.
@@ -179,8 +229,8 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
     let j = i + 1;
     for (; j < messages.length && (messages[j]!.role === "tool" || messages[j]!.role === "function"); j++) {
       const r = messages[j]!;
-      const id = r.role === "tool" ? str(bytes, getMember(r.node, "tool_call_id"), j, -1, ".tool_call_id") : (legacyId(calls) ?? "function_call");
-      const name = r.role === "function" ? str(bytes, getMember(r.node, "name"), j, -1, ".name") : null;
+      const id = r.role === "tool" ? resultKeyOf(bytes, r) : (legacyId(calls) ?? "function_call");
+      const name = r.role === "function" ? resultKeyOf(bytes, r) : null;
       const k = findCall(calls, byId, id);
       const call = k >= 0 && open[k] ? calls[k]! : undefined;
       if (!call || (name !== null && name !== call.name)) {
@@ -233,9 +283,4 @@ function at(message: number, block: number): Position {
 function legacyId(calls: readonly ChatCall[]): string | undefined {
   const last = calls[calls.length - 1];
   return last?.kind === "legacy_function" ? last.id : undefined;
-}
-
-function resultId(bytes: Uint8Array, m: ChatMessage): string {
-  const id = getMember(m.node, m.role === "tool" ? "tool_call_id" : "name");
-  return id?.type === "string" ? stringValue(bytes, id) : "";
 }

@@ -12,9 +12,9 @@ import type { ConversationView, MessageInfo, ToolPair } from "../../core/view/ty
 import type { ParsedRequest } from "../types";
 import { hashBytes } from "../../core/hash";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
-import { joinedText, lazyPair, nodeHash, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
+import { joinedText, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityBytes, identityHash } from "../shared/identity-hash";
-import { fieldByCost } from "../shared/lazy-field";
+import { fieldByCost, knownOrLazy } from "../shared/lazy-field";
 import { locateChat, type ChatMessage } from "./locate-pairs";
 import { ASSISTANT_TOOL_KEYS, CHAT_PART_KINDS, REMOVABLE_ASSISTANT_KEYS } from "./wire";
 
@@ -49,7 +49,10 @@ function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callI
     non_tool_parts: isResult || removable ? 0 : Math.max(1, s.textParts + s.media),
   };
   const exclude = isResult ? RESULT_EXCLUDE : m.role === "assistant" ? ASSISTANT_EXCLUDE : NO_EXCLUDE;
-  const info: MessageInfo = fieldByCost(fields, "identity_hash", identityBytes(m.node, exclude), () => identityHash(bytes, m.role, m.node, exclude));
+  // A lent message's hash is at hand (ChatMessage.memo); else computed now or on first read, by its cost.
+  const known = m.memo.identity;
+  const info: MessageInfo =
+    known !== null ? knownOrLazy(fields, "identity_hash", known, () => known) : fieldByCost(fields, "identity_hash", identityBytes(m.node, exclude), () => (m.memo.identity = identityHash(bytes, m.role, m.node, exclude)));
   if (callIds.length > 0 && removable) info.removable_with = callIds;
   return info;
 }
@@ -60,7 +63,7 @@ export function readChat(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
   const index = locateChat(bytes, root);
   const callIdsByMessage = new Map<number, string[]>();
   for (const p of index.pairs) callIdsByMessage.set(p.call.message, [...(callIdsByMessage.get(p.call.message) ?? []), p.id]);
-  const summaries = index.messages.map((m) => summariseContent(bytes, m.content, CHAT_PART_KINDS));
+  const summaries = index.messages.map((m) => (m.memo.summary ??= summariseContent(bytes, m.content, CHAT_PART_KINDS)));
   const messages = index.messages.map((m) => messageInfo(bytes, m, summaries[m.index]!, callIdsByMessage.get(m.index) ?? []));
   const pairs = index.pairs.map((p): ToolPair => {
     const call = index.messages[p.call.message]!;
@@ -68,23 +71,31 @@ export function readChat(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
     const content = result.content;
     const s = summaries[result.index]!;
     const resultBytes = content ? content.end - content.start : 0;
-    return lazyPair(
-      {
-        id: p.id,
-        tool_name: p.call.name,
-        input_bytes: p.call.input.end - p.call.input.start,
-        call: { message_index: call.index, block_index: p.call.item },
-        result: { message_index: result.index, block_index: -1 },
-        turn_index: call.turn,
-        result_bytes: resultBytes,
-        result_est_tokens: estimateWithMedia(resultBytes, s),
-        result_is_error: false,
-        result_media_count: s.media,
-        result_hash: content ? nodeHash(bytes, content) : hashBytes(bytes, 0, 0),
-        locked: p.locked,
-      },
-      { input_text: () => stringValue(bytes, p.call.input), result_text: () => joinedText(bytes, s) },
-      { input: p.call.input, result: content },
+    let memo = result.memo.pair;
+    if (memo === null || memo.call !== p.call) {
+      memo = result.memo.pair = { call: p.call, result_hash: content ? hashBytes(bytes, content.start, content.end) : hashBytes(bytes, 0, 0), input_text: null, result_text: null };
+    }
+    const pm = memo;
+    const fields: Omit<ToolPair, "input_text" | "result_text"> = {
+      id: p.id,
+      tool_name: p.call.name,
+      input_bytes: p.call.input.end - p.call.input.start,
+      call: { message_index: call.index, block_index: p.call.item },
+      result: { message_index: result.index, block_index: -1 },
+      turn_index: call.turn,
+      result_bytes: resultBytes,
+      result_est_tokens: estimateWithMedia(resultBytes, s),
+      result_is_error: false,
+      result_media_count: s.media,
+      result_hash: pm.result_hash,
+      locked: p.locked,
+    };
+    // Texts decoded on first read (./lazy-field.ts), kept with the pair's memo: a lent pair's are plain fields.
+    return knownOrLazy(
+      knownOrLazy(fields, "input_text", pm.input_text ?? undefined, () => (pm.input_text = stringValue(bytes, p.call.input))),
+      "result_text",
+      pm.result_text ?? undefined,
+      () => (pm.result_text = joinedText(bytes, s)),
     );
   });
   const model = getMember(root, "model");

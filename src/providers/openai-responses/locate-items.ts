@@ -15,6 +15,8 @@
 import type { Orphan } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
 import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
+import { NodeMemo } from "../shared/node-memo";
+import type { ContentSummary } from "../shared/summarise-content";
 import { CALL_INPUT_KEY, MODEL_OUTPUT_TYPES, PAIRED_CALLS, ResponsesWireError, SERVER_STATE_ITEM_TYPES, SERVER_STATE_KEYS, type PairedCallType } from "./wire";
 
 type ObjectNode = Extract<JsonNode, { type: "object" }>;
@@ -38,6 +40,33 @@ export interface ResponsesItem {
   callId: string | null;
   /** `content` of a message, `output` of a call output. */
   value: JsonNode | undefined;
+  /**
+   * Facts derived from the node's bytes alone, filled on first use and kept with the item, which
+   * a scan reusing the session's last body gets back for a lent node (ITEMS): a call's name and
+   * input node, the content summary and identity hash, and on a call output the pair it answers
+   * (./read-view.ts).
+   */
+  memo: ResponsesItemMemo;
+}
+
+/** See ResponsesItem.memo; null until computed. */
+export interface ResponsesItemMemo {
+  call: { name: string; input: JsonNode } | null;
+  summary: ContentSummary | null;
+  identity: string | null;
+  pair: ResponsesPairMemo | null;
+}
+
+/** A pair's facts, kept on its call output item for the call item it answered (`call`, the very object). */
+export interface ResponsesPairMemo {
+  call: ResponsesItem;
+  result_hash: string;
+  input_text: string | null;
+  result_text: string | null;
+}
+
+function emptyMemo(): ResponsesItemMemo {
+  return { call: null, summary: null, identity: null, pair: null };
 }
 
 export interface ReasoningGroup {
@@ -99,7 +128,7 @@ function readItem(bytes: Uint8Array, node: JsonNode, index: number): ResponsesIt
   else if (roleNode) type = "message";
   else if (getMember(node, "id")) type = "item_reference";
   else throw new ResponsesWireError(`${field}.type`, "missing");
-  const base = { index, node, type, turn: 0, callId: null, value: undefined, role: null };
+  const base = { index, node, type, turn: 0, callId: null, value: undefined, role: null, memo: emptyMemo() };
   if (type === "message") {
     const role = str(bytes, roleNode, `${field}.role`);
     const content = getMember(node, "content");
@@ -123,6 +152,9 @@ function readItem(bytes: Uint8Array, node: JsonNode, index: number): ResponsesIt
   return { ...base, kind: "other", modelOutput: MODEL_OUTPUT_TYPES.has(type) };
 }
 
+/** Items by node (ResponsesItem.memo: everything in them depends on the node's bytes, its index and its turn). */
+const ITEMS = new NodeMemo<ResponsesItem>();
+
 function buildIndex(bytes: Uint8Array, root: JsonNode): ResponsesIndex {
   if (root.type !== "object") fail("body", root, "an object");
   if (root.duplicateKeys) throw new ResponsesWireError("body", "duplicate keys");
@@ -134,18 +166,25 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ResponsesIndex {
   const input = getMember(root, "input");
   if (!input || input.type === "string") return { provider: "openai-responses", inputNode: null, items: [], groups: [], pairs: [], orphans: [], turnCount: 0, serverManaged };
   if (input.type !== "array") fail("input", input, "a string or an array");
-  // 1. Items, runs and turns.
-  const items = input.items.map((n, i) => readItem(bytes, n, i));
+  // 1. Items, runs and turns (a lent node's item kept: same node, same index, same turn).
+  const items: ResponsesItem[] = new Array(input.items.length);
   let runs = 0;
   let inRun = false;
-  for (const it of items) {
-    if (SERVER_STATE_ITEM_TYPES.has(it.type)) serverManaged ??= it.type;
-    if (it.modelOutput) inRun = true;
+  for (let i = 0; i < input.items.length; i++) {
+    const node = input.items[i]!;
+    const hit = ITEMS.peek(node);
+    const read = hit ?? readItem(bytes, node, i);
+    if (SERVER_STATE_ITEM_TYPES.has(read.type)) serverManaged ??= read.type;
+    if (read.modelOutput) inRun = true;
     else if (inRun) {
       runs++;
       inRun = false;
     }
-    it.turn = runs;
+    let it = read;
+    if (hit === undefined) read.turn = runs; // a new object, not yet shared
+    else if (hit.index !== i || hit.turn !== runs) it = { ...hit, index: i, turn: runs, memo: emptyMemo() };
+    if (it !== hit) ITEMS.set(node, it);
+    items[i] = it;
   }
   if (inRun) runs++;
   // 2. Reasoning groups.
@@ -194,8 +233,8 @@ function pairItems(bytes: Uint8Array, items: ResponsesItem[]): { pairs: Response
       if (out) orphans.push({ id, kind: "result_without_call", position: at(out) });
       continue;
     }
-    const name = stringValue(bytes, getMember(call.node, "name")!);
-    pairs.push({ id, callType, name, input: getMember(call.node, CALL_INPUT_KEY[callType])!, call: call.index, result: out.index, locked: null });
+    const c = (call.memo.call ??= { name: stringValue(bytes, getMember(call.node, "name")!), input: getMember(call.node, CALL_INPUT_KEY[callType])! });
+    pairs.push({ id, callType, name: c.name, input: c.input, call: call.index, result: out.index, locked: null });
   }
   for (const [id, os] of outputs) {
     if (calls.has(id)) continue;

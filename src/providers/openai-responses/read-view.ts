@@ -13,9 +13,9 @@ import type { ParsedRequest } from "../types";
 import { hashBytes, hashText } from "../../core/hash";
 import { estimateTokensFromBytes } from "../../core/tokens/estimate";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
-import { joinedText, lazyPair, nodeHash, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
+import { joinedText, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityBytes, identityHash } from "../shared/identity-hash";
-import { fieldByCost } from "../shared/lazy-field";
+import { fieldByCost, knownOrLazy } from "../shared/lazy-field";
 import { locateResponses, type ResponsesIndex, type ResponsesItem } from "./locate-items";
 import { RESPONSES_PART_KINDS } from "./wire";
 
@@ -49,8 +49,12 @@ function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound
     // Tool parts are checked per pair; a reasoning item bound to calls may go with them (removable_with).
     non_tool_parts: toolPart || bound ? 0 : Math.max(1, s.textParts + s.media),
   };
-  const work = toolPart ? 0 : identityBytes(it.node, NO_EXCLUDE);
-  const info: MessageInfo = fieldByCost(fields, "identity_hash", work, () => (toolPart ? hashText(role) : identityHash(bytes, role, it.node, NO_EXCLUDE)));
+  // A lent item's hash is at hand (ResponsesItem.memo); else computed now or on first read, by its cost.
+  const known = it.memo.identity;
+  const info: MessageInfo =
+    known !== null
+      ? knownOrLazy(fields, "identity_hash", known, () => known)
+      : fieldByCost(fields, "identity_hash", toolPart ? 0 : identityBytes(it.node, NO_EXCLUDE), () => (it.memo.identity = toolPart ? hashText(role) : identityHash(bytes, role, it.node, NO_EXCLUDE)));
   if (bound) info.removable_with = bound;
   return info;
 }
@@ -59,30 +63,38 @@ function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound
 export function readResponses(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
   const root = scanned ?? scanJson(bytes);
   const index = locateResponses(bytes, root);
-  const summaries = index.items.map((it) => summariseContent(bytes, it.value, RESPONSES_PART_KINDS));
+  const summaries = index.items.map((it) => (it.memo.summary ??= summariseContent(bytes, it.value, RESPONSES_PART_KINDS)));
   const bound = reasoningBindings(index);
   const messages = index.items.map((it) => itemInfo(bytes, it, summaries[it.index]!, bound.get(it.index)));
   const pairs = index.pairs.map((p): ToolPair => {
-    const value = index.items[p.result]!.value!;
+    const output = index.items[p.result]!;
+    const value = output.value!;
     const s = summaries[p.result]!;
     const resultBytes = value.end - value.start;
-    return lazyPair(
-      {
-        id: p.id,
-        tool_name: p.name,
-        input_bytes: p.input.end - p.input.start,
-        call: { message_index: p.call, block_index: -1 },
-        result: { message_index: p.result, block_index: -1 },
-        turn_index: index.items[p.call]!.turn,
-        result_bytes: resultBytes,
-        result_est_tokens: estimateWithMedia(resultBytes, s),
-        result_is_error: false,
-        result_media_count: s.media,
-        result_hash: nodeHash(bytes, value),
-        locked: p.locked,
-      },
-      { input_text: () => stringValue(bytes, p.input), result_text: () => joinedText(bytes, s) },
-      { input: p.input, result: value },
+    const callItem = index.items[p.call]!;
+    let memo = output.memo.pair;
+    if (memo === null || memo.call !== callItem) memo = output.memo.pair = { call: callItem, result_hash: hashBytes(bytes, value.start, value.end), input_text: null, result_text: null };
+    const pm = memo;
+    const fields: Omit<ToolPair, "input_text" | "result_text"> = {
+      id: p.id,
+      tool_name: p.name,
+      input_bytes: p.input.end - p.input.start,
+      call: { message_index: p.call, block_index: -1 },
+      result: { message_index: p.result, block_index: -1 },
+      turn_index: callItem.turn,
+      result_bytes: resultBytes,
+      result_est_tokens: estimateWithMedia(resultBytes, s),
+      result_is_error: false,
+      result_media_count: s.media,
+      result_hash: pm.result_hash,
+      locked: p.locked,
+    };
+    // Texts decoded on first read (./lazy-field.ts), kept with the pair's memo: a lent pair's are plain fields.
+    return knownOrLazy(
+      knownOrLazy(fields, "input_text", pm.input_text ?? undefined, () => (pm.input_text = stringValue(bytes, p.input))),
+      "result_text",
+      pm.result_text ?? undefined,
+      () => (pm.result_text = joinedText(bytes, s)),
     );
   });
   const model = getMember(root, "model");

@@ -1,15 +1,12 @@
 /**
  * Summaries of an OpenAI-style content / tool output value (pure): counts of text and media
- * parts and the text nodes, without decoding any text (decoding is deferred to `lazyText`, so a
- * read costs little more than the scan; DESIGN's benchmark target is ≤ 3× JSON.parse+stringify).
+ * parts and the text nodes, without decoding any text (the readers decode it on first read,
+ * ./lazy-field.ts, so a read costs little more than the scan; DESIGN's benchmark target is ≤ 3×
+ * JSON.parse+stringify).
  */
-import type { ToolPair } from "../../core/view/types";
 import { stringValue, type JsonNode } from "./json-scan";
 import { classifyParts, partType, type PartKinds } from "./edit-result-content";
 import { MEDIA_TOKENS, estimateTokensFromBytes } from "../../core/tokens/estimate";
-import { knownOrLazy } from "./lazy-field";
-import { NodeMemo } from "./node-memo";
-import { hashBytes } from "../../core/hash";
 
 export interface ContentSummary {
   /** String nodes of the text (the value itself when it is a string). */
@@ -44,32 +41,6 @@ export function summariseContent(bytes: Uint8Array, value: JsonNode | undefined,
 /** Decoded text of the summary's text nodes, joined with "\n" (ToolPair.result_text). */
 export function joinedText(bytes: Uint8Array, s: ContentSummary): string {
   return s.textNodes.map((n) => stringValue(bytes, n)).join("\n");
-}
-
-type LazyKeys = "input_text" | "result_text";
-
-/** Decoded tool-call inputs, result texts and hashes per JSON node (each depends on that node's bytes only: ./node-memo.ts). */
-const INPUT_TEXTS = new NodeMemo<string>();
-const RESULT_TEXTS = new NodeMemo<string>();
-const NODE_HASHES = new NodeMemo<string>();
-
-/**
- * A ToolPair whose `input_text` and `result_text` are decoded on first read (./lazy-field.ts),
- * so JSON.stringify, structuredClone and toEqual see plain fields. `fields` itself becomes the
- * pair (pass a fresh object). With `nodes` (the JSON nodes the two texts are decoded from),
- * each text is decoded once per node: a node lent by the scan reuse keeps its text.
- */
-export function lazyPair(fields: Omit<ToolPair, LazyKeys>, texts: Record<LazyKeys, () => string>, nodes?: { input: JsonNode; result: JsonNode | undefined }): ToolPair {
-  const input = nodes ? () => INPUT_TEXTS.get(nodes.input, texts.input_text) : texts.input_text;
-  const resultNode = nodes?.result;
-  const result = resultNode ? () => RESULT_TEXTS.get(resultNode, texts.result_text) : texts.result_text;
-  // Texts already decoded for these nodes (a lent node keeps its text) become plain fields.
-  return knownOrLazy(knownOrLazy(fields, "input_text", nodes ? INPUT_TEXTS.peek(nodes.input) : undefined, input), "result_text", resultNode ? RESULT_TEXTS.peek(resultNode) : undefined, result);
-}
-
-/** hashBytes over `node`'s bytes, once per node (src/core/hash.ts). */
-export function nodeHash(bytes: Uint8Array, node: JsonNode): string {
-  return NODE_HASHES.get(node, () => hashBytes(bytes, node.start, node.end));
 }
 
 /**
