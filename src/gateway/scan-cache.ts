@@ -19,11 +19,19 @@ import { REUSE_DEPTH, scanJson, type JsonNode } from "../providers/shared/json-s
  */
 export const MAX_SCAN_ENTRIES = 64;
 /**
- * Body bytes kept in all, summed. Bound: a quarter of the 128 MB isolate memory limit
- * (developers.cloudflare.com/workers/platform/limits/), so a few large sessions cannot crowd out
- * the requests themselves.
+ * Memory all entries may hold, in bytes, as HELD_PER_BODY_BYTE × their bodies' bytes. Bound: a
+ * quarter of the 128 MB isolate memory limit (developers.cloudflare.com/workers/platform/limits/),
+ * so a few large sessions cannot crowd out the requests themselves: ≈ 10.7 MiB of bodies.
  */
 export const MAX_SCAN_BYTES = 32 * 1024 * 1024;
+/**
+ * What an entry holds per byte of its body: the body itself (1) and its scanned tree with the
+ * per-node facts the readers keep on it (measured 2.12–2.13 heap bytes per body byte over the
+ * corpus's last calls, every lazy field read: `npx tsx tools/load/scan-cache-memory.ts`; 1.80
+ * before the readers kept located messages and pair facts), rounded up. Counting the body alone
+ * let 32 MiB of bodies hold ≈ 100 MB.
+ */
+export const HELD_PER_BODY_BYTE = 3;
 
 interface Entry {
   bytes: Uint8Array;
@@ -52,8 +60,9 @@ export class ScanCache {
   /** Bytes reused by the last `scan` (the shared prefix covered by lent nodes is at most this), for tests and profiling. */
   lastPrefix = 0;
 
-  constructor(maxEntries = MAX_SCAN_ENTRIES, maxBytes = MAX_SCAN_BYTES) {
-    this.entries = new BoundedLru<string, Entry>(maxEntries, maxBytes, (e) => e.bytes.length);
+  /** @param maxHeld memory all entries may hold, bytes (each weighs HELD_PER_BODY_BYTE × its body's bytes) */
+  constructor(maxEntries = MAX_SCAN_ENTRIES, maxHeld = MAX_SCAN_BYTES) {
+    this.entries = new BoundedLru<string, Entry>(maxEntries, maxHeld, (e) => e.bytes.length * HELD_PER_BODY_BYTE);
   }
 
   /** `scanJson(bytes)`, reusing what the last body under `key` shares with it; remembers `bytes` under `key`. Throws JsonScanError. */

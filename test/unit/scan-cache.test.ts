@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_SCAN_ENTRIES, ScanCache, lendableNodes } from "../../src/gateway/scan-cache";
+import { HELD_PER_BODY_BYTE, MAX_SCAN_ENTRIES, ScanCache, lendableNodes } from "../../src/gateway/scan-cache";
 import { SENT_SCAN_SUFFIX } from "../../src/gateway/compaction-pipeline";
 import { getMember, scanJson, type JsonNode } from "../../src/providers/shared/json-scan";
 import { adapterFor } from "../../src/providers/registry";
@@ -97,14 +97,22 @@ describe("ScanCache edges", () => {
     expect([...lendableNodes(root)].map(([at, n]) => [at, n.type])).toEqual([[21, "object"], [29, "array"], [43, "true"]]);
   });
 
-  it("keeps at most maxEntries entries and maxBytes bytes; a body over maxBytes is not kept", () => {
-    const cache = new ScanCache(2, 40);
-    cache.scan("a", utf8('{"messages":[1]}'));
-    cache.scan("b", utf8('{"messages":[2]}'));
-    cache.scan("c", utf8('{"messages":[3]}'));
-    expect(cache.size).toBe(2);
-    cache.scan("d", utf8(`{"messages":["${"x".repeat(50)}"]}`));
-    expect(cache.size).toBe(2);
+  it("keeps at most maxEntries entries and maxHeld bytes, each entry weighing HELD_PER_BODY_BYTE × its body; a body over the bound is not kept", () => {
+    const body = (n: number) => utf8(`{"messages":[${n}]}`); // 16 bytes: weighs 48
+    expect(HELD_PER_BODY_BYTE * body(1).length).toBe(48);
+    const byCount = new ScanCache(2, 1000);
+    for (const k of ["a", "b", "c"]) byCount.scan(k, body(1));
+    expect(byCount.size).toBe(2);
+    const byWeight = new ScanCache(10, 100); // two entries weigh 96, three 144
+    for (const k of ["a", "b", "c"]) byWeight.scan(k, body(1));
+    expect(byWeight.size).toBe(2);
+    byWeight.scan("d", utf8(`{"messages":["${"x".repeat(50)}"]}`)); // 67 bytes: weighs 201 > 100, not kept
+    expect(byWeight.size).toBe(2);
+    // The least recent entry went first: "a" scans afresh (no prefix reused), "c" reuses.
+    byWeight.scan("c", body(1));
+    expect(byWeight.lastPrefix).toBe(16);
+    byWeight.scan("a", body(1));
+    expect(byWeight.lastPrefix).toBe(0);
   });
 
   it("a number ending exactly where the shared prefix ends is scanned again (review finding: 1024 → 10240 threw)", () => {
