@@ -1,11 +1,7 @@
-/**
- * readToolCallMemo and resultLooksFailedMemo (src/core/engine/read-tool-call-memo.ts): the same
- * answers as readToolCall / resultLooksFailed, reused only for the same id, tool name and input
- * (and, for the failure test, the same result text and is_error flag).
- */
+/** readToolCallMemo (src/core/engine/read-tool-call-memo.ts): same answers as readToolCall, reused only for the same id, tool name and input. */
 import { describe, expect, it } from "vitest";
-import { readToolCall, resultLooksFailed } from "../../src/core/engine/read-tool-call";
-import { readToolCallMemo, resultLooksFailedMemo, toolCallMemoSize } from "../../src/core/engine/read-tool-call-memo";
+import { readToolCall } from "../../src/core/engine/read-tool-call";
+import { readToolCallMemo } from "../../src/core/engine/read-tool-call-memo";
 
 describe("readToolCallMemo", () => {
   it("answers what readToolCall answers, and the stored object again for the same pair", () => {
@@ -36,33 +32,5 @@ describe("readToolCallMemo", () => {
     const huge = { id: "memo-huge", tool_name: "Write", input_text: "y".repeat(TOOL_CALL_MEMO_CHARS + 1) };
     expect(readToolCallMemo(huge)).toEqual(readToolCall(huge));
     expect(toolCallMemoSize()).toEqual(after);
-  });
-});
-
-describe("resultLooksFailedMemo", () => {
-  const base = { id: "memo-f1", tool_name: "Bash", input_text: '{"command":"rg needle src"}', result_text: "Exit code 1\n", result_is_error: false };
-
-  it("answers what resultLooksFailed answers for each change of result text, is_error flag or input", () => {
-    const cases = [
-      base, // rg exit 1: no match, not a failure
-      { ...base, input_text: '{"command":"make test"}' }, // the same text after another command: a failure
-      { ...base, result_text: "Exit code 0\n" },
-      { ...base, result_text: "Error: no such file" },
-      { ...base, result_is_error: true },
-      base, // back to the first: its own answer again
-    ];
-    const got = cases.map((p) => resultLooksFailedMemo(p));
-    expect(got).toEqual(cases.map((p) => resultLooksFailed(p)));
-    expect(got).toEqual([false, true, false, true, true, false]);
-  });
-
-  it("an equal result text (another string object) hits; the entry's weight counts the result text it holds", () => {
-    const p = { id: "memo-f2", tool_name: "Read", input_text: '{"file_path":"a"}', result_text: "x".repeat(1000), result_is_error: false };
-    readToolCallMemo(p);
-    const before = toolCallMemoSize().chars;
-    expect(resultLooksFailedMemo(p)).toBe(false);
-    expect(toolCallMemoSize().chars - before).toBe(1000);
-    expect(resultLooksFailedMemo({ ...p, result_text: "x".repeat(999) + "x" })).toBe(false);
-    expect(toolCallMemoSize().chars - before).toBe(1000);
   });
 });

@@ -5,7 +5,8 @@
  * is always keep with confidence 1 (DESIGN §5).
  */
 import type { ConversationView, ToolPair } from "../view/types";
-import { readToolCallMemo, resultLooksFailedMemo } from "./read-tool-call-memo";
+import { resultLooksFailed } from "./read-tool-call";
+import { readToolCallMemo } from "./read-tool-call-memo";
 import { ruleDuplicateResult } from "./rule-duplicate-result";
 import { ruleFailedRetried } from "./rule-failed-retried";
 import { ruleStaleLargeOutput } from "./rule-stale-large-output";
@@ -39,7 +40,7 @@ const KEEP_LOCKED: Verdict = Object.freeze({ kind: "keep", confidence: 1, rule: 
 export function runHeuristicEngine(view: ConversationView, config: HeuristicConfig): EngineRun {
   const pairs = pairsInCallOrder(view.pairs);
   const infos = pairs.map(readToolCallMemo);
-  const failed = pairs.map(resultLooksFailedMemo);
+  const failed = pairs.map(resultLooksFailed);
   const byRule: Array<[Exclude<RuleName, "none" | "exclude_tools" | "locked">, Verdicts]> = [
     ["superseded_read", ruleSupersededRead(pairs, infos, failed)],
     ["duplicate_result", ruleDuplicateResult(pairs)],
