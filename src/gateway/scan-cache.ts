@@ -21,17 +21,19 @@ export const MAX_SCAN_ENTRIES = 64;
 /**
  * Memory all entries may hold, in bytes, as HELD_PER_BODY_BYTE × their bodies' bytes. Bound: a
  * quarter of the 128 MB isolate memory limit (developers.cloudflare.com/workers/platform/limits/),
- * so a few large sessions cannot crowd out the requests themselves: ≈ 10.7 MiB of bodies.
+ * so a few large sessions cannot crowd out the requests themselves: 10 MiB of bodies. (A body of
+ * mostly media — base64 in one string node — holds less than that per byte and is kept only
+ * under the same 10 MiB.)
  */
 export const MAX_SCAN_BYTES = 32 * 1024 * 1024;
 /**
- * What an entry holds per byte of its body: the body itself (1) and its scanned tree with the
- * per-node facts the readers keep on it (measured 2.12–2.13 heap bytes per body byte over the
- * corpus's last calls, every lazy field read: `npx tsx tools/load/scan-cache-memory.ts`; 1.80
- * before the readers kept located messages and pair facts), rounded up. Counting the body alone
- * let 32 MiB of bodies hold ≈ 100 MB.
+ * What an entry holds per byte of its body: the body itself (1, an ArrayBuffer outside the JS
+ * heap) and its scanned tree with the per-node facts the readers keep on it (measured 2.12–2.13
+ * heap bytes per body byte over the corpus's last calls, every lazy field read:
+ * `npx tsx tools/load/scan-cache-memory.ts`; 1.80 before the readers kept located messages and
+ * pair facts): 3.13, rounded up. Counting the body alone let 32 MiB of bodies hold ≈ 90–100 MB.
  */
-export const HELD_PER_BODY_BYTE = 3;
+export const HELD_PER_BODY_BYTE = 3.2;
 
 interface Entry {
   bytes: Uint8Array;

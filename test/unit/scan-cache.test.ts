@@ -98,15 +98,15 @@ describe("ScanCache edges", () => {
   });
 
   it("keeps at most maxEntries entries and maxHeld bytes, each entry weighing HELD_PER_BODY_BYTE × its body; a body over the bound is not kept", () => {
-    const body = (n: number) => utf8(`{"messages":[${n}]}`); // 16 bytes: weighs 48
-    expect(HELD_PER_BODY_BYTE * body(1).length).toBe(48);
+    const body = (n: number) => utf8(`{"messages":[${n}]}`); // 16 bytes: weighs 51.2
+    expect(HELD_PER_BODY_BYTE * body(1).length).toBe(51.2);
     const byCount = new ScanCache(2, 1000);
     for (const k of ["a", "b", "c"]) byCount.scan(k, body(1));
     expect(byCount.size).toBe(2);
-    const byWeight = new ScanCache(10, 100); // two entries weigh 96, three 144
+    const byWeight = new ScanCache(10, 110); // two entries weigh 102.4, three 153.6
     for (const k of ["a", "b", "c"]) byWeight.scan(k, body(1));
     expect(byWeight.size).toBe(2);
-    byWeight.scan("d", utf8(`{"messages":["${"x".repeat(50)}"]}`)); // 67 bytes: weighs 201 > 100, not kept
+    byWeight.scan("d", utf8(`{"messages":["${"x".repeat(50)}"]}`)); // 67 bytes: weighs 214.4 > 110, not kept
     expect(byWeight.size).toBe(2);
     // The least recent entry went first: "a" scans afresh (no prefix reused), "c" reuses.
     byWeight.scan("c", body(1));
