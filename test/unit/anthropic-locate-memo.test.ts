@@ -10,6 +10,7 @@ import { AnthropicShapeError, locateHistory, resultParts } from "../../src/provi
 import { readAnthropic } from "../../src/providers/anthropic-messages/read-view";
 import { getMember, scanJson, type JsonNode } from "../../src/providers/shared/json-scan";
 import { anthropicRequest, callPrefixes, sessions } from "../support/corpus";
+import { countLent } from "../support/lent-elements";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 type ArrayNode = Extract<JsonNode, { type: "array" }>;
@@ -18,9 +19,7 @@ describe("locateHistory over reused scans", () => {
   it("cc-cctrace-opus4, calls 1–20: lent messages are the same located objects, and every call locates as a fresh scan does", () => {
     const s = sessions("anthropic").find((x) => x.id === "cc-cctrace-opus4")!;
     const cache = new ScanCache();
-    let prev: ReturnType<typeof locateHistory> | null = null;
-    let sameObjects = 0;
-    let lent = 0;
+    const located: ReturnType<typeof locateHistory>["messages"][] = [];
     for (const end of callPrefixes(s).slice(0, 20)) {
       const bytes = anthropicRequest(s, end);
       const history = locateHistory(bytes, cache.scan("s", bytes));
@@ -28,17 +27,11 @@ describe("locateHistory over reused scans", () => {
       expect(history.messages.map(({ index, role, blocks }) => ({ index, role, blocks: blocks.map(({ index: i, type, kind, cacheControl }) => ({ i, type, kind, cacheControl })) }))).toEqual(
         fresh.messages.map(({ index, role, blocks }) => ({ index, role, blocks: blocks.map(({ index: i, type, kind, cacheControl }) => ({ i, type, kind, cacheControl })) })),
       );
-      if (prev) {
-        for (const [i, m] of history.messages.entries()) {
-          if (prev.messages[i]?.node !== m.node) continue;
-          lent++;
-          if (prev.messages[i] === m) sameObjects++;
-        }
-      }
-      prev = history;
+      located.push(history.messages);
     }
+    const { lent, same } = countLent(located);
     expect(lent).toBeGreaterThan(100);
-    expect(sameObjects).toBe(lent);
+    expect(same).toBe(lent);
   });
 
   it("a message node met at another index is located afresh, with that index", () => {

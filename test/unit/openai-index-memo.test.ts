@@ -14,6 +14,7 @@ import { locateResponses } from "../../src/providers/openai-responses/locate-ite
 import { readResponses } from "../../src/providers/openai-responses/read-view";
 import { getMember, scanJson, type JsonNode } from "../../src/providers/shared/json-scan";
 import { callPrefixes, openaiRequest, sessions } from "../support/corpus";
+import { countLent } from "../support/lent-elements";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 type ArrayNode = Extract<JsonNode, { type: "array" }>;
@@ -26,57 +27,29 @@ function withItems(root: JsonNode, key: string, items: JsonNode[]): JsonNode {
 }
 
 describe("OpenAI located messages over reused scans", () => {
-  it("openai-chat codex-rtchess-01, calls 1–20: lent messages are the same objects, their facts kept; every view equals a fresh read's", () => {
-    const s = sessions("openai-chat").find((x) => x.id === "codex-rtchess-01")!;
-    const cache = new ScanCache();
-    const plain = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
-    let prev: ReturnType<typeof locateChat> | null = null;
-    let lent = 0;
-    let same = 0;
-    let identityKept = 0;
-    for (const end of callPrefixes(s).slice(0, 20)) {
-      const bytes = openaiRequest(s, end);
-      const parsed = readChat(bytes, cache.scan("s", bytes));
-      const index = parsed.index as ReturnType<typeof locateChat>;
-      expect(plain(parsed.view)).toEqual(plain(readChat(bytes).view));
-      if (prev) {
-        for (const [i, m] of index.messages.entries()) {
-          if (prev.messages[i]?.node !== m.node) continue;
-          lent++;
-          if (prev.messages[i] === m) same++;
-          if (m.memo.identity !== null) identityKept++;
-        }
+  const readers = [
+    { provider: "openai-chat", id: "codex-rtchess-01", read: readChat, elements: (i: unknown) => (i as ReturnType<typeof locateChat>).messages },
+    { provider: "openai-responses", id: "codex-rtchess-01-responses", read: readResponses, elements: (i: unknown) => (i as ReturnType<typeof locateResponses>).items },
+  ] as const;
+  for (const { provider, id, read, elements } of readers) {
+    it(`${provider} ${id}, calls 1–20: lent elements are the same located objects, their identity hash kept; every view equals a fresh read's`, () => {
+      const s = sessions(provider).find((x) => x.id === id)!;
+      const cache = new ScanCache();
+      const plain = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
+      const located: { node: unknown; memo: { identity: string | null } }[][] = [];
+      for (const end of callPrefixes(s).slice(0, 20)) {
+        const bytes = openaiRequest(s, end);
+        const parsed = read(bytes, cache.scan("s", bytes));
+        expect(plain(parsed.view)).toEqual(plain(read(bytes).view));
+        located.push(elements(parsed.index));
       }
-      prev = index;
-    }
-    expect(lent).toBeGreaterThan(100);
-    expect([same, identityKept]).toEqual([lent, lent]);
-  });
-
-  it("openai-responses codex-rtchess-01-responses, calls 1–20: lent items are the same objects; every view equals a fresh read's", () => {
-    const s = sessions("openai-responses").find((x) => x.id === "codex-rtchess-01-responses")!;
-    const cache = new ScanCache();
-    const plain = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
-    let prev: ReturnType<typeof locateResponses> | null = null;
-    let lent = 0;
-    let same = 0;
-    for (const end of callPrefixes(s).slice(0, 20)) {
-      const bytes = openaiRequest(s, end);
-      const parsed = readResponses(bytes, cache.scan("s", bytes));
-      const index = parsed.index as ReturnType<typeof locateResponses>;
-      expect(plain(parsed.view)).toEqual(plain(readResponses(bytes).view));
-      if (prev) {
-        for (const [i, it] of index.items.entries()) {
-          if (prev.items[i]?.node !== it.node) continue;
-          lent++;
-          if (prev.items[i] === it) same++;
-        }
-      }
-      prev = index;
-    }
-    expect(lent).toBeGreaterThan(100);
-    expect(same).toBe(lent);
-  });
+      const { lent, same } = countLent(located);
+      // Every lent element also kept its identity hash (computed by the read that first located it).
+      const identityKept = located.slice(1).reduce((n, els, k) => n + els.filter((m, i) => located[k]![i]?.node === m.node && m.memo.identity !== null).length, 0);
+      expect(lent).toBeGreaterThan(100);
+      expect([same, identityKept]).toEqual([lent, lent]);
+    });
+  }
 
   it("chat: a message node met at another index or turn is located afresh, with them; the memo keeps the node's own", () => {
     const bytes = utf8(JSON.stringify({ model: "m", messages: [{ role: "user", content: "a" }, { role: "assistant", content: "b" }, { role: "user", content: "c" }] }));

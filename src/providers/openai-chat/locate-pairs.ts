@@ -24,7 +24,7 @@ import type { ParsedRequest } from "../types";
 import { hashText } from "../../core/hash";
 import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
 import { NodeMemo } from "../shared/node-memo";
-import type { ContentSummary } from "../shared/summarise-content";
+import type { ContentSummary, PairMemo } from "../shared/summarise-content";
 import { ChatWireError, TOOL_CALL_TYPES, isChatRole, type ChatRole } from "./wire";
 
 type ObjectNode = Extract<JsonNode, { type: "object" }>;
@@ -57,15 +57,7 @@ export interface ChatMessageMemo {
   summary: ContentSummary | null;
   identity: string | null;
   /** On a result message: the pair it answers, with its result hash and decoded texts. */
-  pair: ChatPairMemo | null;
-}
-
-/** A pair's facts, kept on its result message for the call it answered (`call`, the very object: a lent call message keeps its calls). */
-export interface ChatPairMemo {
-  call: ChatCall;
-  result_hash: string;
-  input_text: string | null;
-  result_text: string | null;
+  pair: PairMemo<ChatCall> | null;
 }
 
 export interface ChatCall {

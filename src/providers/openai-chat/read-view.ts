@@ -10,9 +10,8 @@
  */
 import type { ConversationView, MessageInfo, ToolPair } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
-import { hashBytes } from "../../core/hash";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
-import { joinedText, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
+import { memoPair, pairMemoFor, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityBytes, identityHash } from "../shared/identity-hash";
 import { fieldByCost, knownOrLazy } from "../shared/lazy-field";
 import { locateChat, type ChatMessage } from "./locate-pairs";
@@ -71,31 +70,26 @@ export function readChat(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
     const content = result.content;
     const s = summaries[result.index]!;
     const resultBytes = content ? content.end - content.start : 0;
-    let memo = result.memo.pair;
-    if (memo === null || memo.call !== p.call) {
-      memo = result.memo.pair = { call: p.call, result_hash: content ? hashBytes(bytes, content.start, content.end) : hashBytes(bytes, 0, 0), input_text: null, result_text: null };
-    }
-    const pm = memo;
-    const fields: Omit<ToolPair, "input_text" | "result_text"> = {
-      id: p.id,
-      tool_name: p.call.name,
-      input_bytes: p.call.input.end - p.call.input.start,
-      call: { message_index: call.index, block_index: p.call.item },
-      result: { message_index: result.index, block_index: -1 },
-      turn_index: call.turn,
-      result_bytes: resultBytes,
-      result_est_tokens: estimateWithMedia(resultBytes, s),
-      result_is_error: false,
-      result_media_count: s.media,
-      result_hash: pm.result_hash,
-      locked: p.locked,
-    };
-    // Texts decoded on first read (./lazy-field.ts), kept with the pair's memo: a lent pair's are plain fields.
-    return knownOrLazy(
-      knownOrLazy(fields, "input_text", pm.input_text ?? undefined, () => (pm.input_text = stringValue(bytes, p.call.input))),
-      "result_text",
-      pm.result_text ?? undefined,
-      () => (pm.result_text = joinedText(bytes, s)),
+    const memo = pairMemoFor(result.memo, p.call, bytes, content);
+    return memoPair(
+      {
+        id: p.id,
+        tool_name: p.call.name,
+        input_bytes: p.call.input.end - p.call.input.start,
+        call: { message_index: call.index, block_index: p.call.item },
+        result: { message_index: result.index, block_index: -1 },
+        turn_index: call.turn,
+        result_bytes: resultBytes,
+        result_est_tokens: estimateWithMedia(resultBytes, s),
+        result_is_error: false,
+        result_media_count: s.media,
+        result_hash: memo.result_hash,
+        locked: p.locked,
+      },
+      memo,
+      bytes,
+      p.call.input,
+      s,
     );
   });
   const model = getMember(root, "model");

@@ -16,7 +16,7 @@ import type { Orphan } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
 import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
 import { NodeMemo } from "../shared/node-memo";
-import type { ContentSummary } from "../shared/summarise-content";
+import type { ContentSummary, PairMemo } from "../shared/summarise-content";
 import { CALL_INPUT_KEY, MODEL_OUTPUT_TYPES, PAIRED_CALLS, ResponsesWireError, SERVER_STATE_ITEM_TYPES, SERVER_STATE_KEYS, type PairedCallType } from "./wire";
 
 type ObjectNode = Extract<JsonNode, { type: "object" }>;
@@ -54,15 +54,7 @@ export interface ResponsesItemMemo {
   call: { name: string; input: JsonNode } | null;
   summary: ContentSummary | null;
   identity: string | null;
-  pair: ResponsesPairMemo | null;
-}
-
-/** A pair's facts, kept on its call output item for the call item it answered (`call`, the very object). */
-export interface ResponsesPairMemo {
-  call: ResponsesItem;
-  result_hash: string;
-  input_text: string | null;
-  result_text: string | null;
+  pair: PairMemo<ResponsesItem> | null;
 }
 
 function emptyMemo(): ResponsesItemMemo {

@@ -13,7 +13,7 @@ import type { ParsedRequest } from "../types";
 import { hashBytes, hashText } from "../../core/hash";
 import { estimateTokensFromBytes } from "../../core/tokens/estimate";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
-import { joinedText, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
+import { memoPair, pairMemoFor, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityBytes, identityHash } from "../shared/identity-hash";
 import { fieldByCost, knownOrLazy } from "../shared/lazy-field";
 import { locateResponses, type ResponsesIndex, type ResponsesItem } from "./locate-items";
@@ -72,29 +72,26 @@ export function readResponses(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
     const s = summaries[p.result]!;
     const resultBytes = value.end - value.start;
     const callItem = index.items[p.call]!;
-    let memo = output.memo.pair;
-    if (memo === null || memo.call !== callItem) memo = output.memo.pair = { call: callItem, result_hash: hashBytes(bytes, value.start, value.end), input_text: null, result_text: null };
-    const pm = memo;
-    const fields: Omit<ToolPair, "input_text" | "result_text"> = {
-      id: p.id,
-      tool_name: p.name,
-      input_bytes: p.input.end - p.input.start,
-      call: { message_index: p.call, block_index: -1 },
-      result: { message_index: p.result, block_index: -1 },
-      turn_index: callItem.turn,
-      result_bytes: resultBytes,
-      result_est_tokens: estimateWithMedia(resultBytes, s),
-      result_is_error: false,
-      result_media_count: s.media,
-      result_hash: pm.result_hash,
-      locked: p.locked,
-    };
-    // Texts decoded on first read (./lazy-field.ts), kept with the pair's memo: a lent pair's are plain fields.
-    return knownOrLazy(
-      knownOrLazy(fields, "input_text", pm.input_text ?? undefined, () => (pm.input_text = stringValue(bytes, p.input))),
-      "result_text",
-      pm.result_text ?? undefined,
-      () => (pm.result_text = joinedText(bytes, s)),
+    const memo = pairMemoFor(output.memo, callItem, bytes, value);
+    return memoPair(
+      {
+        id: p.id,
+        tool_name: p.name,
+        input_bytes: p.input.end - p.input.start,
+        call: { message_index: p.call, block_index: -1 },
+        result: { message_index: p.result, block_index: -1 },
+        turn_index: callItem.turn,
+        result_bytes: resultBytes,
+        result_est_tokens: estimateWithMedia(resultBytes, s),
+        result_is_error: false,
+        result_media_count: s.media,
+        result_hash: memo.result_hash,
+        locked: p.locked,
+      },
+      memo,
+      bytes,
+      p.input,
+      s,
     );
   });
   const model = getMember(root, "model");

@@ -4,7 +4,10 @@
  * ./lazy-field.ts, so a read costs little more than the scan; DESIGN's benchmark target is ≤ 3×
  * JSON.parse+stringify).
  */
+import type { ToolPair } from "../../core/view/types";
+import { hashBytes } from "../../core/hash";
 import { stringValue, type JsonNode } from "./json-scan";
+import { knownOrLazy } from "./lazy-field";
 import { classifyParts, partType, type PartKinds } from "./edit-result-content";
 import { MEDIA_TOKENS, estimateTokensFromBytes } from "../../core/tokens/estimate";
 
@@ -41,6 +44,40 @@ export function summariseContent(bytes: Uint8Array, value: JsonNode | undefined,
 /** Decoded text of the summary's text nodes, joined with "\n" (ToolPair.result_text). */
 export function joinedText(bytes: Uint8Array, s: ContentSummary): string {
   return s.textNodes.map((n) => stringValue(bytes, n)).join("\n");
+}
+
+/**
+ * A pair's facts kept on its result element (a Chat tool message, a Responses call output) for
+ * the call it answered — `call`, the very object: a lent call element keeps its located calls —
+ * so a lent pair is not hashed or decoded again.
+ */
+export interface PairMemo<C> {
+  call: C;
+  result_hash: string;
+  input_text: string | null;
+  result_text: string | null;
+}
+
+/** `holder.pair` when it is `call`'s, else a new memo stored there (the result hashed over `value`'s bytes; hashBytes of nothing when absent). */
+export function pairMemoFor<C>(holder: { pair: PairMemo<C> | null }, call: C, bytes: Uint8Array, value: JsonNode | undefined): PairMemo<C> {
+  const memo = holder.pair;
+  if (memo !== null && memo.call === call) return memo;
+  return (holder.pair = { call, result_hash: value ? hashBytes(bytes, value.start, value.end) : hashBytes(bytes, 0, 0), input_text: null, result_text: null });
+}
+
+/**
+ * The ToolPair of `fields` (`fields` itself; its result_hash is `memo`'s) with `memo`'s texts:
+ * `input_text` (the string node `input`) and `result_text` (summary `s` joined: joinedText) are
+ * plain fields when the memo has them, else decoded on first read (./lazy-field.ts) and kept in
+ * the memo.
+ */
+export function memoPair<C>(fields: Omit<ToolPair, "input_text" | "result_text">, memo: PairMemo<C>, bytes: Uint8Array, input: JsonNode, s: ContentSummary): ToolPair {
+  return knownOrLazy(
+    knownOrLazy(fields, "input_text", memo.input_text ?? undefined, () => (memo.input_text = stringValue(bytes, input))),
+    "result_text",
+    memo.result_text ?? undefined,
+    () => (memo.result_text = joinedText(bytes, s)),
+  );
 }
 
 /**
