@@ -1,6 +1,7 @@
 /** The load run's figures (tools/load/summarize-latency.ts): nearest-rank percentiles, paired added latency, ratios. */
 import { describe, expect, it } from "vitest";
 import { percentile, ratio, summarizePath } from "../../tools/load/summarize-latency";
+import { STEAL_WARN_PERCENT, stealWarning } from "../../tools/load/process-cpu";
 
 describe("load summary", () => {
   it("nearest-rank percentiles", () => {
@@ -65,5 +66,11 @@ describe("load pacing and idle CPU", () => {
     const { minByCommand } = await import("../../tools/load/process-cpu");
     expect(minByCommand({ node: 83.2, esbuild: 10, workerd: 0 }, { node: 3.3, esbuild: 13.3, workerd: 0 })).toEqual({ node: 3.3, esbuild: 10, workerd: 0 });
     expect(minByCommand(null, { node: 1 })).toBe(null);
+  });
+  it("a run at STEAL_WARN_PERCENT steal or more is flagged; below it, or without a reading, not", () => {
+    expect(STEAL_WARN_PERCENT).toBe(3);
+    expect([stealWarning(null), stealWarning(0), stealWarning(2.9)]).toEqual([null, null, null]);
+    expect(stealWarning(3)).toBe("load: cpu_steal_percent 3 ≥ 3: the host gave other guests that share of the CPU during the run; its latency ratios are noise (docs/reliability.md), run again when it is quiet");
+    expect(stealWarning(12.9)?.startsWith("load: cpu_steal_percent 12.9 ≥ 3:")).toBe(true);
   });
 });

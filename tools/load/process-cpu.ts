@@ -94,6 +94,20 @@ export function machineCpu(): { total: number; steal: number } | null {
   }
 }
 
+/**
+ * Steal (percent) from which a run's latency figures are not to be trusted. Calibration
+ * (docs/reliability.md, fifth session): ten runs at ≤ 1.3 % steal read per-round on/off ratios of
+ * 0.92–1.96 but for one round at 3.75; one at 3.6 % spread over 0.58–3.0; those at 6.8–13 % from
+ * −5.2 to 40.
+ */
+export const STEAL_WARN_PERCENT = 3;
+
+/** The warning a run at `percent` steal gets (stderr), or null below STEAL_WARN_PERCENT or without a reading. */
+export function stealWarning(percent: number | null): string | null {
+  if (percent === null || percent < STEAL_WARN_PERCENT) return null;
+  return `load: cpu_steal_percent ${percent} ≥ ${STEAL_WARN_PERCENT}: the host gave other guests that share of the CPU during the run; its latency ratios are noise (docs/reliability.md), run again when it is quiet`;
+}
+
 /** Percent of the machine's CPU time stolen by the hypervisor between two readings (a noisy-neighbour gauge for the run), 1 decimal; null without both. */
 export function stealPercent(a: { total: number; steal: number } | null, b: { total: number; steal: number } | null): number | null {
   if (a === null || b === null || b.total <= a.total) return null;

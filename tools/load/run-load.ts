@@ -47,7 +47,7 @@ import { ENDPOINT_PATH } from "../replay/send-http";
 import type { Provider, RecordedSession } from "../replay/types";
 import { INDEX_WINDOW_MS } from "../../src/gateway/index-buffer";
 import { REPORT_WINDOW_MS } from "../../src/gateway/report-buffer";
-import { cpuSince, idleCpuPerSecond, machineCpu, minByCommand, minusIdle, stealPercent, treeCpuByCommand } from "./process-cpu";
+import { cpuSince, idleCpuPerSecond, machineCpu, minByCommand, minusIdle, stealPercent, stealWarning, treeCpuByCommand } from "./process-cpu";
 import { readSessionStates } from "./read-do-state";
 import { dueMs } from "./schedule";
 import { startEmulatorProcess } from "./start-emulator-process";
@@ -253,6 +253,8 @@ async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: numbe
   rmSync(persistOn, { recursive: true, force: true });
   rmSync(persistOff, { recursive: true, force: true });
   console.log(JSON.stringify(report, null, 2));
+  const warning = stealWarning(report.cpu_steal_percent);
+  if (warning !== null) console.error(warning);
   return all.length === 0 && consistent && offStates.length === 0 ? 0 : 1;
 }
 
