@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LAZY_ABOVE_BYTES, fieldByCost, knownOrLazy, lazyField } from "../../src/providers/shared/lazy-field";
+import { LAZY_ABOVE_BYTES, fieldByCost, knownOrByCost, knownOrLazy, lazyField } from "../../src/providers/shared/lazy-field";
 
 describe("lazyField", () => {
   it("computes once, on first read, and looks like a plain field to keys, JSON, structuredClone and toEqual", () => {
@@ -45,5 +45,19 @@ describe("lazyField", () => {
     expect([calls, typeof Object.getOwnPropertyDescriptor(lazy, "v")!.get]).toEqual([0, "function"]);
     expect([lazy.v, lazy.v, calls, JSON.stringify(lazy)]).toEqual([1, 1, 1, '{"id":2,"v":1}']);
     expect(() => knownOrLazy({ v: 1 }, "v", 2, compute)).toThrow('knownOrLazy: "v" is already defined');
+  });
+  it("knownOrByCost: a known value is a plain field and neither cost nor value is computed; without one, by cost as fieldByCost", () => {
+    let computed = 0;
+    let weighed = 0;
+    const compute = () => ++computed * 10;
+    const weigh = (n: number) => () => (weighed++, n);
+    const isPlain = (o: object) => "value" in Object.getOwnPropertyDescriptor(o, "v")!;
+    const known = knownOrByCost({ id: 1 }, "v", 7, weigh(LAZY_ABOVE_BYTES), compute);
+    expect([known.v, isPlain(known), computed, weighed]).toEqual([7, true, 0, 0]);
+    const cheap = knownOrByCost({ id: 2 }, "v", undefined, weigh(LAZY_ABOVE_BYTES - 1), compute);
+    expect([isPlain(cheap), computed, weighed, cheap.v]).toEqual([true, 1, 1, 10]);
+    const costly = knownOrByCost({ id: 3 }, "v", undefined, weigh(LAZY_ABOVE_BYTES), compute);
+    expect([isPlain(costly), computed, weighed]).toEqual([false, 1, 2]);
+    expect([costly.v, costly.v, computed]).toEqual([20, 20, 2]);
   });
 });

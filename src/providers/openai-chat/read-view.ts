@@ -13,7 +13,7 @@ import type { ParsedRequest } from "../types";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
 import { memoPair, pairMemoFor, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityBytes, identityHash } from "../shared/identity-hash";
-import { fieldByCost, knownOrLazy } from "../shared/lazy-field";
+import { knownOrByCost } from "../shared/lazy-field";
 import { locateChat, type ChatMessage } from "./locate-pairs";
 import { ASSISTANT_TOOL_KEYS, CHAT_PART_KINDS, REMOVABLE_ASSISTANT_KEYS } from "./wire";
 
@@ -49,9 +49,7 @@ function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callI
   };
   const exclude = isResult ? RESULT_EXCLUDE : m.role === "assistant" ? ASSISTANT_EXCLUDE : NO_EXCLUDE;
   // A lent message's hash is at hand (ChatMessage.memo); else computed now or on first read, by its cost.
-  const known = m.memo.identity;
-  const info: MessageInfo =
-    known !== null ? knownOrLazy(fields, "identity_hash", known, () => known) : fieldByCost(fields, "identity_hash", identityBytes(m.node, exclude), () => (m.memo.identity = identityHash(bytes, m.role, m.node, exclude)));
+  const info: MessageInfo = knownOrByCost(fields, "identity_hash", m.memo.identity ?? undefined, () => identityBytes(m.node, exclude), () => (m.memo.identity = identityHash(bytes, m.role, m.node, exclude)));
   if (callIds.length > 0 && removable) info.removable_with = callIds;
   return info;
 }

@@ -15,7 +15,7 @@ import { estimateTokensFromBytes } from "../../core/tokens/estimate";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
 import { memoPair, pairMemoFor, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityBytes, identityHash } from "../shared/identity-hash";
-import { fieldByCost, knownOrLazy } from "../shared/lazy-field";
+import { knownOrByCost } from "../shared/lazy-field";
 import { locateResponses, type ResponsesIndex, type ResponsesItem } from "./locate-items";
 import { RESPONSES_PART_KINDS } from "./wire";
 
@@ -50,11 +50,13 @@ function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound
     non_tool_parts: toolPart || bound ? 0 : Math.max(1, s.textParts + s.media),
   };
   // A lent item's hash is at hand (ResponsesItem.memo); else computed now or on first read, by its cost.
-  const known = it.memo.identity;
-  const info: MessageInfo =
-    known !== null
-      ? knownOrLazy(fields, "identity_hash", known, () => known)
-      : fieldByCost(fields, "identity_hash", toolPart ? 0 : identityBytes(it.node, NO_EXCLUDE), () => (it.memo.identity = toolPart ? hashText(role) : identityHash(bytes, role, it.node, NO_EXCLUDE)));
+  const info: MessageInfo = knownOrByCost(
+    fields,
+    "identity_hash",
+    it.memo.identity ?? undefined,
+    () => (toolPart ? 0 : identityBytes(it.node, NO_EXCLUDE)),
+    () => (it.memo.identity = toolPart ? hashText(role) : identityHash(bytes, role, it.node, NO_EXCLUDE)),
+  );
   if (bound) info.removable_with = bound;
   return info;
 }

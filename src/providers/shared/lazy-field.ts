@@ -102,3 +102,12 @@ export function knownOrLazy<T extends object, K extends string, V>(obj: T, key: 
   (obj as Record<K, V>)[key] = known;
   return obj as T & Record<K, V>;
 }
+
+/**
+ * `obj[key]`: `known` as a plain data field when it is defined (knownOrLazy), else `compute()` by
+ * its cost (fieldByCost; `workBytes` is asked only then). For a value a reader's per-node memo may
+ * hold, which `compute` stores there when it runs.
+ */
+export function knownOrByCost<T extends object, K extends string, V>(obj: T, key: K, known: V | undefined, workBytes: () => number, compute: () => V): T & Record<K, V> {
+  return known !== undefined ? knownOrLazy(obj, key, known, compute) : fieldByCost(obj, key, workBytes(), compute);
+}
