@@ -1,15 +1,26 @@
 /**
- * Usage tap (shell): passes an upstream response body to the client chunk by chunk, untouched
- * and unbuffered, and parses each chunk on the way for the provider-reported usage (JSON or
- * SSE); the caller hands the returned promise to `ctx.waitUntil`.
+ * Usage tap (shell): passes an upstream response body to the client untouched and unbuffered,
+ * and reads the provider-reported usage from it (JSON or SSE); the caller hands the returned
+ * promise to `ctx.waitUntil`.
  *
- * Streams (SSE) and JSON of undeclared or oversized length: one reader, no tee (finding F02 in
- * docs/reliability.md, from the client-abort fault test):
- * with `body.tee()` the parsing branch kept reading after the client cancelled, so the
- * upstream answer — and the provider's generation billed for it — ran to its end. Here a client
- * cancel cancels the upstream body at once, and a slow client slows the upstream read
- * (backpressure) instead of growing a tee buffer. The usage promise settles on every path:
- * end of body → the usage found; cancel, upstream error or parse failure → null.
+ * Streams (SSE): one reader, no tee (finding F02 in docs/reliability.md, from the client-abort
+ * fault test): with `body.tee()` the parsing branch kept reading after the client cancelled, so
+ * the upstream answer — and the provider's generation billed for it — ran to its end. Here a
+ * client cancel cancels the upstream body at once, and a slow client slows the upstream read
+ * (backpressure) instead of growing a tee buffer. Each chunk goes to the client and is parsed
+ * on the way.
+ *
+ * Non-streaming answers (anything but SSE): the client gets the upstream response itself (the
+ * runtime pipes it natively, no JS pump) and the usage is read from a `clone()`, at most
+ * MAX_JSON_USAGE_BYTES of it. Such an answer's generation is over when its headers come, so the
+ * clone reading on after a client cancel costs no generation; the tee holds at most what the
+ * clone read ahead of the client, which stops at the bound. This covers answers without a
+ * declared length too — chunked ones, and every gzip answer workerd decodes (it drops the
+ * length: test/workers/response-encoding.test.ts) — which until 2026-12-01 went through the
+ * pump: measured in workerd, ≈ 0.2–0.3 ms more per answer (docs/reliability.md).
+ *
+ * The usage promise settles on every path: end of body → the usage found; cancel, upstream
+ * error, over the bound or parse failure → null.
  */
 import type { Provider } from "../core/view/types";
 import { usageFromEvents, usageFromJson, type Usage } from "./extract-usage";
@@ -18,37 +29,39 @@ import { SseParser } from "./parse-sse";
 /** Largest non-streaming body (bytes) we keep in memory to read `usage` from; larger → not read. */
 export const MAX_JSON_USAGE_BYTES = 8 * 1024 * 1024;
 
-/** Incremental usage reader: fed every chunk, asked once at the end. */
-interface UsageSink {
-  push(chunk: Uint8Array): void;
-  end(): Usage | null;
-}
-
-function sseSink(provider: Provider): UsageSink {
-  const parser = new SseParser();
-  let usage: Usage | null = null;
-  return {
-    push: (chunk) => { usage = usageFromEvents(provider, parser.push(chunk), usage); },
-    end: () => usageFromEvents(provider, parser.end(), usage),
-  };
-}
-
-function jsonSink(provider: Provider): UsageSink {
+/**
+ * The UTF-8 text of `body` when it ends within `max` bytes; null (the rest not read: the read is
+ * cancelled) once it passes them. Rejects when the stream errors.
+ */
+export async function readTextUpTo(body: ReadableStream<Uint8Array>, max: number): Promise<string | null> {
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  return {
-    push: (chunk) => {
-      size += chunk.length;
-      if (size <= MAX_JSON_USAGE_BYTES) chunks.push(chunk);
-    },
-    end: () => {
-      if (size > MAX_JSON_USAGE_BYTES) return null;
-      const all = new Uint8Array(size);
-      let at = 0;
-      for (const c of chunks) { all.set(c, at); at += c.length; }
-      return usageFromJson(provider, new TextDecoder().decode(all));
-    },
-  };
+  for (;;) {
+    const next = await reader.read();
+    if (next.done) break;
+    size += next.value.byteLength;
+    if (size > max) {
+      await reader.cancel("over the usage read bound").catch(() => undefined);
+      return null;
+    }
+    chunks.push(next.value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) { all.set(c, at); at += c.byteLength; }
+  return new TextDecoder().decode(all);
+}
+
+/** The usage of a non-streaming answer, read from a clone of `response` (see the module note); never rejects. */
+function usageOfClone(response: Response, provider: Provider): Promise<Usage | null> {
+  const size = Number(response.headers.get("content-length") ?? Number.NaN);
+  // A declared length over the bound: not read at all (the reader would stop at the bound anyway).
+  if (Number.isInteger(size) && size > MAX_JSON_USAGE_BYTES) return Promise.resolve(null);
+  const copy = response.clone();
+  // Of declared length (≤ the bound): the runtime's own text(); else a bounded read.
+  const text = Number.isInteger(size) ? copy.text() : readTextUpTo(copy.body!, MAX_JSON_USAGE_BYTES);
+  return text.then((t) => (t === null ? null : usageFromJson(provider, t)), () => null);
 }
 
 /**
@@ -58,18 +71,9 @@ function jsonSink(provider: Provider): UsageSink {
  */
 export function tapUsage(response: Response, provider: Provider): { response: Response; usage: Promise<Usage | null> } {
   if (!response.body || response.status >= 400) return { response, usage: Promise.resolve(null) };
-  const isSse = (response.headers.get("content-type") ?? "").includes("text/event-stream");
-  const size = Number(response.headers.get("content-length") ?? Number.NaN);
-  if (!isSse && Number.isInteger(size) && size <= MAX_JSON_USAGE_BYTES) {
-    // A JSON answer of declared size: the client gets the upstream body untouched (the runtime
-    // pipes it natively, no JS pump) and the usage is read from a clone — about 1 ms less CPU per
-    // request under `wrangler dev` (docs/reliability.md). The clone's tee holds at most the
-    // declared size; a client that cancels leaves the clone to read the rest, which costs no
-    // generation: a non-streaming answer's headers come when it is complete.
-    const copy = response.clone();
-    return { response, usage: copy.text().then((t) => usageFromJson(provider, t), () => null) };
-  }
-  const sink = isSse ? sseSink(provider) : jsonSink(provider);
+  if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) return { response, usage: usageOfClone(response, provider) };
+  const parser = new SseParser();
+  let found: Usage | null = null;
   let parsing = true;
   let settle!: (u: Usage | null) => void;
   const usage = new Promise<Usage | null>((resolve) => { settle = resolve; });
@@ -86,14 +90,14 @@ export function tapUsage(response: Response, provider: Provider): { response: Re
         }
         if (next.done) {
           controller.close();
-          let found: Usage | null = null;
-          try { found = parsing ? sink.end() : null; } catch { found = null; }
-          settle(found);
+          let final: Usage | null = null;
+          try { final = parsing ? usageFromEvents(provider, parser.end(), found) : null; } catch { final = null; }
+          settle(final);
           return;
         }
         controller.enqueue(next.value);
         if (parsing) {
-          try { sink.push(next.value); } catch { parsing = false; }
+          try { found = usageFromEvents(provider, parser.push(next.value), found); } catch { parsing = false; }
         }
       },
       cancel(reason) {

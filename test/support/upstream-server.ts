@@ -17,7 +17,9 @@
  * - `sse-gated`     SSE_GATED_EVENTS one at a time: after each event (but the last) it waits for
  *                   `POST /__release/<id>` (or RELEASE_SAFETY_MS), so tests can observe order
  * - `sse-gated-usage` the same with SSE_GATED_USAGE_EVENTS (Anthropic events carrying usage)
- * - `usage:A:F`     USAGE_ANSWERS["A:F"] (A = anthropic | chat | responses, F = json | sse)
+ * - `usage:A:F`     USAGE_ANSWERS["A:F"] (A = anthropic | chat | responses, F = json | sse);
+ *                   F = json-gzip: USAGE_ANSWERS["A:json"] gzipped, with content-encoding and
+ *                   content-length (of the gzip bytes), as a provider's compressed answer comes
  * - `sse-reset`     200 SSE headers, the first two SSE_GATED_EVENTS, then destroys the socket
  * - `sse-split`     SSE_SPLIT_BYTES in network chunks cut mid-JSON and between 0xC3|0xA9 ('é')
  * - `sse-bytewise`  SSE_SPLIT_BYTES one byte per write
@@ -94,6 +96,14 @@ export async function startUpstream(): Promise<{ url: string; close: () => Promi
       const raw = Buffer.from(ENCODED_PLAIN);
       const payload = enc === "gzip" ? gzipSync(raw) : enc === "br" ? brotliCompressSync(raw) : deflateSync(raw);
       res.writeHead(200, { "content-type": "application/json", "content-encoding": enc, "content-length": String(payload.length) });
+      res.end(payload);
+      return;
+    }
+    if (scenario.startsWith("usage:") && scenario.endsWith(":json-gzip")) {
+      const answer = USAGE_ANSWERS[`${scenario.slice(6, -":json-gzip".length)}:json`];
+      if (!answer) throw new Error(`unknown scenario ${scenario}`);
+      const payload = gzipSync(Buffer.from(answer.body));
+      res.writeHead(200, { "content-type": answer.contentType, "content-encoding": "gzip", "content-length": String(payload.length) });
       res.end(payload);
       return;
     }

@@ -5,7 +5,7 @@
  * ahead of the client.
  */
 import { describe, expect, it } from "vitest";
-import { tapUsage } from "../../src/usage/tap-usage";
+import { MAX_JSON_USAGE_BYTES, readTextUpTo, tapUsage } from "../../src/usage/tap-usage";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const EVENTS = [
@@ -69,14 +69,28 @@ describe("tapUsage", () => {
     expect(await tapped.usage).toEqual({ input_tokens: 5, cache_read_input_tokens: 900, cache_creation_input_tokens: 30, output_tokens: 4 });
   });
 
-  it("a JSON answer without a declared length (chunked) is pumped, as a stream is: every byte, then the usage", async () => {
+  it("a JSON answer without a declared length (chunked, or decoded from gzip) also goes to the client as the same response; usage from a bounded clone read", async () => {
     const json = '{"usage":{"prompt_tokens":50,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":40}}}';
     const body = new ReadableStream<Uint8Array>({ start(c) { c.enqueue(enc(json.slice(0, 20))); c.enqueue(enc(json.slice(20))); c.close(); } });
     const res = new Response(body, { status: 200, headers: { "content-type": "application/json" } });
     const tapped = tapUsage(res, "openai-chat");
-    expect(tapped.response).not.toBe(res);
+    expect(tapped.response).toBe(res);
     expect(await tapped.response.text()).toBe(json);
     expect(await tapped.usage).toEqual({ input_tokens: 10, cache_read_input_tokens: 40, cache_creation_input_tokens: 0, output_tokens: 2 });
+  });
+
+  it("a JSON answer over MAX_JSON_USAGE_BYTES: every byte to the client, usage null (declared or not)", async () => {
+    const big = `{"usage":{"input_tokens":1},"pad":"${"x".repeat(MAX_JSON_USAGE_BYTES)}"}`;
+    const declared = new Response(big, { status: 200, headers: { "content-type": "application/json", "content-length": String(big.length) } });
+    const a = tapUsage(declared, "anthropic");
+    expect(a.response).toBe(declared);
+    expect((await a.response.text()).length).toBe(big.length);
+    expect(await a.usage).toBe(null);
+    const chunked = new Response(new ReadableStream<Uint8Array>({ start(c) { c.enqueue(enc(big.slice(0, 1000))); c.enqueue(enc(big.slice(1000))); c.close(); } }), { status: 200, headers: { "content-type": "application/json" } });
+    const b = tapUsage(chunked, "anthropic");
+    expect(b.response).toBe(chunked);
+    expect((await b.response.text()).length).toBe(big.length);
+    expect(await b.usage).toBe(null);
   });
 
   it("error statuses are returned untouched, without a tap", async () => {
@@ -84,5 +98,34 @@ describe("tapUsage", () => {
     const tapped = tapUsage(res, "anthropic");
     expect(tapped.response).toBe(res);
     expect(await tapped.usage).toBe(null);
+  });
+});
+
+describe("readTextUpTo", () => {
+  /** A body of `chunks`, recording whether it was cancelled. */
+  const chunked = (chunks: Uint8Array[]) => {
+    const log = { cancelled: false, pulls: 0 };
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (log.pulls < chunks.length) c.enqueue(chunks[log.pulls]!);
+        else c.close();
+        log.pulls++;
+      },
+      cancel() { log.cancelled = true; },
+    }, { highWaterMark: 0 });
+    return { body, log };
+  };
+
+  it("decodes UTF-8 split between chunks (0xC3 | 0xA9 = 'é') when the body ends exactly at the bound", async () => {
+    const { body, log } = chunked([new Uint8Array([0x68, 0xc3]), new Uint8Array([0xa9, 0x21])]);
+    expect(await readTextUpTo(body, 4)).toBe("hé!");
+    expect(log.cancelled).toBe(false);
+  });
+
+  it("one byte over the bound: null, and the rest is not read (cancelled after the chunk that passed it)", async () => {
+    const { body, log } = chunked([enc("abc"), enc("de"), enc("fgh")]);
+    expect(await readTextUpTo(body, 4)).toBe(null);
+    expect(log.cancelled).toBe(true);
+    expect(log.pulls).toBe(2);
   });
 });
