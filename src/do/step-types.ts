@@ -41,6 +41,25 @@ export function slimView(view: ConversationView): ConversationView {
   return { ...view, pairs: view.pairs.map((p) => stepPair(p, p.input_text, slimText(p.result_text))) };
 }
 
+/**
+ * slimView for a step run in this isolate (the lease holder's, ../gateway/decide-leased.ts): the
+ * same values, without the plain copies a step RPC needs. A pair whose result text already fits
+ * in SLIM_RESULT_CHARS is `view`'s own pair object (its lazy fields stay lazy); only the longer
+ * ones are copied with the text cut (stepPair). Measured (Node, 36 load calls of three corpus
+ * sessions, lazy fields already read): 0.012 → 0.004 ms per view, of a holder's step of
+ * 0.25–0.45 ms; it also allocates a copy only for the few long results (8 of 298 pairs in
+ * codex-rtchess-01's last call).
+ */
+export function localSlimView(view: ConversationView): ConversationView {
+  return {
+    ...view,
+    pairs: view.pairs.map((p) => {
+      const text = p.result_text;
+      return text.length > SLIM_RESULT_CHARS ? stepPair(p, p.input_text, text.slice(0, SLIM_RESULT_CHARS)) : p;
+    }),
+  };
+}
+
 /** One request's step call. */
 export interface StepInput {
   session_id: string;

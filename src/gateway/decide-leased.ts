@@ -1,6 +1,7 @@
 /**
  * A lease holder's own step for one request (shell over ../core/policy/step-lease.ts): with a
- * usable lease for the session, runs the core over the slim view — the view the DO would get —
+ * usable lease for the session, runs the core over the slim view — the values the DO would get
+ * (localSlimView: without the RPC's plain copies) —
  * and, when that takes no step, advances the lease and returns the step answer together with
  * what the DO must record after the answer (the LeasedCall). Null: ask the DO. A throw inside
  * the core drops the lease and asks the DO (which fails open in its own way).
@@ -8,7 +9,7 @@
 import type { CompactionConfig } from "../config/schema";
 import { advanceLease, leaseApplies, leasedStep } from "../core/policy/step-lease";
 import type { ConversationView } from "../core/view/types";
-import { slimView, stepOutputOf, type LeasedCall, type StepOutput } from "../do/step-types";
+import { localSlimView, stepOutputOf, type LeasedCall, type StepOutput } from "../do/step-types";
 import type { LeaseStore } from "./lease-store";
 
 /** The request as decided by the holder. */
@@ -24,7 +25,7 @@ export function decideLeased(leases: LeaseStore, sid: string, key: string, view:
   if (lease === undefined || !leaseApplies(lease, key, now_ms)) return null;
   let result;
   try {
-    result = leasedStep(lease, key, slimView(view), config, now_ms, correlation_id);
+    result = leasedStep(lease, key, localSlimView(view), config, now_ms, correlation_id);
   } catch {
     leases.drop(sid);
     return null;
