@@ -1,11 +1,13 @@
 /**
  * localSlimView (src/do/step-types.ts), the lease holder's slim view: the same values as
  * slimView (the step RPC's), with a pair whose result fits SLIM_RESULT_CHARS kept as the view's
- * own object and only longer ones copied with the text cut; and the holder decides the same on
- * it (leasedStep over real corpus calls).
+ * own object and only longer ones copied with the text cut; and the core decides the same on it
+ * (engine verdicts, a step-taking compact, leasedStep) over real corpus calls.
  */
 import { describe, expect, it } from "vitest";
-import { CORE_DEFAULTS } from "../../src/core/policy/compact";
+import { runHeuristicEngine } from "../../src/core/engine/run-heuristic-engine";
+import { CORE_DEFAULTS, compact } from "../../src/core/policy/compact";
+import { stepContext } from "../../src/core/policy/step-context";
 import { EMPTY_LEDGER } from "../../src/core/policy/ledger";
 import { configKey, leasedStep } from "../../src/core/policy/step-lease";
 import type { ConversationView } from "../../src/core/view/types";
@@ -42,11 +44,15 @@ describe("localSlimView", () => {
   });
 
   for (const [provider, id] of [["anthropic", "cc-cctrace-opus4"], ["openai-chat", "codex-rtchess-01"]] as const) {
-    it(`${id}: on its last 20 corpus calls (lazy views) the values equal slimView's and the holder decides the same on both`, () => {
+    it(`${id}: on its last 20 corpus calls (lazy views) the values equal slimView's, and the engine, a step-taking compact and leasedStep decide the same on both`, () => {
       const s = sessions(provider).find((x) => x.id === id)!;
       const ends = callPrefixes(s).slice(-20);
       let copied = 0;
       let kept = 0;
+      let removals = 0;
+      let steps = 0;
+      // 400 s after the last activity (idle_seconds 300): the time_based tier, whose cache is cold, takes steps (counted below), so proposals and their pricing are compared, not only a skip.
+      const idleNow = 1_400_000;
       for (const end of ends) {
         const read = (): ConversationView => adapterFor(provider)!.read(provider === "anthropic" ? anthropicRequest(s, end) : openaiRequest(s, end)).view;
         const v = read();
@@ -54,11 +60,20 @@ describe("localSlimView", () => {
         for (const [i, p] of local.pairs.entries()) p === v.pairs[i] ? kept++ : copied++;
         const slim = slimView(read());
         expect(plain(local)).toEqual(plain(slim));
+        const engine = runHeuristicEngine(local, CORE_DEFAULTS);
+        expect(plain(engine)).toEqual(plain(runHeuristicEngine(slim, CORE_DEFAULTS)));
+        removals += Object.values(engine.verdicts).filter((x) => x.kind !== "keep").length;
+        const state = { calls: 3, last_activity_ms: 1_000_000, idle: false, complete: false, ledger: EMPTY_LEDGER };
+        const stepped = compact(stepContext(state, local, CORE_DEFAULTS, idleNow, "c"));
+        expect(plain(stepped)).toEqual(plain(compact(stepContext(state, slim, CORE_DEFAULTS, idleNow, "c"))));
+        if (stepped.step !== null) steps++;
         const lease = { holder: "h", expires_ms: 2_000_000, config_key: configKey(CORE_DEFAULTS, "compact"), calls: 3, last_activity_ms: 1_000_000, ledger: EMPTY_LEDGER };
         expect(plain(leasedStep(lease, lease.config_key, local, CORE_DEFAULTS, 1_001_000, "c"))).toEqual(plain(leasedStep(lease, lease.config_key, slim, CORE_DEFAULTS, 1_001_000, "c")));
       }
       expect(kept).toBeGreaterThan(0);
       expect(copied).toBeGreaterThan(0);
+      expect(removals).toBeGreaterThan(0);
+      expect(steps).toBeGreaterThan(0);
     });
   }
 });

@@ -5,7 +5,7 @@
  * ahead of the client.
  */
 import { describe, expect, it } from "vitest";
-import { MAX_JSON_USAGE_BYTES, readTextUpTo, tapUsage } from "../../src/usage/tap-usage";
+import { MAX_JSON_USAGE_BYTES, USAGE_READ_TIMEOUT_MS, readTextUpTo, tapUsage } from "../../src/usage/tap-usage";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const EVENTS = [
@@ -93,6 +93,47 @@ describe("tapUsage", () => {
     expect(await b.usage).toBe(null);
   });
 
+  it("application/json with parameters, and +json types, any case, take the clone; the bound and deadline are 8 MiB and 10 s", async () => {
+    const json = '{"usage":{"input_tokens":3,"output_tokens":1}}';
+    for (const type of ["application/json; charset=utf-8", "Application/JSON", "application/vnd.api+json"]) {
+      const res = new Response(json, { status: 200, headers: { "content-type": type } });
+      const tapped = tapUsage(res, "anthropic");
+      expect(tapped.response).toBe(res);
+      expect(await tapped.response.text()).toBe(json);
+      expect(await tapped.usage).toEqual({ input_tokens: 3, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 1 });
+    }
+    expect([MAX_JSON_USAGE_BYTES, USAGE_READ_TIMEOUT_MS]).toEqual([8_388_608, 10_000]);
+  });
+
+  it("F02 for streams not labelled SSE: an uppercase Text/Event-Stream, a missing content-type and application/x-ndjson are pumped, and a client cancel cancels the upstream", async () => {
+    for (const type of ["Text/Event-Stream", null, "application/x-ndjson"]) {
+      const { res, log } = upstream("text/event-stream");
+      if (type === null) res.headers.delete("content-type");
+      else res.headers.set("content-type", type);
+      const tapped = tapUsage(res, "anthropic");
+      expect(tapped.response).not.toBe(res);
+      const reader = tapped.response.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toBe(EVENTS[0]);
+      await reader.cancel("client went away");
+      expect([log.pulls, log.cancelled]).toEqual([1, "client went away"]);
+      expect(await tapped.usage).toBe(null);
+    }
+  });
+
+  it("an uppercase SSE type is parsed as SSE; a JSON body without a content-type is pumped and its usage still read", async () => {
+    const sse = upstream("TEXT/EVENT-STREAM");
+    const a = tapUsage(sse.res, "anthropic");
+    expect(await a.response.text()).toBe(EVENTS.join(""));
+    expect(await a.usage).toEqual({ input_tokens: 12, cache_read_input_tokens: 100, cache_creation_input_tokens: 0, output_tokens: 7 });
+    const json = '{"usage":{"prompt_tokens":50,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":40}}}';
+    const bare = new Response(new ReadableStream<Uint8Array>({ start(c) { c.enqueue(enc(json)); c.close(); } }), { status: 200 });
+    bare.headers.delete("content-type");
+    const b = tapUsage(bare, "openai-chat");
+    expect(b.response).not.toBe(bare);
+    expect(await b.response.text()).toBe(json);
+    expect(await b.usage).toEqual({ input_tokens: 10, cache_read_input_tokens: 40, cache_creation_input_tokens: 0, output_tokens: 2 });
+  });
+
   it("error statuses are returned untouched, without a tap", async () => {
     const res = new Response('{"type":"error"}', { status: 429 });
     const tapped = tapUsage(res, "anthropic");
@@ -120,6 +161,15 @@ describe("readTextUpTo", () => {
     const { body, log } = chunked([new Uint8Array([0x68, 0xc3]), new Uint8Array([0xa9, 0x21])]);
     expect(await readTextUpTo(body, 4)).toBe("hé!");
     expect(log.cancelled).toBe(false);
+  });
+
+  it("a body that stalls past the deadline: null, and the read is cancelled", async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({ start(c) { c.enqueue(enc('{"usage":')); }, cancel() { cancelled = true; } });
+    const t0 = performance.now();
+    expect(await readTextUpTo(body, 1_000, 50)).toBe(null);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(45);
+    expect(cancelled).toBe(true);
   });
 
   it("one byte over the bound: null, and the rest is not read (cancelled after the chunk that passed it)", async () => {
