@@ -11,7 +11,7 @@
 import type { ConversationView, MessageInfo, ToolPair } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
-import { memoPair, pairMemoFor, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
+import { memoPair, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityBytes, identityHash } from "../shared/identity-hash";
 import { knownOrByCost } from "../shared/lazy-field";
 import { locateChat, type ChatMessage } from "./locate-pairs";
@@ -65,30 +65,8 @@ export function readChat(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
   const pairs = index.pairs.map((p): ToolPair => {
     const call = index.messages[p.call.message]!;
     const result = index.messages[p.result]!;
-    const content = result.content;
-    const s = summaries[result.index]!;
-    const resultBytes = content ? content.end - content.start : 0;
-    const memo = pairMemoFor(result.memo, p.call, bytes, content);
-    return memoPair(
-      {
-        id: p.id,
-        tool_name: p.call.name,
-        input_bytes: p.call.input.end - p.call.input.start,
-        call: { message_index: call.index, block_index: p.call.item },
-        result: { message_index: result.index, block_index: -1 },
-        turn_index: call.turn,
-        result_bytes: resultBytes,
-        result_est_tokens: estimateWithMedia(resultBytes, s),
-        result_is_error: false,
-        result_media_count: s.media,
-        result_hash: memo.result_hash,
-        locked: p.locked,
-      },
-      memo,
-      bytes,
-      p.call.input,
-      s,
-    );
+    const site = { id: p.id, tool_name: p.call.name, call: { message_index: call.index, block_index: p.call.item }, result: { message_index: result.index, block_index: -1 }, turn_index: call.turn, locked: p.locked };
+    return memoPair(site, result.memo, p.call, bytes, p.call.input, result.content, summaries[result.index]!);
   });
   const model = getMember(root, "model");
   const view: ConversationView = {

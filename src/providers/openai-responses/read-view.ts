@@ -13,7 +13,7 @@ import type { ParsedRequest } from "../types";
 import { hashBytes, hashText } from "../../core/hash";
 import { estimateTokensFromBytes } from "../../core/tokens/estimate";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
-import { memoPair, pairMemoFor, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
+import { memoPair, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityBytes, identityHash } from "../shared/identity-hash";
 import { knownOrByCost } from "../shared/lazy-field";
 import { locateResponses, type ResponsesIndex, type ResponsesItem } from "./locate-items";
@@ -70,31 +70,9 @@ export function readResponses(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
   const messages = index.items.map((it) => itemInfo(bytes, it, summaries[it.index]!, bound.get(it.index)));
   const pairs = index.pairs.map((p): ToolPair => {
     const output = index.items[p.result]!;
-    const value = output.value!;
-    const s = summaries[p.result]!;
-    const resultBytes = value.end - value.start;
     const callItem = index.items[p.call]!;
-    const memo = pairMemoFor(output.memo, callItem, bytes, value);
-    return memoPair(
-      {
-        id: p.id,
-        tool_name: p.name,
-        input_bytes: p.input.end - p.input.start,
-        call: { message_index: p.call, block_index: -1 },
-        result: { message_index: p.result, block_index: -1 },
-        turn_index: callItem.turn,
-        result_bytes: resultBytes,
-        result_est_tokens: estimateWithMedia(resultBytes, s),
-        result_is_error: false,
-        result_media_count: s.media,
-        result_hash: memo.result_hash,
-        locked: p.locked,
-      },
-      memo,
-      bytes,
-      p.input,
-      s,
-    );
+    const site = { id: p.id, tool_name: p.name, call: { message_index: p.call, block_index: -1 }, result: { message_index: p.result, block_index: -1 }, turn_index: callItem.turn, locked: p.locked };
+    return memoPair(site, output.memo, callItem, bytes, p.input, output.value!, summaries[p.result]!);
   });
   const model = getMember(root, "model");
   const inputNode = getMember(root, "input");

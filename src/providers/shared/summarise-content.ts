@@ -59,19 +59,41 @@ export interface PairMemo<C> {
 }
 
 /** `holder.pair` when it is `call`'s, else a new memo stored there (the result hashed over `value`'s bytes; hashBytes of nothing when absent). */
-export function pairMemoFor<C>(holder: { pair: PairMemo<C> | null }, call: C, bytes: Uint8Array, value: JsonNode | undefined): PairMemo<C> {
+function pairMemoFor<C>(holder: { pair: PairMemo<C> | null }, call: C, bytes: Uint8Array, value: JsonNode | undefined): PairMemo<C> {
   const memo = holder.pair;
   if (memo !== null && memo.call === call) return memo;
   return (holder.pair = { call, result_hash: value ? hashBytes(bytes, value.start, value.end) : hashBytes(bytes, 0, 0), input_text: null, result_text: null });
 }
 
+/** What an OpenAI reader knows of a pair from its own wire shape; memoPair derives the rest. */
+export type PairSite = Pick<ToolPair, "id" | "tool_name" | "call" | "result" | "turn_index" | "locked">;
+
 /**
- * The ToolPair of `fields` (`fields` itself; its result_hash is `memo`'s) with `memo`'s texts:
- * `input_text` (the string node `input`) and `result_text` (summary `s` joined: joinedText) are
+ * The ToolPair of `site`, whose call `call` has its input in the string node `input` and whose
+ * result element `holder` (a Chat tool message, a Responses call output) has its content in
+ * `value` (absent: none) with summary `s`. Derived here: input and result sizes, the result's
+ * token estimate (estimateWithMedia), media count and hash (kept in `holder.pair` for `call`:
+ * pairMemoFor), no error flag; `input_text` and `result_text` (summary joined: joinedText) are
  * plain fields when the memo has them, else decoded on first read (./lazy-field.ts) and kept in
  * the memo.
  */
-export function memoPair<C>(fields: Omit<ToolPair, "input_text" | "result_text">, memo: PairMemo<C>, bytes: Uint8Array, input: JsonNode, s: ContentSummary): ToolPair {
+export function memoPair<C>(site: PairSite, holder: { pair: PairMemo<C> | null }, call: C, bytes: Uint8Array, input: JsonNode, value: JsonNode | undefined, s: ContentSummary): ToolPair {
+  const memo = pairMemoFor(holder, call, bytes, value);
+  const resultBytes = value ? value.end - value.start : 0;
+  const fields: Omit<ToolPair, "input_text" | "result_text"> = {
+    id: site.id,
+    tool_name: site.tool_name,
+    input_bytes: input.end - input.start,
+    call: site.call,
+    result: site.result,
+    turn_index: site.turn_index,
+    result_bytes: resultBytes,
+    result_est_tokens: estimateWithMedia(resultBytes, s),
+    result_is_error: false,
+    result_media_count: s.media,
+    result_hash: memo.result_hash,
+    locked: site.locked,
+  };
   return knownOrLazy(
     knownOrLazy(fields, "input_text", memo.input_text ?? undefined, () => (memo.input_text = stringValue(bytes, input))),
     "result_text",
