@@ -43,6 +43,14 @@ export const USAGE_READ_TIMEOUT_MS = 10_000;
 /** JSON media types: application/json and structured-syntax suffixes (RFC 6839), any case. */
 const JSON_TYPE = /^\s*application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
+/** The UTF-8 text of `chunks`, `size` bytes in all. */
+function utf8Of(chunks: readonly Uint8Array[], size: number): string {
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) { all.set(c, at); at += c.byteLength; }
+  return new TextDecoder().decode(all);
+}
+
 /**
  * The UTF-8 text of `body` when it ends within `max` bytes and, given `deadlineMs`, within that
  * many ms; null (the read is cancelled, the rest not read) once it passes either. Rejects when
@@ -69,10 +77,7 @@ export async function readTextUpTo(body: ReadableStream<Uint8Array>, max: number
       }
       chunks.push(next.value);
     }
-    const all = new Uint8Array(size);
-    let at = 0;
-    for (const c of chunks) { all.set(c, at); at += c.byteLength; }
-    return new TextDecoder().decode(all);
+    return utf8Of(chunks, size);
   } finally {
     clearTimeout(timer);
   }
@@ -111,11 +116,7 @@ function jsonSink(provider: Provider): UsageSink {
       if (size <= MAX_JSON_USAGE_BYTES) chunks.push(chunk);
     },
     end: () => {
-      if (size > MAX_JSON_USAGE_BYTES) return null;
-      const all = new Uint8Array(size);
-      let at = 0;
-      for (const c of chunks) { all.set(c, at); at += c.length; }
-      return usageFromJson(provider, new TextDecoder().decode(all));
+      return size > MAX_JSON_USAGE_BYTES ? null : usageFromJson(provider, utf8Of(chunks, size));
     },
   };
 }
