@@ -36,6 +36,22 @@ describe("load summary over rounds", () => {
     expect(s.ratios_on_vs_off.throughput).toBe(0.8);
     expect(s.ratios_on_vs_off.cpu_per_request).toBe(3); // per round: 3, 1.1, 10
   });
+  it("the pooled ratio pairs each call with its own round's direct latency and takes one p50 per path over all rounds", async () => {
+    const { pooledAddedRatio } = await import("../../tools/load/summarize-latency");
+    // Added per call — round 1: off 2, 4, 6 and on 3, 5, 30; round 2 (direct 10 ms slower): off 1, 3, 5 and on 2, 6, 7.
+    const rounds = [
+      { direct: [10, 10, 10], off: [12, 14, 16], on: [13, 15, 40] },
+      { direct: [20, 20, 20], off: [21, 23, 25], on: [22, 26, 27] },
+    ];
+    // off: 1 2 3 4 5 6 → p50 (lower middle) 3; on: 2 3 5 6 7 30 → 5.
+    expect(pooledAddedRatio(rounds)).toEqual({ off_added_p50_ms: 3, on_added_p50_ms: 5, ratio: 1.667 });
+    expect(pooledAddedRatio([])).toEqual({ off_added_p50_ms: null, on_added_p50_ms: null, ratio: null });
+  });
+  it("quartiles over rounds by nearest rank", async () => {
+    const { quartiles } = await import("../../tools/load/summarize-latency");
+    expect(quartiles([1.5, 1.1, 1.3, 0.9, 1.2])).toEqual([1.1, 1.2, 1.3]);
+    expect(quartiles([])).toEqual([null, null, null]);
+  });
   it("parses /proc/<pid>/stat lines, commands with spaces and parentheses included", async () => {
     const { parseStat } = await import("../../tools/load/process-cpu");
     const line = "4242 (work (er) d) S 4200 4242 4242 0 -1 4194560 500 0 0 0 1234 56 0 0 20 0 9 0 100 1000 100";
@@ -72,5 +88,32 @@ describe("load pacing and idle CPU", () => {
     expect([stealWarning(null), stealWarning(0), stealWarning(2.9)]).toEqual([null, null, null]);
     expect(stealWarning(3)).toBe("load: cpu_steal_percent 3 ≥ 3: the host gave other guests that share of the CPU during the run; its latency ratios are noise (docs/reliability.md), run again when it is quiet");
     expect(stealWarning(12.9)?.startsWith("load: cpu_steal_percent 12.9 ≥ 3:")).toBe(true);
+  });
+});
+
+describe("load report as text", () => {
+  it("prints the paths, the ratios with their spread over rounds, and the DO state", async () => {
+    const { formatReport } = await import("../../tools/load/format-report");
+    const path = (p50: number, added: number | null, cpu: number | null) => ({ requests: 144, errors: 0, p50_ms: p50, p99_ms: p50 * 2, added_p50_ms: added, added_p99_ms: added === null ? null : added * 3, cpu_ms_per_request: cpu });
+    const text = formatReport({
+      sessions: 6, calls_per_session: 12, round_count: 2, offered_rps: 24, cpu_steal_percent: 0.4,
+      paths: { direct: path(12, null, null), off: path(22, 10, 12.1), on: path(25, 12.5, 18.3) },
+      ratios_on_vs_off: { p50_added_latency: 1.25, p99_added_latency: 1.1, cpu_per_request: 1.51 },
+      p50_added_latency_pooled: { ratio: 1.231 },
+      p50_added_ratio_quartiles_over_rounds: [1.2, 1.2, 1.3],
+      rounds: [{ p50_added_ratio: 1.2 }, { p50_added_ratio: null }],
+      do_state: { calls_counted_vs_sent: "12/12 sessions exact", consistent: true, compaction_off_do_files: 0 },
+    });
+    expect(text.split("\n")).toEqual([
+      "load: 6 sessions × 12 calls, 2 rounds, offered 24 calls/s, CPU steal 0.4 %",
+      "path              reqs errors      p50      p99  added p50  added p99  CPU/req",
+      "direct             144      0       12       24          —          —        —",
+      "compaction off     144      0       22       44         10         30     12.1",
+      "compaction on      144      0       25       50       12.5       37.5     18.3",
+      "on/off p50 added latency: 1.25× (median of rounds; target ≤ 1.3×), pooled over all calls 1.231×, rounds' quartiles 1.2 / 1.2 / 1.3",
+      "per round: 1.2 —",
+      "on/off p99 added latency 1.1×, CPU per request 1.51×",
+      "DO state: 12/12 sessions exact; compaction-off DO files 0",
+    ]);
   });
 });

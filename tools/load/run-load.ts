@@ -10,7 +10,12 @@
  *
  *   npm run load -- [--sessions N] [--calls M] [--rounds R] [--interval-ms T] [--json]
  *
- * Defaults: 6 sessions × 12 calls = 72 requests per path and round, 5 rounds (1 080 in all),
+ * Prints a short text summary (./format-report.ts); `--json` prints the whole report as JSON
+ * instead (every round's figures, CPU per process, idle burn, the first errors). Either way a
+ * run at ≥ 3 % CPU steal adds a warning on stderr, and the exit code is 1 on any error or an
+ * inconsistent DO state.
+ *
+ * Defaults: 6 sessions × 12 calls = 72 requests per path and round, 9 rounds (1 944 in all),
  * each session sending one call every T = 250 ms (24 calls/s in all; ./schedule.ts: sessions
  * staggered, latency counted from each call's due time; T = 0 is the closed loop, each call the
  * moment the session's last answer ends, which measures saturation throughput — in paced runs
@@ -48,11 +53,12 @@ import type { Provider, RecordedSession } from "../replay/types";
 import { INDEX_WINDOW_MS } from "../../src/gateway/index-buffer";
 import { REPORT_WINDOW_MS } from "../../src/gateway/report-buffer";
 import { cpuSince, idleCpuPerSecond, machineCpu, minByCommand, minusIdle, stealPercent, stealWarning, treeCpuByCommand } from "./process-cpu";
+import { formatReport } from "./format-report";
 import { readSessionStates } from "./read-do-state";
 import { dueMs } from "./schedule";
 import { startEmulatorProcess } from "./start-emulator-process";
 import { startWrangler } from "./start-wrangler";
-import { summarizePath, summarizeRounds } from "./summarize-latency";
+import { pooledAddedRatio, quartiles, summarizePath, summarizeRounds } from "./summarize-latency";
 
 const CORPUS_DIR = fileURLToPath(new URL("../../../shared/corpus/", import.meta.url).href);
 const GATEWAY_PREFIX: Record<Provider, string> = { anthropic: "/anthropic", "openai-chat": "/openai", "openai-responses": "/openai" };
@@ -67,6 +73,13 @@ interface Call {
 
 /** A bad command line: printed without a stack. */
 class UsageError extends Error {}
+
+/**
+ * Default number of rounds. Nine, not five (until 2026-12-01): one round's on/off ratio moves by
+ * ± 0.3 between rounds of the same code, so a 5-round median still moved ± 0.15 between runs;
+ * over 9 rounds it moved 1.13–1.34 in four quiet runs (docs/reliability.md). About 3 minutes.
+ */
+const DEFAULT_ROUNDS = 9;
 
 /** The options (node:util parseArgs, strict: an unknown flag or a flag without its value is an error). */
 function options(argv: string[]) {
@@ -83,7 +96,7 @@ function options(argv: string[]) {
     if (typeof v !== "string" || !/^\d+$/.test(v.trim()) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${String(v)}`);
     return n;
   };
-  return { n: int("sessions", 6, 1), m: int("calls", 12, 1), rounds: int("rounds", 5, 1), intervalMs: int("interval-ms", DEFAULT_INTERVAL_MS, 0) };
+  return { n: int("sessions", 6, 1), m: int("calls", 12, 1), rounds: int("rounds", DEFAULT_ROUNDS, 1), intervalMs: int("interval-ms", DEFAULT_INTERVAL_MS, 0), json: values.json === true };
 }
 
 /** The calls each session replays: M consecutive calls centred on the middle of the session. */
@@ -153,13 +166,13 @@ async function phase(base: string, path: PathName, sessions: Call[][], runId: st
 }
 
 async function main(): Promise<void> {
-  const { n, m, rounds, intervalMs } = options(process.argv.slice(2));
+  const { n, m, rounds, intervalMs, json } = options(process.argv.slice(2));
   const runId = Date.now().toString(36);
   const sessions = loadSessions(n, m);
   const emulator = await startEmulatorProcess();
   let code: number;
   try {
-    code = await runAgainst(emulator.url, sessions, { n, m, rounds, intervalMs, runId });
+    code = await runAgainst(emulator.url, sessions, { n, m, rounds, intervalMs, runId, json });
   } finally {
     await emulator.close(); // its own process: closed on every path, errors included
   }
@@ -167,7 +180,7 @@ async function main(): Promise<void> {
 }
 
 /** Starts both wrangler instances against the emulator at `emulatorUrl`, runs the rounds, prints the report; returns the exit code. */
-async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: number; m: number; rounds: number; intervalMs: number; runId: string }): Promise<number> {
+async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: number; m: number; rounds: number; intervalMs: number; runId: string; json: boolean }): Promise<number> {
   const { n, m, rounds, intervalMs, runId } = o;
   const persistOn = mkdtempSync(join(tmpdir(), "sluice-load-on-"));
   const persistOff = mkdtempSync(join(tmpdir(), "sluice-load-off-"));
@@ -217,6 +230,7 @@ async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: numbe
       on: summarizePath(round.on.latencies, round.on.errors.length, round.on.wallMs, direct, round.on.cpuMs),
     };
   });
+  const byRound = summarizeRounds(summaries);
   const all = perRound.flatMap((round) => Object.values(round).flatMap((x) => x.errors));
   // DO state: every round's sessions, each with exactly the calls it was sent.
   const sent = new Map<string, number>(perRound.flatMap((_, r) => sessions.map((calls, i): [string, number] => [`load-${runId}r${r}-s${i}`, calls.length])));
@@ -233,7 +247,10 @@ async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: numbe
     seconds: Math.round((performance.now() - started) / 100) / 10,
     // Share of the machine's CPU the hypervisor gave other guests during the run: above a few % the figures are noisier (docs/reliability.md).
     cpu_steal_percent: stealPercent(machine0, machineCpu()),
-    ...summarizeRounds(summaries),
+    ...byRound,
+    // The same ratio from every call at once, and how far the rounds' own ratios spread (./summarize-latency.ts): how far one run's headline can be trusted.
+    p50_added_latency_pooled: pooledAddedRatio(perRound.map((round) => ({ direct: round.direct.latencies, off: round.off.latencies, on: round.on.latencies }))),
+    p50_added_ratio_quartiles_over_rounds: quartiles(byRound.rounds.flatMap((r) => (r.p50_added_ratio === null ? [] : [r.p50_added_ratio]))),
     // CPU ms per request of each process of the two wrangler instances, summed over rounds (wrangler's Node proxy vs workerd).
     idle_cpu_ms_per_s_by_process: Object.fromEntries((["off", "on"] as const).map((p) => [p, Object.fromEntries(Object.entries(idle[p] ?? {}).map(([k, v]) => [k, Math.round(v * 10) / 10]))])),
     cpu_ms_per_request_by_process: Object.fromEntries((["off", "on"] as const).map((p) => {
@@ -252,7 +269,7 @@ async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: numbe
   };
   rmSync(persistOn, { recursive: true, force: true });
   rmSync(persistOff, { recursive: true, force: true });
-  console.log(JSON.stringify(report, null, 2));
+  console.log(o.json ? JSON.stringify(report, null, 2) : formatReport(report));
   const warning = stealWarning(report.cpu_steal_percent);
   if (warning !== null) console.error(warning);
   return all.length === 0 && consistent && offStates.length === 0 ? 0 : 1;

@@ -95,3 +95,31 @@ export function summarizeRounds(rounds: readonly RoundSummary[]) {
     rounds: rounds.map((r) => ({ off_added_p50_ms: r.off.added_p50_ms, on_added_p50_ms: r.on.added_p50_ms, p50_added_ratio: ratio(r.on.added_p50_ms, r.off.added_p50_ms) })),
   };
 }
+
+/** One round's latencies per path, ms, in the same call order on every path. */
+export interface RoundLatencies {
+  direct: readonly number[];
+  off: readonly number[];
+  on: readonly number[];
+}
+
+/**
+ * The on/off p50 added-latency ratio over every call of every round at once ("pooled"): each
+ * call's added latency is paired with the direct path's latency of the same call in its own
+ * round, then one p50 per path is taken over all of them. Beside the median of per-round
+ * ratios (summarizeRounds), it uses all R × N × M calls for each p50 instead of R separate
+ * medians, so a round whose phases drifted moves it by its share of the calls only.
+ */
+export function pooledAddedRatio(rounds: readonly RoundLatencies[]): { off_added_p50_ms: number | null; on_added_p50_ms: number | null; ratio: number | null } {
+  const added = (k: "off" | "on") => rounds.flatMap((r) => r[k].map((t, i) => t - r.direct[i]!));
+  const p50 = (xs: number[]) => (xs.length === 0 ? null : Math.round(percentile(xs, 50) * 100) / 100);
+  const off = p50(added("off"));
+  const on = p50(added("on"));
+  return { off_added_p50_ms: off, on_added_p50_ms: on, ratio: ratio(on, off) };
+}
+
+/** The lower quartile, median and upper quartile (nearest rank) of `xs`; nulls for an empty list. */
+export function quartiles(xs: readonly number[]): [number | null, number | null, number | null] {
+  if (xs.length === 0) return [null, null, null];
+  return [percentile(xs, 25), percentile(xs, 50), percentile(xs, 75)];
+}

@@ -1,0 +1,52 @@
+/**
+ * The load run's report as a few lines of text (pure): what `npm run load` prints without
+ * `--json`. Times in ms, CPU in ms per request; every figure is one the JSON report holds
+ * (tools/load/run-load.ts), rounded as it rounds them.
+ */
+
+/** A path's figures as the report holds them (medians over rounds: ./summarize-latency.ts). */
+interface PathFigures {
+  requests: number;
+  errors: number;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  added_p50_ms: number | null;
+  added_p99_ms: number | null;
+  cpu_ms_per_request: number | null;
+}
+
+/** The parts of the JSON report the text shows. */
+export interface LoadReportView {
+  sessions: number;
+  calls_per_session: number;
+  round_count: number;
+  offered_rps: number | null;
+  cpu_steal_percent: number | null;
+  paths: { direct: PathFigures; off: PathFigures; on: PathFigures };
+  ratios_on_vs_off: { p50_added_latency: number | null; p99_added_latency: number | null; cpu_per_request: number | null };
+  p50_added_latency_pooled: { ratio: number | null };
+  p50_added_ratio_quartiles_over_rounds: [number | null, number | null, number | null];
+  rounds: { p50_added_ratio: number | null }[];
+  do_state: { calls_counted_vs_sent: string; consistent: boolean; compaction_off_do_files: number };
+}
+
+const show = (x: number | null, unit = ""): string => (x === null ? "—" : `${x}${unit}`);
+
+/** The report as text lines (no trailing newline). */
+export function formatReport(r: LoadReportView): string {
+  const row = (name: string, p: PathFigures) =>
+    `${name.padEnd(15)} ${String(p.requests).padStart(6)} ${String(p.errors).padStart(6)} ${show(p.p50_ms).padStart(8)} ${show(p.p99_ms).padStart(8)} ${show(p.added_p50_ms).padStart(10)} ${show(p.added_p99_ms).padStart(10)} ${show(p.cpu_ms_per_request).padStart(8)}`;
+  const [q1, q2, q3] = r.p50_added_ratio_quartiles_over_rounds;
+  const ratios = r.ratios_on_vs_off;
+  return [
+    `load: ${r.sessions} sessions × ${r.calls_per_session} calls, ${r.round_count} rounds, offered ${show(r.offered_rps, " calls/s")}, CPU steal ${show(r.cpu_steal_percent, " %")}`,
+    `${"path".padEnd(15)} ${"reqs".padStart(6)} ${"errors".padStart(6)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"added p50".padStart(10)} ${"added p99".padStart(10)} ${"CPU/req".padStart(8)}`,
+    row("direct", r.paths.direct),
+    row("compaction off", r.paths.off),
+    row("compaction on", r.paths.on),
+    `on/off p50 added latency: ${show(ratios.p50_added_latency, "×")} (median of rounds; target ≤ 1.3×), pooled over all calls ${show(r.p50_added_latency_pooled.ratio, "×")}, rounds' quartiles ${show(q1)} / ${show(q2)} / ${show(q3)}`,
+    `per round: ${r.rounds.map((x) => show(x.p50_added_ratio)).join(" ")}`,
+    `on/off p99 added latency ${show(ratios.p99_added_latency, "×")}, CPU per request ${show(ratios.cpu_per_request, "×")}`,
+    `DO state: ${r.do_state.calls_counted_vs_sent}${r.do_state.consistent ? "" : " (INCONSISTENT)"}; compaction-off DO files ${r.do_state.compaction_off_do_files}`,
+  ].join("\n");
+}
