@@ -49,6 +49,27 @@ export interface CutInput {
   cached_end: number;
 }
 
+/** pair_ids order: first edited message, then pair id. */
+function idOrder(a: CutCandidate, b: CutCandidate): number {
+  return a.first_edit_message - b.first_edit_message || a.pair_id.localeCompare(b.pair_id);
+}
+
+/**
+ * Inserts `c` into `ordered` (sorted by idOrder) after every element it does not precede, so
+ * candidates that compare equal stay in the order taken — the order a stable sort of the taken
+ * list gives them.
+ */
+function insertInIdOrder(ordered: CutCandidate[], c: CutCandidate): void {
+  let lo = 0;
+  let hi = ordered.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (idOrder(ordered[mid]!, c) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  ordered.splice(lo, 0, c);
+}
+
 /** Enumerates the valid, distinct cut points, earliest first. */
 export function enumerateCutPoints(input: CutInput): CutPoint[] {
   const n = input.message_tokens.length;
@@ -63,24 +84,32 @@ export function enumerateCutPoints(input: CutInput): CutPoint[] {
   // 2. Prefix sums of message tokens for K.
   const prefix = new Array<number>(n + 1).fill(0);
   for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i]! + input.message_tokens[i]!;
-  const sorted = [...input.candidates].sort((a, b) => Math.max(a.call_message, a.result_message) - Math.max(b.call_message, b.result_message));
+  const lastMessage = (c: CutCandidate) => Math.max(c.call_message, c.result_message);
+  const sorted = [...input.candidates].sort((a, b) => lastMessage(a) - lastMessage(b));
   const cuts: CutPoint[] = [];
+  // The candidates taken so far, in pair_ids order, with their running sum of H (added in the
+  // order taken) and their earliest first edit: each cut reads them in O(taken) instead of
+  // copying `taken` per candidate and summing, mapping and sorting it again per cut.
+  const ordered: CutCandidate[] = [];
+  let removed = 0;
+  let firstEdit = Number.POSITIVE_INFINITY;
   let inside = 0;
   let next = 0;
-  let taken: CutCandidate[] = [];
   let lastCount = 0;
   for (let b = 1; b <= maxB; b++) {
     inside += delta[b]!;
-    while (next < sorted.length && Math.max(sorted[next]!.call_message, sorted[next]!.result_message) < b) taken = [...taken, sorted[next++]!];
-    if (inside > 0 || taken.length === lastCount) continue;
-    lastCount = taken.length;
+    while (next < sorted.length && lastMessage(sorted[next]!) < b) {
+      const c = sorted[next++]!;
+      insertInIdOrder(ordered, c);
+      removed += c.saved_tokens;
+      firstEdit = Math.min(firstEdit, c.first_edit_message);
+    }
+    if (inside > 0 || ordered.length === lastCount) continue;
+    lastCount = ordered.length;
     // 3. H, first edit and K for this set.
-    const removed = taken.reduce((s, c) => s + c.saved_tokens, 0);
-    const firstEdit = Math.min(...taken.map((c) => c.first_edit_message));
     const end = Math.max(firstEdit, Math.min(input.cached_end, n));
     const rewritten = Math.max(0, prefix[end]! - prefix[firstEdit]! - removed);
-    const ids = [...taken].sort((a, b) => a.first_edit_message - b.first_edit_message || a.pair_id.localeCompare(b.pair_id)).map((c) => c.pair_id);
-    cuts.push({ boundary: b, pair_ids: ids, removed_tokens: removed, rewritten_tokens: rewritten });
+    cuts.push({ boundary: b, pair_ids: ordered.map((c) => c.pair_id), removed_tokens: removed, rewritten_tokens: rewritten });
   }
   return cuts;
 }

@@ -204,9 +204,14 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ResponsesIndex {
 function pairItems(bytes: Uint8Array, items: ResponsesItem[]): { pairs: ResponsesPairLoc[]; orphans: Orphan[] } {
   const calls = new Map<string, ResponsesItem[]>();
   const outputs = new Map<string, ResponsesItem[]>();
+  const add = (map: Map<string, ResponsesItem[]>, it: ResponsesItem) => {
+    const list = map.get(it.callId!);
+    if (list) list.push(it);
+    else map.set(it.callId!, [it]);
+  };
   for (const it of items) {
-    if (it.kind === "call") calls.set(it.callId!, [...(calls.get(it.callId!) ?? []), it]);
-    if (it.kind === "call_output") outputs.set(it.callId!, [...(outputs.get(it.callId!) ?? []), it]);
+    if (it.kind === "call") add(calls, it);
+    if (it.kind === "call_output") add(outputs, it);
   }
   const pairs: ResponsesPairLoc[] = [];
   const orphans: Orphan[] = [];
