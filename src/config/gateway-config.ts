@@ -34,7 +34,7 @@ export interface GatewayConfig {
   upstreamTimeoutMs: number;
   /** Value of the admin bearer token secret (never forwarded upstream), or null when unset. */
   adminToken: string | null;
-  /** True when COMPACTION_CONFIG is a non-empty string or SLUICE_COMPACTION is "1". */
+  /** True when COMPACTION_CONFIG is a non-empty string, or SLUICE_COMPACTION or SLUICE_MEASURE is "1" (measurement runs the pipeline too). */
   compactionConfigured: boolean;
   /** Batching window of the per-session after-the-answer reports, ms (0 … MAX_WINDOW_MS). */
   reportWindowMs: number;
@@ -69,6 +69,7 @@ const vars = z.object({
     .optional(),
   COMPACTION_CONFIG: z.string().optional(),
   SLUICE_COMPACTION: z.string().optional(),
+  SLUICE_MEASURE: z.string().optional(),
   SLUICE_REPORT_WINDOW_MS: windowVar.optional(),
   SLUICE_INDEX_WINDOW_MS: windowVar.optional(),
 });
@@ -87,7 +88,7 @@ const memo = new Map<string, GatewayConfig | Error>();
  */
 export function readGatewayConfig(env: Env): GatewayConfig {
   const e = env as Record<string, unknown>;
-  const key = JSON.stringify([e.ANTHROPIC_BASE_URL, e.OPENAI_BASE_URL, e.UPSTREAM_TIMEOUT_MS, e.COMPACTION_CONFIG, e.SLUICE_COMPACTION, e.SLUICE_REPORT_WINDOW_MS, e.SLUICE_INDEX_WINDOW_MS, e[DEFAULTS.admin_token_env]]);
+  const key = JSON.stringify([e.ANTHROPIC_BASE_URL, e.OPENAI_BASE_URL, e.UPSTREAM_TIMEOUT_MS, e.COMPACTION_CONFIG, e.SLUICE_COMPACTION, e.SLUICE_MEASURE, e.SLUICE_REPORT_WINDOW_MS, e.SLUICE_INDEX_WINDOW_MS, e[DEFAULTS.admin_token_env]]);
   let r = memo.get(key);
   if (r === undefined) {
     try {
@@ -119,7 +120,7 @@ function parseGatewayConfig(env: Env): GatewayConfig {
     },
     upstreamTimeoutMs: timeout,
     adminToken: typeof adminToken === "string" && adminToken.length > 0 ? adminToken : null,
-    compactionConfigured: (v.COMPACTION_CONFIG ?? "").trim() !== "" || (v.SLUICE_COMPACTION ?? "").trim() === "1",
+    compactionConfigured: (v.COMPACTION_CONFIG ?? "").trim() !== "" || (v.SLUICE_COMPACTION ?? "").trim() === "1" || (v.SLUICE_MEASURE ?? "").trim() === "1",
     reportWindowMs: v.SLUICE_REPORT_WINDOW_MS ? Number(v.SLUICE_REPORT_WINDOW_MS) : REPORT_WINDOW_MS,
     indexWindowMs: v.SLUICE_INDEX_WINDOW_MS ? Number(v.SLUICE_INDEX_WINDOW_MS) : INDEX_WINDOW_MS,
   };

@@ -84,7 +84,7 @@ function readSwitch(env: ConfigEnv, name: "SLUICE_COMPACTION" | "SLUICE_MEASURE"
   const v = env[name];
   if (v === undefined || v === "" || v === "0") return false;
   if (v === "1") return true;
-  return { field: name, message: `${name} must be "0" or "1"` };
+  return { field: name, message: `${name} must be "0", "1" or empty` };
 }
 
 /** First zod issue → {field, message}. Unknown keys are named by the key itself. */

@@ -41,7 +41,7 @@ export interface Health {
   name: "sluice";
   /** src/version.ts, kept in step with package.json. */
   version: string;
-  /** COMPACTION_CONFIG non-empty or SLUICE_COMPACTION = "1". */
+  /** COMPACTION_CONFIG non-empty, or SLUICE_COMPACTION or SLUICE_MEASURE = "1". */
   compaction_configured: boolean;
   /** What the pipeline does: "off", "measure" (count only) or "compact". */
   compaction_mode: "off" | "measure" | "compact";

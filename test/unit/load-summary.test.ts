@@ -16,7 +16,9 @@ describe("load summary", () => {
     expect(summarizePath([12], 0, 1_000, null).added_p50_ms).toBe(null);
   });
   it("ratios", () => {
-    expect([ratio(3, 2), ratio(1, 0), ratio(null, 2), ratio(1, 3)]).toEqual([1.5, null, null, 0.333]);
+    expect([ratio(3, 2), ratio(1, 0), ratio(null, 2), ratio(1, 3), ratio(0, 2)]).toEqual([1.5, null, null, 0.333, 0]);
+    // A non-positive added latency off (or a negative one on) is noise, not a ratio: −1.25 / 6.31 must not read as −0.198×.
+    expect([ratio(-1.25, 6.31), ratio(2, -0.03), ratio(2, 0)]).toEqual([null, null, null]);
   });
 });
 
@@ -94,6 +96,12 @@ describe("load pacing and idle CPU", () => {
 describe("load report as text", () => {
   it("prints the paths, the ratios with their spread over rounds, and the DO state", async () => {
     const { formatReport } = await import("../../tools/load/format-report");
+    const one = { requests: 3, errors: 0, p50_ms: 1, p99_ms: 1, added_p50_ms: null, added_p99_ms: null, cpu_ms_per_request: null };
+    expect(formatReport({
+      sessions: 1, calls_per_session: 1, round_count: 1, offered_rps: null, cpu_steal_percent: null, paths: { direct: one, off: one, on: one },
+      ratios_on_vs_off: { p50_added_latency: null, p99_added_latency: null, cpu_per_request: null }, p50_added_latency_pooled: { ratio: null },
+      p50_added_ratio_quartiles_over_rounds: [null, null, null], rounds: [], do_state: { calls_counted_vs_sent: "0/1 sessions exact", consistent: false, compaction_off_do_files: 1 },
+    }).split("\n")[0]).toBe("load: 1 session × 1 call, 1 round, offered —, CPU steal —");
     const path = (p50: number, added: number | null, cpu: number | null) => ({ requests: 144, errors: 0, p50_ms: p50, p99_ms: p50 * 2, added_p50_ms: added, added_p99_ms: added === null ? null : added * 3, cpu_ms_per_request: cpu });
     const text = formatReport({
       sessions: 6, calls_per_session: 12, round_count: 2, offered_rps: 24, cpu_steal_percent: 0.4,

@@ -22,7 +22,8 @@ describe("GET /healthz", () => {
   const cases: Array<[Record<string, string>, boolean, "off" | "measure" | "compact"]> = [
     [{ SLUICE_COMPACTION: "1" }, true, "compact"],
     [{ SLUICE_COMPACTION: "0" }, false, "off"],
-    [{ SLUICE_MEASURE: "1" }, false, "measure"],
+    [{ SLUICE_MEASURE: "1" }, true, "measure"],
+    [{ SLUICE_MEASURE: "0" }, false, "off"],
     [{ COMPACTION_CONFIG: '{"enabled":true}' }, true, "compact"],
     [{ COMPACTION_CONFIG: '{"enabled":false}' }, true, "off"],
     [{ COMPACTION_CONFIG: "   " }, false, "off"],
@@ -37,8 +38,8 @@ describe("GET /healthz", () => {
   }
 
   const bad: Array<[Record<string, string>, string, string]> = [
-    [{ SLUICE_COMPACTION: "true" }, "SLUICE_COMPACTION", 'SLUICE_COMPACTION must be "0" or "1"'],
-    [{ SLUICE_COMPACTION: " 1 " }, "SLUICE_COMPACTION", 'SLUICE_COMPACTION must be "0" or "1"'],
+    [{ SLUICE_COMPACTION: "true" }, "SLUICE_COMPACTION", 'SLUICE_COMPACTION must be "0", "1" or empty'],
+    [{ SLUICE_COMPACTION: " 1 " }, "SLUICE_COMPACTION", 'SLUICE_COMPACTION must be "0", "1" or empty'],
     [{ COMPACTION_CONFIG: '{"threshold_tokens":-5}' }, "threshold_tokens", "threshold_tokens must be an integer from 0 to 10000000"],
   ];
   for (const [vars, field, message] of bad) {

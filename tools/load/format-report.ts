@@ -31,6 +31,7 @@ export interface LoadReportView {
 }
 
 const show = (x: number | null, unit = ""): string => (x === null ? "—" : `${x}${unit}`);
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The report as text lines (no trailing newline). */
 export function formatReport(r: LoadReportView): string {
@@ -39,7 +40,7 @@ export function formatReport(r: LoadReportView): string {
   const [q1, q2, q3] = r.p50_added_ratio_quartiles_over_rounds;
   const ratios = r.ratios_on_vs_off;
   return [
-    `load: ${r.sessions} sessions × ${r.calls_per_session} calls, ${r.round_count} rounds, offered ${show(r.offered_rps, " calls/s")}, CPU steal ${show(r.cpu_steal_percent, " %")}`,
+    `load: ${plural(r.sessions, "session")} × ${plural(r.calls_per_session, "call")}, ${plural(r.round_count, "round")}, offered ${show(r.offered_rps, " calls/s")}, CPU steal ${show(r.cpu_steal_percent, " %")}`,
     `${"path".padEnd(15)} ${"reqs".padStart(6)} ${"errors".padStart(6)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"added p50".padStart(10)} ${"added p99".padStart(10)} ${"CPU/req".padStart(8)}`,
     row("direct", r.paths.direct),
     row("compaction off", r.paths.off),

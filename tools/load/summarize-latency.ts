@@ -45,9 +45,14 @@ export function summarizePath(latencies: readonly number[], errors: number, wall
   };
 }
 
-/** a / b rounded to 3 places; null when b is 0 or either is null. */
+/**
+ * a / b rounded to 3 places; null when either is null, b ≤ 0 or a < 0. The figures compared are
+ * latencies, throughputs, CPU times and added latencies; an added latency ≤ 0 (the direct path
+ * was the slower one in that round: noise) has no meaningful ratio, and a negative one must not
+ * read as far under a target.
+ */
 export function ratio(a: number | null, b: number | null): number | null {
-  if (a === null || b === null || b === 0) return null;
+  if (a === null || b === null || b <= 0 || a < 0) return null;
   return Math.round((a / b) * 1000) / 1000;
 }
 

@@ -4,30 +4,14 @@
  * progress bar, writes report.json + report.html to --out and prints the table. See
  * parse-args.ts for the flags.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { expandFiles } from "./expand-files";
 import { parseArgs, USAGE } from "./parse-args";
 import { readSessionText } from "./read-session-text";
 import { renderTable } from "./render-table";
 import { runReplay } from "./run-replay";
 import { writeReport } from "./write-report";
 import { createProgressBar } from "./progress-bar";
-
-/** Files named on the command line; directories are searched recursively for *.json / *.jsonl. */
-function expandFiles(paths: readonly string[]): string[] {
-  const out: string[] = [];
-  const walk = (p: string) => {
-    if (!existsSync(p)) throw new Error(`${p}: no such file or directory`);
-    if (statSync(p).isDirectory()) {
-      for (const name of readdirSync(p).sort()) {
-        const child = join(p, name);
-        if (statSync(child).isDirectory() || /\.jsonl?$/.test(name)) walk(child);
-      }
-    } else out.push(p);
-  };
-  paths.forEach(walk);
-  return out;
-}
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));

@@ -31,8 +31,8 @@ describe("loadConfig: switches and defaults", () => {
   });
 
   it("refuses a switch other than 0/1", () => {
-    expect(errorOf(loadConfig({ SLUICE_COMPACTION: "yes" }))).toEqual({ field: "SLUICE_COMPACTION", message: 'SLUICE_COMPACTION must be "0" or "1"' });
-    expect(errorOf(loadConfig({ SLUICE_MEASURE: "true" }))).toEqual({ field: "SLUICE_MEASURE", message: 'SLUICE_MEASURE must be "0" or "1"' });
+    expect(errorOf(loadConfig({ SLUICE_COMPACTION: "yes" }))).toEqual({ field: "SLUICE_COMPACTION", message: 'SLUICE_COMPACTION must be "0", "1" or empty' });
+    expect(errorOf(loadConfig({ SLUICE_MEASURE: "true" }))).toEqual({ field: "SLUICE_MEASURE", message: 'SLUICE_MEASURE must be "0", "1" or empty' });
   });
 });
 
@@ -44,7 +44,7 @@ describe("loadConfig: schema errors name the field", () => {
   });
 
   it("unknown keys are named; seed names point to the English key", () => {
-    expect(errorOf(cfg({ threshold: 1 }))).toEqual({ field: "threshold", message: 'unknown key "threshold" (see src/config/defaults.ts for the known keys)' });
+    expect(errorOf(cfg({ threshold: 1 }))).toEqual({ field: "threshold", message: 'unknown key "threshold" (see docs/config.md for the known keys)' });
     expect(errorOf(cfg({ limiar_decisao: 0.5 }))).toEqual({ field: "limiar_decisao", message: 'unknown key "limiar_decisao": use "decision_threshold"' });
   });
 
