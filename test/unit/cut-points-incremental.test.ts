@@ -1,42 +1,36 @@
 /**
  * enumerateCutPoints keeps its taken candidates incrementally (src/core/cost/enumerate-cut-points.ts):
- * the cuts must equal, field for field and in order, those of the formulation it replaced, which
- * re-summed, re-mapped and stably re-sorted the whole taken list at every cut (kept below as
- * the oracle).
+ * the cuts must equal, field for field and in order, those of a brute-force reading of its
+ * definition that re-derives everything at every boundary, as the formulation it replaced did.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { enumerateCutPoints, type CutCandidate, type CutInput, type CutPoint } from "../../src/core/cost/enumerate-cut-points";
 
-/** The previous formulation (until 2026-12-01), step 3 verbatim. */
+/**
+ * The definition, by brute force: at each boundary b, valid when no exchange has call < b ≤
+ * result; the candidates taken are those ending before b, in the order the previous formulation
+ * took them (a stable sort by last message); H summed in that order, K from prefix sums built
+ * from 0, and pair_ids stably sorted by first edit, then id — as the code before 2026-12-01 did
+ * at every cut.
+ */
 function reference(input: CutInput): CutPoint[] {
-  const n = input.message_tokens.length;
-  const maxB = Math.min(input.max_boundary, n);
-  const delta = new Array<number>(n + 2).fill(0);
-  for (const s of input.spans) {
-    if (s.result_message <= s.call_message) continue;
-    delta[s.call_message + 1]! += 1;
-    delta[s.result_message + 1]! -= 1;
-  }
-  const prefix = new Array<number>(n + 1).fill(0);
-  for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i]! + input.message_tokens[i]!;
-  const sorted = [...input.candidates].sort((a, b) => Math.max(a.call_message, a.result_message) - Math.max(b.call_message, b.result_message));
+  const tokens = input.message_tokens;
+  const upTo = (k: number) => tokens.slice(0, k).reduce((a, t) => a + t, 0);
+  const last = (c: CutCandidate) => Math.max(c.call_message, c.result_message);
+  const inOrder = [...input.candidates].sort((a, b) => last(a) - last(b));
   const cuts: CutPoint[] = [];
-  let inside = 0;
-  let next = 0;
-  let taken: CutCandidate[] = [];
-  let lastCount = 0;
-  for (let b = 1; b <= maxB; b++) {
-    inside += delta[b]!;
-    while (next < sorted.length && Math.max(sorted[next]!.call_message, sorted[next]!.result_message) < b) taken = [...taken, sorted[next++]!];
-    if (inside > 0 || taken.length === lastCount) continue;
-    lastCount = taken.length;
-    const removed = taken.reduce((s, c) => s + c.saved_tokens, 0);
-    const firstEdit = Math.min(...taken.map((c) => c.first_edit_message));
-    const end = Math.max(firstEdit, Math.min(input.cached_end, n));
-    const rewritten = Math.max(0, prefix[end]! - prefix[firstEdit]! - removed);
-    const ids = [...taken].sort((a, b) => a.first_edit_message - b.first_edit_message || a.pair_id.localeCompare(b.pair_id)).map((c) => c.pair_id);
-    cuts.push({ boundary: b, pair_ids: ids, removed_tokens: removed, rewritten_tokens: rewritten });
+  let seen = 0;
+  for (let b = 1; b <= Math.min(input.max_boundary, tokens.length); b++) {
+    const crossed = input.spans.some((s) => s.result_message > s.call_message && s.call_message < b && b <= s.result_message);
+    const taken = inOrder.filter((c) => last(c) < b);
+    if (crossed || taken.length === seen) continue;
+    seen = taken.length;
+    const removed = taken.reduce((a, c) => a + c.saved_tokens, 0);
+    const first = taken.reduce((m, c) => Math.min(m, c.first_edit_message), Number.POSITIVE_INFINITY);
+    const end = Math.max(first, Math.min(input.cached_end, tokens.length));
+    const ids = [...taken].sort((x, y) => x.first_edit_message - y.first_edit_message || x.pair_id.localeCompare(y.pair_id)).map((c) => c.pair_id);
+    cuts.push({ boundary: b, pair_ids: ids, removed_tokens: removed, rewritten_tokens: Math.max(0, upTo(end) - upTo(first) - removed) });
   }
   return cuts;
 }
@@ -66,7 +60,7 @@ const cutInput: fc.Arbitrary<CutInput> = fc
   });
 
 describe("enumerateCutPoints, incremental", () => {
-  it("ids that collate equal (NFC é and NFD e + U+0301) keep the order taken, as the stable sort did", () => {
+  it("ids that collate equal (NFC é and NFD e + U+0301) keep the order taken, as a stable sort does", () => {
     expect("\u00e9".localeCompare("e\u0301")).toBe(0);
     const spans = [{ call_message: 1, result_message: 2 }, { call_message: 3, result_message: 4 }];
     // Taken by last message: "e\u0301" (ends at 2) first, then "\u00e9" (ends at 4); both edit message 1 first.
@@ -80,7 +74,7 @@ describe("enumerateCutPoints, incremental", () => {
     expect(cuts).toEqual(reference(input));
   });
 
-  it("equals the previous formulation on 2 000 generated histories (seeded)", () => {
+  it("equals the brute-force definition on 2 000 generated histories (seeded)", () => {
     fc.assert(fc.property(cutInput, (input) => { expect(enumerateCutPoints(input)).toEqual(reference(input)); }), { numRuns: 2_000, seed: 20261201 });
   });
 
