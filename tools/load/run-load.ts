@@ -77,7 +77,7 @@ class UsageError extends Error {}
 /**
  * Default number of rounds. Nine, not five (until 2026-12-01): one round's on/off ratio moves by
  * ± 0.3 between rounds of the same code, so a 5-round median still moved ± 0.15 between runs;
- * over 9 rounds it moved 1.13–1.34 in four quiet runs (docs/reliability.md). About 3 minutes.
+ * over 9 rounds it moved 1.13–1.34 in seven runs at ≤ 5 % steal (docs/reliability.md). About 3 minutes.
  */
 const DEFAULT_ROUNDS = 9;
 

@@ -62,7 +62,7 @@ export function runHeuristicEngine(view: ConversationView, config: HeuristicConf
       continue;
     }
     let best: Verdict = KEEP;
-    // An indexed loop: `for (const [rule, vs] of byRule)` here made an iterator and an entry per pair and rule (≈ 70 KB per call of 300 pairs, V8 heap sampling).
+    // An indexed loop: `for (const [rule, vs] of byRule)` here made an iterator and an entry per pair and rule (≈ 50–60 KB per load call: V8 heap sampling, docs/reliability.md).
     for (let r = 0; r < byRule.length; r++) {
       const [rule, vs] = byRule[r]!;
       const v = vs[p.id];
