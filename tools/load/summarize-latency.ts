@@ -28,10 +28,17 @@ export interface PathSummary {
   cpu_ms_per_request: number | null;
 }
 
+/** `x` ms rounded to 2 places, as every figure of the report is. */
+const round = (x: number) => Math.round(x * 100) / 100;
+
+/** Per call: `latencies[i]` less the direct path's latency of the same call, `direct[i]`. */
+function pairedAdded(latencies: readonly number[], direct: readonly number[]): number[] {
+  return latencies.map((t, i) => t - direct[i]!);
+}
+
 /** Summarises one path; `direct` (same call order) gives the paired added latency. */
 export function summarizePath(latencies: readonly number[], errors: number, wallMs: number, direct: readonly number[] | null, cpuMs: number | null = null): PathSummary {
-  const added = direct === null ? null : latencies.map((t, i) => t - direct[i]!);
-  const round = (x: number) => Math.round(x * 100) / 100;
+  const added = direct === null ? null : pairedAdded(latencies, direct);
   return {
     requests: latencies.length,
     errors,
@@ -116,8 +123,8 @@ export interface RoundLatencies {
  * medians, so a round whose phases drifted moves it by its share of the calls only.
  */
 export function pooledAddedRatio(rounds: readonly RoundLatencies[]): { off_added_p50_ms: number | null; on_added_p50_ms: number | null; ratio: number | null } {
-  const added = (k: "off" | "on") => rounds.flatMap((r) => r[k].map((t, i) => t - r.direct[i]!));
-  const p50 = (xs: number[]) => (xs.length === 0 ? null : Math.round(percentile(xs, 50) * 100) / 100);
+  const added = (k: "off" | "on") => rounds.flatMap((r) => pairedAdded(r[k], r.direct));
+  const p50 = (xs: number[]) => (xs.length === 0 ? null : round(percentile(xs, 50)));
   const off = p50(added("off"));
   const on = p50(added("on"));
   return { off_added_p50_ms: off, on_added_p50_ms: on, ratio: ratio(on, off) };
