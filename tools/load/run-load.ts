@@ -46,6 +46,7 @@ import { tmpdir } from "node:os";
 import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { onExit } from "signal-exit";
 import { agentHeaders } from "../replay/agent-headers";
 import { readSessionText } from "../replay/read-session-text";
 import { ENDPOINT_PATH } from "../replay/send-http";
@@ -184,6 +185,9 @@ async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: numbe
   const { n, m, rounds, intervalMs, runId } = o;
   const persistOn = mkdtempSync(join(tmpdir(), "sluice-load-on-"));
   const persistOff = mkdtempSync(join(tmpdir(), "sluice-load-off-"));
+  const removeState = () => { rmSync(persistOn, { recursive: true, force: true }); rmSync(persistOff, { recursive: true, force: true }); };
+  // A run that ends early (Ctrl-C, a failure) removes the state folders too; after the wrangler processes' own exit handlers.
+  const releaseState = onExit(removeState, { alwaysLast: true });
   // The batching windows the settle wait (SETTLE_MS) is computed from, set explicitly so they are the ones running.
   const base = { ANTHROPIC_BASE_URL: emulatorUrl, OPENAI_BASE_URL: emulatorUrl, SLUICE_REPORT_WINDOW_MS: String(REPORT_WINDOW_MS), SLUICE_INDEX_WINDOW_MS: String(INDEX_WINDOW_MS) };
   const started = performance.now();
@@ -267,8 +271,8 @@ async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: numbe
       compaction_off_do_files: offStates.length,
     },
   };
-  rmSync(persistOn, { recursive: true, force: true });
-  rmSync(persistOff, { recursive: true, force: true });
+  removeState();
+  releaseState();
   console.log(o.json ? JSON.stringify(report, null, 2) : formatReport(report));
   const warning = stealWarning(report.cpu_steal_percent);
   if (warning !== null) console.error(warning);

@@ -4,9 +4,13 @@
  * (parsing each ~300 KB body, the prompt-cache simulation) ran on the thread that times the
  * requests, so every answer waited behind other requests' emulator work before its clock
  * stopped, and that wait landed in the added latency of whichever path was running.
+ *
+ * Until `close()`, the process is killed (SIGKILL) when the load client ends in any other way —
+ * a signal sent to it alone, a failure, process.exit (signal-exit) — so it never outlives the run.
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { onExit } from "signal-exit";
 
 export interface EmulatorProcess {
   url: string;
@@ -20,6 +24,8 @@ const MAIN = fileURLToPath(new URL("../emulator/main.ts", import.meta.url).href)
 /** Starts it; rejects if no URL is printed within `timeoutMs` or the process exits first. */
 export function startEmulatorProcess(timeoutMs = 30_000): Promise<EmulatorProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", MAIN, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const release = onExit(() => { if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL"); });
+  child.once("exit", () => release());
   return new Promise((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => { child.kill("SIGKILL"); reject(new Error(`emulator: no URL within ${timeoutMs} ms`)); }, timeoutMs);

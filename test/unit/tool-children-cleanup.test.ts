@@ -1,0 +1,57 @@
+/**
+ * The dev tools' child processes do not outlive the tool (tools/shared/start-wrangler-dev.ts,
+ * tools/load/start-emulator-process.ts). `wrangler dev` runs in its own process group, so a
+ * Ctrl-C reached `npm run load` but not wrangler: an interrupted run left 8 processes (two
+ * wrangler instances with their workerd) and their state folders behind. A child program
+ * (test/support/tool-children.ts) starts the emulator and one wrangler and is then ended by a
+ * signal sent to it alone, without `close()`; its exit handlers must stop both and remove the
+ * wrangler's state folder.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const CHILD = fileURLToPath(new URL("../support/tool-children.ts", import.meta.url).href);
+
+/** Whether a process (pid > 0) or a process group (pid < 0) still exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
+/** Polls `check` every 100 ms until it holds or `ms` pass; returns whether it held. */
+async function within(ms: number, check: () => boolean): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) if (check()) return true;
+  return check();
+}
+
+describe("tool child processes", () => {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    it(`are stopped when the tool gets ${signal} before close()`, async () => {
+      const child = spawn(process.execPath, ["--import", "tsx", CHILD], { stdio: ["ignore", "pipe", "inherit"] });
+      const exit = new Promise<NodeJS.Signals | null>((r) => child.once("exit", (_code, sig) => r(sig)));
+      const started = await new Promise<{ emulator_pid: number; wrangler_pid: number; persist_dir: string }>((resolve, reject) => {
+        let out = "";
+        child.stdout.on("data", (d: Buffer) => {
+          out += d.toString("utf8");
+          const line = out.split("\n").find((l) => l.startsWith("{"));
+          if (line !== undefined && out.includes("}\n")) resolve(JSON.parse(line));
+        });
+        child.once("exit", (code) => reject(new Error(`child exited with ${code} before it started both`)));
+      });
+      expect(alive(started.emulator_pid)).toBe(true);
+      expect(alive(-started.wrangler_pid)).toBe(true);
+      expect(existsSync(started.persist_dir)).toBe(true);
+
+      child.kill(signal);
+      expect(await exit).toBe(signal); // signal-exit re-raises: the tool still ends by the signal
+      expect(await within(5_000, () => !alive(started.emulator_pid) && !alive(-started.wrangler_pid))).toBe(true);
+      expect(existsSync(started.persist_dir)).toBe(false);
+    }, 120_000);
+  }
+});
