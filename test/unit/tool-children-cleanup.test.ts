@@ -35,23 +35,30 @@ describe("tool child processes", () => {
     it(`are stopped when the tool gets ${signal} before close()`, async () => {
       const child = spawn(process.execPath, ["--import", "tsx", CHILD], { stdio: ["ignore", "pipe", "inherit"] });
       const exit = new Promise<NodeJS.Signals | null>((r) => child.once("exit", (_code, sig) => r(sig)));
-      const started = await new Promise<{ emulator_pid: number; wrangler_pid: number; persist_dir: string }>((resolve, reject) => {
-        let out = "";
-        child.stdout.on("data", (d: Buffer) => {
-          out += d.toString("utf8");
-          const line = out.split("\n").find((l) => l.startsWith("{"));
-          if (line !== undefined && out.includes("}\n")) resolve(JSON.parse(line));
+      try {
+        const started = await new Promise<{ emulator_pid: number; wrangler_pid: number; persist_dir: string }>((resolve, reject) => {
+          let out = "";
+          child.stdout.on("data", (d: Buffer) => {
+            out += d.toString("utf8");
+            const line = out.split("\n").find((l) => l.startsWith("{"));
+            if (line !== undefined && out.includes("}\n")) resolve(JSON.parse(line));
+          });
+          child.once("exit", (code) => reject(new Error(`child exited with ${code} before it started both`)));
+          // Within the test's own timeout, so the finally below still runs.
+          setTimeout(() => reject(new Error("child did not start both within 100 s")), 100_000).unref();
         });
-        child.once("exit", (code) => reject(new Error(`child exited with ${code} before it started both`)));
-      });
-      expect(alive(started.emulator_pid)).toBe(true);
-      expect(alive(-started.wrangler_pid)).toBe(true);
-      expect(existsSync(started.persist_dir)).toBe(true);
+        expect(alive(started.emulator_pid)).toBe(true);
+        expect(alive(-started.wrangler_pid)).toBe(true);
+        expect(existsSync(started.persist_dir)).toBe(true);
 
-      child.kill(signal);
-      expect(await exit).toBe(signal); // signal-exit re-raises: the tool still ends by the signal
-      expect(await within(5_000, () => !alive(started.emulator_pid) && !alive(-started.wrangler_pid))).toBe(true);
-      expect(existsSync(started.persist_dir)).toBe(false);
+        child.kill(signal);
+        expect(await exit).toBe(signal); // signal-exit re-raises: the tool still ends by the signal
+        expect(await within(5_000, () => !alive(started.emulator_pid) && !alive(-started.wrangler_pid))).toBe(true);
+        expect(existsSync(started.persist_dir)).toBe(false);
+      } finally {
+        // A failed expectation must not leave the child behind: SIGTERM (not SIGKILL) lets its exit handlers run.
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      }
     }, 120_000);
   }
 });
