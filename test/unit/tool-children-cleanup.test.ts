@@ -62,3 +62,15 @@ describe("tool child processes", () => {
     }, 120_000);
   }
 });
+
+describe("the emulator process", () => {
+  it("close() resolves when the emulator was killed by a signal", async () => {
+    const { startEmulatorProcess } = await import("../../tools/load/start-emulator-process");
+    const emulator = await startEmulatorProcess();
+    process.kill(emulator.pid, "SIGKILL");
+    expect(await within(5_000, () => !alive(emulator.pid))).toBe(true);
+    await new Promise((r) => setTimeout(r, 100)); // the exit event
+    const closed = await Promise.race([emulator.close().then(() => "closed"), new Promise((r) => setTimeout(() => r("hung"), 2_000))]);
+    expect(closed).toBe("closed");
+  }, 60_000);
+});

@@ -41,7 +41,8 @@ export function startEmulatorProcess(timeoutMs = 30_000): Promise<EmulatorProces
         url: m[1]!,
         pid: child.pid!,
         close: () => new Promise<void>((done) => {
-          if (child.exitCode !== null) return done();
+          // Ended already, by its own exit or by a signal (exitCode stays null then: found by a review, 2026-12-02 — a killed emulator hung close() and the load exited 0).
+          if (child.exitCode !== null || child.signalCode !== null) return done();
           child.once("exit", () => done());
           child.kill("SIGTERM");
         }),
