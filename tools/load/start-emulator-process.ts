@@ -24,7 +24,9 @@ const MAIN = fileURLToPath(new URL("../emulator/main.ts", import.meta.url).href)
 /** Starts it; rejects if no URL is printed within `timeoutMs` or the process exits first. */
 export function startEmulatorProcess(timeoutMs = 30_000): Promise<EmulatorProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", MAIN, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  const release = onExit(() => { if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL"); });
+  // Ended, by its own exit or by a signal (exitCode stays null then: found by a review, 2026-12-02 — a killed emulator hung close() and the load exited 0).
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
+  const release = onExit(() => { if (!ended()) child.kill("SIGKILL"); });
   child.once("exit", () => release());
   return new Promise((resolve, reject) => {
     let out = "";
@@ -41,8 +43,7 @@ export function startEmulatorProcess(timeoutMs = 30_000): Promise<EmulatorProces
         url: m[1]!,
         pid: child.pid!,
         close: () => new Promise<void>((done) => {
-          // Ended already, by its own exit or by a signal (exitCode stays null then: found by a review, 2026-12-02 — a killed emulator hung close() and the load exited 0).
-          if (child.exitCode !== null || child.signalCode !== null) return done();
+          if (ended()) return done();
           child.once("exit", () => done());
           child.kill("SIGTERM");
         }),
