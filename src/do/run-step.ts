@@ -11,7 +11,7 @@
 import { compact } from "../core/policy/compact";
 import { mergeLedger } from "../core/policy/ledger";
 import { stepContext } from "../core/policy/step-context";
-import { configKey, foreignLeaseHeld, leaseExpiry, type StepLease } from "../core/policy/step-lease";
+import { foreignLeaseHeld, grantLease, mayGrantLease } from "../core/policy/step-lease";
 import { loadLedger, saveAdditions } from "./ledger-sql";
 import { beginCall, recordLeasedCall } from "./session-calls";
 import type { SessionStore } from "./session-store";
@@ -56,15 +56,8 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   if (result.step) store.add(`steps_${out.tier}`, 1);
   if (result.memory) store.setMeta("memory", JSON.stringify(result.memory));
   // A lease only for the heuristic engine (an HTTP engine's verdicts come from the DO) and only when no other isolate holds one.
-  if (input.lease_holder !== undefined && config.step_lease_ms > 0 && config.engine === "heuristic" && ctx.steps_held !== true) {
-    const lease: StepLease = {
-      holder: input.lease_holder,
-      expires_ms: leaseExpiry(now_ms, config.step_lease_ms, config.idle_seconds),
-      config_key: configKey(config, input.mode),
-      calls: state.calls,
-      last_activity_ms: now_ms,
-      ledger: mergeLedger(ledger, result.ledger_additions),
-    };
+  if (mayGrantLease(config, input.lease_holder, ctx.steps_held === true)) {
+    const lease = grantLease(input.lease_holder, now_ms, config, input.mode, { calls: state.calls, last_activity_ms: now_ms, ledger: mergeLedger(ledger, result.ledger_additions) });
     store.setMeta("lease_holder", lease.holder);
     store.setMeta("lease_expires_ms", lease.expires_ms);
     out.lease = lease;

@@ -17,6 +17,8 @@ import { runStep } from "./run-step";
 import { nextAlarm, runAlarm } from "./session-alarms";
 import { precomputeVerdicts } from "./precompute-verdicts";
 import { SessionStore } from "./session-store";
+import { openLease, type LeaseInput } from "./open-lease";
+import type { StepLease } from "../core/policy/step-lease";
 import { recordLeasedCall } from "./session-calls";
 import type { CallReport, NeedFullView, OutcomeRecorded, OutcomeReport, StepInput, StepOutput } from "./step-types";
 import { rebuildView, type ViewDelta } from "./view-delta";
@@ -50,6 +52,19 @@ export class SessionObject extends DurableObject<Env> {
     await this.scheduleAlarm(input.now_ms);
     this.store.flush();
     return out;
+  }
+
+  /**
+   * A step lease for a caller that holds none, asked for before any view is sent (./open-lease.ts:
+   * "lease first"); null when the request must go to `step`. Schedules the alarms, so a session
+   * whose reports never come is still deleted at retention.
+   */
+  async lease(input: LeaseInput): Promise<StepLease | null> {
+    if (this.store.getMeta("session_id") === null) this.store.setMeta("session_id", input.session_id);
+    const lease = openLease(this.store, this.ctx.storage.sql, input);
+    await this.scheduleAlarm(this.store.getMetaNumber("last_activity_ms", input.now_ms));
+    this.store.flush();
+    return lease;
   }
 
   /**

@@ -1,8 +1,9 @@
 /**
  * The live compaction pipeline (shell, DESIGN §1): parse → neutral view (./prepare-compaction.ts,
  * pure) → the step: this isolate's own under a step lease when it takes no new step
- * (./decide-leased.ts), else one session-DO RPC (ledger re-application, tier, maybe a new step,
- * maybe a lease) → apply the plan by splicing and check the guarantee (./decide-forward.ts,
+ * (./decide-leased.ts; without a lease in force, one is asked for alone first: ../do/open-lease.ts),
+ * else one session-DO RPC with the view (ledger re-application, tier, maybe a new step, maybe a
+ * lease) → apply the plan by splicing and check the guarantee (./decide-forward.ts,
  * pure) → forward; then, off the hot path, the usage tap and one report per request, batched
  * per session (reportAfter). The Workers-specific parts live here: the DO stub,
  * its deadline, waitUntil, the archive and the audit hook. Every failure (parse, DO error or
@@ -22,7 +23,7 @@ import { indexBuffer, type IndexBuffer } from "./index-buffer";
 import { leaseStore, type LeaseStore } from "./lease-store";
 import { reportBuffer, type ReportBuffer } from "./report-buffer";
 import { decideLeased } from "./decide-leased";
-import { configKey } from "../core/policy/step-lease";
+import { configKey, leaseApplies } from "../core/policy/step-lease";
 import { hashBytes } from "../core/hash";
 import type { ProviderAdapter } from "../providers/types";
 import { outcomeUpdate, usageUpdate, type IndexUpdate, type OutcomeFacts } from "../admin/index-update";
@@ -149,10 +150,37 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const record = (updates: IndexUpdate[]) => (index ? (deps.indexBuffer ?? indexBuffer).add(updates, (batch) => Promise.resolve(index.recordMany(batch)), deps.indexBuffer ? undefined : deps.indexWindowMs) : Promise.resolve());
 
   const leases = deps.leases ?? leaseStore;
-  const leasedDecision = decideLeased(leases, sid, leaseKeyOf(deps), prepared.parsed.view, deps.config, t0, req.requestId);
+  const key = leaseKeyOf(deps);
+  // Without a lease in force here, ask the DO for one alone first (../do/open-lease.ts): no view is sent unless the request would step.
+  // Not while a call of the session is in flight from here: its answer decides (as before lease-first) what this isolate holds.
+  const leaseFirst = mayAskLease(deps.config) && !leases.busy(sid) && !leaseInForce(leases, sid, key, t0);
+  let leasedDecision = leaseFirst ? null : decideLeased(leases, sid, key, prepared.parsed.view, deps.config, t0, req.requestId);
   let out: StepOutput;
   // A leased request's report, made now: until it is sent, a step call of the session carries its call instead (LeaseStore.track).
   let leased: CallReport | null = null;
+  /** A DO call that failed or passed its deadline: the original bytes go, the reason is counted (DESIGN invariant 5). */
+  const doFailed = (err: unknown): PipelineResult => {
+    leases.drop(sid);
+    (deps.sentViews ?? sentViews).delete(sid); // the DO may not hold what we last sent
+    const reason = err instanceof Deadline ? "do_timeout" : "do_error";
+    deps.waitUntil(Promise.resolve(stub().countFailOpen(reason)).catch(() => undefined));
+    const report: OutcomeReport = { correlation_id: req.requestId, outcome: reason, rollback_step: null, tokens_original: est, tokens_sent: est, tier: "none", pairs_removed: 0, would_send: null };
+    deps.waitUntil(record([outcomeUpdate({ ...facts, step: null, recorded: null, step_ms: null, report })]));
+    return { body: original, headers: { [COMPACTION_HEADER]: `skipped; reason=${reason}` }, ...reportAfter(deps, facts, record, est, null, null) };
+  };
+  if (leaseFirst) {
+    const ticket = leases.begin(sid);
+    const leasedCalls = leases.takeUnreported(sid);
+    try {
+      const lease = await withDeadline(Promise.resolve(stub().lease({ session_id: sid, config: deps.config, mode: deps.mode, now_ms: t0, lease_holder: leases.holder, ...(leasedCalls.length > 0 ? { leased_calls: leasedCalls } : {}) })), deps.doTimeoutMs);
+      if (lease !== null) leases.grant(sid, lease, ticket);
+    } catch (err) {
+      return doFailed(err);
+    } finally {
+      leases.end(sid);
+    }
+    leasedDecision = decideLeased(leases, sid, key, prepared.parsed.view, deps.config, t0, req.requestId);
+  }
   if (leasedDecision !== null) {
     out = leasedDecision.out;
     leased = { leased: leasedDecision.call, outcome: null, usage: null, estimated_input_tokens: 0 };
@@ -166,13 +194,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
       if (out.lease !== undefined) leases.grant(sid, out.lease, ticket);
       else leases.drop(sid);
     } catch (err) {
-      leases.drop(sid);
-      (deps.sentViews ?? sentViews).delete(sid); // the DO may not hold what we last sent
-      const reason = err instanceof Deadline ? "do_timeout" : "do_error";
-      deps.waitUntil(Promise.resolve(stub().countFailOpen(reason)).catch(() => undefined));
-      const report: OutcomeReport = { correlation_id: req.requestId, outcome: reason, rollback_step: null, tokens_original: est, tokens_sent: est, tier: "none", pairs_removed: 0, would_send: null };
-      deps.waitUntil(record([outcomeUpdate({ ...facts, step: null, recorded: null, step_ms: null, report })]));
-      return { body: original, headers: { [COMPACTION_HEADER]: `skipped; reason=${reason}` }, ...reportAfter(deps, facts, record, est, null, null) };
+      return doFailed(err);
     } finally {
       leases.end(sid);
     }
@@ -254,6 +276,17 @@ function reportAfter(
     },
     noResponse: () => deps.waitUntil(send(null).catch(() => undefined)),
   };
+}
+
+/** Whether this config lets a request ask for a lease alone (the DO's own condition, ../core/policy/step-lease.ts mayGrantLease, as far as the config decides it). */
+function mayAskLease(config: CompactionConfig): boolean {
+  return config.step_lease_ms > 0 && config.engine === "heuristic";
+}
+
+/** Whether `leases` holds a lease for `sid` that covers a request at `now_ms` under `key` (a request it does not decide then goes to the step call). */
+function leaseInForce(leases: LeaseStore, sid: string, key: string, now_ms: number): boolean {
+  const lease = leases.usable(sid);
+  return lease !== undefined && leaseApplies(lease, key, now_ms);
 }
 
 /** The lease key of the pipeline's config and mode, computed once per config object. */

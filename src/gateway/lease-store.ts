@@ -55,6 +55,11 @@ export class LeaseStore {
     return (this.inflight.get(sid) ?? 0) > 0 ? undefined : this.leases.get(sid);
   }
 
+  /** Whether a step (or lease) call for `sid` is in flight from this isolate (its answer may bring a lease, or void the one held). */
+  busy(sid: string): boolean {
+    return (this.inflight.get(sid) ?? 0) > 0;
+  }
+
   set(sid: string, lease: StepLease): void {
     this.leases.set(sid, lease);
   }

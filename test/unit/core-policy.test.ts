@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MODEL_PRICES } from "../../src/core/cost/prices";
 import { buildTierMap } from "../../src/core/memory/build-tier-map";
 import { CORE_DEFAULTS, compact } from "../../src/core/policy/compact";
-import { EMPTY_LEDGER, mergeLedger, type Ledger } from "../../src/core/policy/ledger";
+import { EMPTY_LEDGER, mergeLedger, reapplyLedger, type Ledger } from "../../src/core/policy/ledger";
 import { selectTier } from "../../src/core/policy/select-tier";
 import { tierCostEstimate } from "../../src/core/policy/take-step";
 import { TIER_COST_WEIGHT, type BudgetPressure, type TierContext } from "../../src/core/policy/types";
@@ -24,6 +24,20 @@ function readSession(n: number, opts: { media?: number } = {}): ConversationView
 const ctx = (view: ConversationView, o: Partial<TierContext> = {}): TierContext => ({
   view, ledger: EMPTY_LEDGER, pressure: P({ context_pct_used: view.est_tokens / 200_000 }), config: CORE_DEFAULTS, prices: MODEL_PRICES,
   now_ms: 1_000_000, expected_remaining_calls: 50, correlation_id: "req-1", ...o,
+});
+
+describe("reapplyLedger", () => {
+  const guards = { preserve_recent_turns: 2, exclude_tools: [] };
+  it("an empty ledger: nothing to apply, nothing skipped (the walk is skipped)", () => {
+    expect(reapplyLedger(readSession(6), EMPTY_LEDGER, guards)).toEqual({ actions: {}, skipped: {} });
+  });
+  it("one entry: its pair's action; an entry whose result changed is skipped; recent pairs are protected", () => {
+    const view = readSession(6);
+    const hashOf = (id: string) => view.pairs.find((p) => p.id === id)!.result_hash;
+    const entry = (id: string, hash: string) => ({ pair_id: id, result_hash: hash, action: { kind: "drop_pair" as const }, step: 1, first_seen_ms: 1 });
+    const ledger: Ledger = { ...EMPTY_LEDGER, entries: { [`t0#${hashOf("t0")}`]: entry("t0", hashOf("t0")), "t1#other": entry("t1", "other"), [`t5#${hashOf("t5")}`]: entry("t5", hashOf("t5")) } };
+    expect(reapplyLedger(view, ledger, guards)).toEqual({ actions: { t0: { kind: "drop_pair" } }, skipped: { t1: "result_changed", t5: "recent" } });
+  });
 });
 
 describe("selectTier", () => {

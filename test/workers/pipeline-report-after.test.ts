@@ -14,11 +14,11 @@ import { compactVars, LITERAL_CONFIG, literalTwoCalls, observedDeps as observed,
 const SMALL = '{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"hi"}]}';
 
 describe("one report per request after the answer", () => {
-  it("a JSON answer with usage: step, then one reportCalls; one index batch [outcome, usage]; the DO holds both", async () => {
+  it("a JSON answer with usage: a lease (decided here), then one reportCalls; one index batch [outcome, usage]; the DO holds both", async () => {
     const session = newTestId("report-one");
     const o = observed();
     await send(compactVars({}), "/anthropic/v1/messages", { "x-test-id": session, "x-sluice-session": session, "x-test-scenario": "usage:anthropic:json" }, SMALL, o.deps);
-    expect(o.calls).toEqual(["step", "reportCalls"]);
+    expect(o.calls).toEqual(["lease", "reportCalls"]);
     expect(o.batches).toEqual([["outcome", "usage"]]);
     const stats = await statsOf(session);
     expect([stats.calls_log.length, stats.counters.unchanged, stats.counters.requests, stats.counters.usage_reports, stats.counters.usage_input_tokens]).toEqual([1, 1, 1, 1, 120]);
@@ -29,7 +29,7 @@ describe("one report per request after the answer", () => {
     const o = observed();
     const { res } = await send({ ...compactVars({}), ANTHROPIC_BASE_URL: testVars.UNREACHABLE_URL }, "/anthropic/v1/messages", { "x-sluice-session": session }, SMALL, o.deps);
     expect(res.status).toBe(502);
-    expect(o.calls).toEqual(["step", "reportCalls"]);
+    expect(o.calls).toEqual(["lease", "reportCalls"]);
     expect(o.batches).toEqual([["outcome"]]);
     const stats = await statsOf(session);
     expect([stats.calls_log.length, stats.counters.unchanged, stats.counters.usage_reports]).toEqual([1, 1, undefined]);
@@ -40,7 +40,7 @@ describe("one report per request after the answer", () => {
     const r = await literalTwoCalls(compactVars(LITERAL_CONFIG), { ...o.deps, adapterFor: () => MODEL_CUTTING_ADAPTER });
     expect(r.raw).toBe("skipped; reason=guarantee_check");
     // Call 1: nothing to roll back; call 2: its step failed the check and is rolled back at once.
-    expect(o.calls).toEqual(["step", "reportCalls", "stepDelta", "reportOutcome"]);
+    expect(o.calls).toEqual(["lease", "reportCalls", "lease", "step", "reportOutcome"]);
     expect(o.batches).toEqual([["outcome"], ["outcome"]]);
     expect([r.stats.counters.fail_open_guarantee_check, r.stats.steps]).toEqual([1, []]);
   });

@@ -67,11 +67,12 @@ describe("step lease", () => {
     expect(direct.headers).toEqual(EXPECTED);
     expect(leased.headers).toEqual(EXPECTED);
     expect(leased.bodies).toEqual(direct.bodies);
-    // Calls 2, 3 and 5 were decided under the lease; 4, 6, 7, 8 would step, so they went to the DO.
-    expect(leased.o.calls).toEqual(["step", "reportCalls", "reportCalls", "reportCalls", "stepDelta", "reportCalls", "reportCalls", "stepDelta", "reportCalls", "stepDelta", "reportCalls", "stepDelta", "reportCalls"]);
+    // Call 1 asked the DO for a lease alone (no view); calls 1, 2, 3 and 5 were decided under it; 4, 6, 7, 8 would step, so they
+    // went to the DO — call 4 with the whole view (none had been sent), the later ones as deltas.
+    expect(leased.o.calls).toEqual(["lease", "reportCalls", "reportCalls", "reportCalls", "step", "reportCalls", "reportCalls", "stepDelta", "reportCalls", "stepDelta", "reportCalls", "stepDelta", "reportCalls"]);
     expect(direct.o.calls.filter((c) => c === "step" || c === "stepDelta")).toHaveLength(8);
     const { leased_requests, ...rest } = leased.stats.counters;
-    expect([leased_requests, rest]).toEqual([3, direct.stats.counters]);
+    expect([leased_requests, rest]).toEqual([4, direct.stats.counters]);
     expect([leased.stats.calls, leased.stats.calls_log.length]).toEqual([8, 8]);
     expect(stepsOf(leased.stats)).toEqual(stepsOf(direct.stats));
     expect(stepsOf(leased.stats)).toEqual([[1, "micro", 3, 12211, 3466], [2, "micro", 2, 18265, 3690], [3, "micro", 2, 21292, 887], [4, "micro", 1, 24319, 999]]);
@@ -96,18 +97,20 @@ describe("step lease", () => {
     expect(await call(5, b)).toBe(EXPECTED[4]); // b gets the lease now; the ledger a built is re-applied
     clock.advance(1_000);
     expect(await call(6, a)).toBe("compact; tier=micro; step=none; skipped=lease_held; pairs_removed=3; tokens_before=18265; tokens_after=9547");
-    // Each isolate's first view goes whole (step), later ones as deltas against its own last view.
-    expect(o.calls.filter((c) => c !== "reportCalls")).toEqual(["step", "step", "stepDelta", "stepDelta", "stepDelta"]);
+    // a asks for a lease alone and gets it; b's ask is refused (a holds one), so b steps with its view (held); a's step sends its
+    // first view whole; past a's lease b's ask is granted; then a's is refused and its step goes as a delta against its own view.
+    expect(o.calls.filter((c) => c !== "reportCalls")).toEqual(["lease", "lease", "step", "step", "lease", "lease", "stepDelta"]);
     const stats = await statsOf(session);
-    expect([stats.calls, stats.counters.steps_held, stats.counters.leased_requests, stepsOf(stats)]).toEqual([5, 2, undefined, [[1, "micro", 3, 12211, 3466]]]);
+    expect([stats.calls, stats.counters.steps_held, stats.counters.leased_requests, stepsOf(stats)]).toEqual([5, 2, 2, [[1, "micro", 3, 12211, 3466]]]);
   });
 
   it("a step rolled back (its edit failed the check) ends the lease: the next call asks the DO", async () => {
     const leases = new LeaseStore("iso-a");
     const r = await run(LITERAL_CONFIG, [1, 2, 3, 4, 5], () => ({ leases, adapterFor: () => MODEL_CUTTING_ADAPTER }));
     expect(r.headers.slice(3)).toEqual(["skipped; reason=guarantee_check", "skipped; reason=guarantee_check"]);
-    // Call 4's step is rolled back at once (reportOutcome); call 5 goes to the DO, which tries again and rolls back again.
-    expect(r.o.calls).toEqual(["step", "reportCalls", "reportCalls", "reportCalls", "stepDelta", "reportOutcome", "stepDelta", "reportOutcome"]);
+    // Call 4's step is rolled back at once (reportOutcome) and its lease dropped; call 5 asks for a lease again, would step under
+    // it, so goes to the DO, which tries again and rolls back again.
+    expect(r.o.calls).toEqual(["lease", "reportCalls", "reportCalls", "reportCalls", "step", "reportOutcome", "lease", "stepDelta", "reportOutcome"]);
     expect([r.stats.calls, r.stats.counters.fail_open_guarantee_check, r.stats.steps]).toEqual([5, 2, []]);
   });
 
@@ -120,7 +123,7 @@ describe("step lease", () => {
       clock.advance(1_000);
       await send(compactVars(config), PATH, HEADERS_OF(session), turns(2), { ...o.deps, now: clock.now, leases });
     }
-    expect(o.calls).toEqual(["step", "reportCalls", "stepDelta", "reportCalls", "reportCalls"]);
+    expect(o.calls).toEqual(["lease", "reportCalls", "lease", "reportCalls", "reportCalls"]);
     expect(leases.usable(session)?.config_key).toContain('"head_chars":150');
   });
 
@@ -165,27 +168,28 @@ describe("step lease", () => {
       }
     }
     await Promise.all(pending.map((settled) => settled()));
-    expect(o.calls).toEqual(["step", "step", "reportCalls", "reportCalls"]);
+    expect(o.calls).toEqual(["lease", "lease", "reportCalls", "reportCalls"]);
     for (const session of [a, b]) {
       const stats = await statsOf(session);
-      expect([stats.calls, stats.counters.requests, stats.counters.leased_requests, stats.calls_log.map((c) => c.tokens_original)]).toEqual([2, 2, 1, [6157, 9184]]);
+      expect([stats.calls, stats.counters.requests, stats.counters.leased_requests, stats.calls_log.map((c) => c.tokens_original)]).toEqual([2, 2, 2, [6157, 9184]]);
     }
   });
 });
 
 describe("step lease: the DO's step sees the holder's calls not reported yet", () => {
   /**
-   * turns(1) at +1 s (DO step, lease until +11 s), turns(2) at +10 s (decided under the lease;
-   * its report waits in the buffer), turns(3) at +11 s (lease ended: the DO). With idle_seconds
-   * 10 the DO path (step_lease_ms 0) sees 1 s of idleness before turns(3); the lease path must too.
+   * turns(1) at +1 s (a lease until +11 s), turns(2) at +10 s (decided under the lease; its
+   * report waits in the buffer), then the third call (`third`: [turns, ms later]). With
+   * idle_seconds 10 the DO path (step_lease_ms 0) sees 1 s of idleness before the third call;
+   * the lease path must too, whether the unreported call reaches the DO with a lease ask or a step.
    */
-  async function quick(config: Record<string, unknown>) {
+  async function quick(config: Record<string, unknown>, third: readonly [number, number] = [3, 1_000], o = observedDeps()) {
     const session = newTestId("lease-unreported");
     const clock = manualClock();
-    const deps = { leases: new LeaseStore("iso-a"), reports: new ReportBuffer(2_000), now: clock.now };
+    const deps = { ...o.deps, leases: new LeaseStore("iso-a"), reports: new ReportBuffer(2_000), now: clock.now };
     const headers: string[] = [];
     const pending: (() => Promise<void>)[] = [];
-    for (const [n, at] of [[1, 1_000], [2, 9_000], [3, 1_000]] as const) {
+    for (const [n, at] of [[1, 1_000], [2, 9_000], third] as const) {
       clock.advance(at);
       const s = await sendNoWait(compactVars(config), PATH, HEADERS_OF(session), turns(n), deps);
       await s.res.arrayBuffer();
@@ -197,16 +201,32 @@ describe("step lease: the DO's step sees the holder's calls not reported yet", (
     return { headers, bodies: await upstreamBodies(session), stats };
   }
 
-  it("a stepping call right after a leased one is decided as on the DO path (idle time from the leased call)", async () => {
+  it("a stepping call under the lease carries the unreported call in its step (idle time from the leased call)", async () => {
+    const config = { ...LITERAL_CONFIG, idle_seconds: 10 };
+    const direct = await quick({ ...config, step_lease_ms: 0 }, [4, 500]);
+    const o = observedDeps();
+    const leased = await quick(config, [4, 500], o);
+    expect(direct.headers).toEqual([EXPECTED[0], EXPECTED[1], EXPECTED[3]]);
+    expect(leased.headers).toEqual(direct.headers);
+    expect(leased.bodies).toEqual(direct.bodies);
+    // turns(4) at +10.5 s is still under the lease but would step: it goes to the DO with its whole view and call 2's call.
+    expect(o.calls).toEqual(["lease", "step", "reportCalls"]);
+    const { leased_requests, ...rest } = leased.stats.counters;
+    expect([leased_requests, rest]).toEqual([2, direct.stats.counters]);
+    expect([leased.stats.calls, leased.stats.counters.requests, leased.stats.calls_log.length]).toEqual([3, 3, 3]);
+  });
+
+  it("a call after the lease ended asks for a lease with the unreported call, and is decided as on the DO path", async () => {
     const config = { ...LITERAL_CONFIG, idle_seconds: 10 };
     const direct = await quick({ ...config, step_lease_ms: 0 });
     const leased = await quick(config);
     expect(direct.headers).toEqual([EXPECTED[0], EXPECTED[1], EXPECTED[2]]);
     expect(leased.headers).toEqual(direct.headers);
     expect(leased.bodies).toEqual(direct.bodies);
-    // The leased call was carried by the third call's step, and its report did not count it again.
+    // The second call (leased) was carried by the third call's lease ask, and its report did not count it again; all three
+    // were decided under a lease (the first and third asked for it alone).
     const { leased_requests, ...rest } = leased.stats.counters;
-    expect([leased_requests, rest]).toEqual([1, direct.stats.counters]);
+    expect([leased_requests, rest]).toEqual([3, direct.stats.counters]);
     expect([leased.stats.calls, leased.stats.counters.requests, leased.stats.calls_log.length]).toEqual([3, 3, 3]);
   });
 });

@@ -21,7 +21,8 @@ function literalAnthropicTurns(n: number): Record<string, unknown> {
   return { model: "claude-sonnet-4-5", max_tokens: 1024, tools: [{ name: "shell", description: "stub", input_schema: { type: "object" } }], messages };
 }
 
-const VARS = compactVars(LITERAL_CONFIG);
+/** Leases off: with one, call 1 asks for a lease alone and sends no view (pipeline-step-lease.test.ts), so call 2 would have no base. */
+const VARS = compactVars({ ...LITERAL_CONFIG, step_lease_ms: 0 });
 
 describe("step views as deltas", () => {
   it("call 2 goes as a delta and forwards what a gateway without deltas forwards, byte for byte", async () => {

@@ -3,7 +3,8 @@
  * compaction-on hot path in-process over the load run's calls (per corpus session, the 12
  * consecutive calls from the middle, as tools/load/run-load.ts sends them, 1 s apart on the
  * request clock), the way the Worker runs them: prepareCompaction with the session's scan
- * reuse (src/gateway/scan-cache.ts); the lease holder's own step (src/gateway/decide-leased.ts);
+ * reuse (src/gateway/scan-cache.ts); without a lease in force, the lease asked for alone
+ * (src/do/open-lease.ts over node:sqlite); the lease holder's own step (src/gateway/decide-leased.ts);
  * for requests it cannot decide, a structuredClone of the slim view (stand-in for the step
  * RPC's serialisation) and runStep over node:sqlite with its SQL statement count, whose lease
  * the next request uses; decideForward (apply + guarantee check). The first of 3 passes warms
@@ -16,7 +17,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/config/load-config";
-import { configKey } from "../../src/core/policy/step-lease";
+import { configKey, leaseApplies } from "../../src/core/policy/step-lease";
+import { openLease } from "../../src/do/open-lease";
 import { runStep } from "../../src/do/run-step";
 import { SessionStore } from "../../src/do/session-store";
 import { slimView, type StepOutput } from "../../src/do/step-types";
@@ -64,6 +66,12 @@ async function main(): Promise<void> {
         const prepared = time("prepare", () => prepareCompaction(s.provider, new Headers(agentHeaders(s.provider, "k", name)), bytes, undefined, (b) => scans.scan(name, b)));
         if (prepared.kind !== "ready") continue;
         const sid = prepared.session.id;
+        // Lease first (src/do/open-lease.ts), as the pipeline: without a lease in force, one is asked for alone.
+        const held = leases.usable(sid);
+        if (held === undefined || !leaseApplies(held, key, now)) {
+          const lease = time("open_lease", () => { const l = openLease(store, sql, { session_id: sid, config, mode, now_ms: now, lease_holder: "profile" }); store.flush(); return l; });
+          if (lease !== null) leases.set(sid, lease);
+        }
         let out: StepOutput | undefined = time("decide_leased", () => decideLeased(leases, sid, key, prepared.parsed.view, config, now, "profile"))?.out;
         if (out !== undefined) { if (pass > 0) leased++; }
         else {

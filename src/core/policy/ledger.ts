@@ -87,6 +87,8 @@ export interface ReapplyGuards {
 export function reapplyLedger(view: ConversationView, ledger: Ledger, guards: ReapplyGuards): Reapplied {
   const actions: Record<string, PairAction> = {};
   const skipped: Record<string, string> = {};
+  // No entry, nothing to re-apply or skip: the walk below would only build a key per pair (most sessions, most calls).
+  if (isEmpty(ledger.entries)) return { actions, skipped };
   const excluded = new Set(guards.exclude_tools);
   let byId: Map<string, LedgerEntry> | null = null;
   for (const pair of view.pairs) {
@@ -111,6 +113,12 @@ export function reapplyLedger(view: ConversationView, ledger: Ledger, guards: Re
     actions[pair.id] = entry.action;
   }
   return { actions, skipped };
+}
+
+/** True when `record` has no own enumerable key (O(1), unlike Object.keys). */
+function isEmpty(record: Record<string, unknown>): boolean {
+  for (const k in record) if (Object.prototype.hasOwnProperty.call(record, k)) return false;
+  return true;
 }
 
 /**

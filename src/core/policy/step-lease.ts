@@ -51,6 +51,37 @@ export function configKey(config: object, mode: string): string {
   return `${mode} ${JSON.stringify(config)}`;
 }
 
+/**
+ * True when the DO may grant a lease (rule 1): the caller asked for one (`holder`), leases are
+ * on (`step_lease_ms` > 0), the engine is the built-in heuristic (an HTTP engine's verdicts come
+ * from the DO) and no other isolate holds one (`steps_held`).
+ */
+export function mayGrantLease(config: { step_lease_ms: number; engine: string }, holder: string | undefined, steps_held: boolean): holder is string {
+  return holder !== undefined && config.step_lease_ms > 0 && config.engine === "heuristic" && !steps_held;
+}
+
+/**
+ * The lease granted to `holder` at `now_ms` (epoch ms, the gateway's clock) under `config` (the
+ * whole config: its JSON is part of the lease's key) and `mode`, for a session with `calls` model calls recorded (`last_activity_ms` the latest) and
+ * `ledger` (rule 1): it ends at leaseExpiry.
+ */
+export function grantLease(
+  holder: string,
+  now_ms: number,
+  config: object & { step_lease_ms: number; idle_seconds: number },
+  mode: string,
+  state: { calls: number; last_activity_ms: number; ledger: Ledger },
+): StepLease {
+  return {
+    holder,
+    expires_ms: leaseExpiry(now_ms, config.step_lease_ms, config.idle_seconds),
+    config_key: configKey(config, mode),
+    calls: state.calls,
+    last_activity_ms: state.last_activity_ms,
+    ledger: state.ledger,
+  };
+}
+
 /** Epoch ms at which a lease granted at `now_ms` ends: now + min(step_lease_ms, idle_seconds × 1000). */
 export function leaseExpiry(now_ms: number, step_lease_ms: number, idle_seconds: number): number {
   return now_ms + Math.min(step_lease_ms, idle_seconds * 1000);
