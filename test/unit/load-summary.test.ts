@@ -123,5 +123,23 @@ describe("load report as text", () => {
       "on/off p99 added latency 1.1×, CPU per request 1.51×",
       "DO state: 12/12 sessions exact; compaction-off DO files 0",
     ]);
+    const withCpu = formatReport({
+      sessions: 1, calls_per_session: 1, round_count: 1, offered_rps: null, cpu_steal_percent: null, paths: { direct: one, off: one, on: one },
+      ratios_on_vs_off: { p50_added_latency: null, p99_added_latency: null, cpu_per_request: null }, p50_added_latency_pooled: { ratio: null },
+      p50_added_ratio_quartiles_over_rounds: [null, null, null], rounds: [], do_state: { calls_counted_vs_sent: "1/1 sessions exact", consistent: true, compaction_off_do_files: 0 },
+      cpu_ms_per_request_by_process: { off: { node: 1.8, esbuild: 0.8, "workerd user main": 8.4, "workerd proxy": 6.1 }, on: { node: 1.7, "workerd user main": 15.2, "workerd user V8 helpers": 3.1, "workerd proxy": 6 } },
+    }).split("\n");
+    expect(withCpu.at(-2)).toBe("CPU ms/request, off → on: esbuild 0.8 → —, node 1.8 → 1.7, workerd proxy 6.1 → 6, workerd user V8 helpers — → 3.1, workerd user main 8.4 → 15.2");
+    // No figures (no /proc): no CPU line, the 9 lines of the report alone.
+    expect(formatReport({ sessions: 1, calls_per_session: 1, round_count: 1, offered_rps: null, cpu_steal_percent: null, paths: { direct: one, off: one, on: one }, ratios_on_vs_off: { p50_added_latency: null, p99_added_latency: null, cpu_per_request: null }, p50_added_latency_pooled: { ratio: null }, p50_added_ratio_quartiles_over_rounds: [null, null, null], rounds: [], do_state: { calls_counted_vs_sent: "1/1 sessions exact", consistent: true, compaction_off_do_files: 0 }, cpu_ms_per_request_by_process: { off: {}, on: {} } }).split("\n")).toHaveLength(9);
+  });
+});
+
+describe("workerd CPU keys", () => {
+  it("the user workerd (started with --inspector-addr) splits its own threads from V8's helpers; the proxy is one key", async () => {
+    const { workerdKey } = await import("../../tools/load/process-cpu");
+    const user = ["workerd", "serve", "--binary", "--socket-addr=entry=127.0.0.1:0", "-", "--inspector-addr=127.0.0.1:0"].join("\0");
+    const proxy = ["workerd", "serve", "--binary", "--socket-addr=entry=127.0.0.1:39029", "-"].join("\0");
+    expect([workerdKey(user, "workerd"), workerdKey(user, "V8 DefaultWorke"), workerdKey(proxy, "workerd"), workerdKey(proxy, "V8 DefaultWorke")]).toEqual(["workerd user main", "workerd user V8 helpers", "workerd proxy", "workerd proxy"]);
   });
 });

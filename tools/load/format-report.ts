@@ -28,10 +28,20 @@ export interface LoadReportView {
   p50_added_ratio_quartiles_over_rounds: [number | null, number | null, number | null];
   rounds: { p50_added_ratio: number | null }[];
   do_state: { calls_counted_vs_sent: string; consistent: boolean; compaction_off_do_files: number };
+  /** CPU ms per request of each process (workerd split by thread kind: ./process-cpu.ts workerdKey); absent or empty without /proc. */
+  cpu_ms_per_request_by_process?: { off: Record<string, number>; on: Record<string, number> };
 }
 
 const show = (x: number | null, unit = ""): string => (x === null ? "—" : `${x}${unit}`);
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** "CPU ms/request, off → on: K a → b, …" over the keys either path has, sorted; no line without figures. */
+function cpuLine(by: LoadReportView["cpu_ms_per_request_by_process"]): string[] {
+  if (by === undefined) return [];
+  const keys = [...new Set([...Object.keys(by.off), ...Object.keys(by.on)])].sort();
+  if (keys.length === 0) return [];
+  return [`CPU ms/request, off → on: ${keys.map((k) => `${k} ${show(by.off[k] ?? null)} → ${show(by.on[k] ?? null)}`).join(", ")}`];
+}
 
 /** The report as text lines (no trailing newline). */
 export function formatReport(r: LoadReportView): string {
@@ -48,6 +58,7 @@ export function formatReport(r: LoadReportView): string {
     `on/off p50 added latency: ${show(ratios.p50_added_latency, "×")} (median of rounds; target ≤ 1.3×), pooled over all calls ${show(r.p50_added_latency_pooled.ratio, "×")}, rounds' quartiles ${show(q1)} / ${show(q2)} / ${show(q3)}`,
     `per round: ${r.rounds.map((x) => show(x.p50_added_ratio)).join(" ")}`,
     `on/off p99 added latency ${show(ratios.p99_added_latency, "×")}, CPU per request ${show(ratios.cpu_per_request, "×")}`,
+    ...cpuLine(r.cpu_ms_per_request_by_process),
     `DO state: ${r.do_state.calls_counted_vs_sent}${r.do_state.consistent ? "" : " (INCONSISTENT)"}; compaction-off DO files ${r.do_state.compaction_off_do_files}`,
   ].join("\n");
 }

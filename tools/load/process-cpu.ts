@@ -23,7 +23,42 @@ export function parseStat(line: string): Stat | null {
   return Number.isFinite(pid + ppid + utime + stime) ? { pid, ppid, comm, ticks: utime + stime } : null;
 }
 
-/** CPU ms used so far by `root` and its descendants, per command name (e.g. "node", "workerd"), or null without /proc. */
+/**
+ * The CPU key of one workerd thread. `wrangler dev` runs two workerd processes: its proxy, which
+ * serves the dev port for both paths alike, and the user worker's (the one started with
+ * `--inspector-addr`, where the Worker and its Durable Objects run); V8's helper threads ("V8
+ * DefaultWorker": concurrent and parallel GC, background compilation) are kept apart from the
+ * user workerd's own threads, since compaction's garbage shows there (docs/reliability.md, ninth
+ * session). `cmdline` is /proc/<pid>/cmdline (NUL-separated), `threadComm` the thread's name.
+ */
+export function workerdKey(cmdline: string, threadComm: string): string {
+  if (!cmdline.split("\0").some((a) => a.startsWith("--inspector-addr"))) return "workerd proxy";
+  return threadComm.startsWith("V8 ") ? "workerd user V8 helpers" : "workerd user main";
+}
+
+/** CPU ms of each thread of workerd process `pid` by workerdKey (empty when it is gone). */
+function workerdThreads(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const t = parseStat(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8"));
+        if (t) {
+          const k = workerdKey(cmdline, t.comm);
+          out[k] = (out[k] ?? 0) + (t.ticks * 1000) / USER_HZ;
+        }
+      } catch { /* thread exited meanwhile */ }
+    }
+  } catch { /* process exited meanwhile */ }
+  return out;
+}
+
+/**
+ * CPU ms used so far by `root` and its descendants, per command name (e.g. "node", "esbuild"),
+ * with each workerd split by workerdKey, or null without /proc. (A thread that exited since an
+ * earlier reading takes its time out of its key: fine for workerd, whose threads live as long as it.)
+ */
 export function treeCpuByCommand(root: number): Record<string, number> | null {
   if (!existsSync("/proc/self/stat")) return null;
   const stats: Stat[] = [];
@@ -40,7 +75,11 @@ export function treeCpuByCommand(root: number): Record<string, number> | null {
     for (const s of stats) if (!inTree.has(s.pid) && inTree.has(s.ppid)) { inTree.add(s.pid); grew = true; }
   }
   const out: Record<string, number> = {};
-  for (const s of stats) if (inTree.has(s.pid)) out[s.comm] = (out[s.comm] ?? 0) + (s.ticks * 1000) / USER_HZ;
+  for (const s of stats) {
+    if (!inTree.has(s.pid)) continue;
+    if (s.comm === "workerd") for (const [k, v] of Object.entries(workerdThreads(s.pid))) out[k] = (out[k] ?? 0) + v;
+    else out[s.comm] = (out[s.comm] ?? 0) + (s.ticks * 1000) / USER_HZ;
+  }
   return out;
 }
 

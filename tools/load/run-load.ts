@@ -255,14 +255,14 @@ async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: numbe
     // The same ratio from every call at once, and how far the rounds' own ratios spread (./summarize-latency.ts): how far one run's headline can be trusted.
     p50_added_latency_pooled: pooledAddedRatio(perRound.map((round) => ({ direct: round.direct.latencies, off: round.off.latencies, on: round.on.latencies }))),
     p50_added_ratio_quartiles_over_rounds: quartiles(byRound.rounds.flatMap((r) => (r.p50_added_ratio === null ? [] : [r.p50_added_ratio]))),
-    // CPU ms per request of each process of the two wrangler instances, summed over rounds (wrangler's Node proxy vs workerd).
+    // CPU ms per request of each process of the two wrangler instances, summed over rounds (wrangler's Node proxy; its proxy workerd; the user workerd's own threads and V8's helper threads: ./process-cpu.ts workerdKey).
     idle_cpu_ms_per_s_by_process: Object.fromEntries((["off", "on"] as const).map((p) => [p, Object.fromEntries(Object.entries(idle[p] ?? {}).map(([k, v]) => [k, Math.round(v * 10) / 10]))])),
-    cpu_ms_per_request_by_process: Object.fromEntries((["off", "on"] as const).map((p) => {
+    cpu_ms_per_request_by_process: Object.fromEntries((["off", "on"] as const).map((p): ["off" | "on", Record<string, number>] => {
       const total: Record<string, number> = {};
       for (const round of perRound) for (const [k, v] of Object.entries(round[p].cpuBy ?? {})) total[k] = (total[k] ?? 0) + v;
       const requests = perRound.reduce((a, round) => a + round[p].latencies.length, 0);
       return [p, Object.fromEntries(Object.entries(total).map(([k, v]) => [k, Math.round((v / requests) * 100) / 100]))];
-    })),
+    })) as { off: Record<string, number>; on: Record<string, number> },
     errors: all.slice(0, 10),
     do_state: {
       compaction_on_sessions: states.length,
