@@ -37,9 +37,11 @@ export interface LeaseInput {
 
 /**
  * Records `input.leased_calls` and the config (the alarms' timings read it), then grants
- * `input.lease_holder` a lease, or returns null when the request must go to the step call. A
- * session with no activity yet gets `last_activity_ms` = `now_ms`: the request it is asked for
- * then sees 0 s of idle time, as the step call gives a first request. The caller flushes.
+ * `input.lease_holder` a lease and records the request's activity (`last_activity_ms` moves to
+ * `now_ms`; the lease carries the one before), or returns null — nothing more recorded — when the
+ * request must go to the step call. A session with no activity yet gets a lease with
+ * `last_activity_ms` = `now_ms`: the request it is asked for then sees 0 s of idle time, as the
+ * step call gives a first request. The caller flushes.
  */
 export function openLease(store: SessionStore, sql: SqlStorage, input: LeaseInput): StepLease | null {
   const { config, now_ms } = input;
@@ -52,5 +54,9 @@ export function openLease(store: SessionStore, sql: SqlStorage, input: LeaseInpu
   const lease = grantLease(input.lease_holder, now_ms, config, input.mode, { calls: store.getMetaNumber("calls"), last_activity_ms: last === null ? now_ms : Number(last), ledger: loadLedger(sql) });
   store.setMeta("lease_holder", lease.holder);
   store.setMeta("lease_expires_ms", lease.expires_ms);
+  // The request is active now, as a step call records it: the idle alarm is timed from here, so it cannot fire under the
+  // lease (rule 1), and another isolate's step sees this activity. Its call is counted by its report (or by its step, which
+  // then reads the activity before this one: StepInput.previous_activity_ms).
+  if (last === null || now_ms > Number(last)) store.setMeta("last_activity_ms", now_ms);
   return lease;
 }

@@ -33,7 +33,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   // The caller's leased calls not reported yet come first, as if they had been reported (at this request's time).
   for (const call of input.leased_calls ?? []) recordLeasedCall(store, sql, call, now_ms);
   const ledger = loadLedger(sql);
-  const state = beginCall(store, { now_ms, model: view.model, provider: view.provider, config }, ledger);
+  const state = beginCall(store, { now_ms, model: view.model, provider: view.provider, config, ...(input.previous_activity_ms !== undefined ? { previous_activity_ms: input.previous_activity_ms } : {}) }, ledger);
   if (store.getMeta("disabled") === "1") {
     store.add("disabled_requests", 1);
     store.flush();

@@ -15,14 +15,16 @@ import type { LeasedCall } from "./step-types";
 /**
  * Records the call a step is deciding, at `now_ms` (epoch ms, the gateway's clock), and returns
  * the state it is decided under (read before this call's writes): calls including this one,
- * the previous activity, the idle and complete marks. Clears both marks (the session is active).
+ * the previous activity (`previous_activity_ms` when the call's own granted lease ask already
+ * recorded its activity), the idle and complete marks. Clears both marks (the session is active).
  */
-export function beginCall(store: SessionStore, call: { now_ms: number; model: string | null; provider: Provider; config: CompactionConfig }, ledger: Ledger): SessionStepState {
+export function beginCall(store: SessionStore, call: { now_ms: number; model: string | null; provider: Provider; config: CompactionConfig; previous_activity_ms?: number }, ledger: Ledger): SessionStepState {
   const calls = store.getMetaNumber("calls") + 1;
   const last = store.getMeta("last_activity_ms");
   const state: SessionStepState = {
     calls,
-    last_activity_ms: last === null ? null : Number(last),
+    // The call's own lease ask already moved the stored activity to this call (./open-lease.ts): the activity before it, as the ask saw it.
+    last_activity_ms: call.previous_activity_ms !== undefined ? call.previous_activity_ms : last === null ? null : Number(last),
     idle: store.getMeta("idle") === "1",
     complete: store.getMeta("complete") === "1",
     ledger,

@@ -83,6 +83,13 @@ export interface StepInput {
    * have (calls, last activity, idle mark, first-seen times). Their reports then omit them.
    */
   leased_calls?: LeasedCall[];
+  /**
+   * Set on the step of a request whose own lease ask was granted (../gateway/compaction-pipeline.ts:
+   * its local decision would step): that ask recorded the request's activity
+   * (./open-lease.ts), so the step is decided from the activity before it, the lease's
+   * `last_activity_ms` (epoch ms).
+   */
+  previous_activity_ms?: number;
 }
 
 /** The DO's answer to a delta it cannot rebuild (no base view under that token): send the whole view. Nothing was changed. */

@@ -168,12 +168,19 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
     deps.waitUntil(record([outcomeUpdate({ ...facts, step: null, recorded: null, step_ms: null, report })]));
     return { body: original, headers: { [COMPACTION_HEADER]: `skipped; reason=${reason}` }, ...reportAfter(deps, facts, record, est, null, null) };
   };
+  // One deadline for this request's DO calls: the lease ask and, when its decision would step, the step call (as stepWithDelta's two calls share one).
+  const doDeadline = Date.now() + deps.doTimeoutMs;
+  /** The activity before this request, when its own lease ask was granted (that ask recorded this request's activity: ../do/open-lease.ts). */
+  let asked: { previous_activity_ms: number } | null = null;
   if (leaseFirst) {
     const ticket = leases.begin(sid);
     const leasedCalls = leases.takeUnreported(sid);
     try {
       const lease = await withDeadline(Promise.resolve(stub().lease({ session_id: sid, config: deps.config, mode: deps.mode, now_ms: t0, lease_holder: leases.holder, ...(leasedCalls.length > 0 ? { leased_calls: leasedCalls } : {}) })), deps.doTimeoutMs);
-      if (lease !== null) leases.grant(sid, lease, ticket);
+      if (lease !== null) {
+        leases.grant(sid, lease, ticket);
+        asked = { previous_activity_ms: lease.last_activity_ms };
+      }
     } catch (err) {
       return doFailed(err);
     } finally {
@@ -189,7 +196,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
     const ticket = leases.begin(sid);
     const leasedCalls = leases.takeUnreported(sid);
     try {
-      out = await withDeadline(stepWithDelta(deps, stub(), sid, prepared.parsed.view, { session_id: sid, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, lease_holder: leases.holder, ...(leasedCalls.length > 0 ? { leased_calls: leasedCalls } : {}) }), deps.doTimeoutMs);
+      out = await withDeadline(stepWithDelta(deps, stub(), sid, prepared.parsed.view, { session_id: sid, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, lease_holder: leases.holder, ...(leasedCalls.length > 0 ? { leased_calls: leasedCalls } : {}), ...(asked ?? {}) }), Math.max(0, doDeadline - Date.now()));
       // Before `end`: a drop since this call began (a concurrent call's rollback) voids the lease it brings.
       if (out.lease !== undefined) leases.grant(sid, out.lease, ticket);
       else leases.drop(sid);

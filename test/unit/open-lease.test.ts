@@ -13,6 +13,7 @@ import { EMPTY_LEDGER } from "../../src/core/policy/ledger";
 import { configKey, LEASE_SKEW_MS } from "../../src/core/policy/step-lease";
 import { saveAdditions } from "../../src/do/ledger-sql";
 import { openLease, type LeaseInput } from "../../src/do/open-lease";
+import { nextAlarm } from "../../src/do/session-alarms";
 import { SessionStore } from "../../src/do/session-store";
 import { createMemorySql } from "../../tools/replay/sluice/create-memory-sql";
 
@@ -33,7 +34,24 @@ describe("openLease", () => {
     const { sql, store } = session();
     const lease = openLease(store, sql, ask());
     expect(lease).toEqual({ holder: "iso-a", expires_ms: T0 + 10_000, config_key: configKey(CONFIG, "compact"), calls: 0, last_activity_ms: T0, ledger: EMPTY_LEDGER });
-    expect([store.getMeta("lease_holder"), store.getMeta("lease_expires_ms"), store.getMeta("config")]).toEqual(["iso-a", String(T0 + 10_000), JSON.stringify(CONFIG)]);
+    expect([store.getMeta("lease_holder"), store.getMeta("lease_expires_ms"), store.getMeta("config"), store.getMeta("last_activity_ms")]).toEqual(["iso-a", String(T0 + 10_000), JSON.stringify(CONFIG), String(T0)]);
+    // Not a call yet (its report or step counts it), but the session is active from now: the idle alarm is timed from here.
+    expect([store.getMetaNumber("calls"), nextAlarm(store, store.getMetaNumber("last_activity_ms"))]).toEqual([0, { kind: "idle", at_ms: T0 + 300_000 }]);
+  });
+
+  it("a granted ask records the request's activity (never backwards), so the idle alarm cannot fire under the lease; a refused one records none", () => {
+    const { sql, store } = session();
+    store.setMeta("calls", 3);
+    store.setMeta("last_activity_ms", T0 - 295_000);
+    const lease = openLease(store, sql, ask())!;
+    // The lease carries the activity before the request (its own decision sees 295 s of idle); the session's moves to T0.
+    expect([lease.last_activity_ms, store.getMeta("last_activity_ms"), nextAlarm(store, T0).at_ms]).toEqual([T0 - 295_000, String(T0), T0 + 300_000]);
+    store.setMeta("last_activity_ms", T0 + 2_000); // a later call's report came first
+    openLease(store, sql, ask({ now_ms: T0 + 1_000 }));
+    expect(store.getMeta("last_activity_ms")).toBe(String(T0 + 2_000));
+    store.setMeta("disabled", 1);
+    expect(openLease(store, sql, ask({ now_ms: T0 + 9_000 }))).toBeNull();
+    expect(store.getMeta("last_activity_ms")).toBe(String(T0 + 2_000));
   });
 
   it("an existing session: its calls, last activity and ledger; the caller's unreported calls recorded first", () => {
@@ -44,7 +62,7 @@ describe("openLease", () => {
     store.flush();
     const unreported = { now_ms: T0 - 1_000, model: "claude-sonnet-4-5", provider: "anthropic" as const, tier: "micro" as const, first_seen: { t2: T0 - 1_000 } };
     const lease = openLease(store, sql, ask({ leased_calls: [unreported] }))!;
-    expect([lease.calls, lease.last_activity_ms]).toEqual([5, T0 - 1_000]);
+    expect([lease.calls, lease.last_activity_ms, store.getMeta("last_activity_ms")]).toEqual([5, T0 - 1_000, String(T0)]);
     expect(lease.ledger).toEqual({
       entries: { "t1#h1": { pair_id: "t1", result_hash: "h1", action: { kind: "drop_pair" }, step: 1, first_seen_ms: T0 - 9_000 } },
       first_seen: { t1: T0 - 9_000, t2: T0 - 1_000 },

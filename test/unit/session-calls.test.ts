@@ -33,6 +33,15 @@ function session() {
 const call = (now_ms: number, o: Partial<LeasedCall> = {}): LeasedCall => ({ now_ms, model: "claude-sonnet-4-5", provider: "anthropic", tier: "micro", first_seen: {}, ...o });
 
 describe("beginCall", () => {
+  it("a call whose own lease ask recorded its activity is decided from the activity before it (previous_activity_ms)", () => {
+    const { store, meta } = session();
+    const config = compactionConfigSchema.parse({});
+    store.setMeta("calls", 2);
+    store.setMeta("last_activity_ms", T0); // moved there by the call's lease ask
+    expect(beginCall(store, { now_ms: T0, model: "claude-x", provider: "anthropic", config, previous_activity_ms: T0 - 400_000 }, EMPTY_LEDGER).last_activity_ms).toBe(T0 - 400_000);
+    expect([meta().calls, meta().last_activity_ms]).toEqual(["3", String(T0)]);
+  });
+
   it("first call: the state before it, then calls, activity, cleared marks, model, config, first seen, one request", () => {
     const { store, meta } = session();
     const config = compactionConfigSchema.parse({ idle_seconds: 60 });

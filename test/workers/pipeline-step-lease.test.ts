@@ -231,6 +231,41 @@ describe("step lease: the DO's step sees the holder's calls not reported yet", (
   });
 });
 
+describe("step lease: a lease ask records the request's activity", () => {
+  /**
+   * Isolate a: turns(1) at +1 s, turns(2) at +296 s (its lease ended long ago: a lease ask; the
+   * report waits in a's buffer). Isolate b: turns(3) at +308 s, past a's lease and the skew margin.
+   * On the DO path call 2's step recorded its activity, so call 3 sees 12 s of idle time, not
+   * 307 s (which would make it a cache-cold time_based step); the lease ask must record it too.
+   */
+  async function calls(config: Record<string, unknown>) {
+    const session = newTestId("lease-ask-activity");
+    const clock = manualClock();
+    // a's reports wait 3 s (real time): call 2's has not reached the DO when call 3 asks.
+    const a = { leases: new LeaseStore("iso-a"), sentViews: new SentViews(), reports: new ReportBuffer(3_000), now: clock.now };
+    const b = { leases: new LeaseStore("iso-b"), sentViews: new SentViews(), reports: new ReportBuffer(0), now: clock.now };
+    const headers: string[] = [];
+    const pending: (() => Promise<void>)[] = [];
+    for (const [n, at, iso] of [[1, 1_000, a], [2, 295_000, a], [3, 12_000, b]] as const) {
+      clock.advance(at);
+      const s = await sendNoWait(compactVars(config), PATH, HEADERS_OF(session), turns(n), iso);
+      await s.res.arrayBuffer();
+      headers.push(s.res.headers.get("x-sluice-compaction") ?? "");
+      pending.push(s.settled);
+    }
+    return { headers, bodies: await upstreamBodies(session), settle: () => Promise.all(pending.map((settled) => settled())) };
+  }
+
+  it("another isolate's call after it is decided from that activity, as on the DO path", async () => {
+    const direct = await calls({ ...LITERAL_CONFIG, step_lease_ms: 0 });
+    const leased = await calls(LITERAL_CONFIG);
+    expect(direct.headers).toEqual([EXPECTED[0], EXPECTED[1], EXPECTED[2]]);
+    expect(leased.headers).toEqual(direct.headers);
+    expect(leased.bodies).toEqual(direct.bodies);
+    await Promise.all([direct.settle(), leased.settle()]);
+  });
+});
+
 describe("step lease: a rolled-back step and a concurrent call of the same isolate", () => {
   it("the lease a concurrent call brings back after the rollback (it holds the rolled-back step) is not kept", async () => {
     const session = newTestId("lease-rollback-race");
