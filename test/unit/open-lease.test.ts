@@ -7,25 +7,17 @@
  * must decide — disabled, idle or complete marks, an HTTP engine, leases off, another holder's
  * lease in force.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { compactionConfigSchema, type CompactionConfig } from "../../src/config/schema";
 import { EMPTY_LEDGER } from "../../src/core/policy/ledger";
 import { configKey, LEASE_SKEW_MS } from "../../src/core/policy/step-lease";
 import { saveAdditions } from "../../src/do/ledger-sql";
 import { openLease, type LeaseInput } from "../../src/do/open-lease";
 import { nextAlarm } from "../../src/do/session-alarms";
-import { SessionStore } from "../../src/do/session-store";
-import { createMemorySql } from "../../tools/replay/sluice/create-memory-sql";
+import { memorySession } from "../support/memory-session";
 
 const T0 = 1_000_000;
-const closers: (() => void)[] = [];
-afterEach(() => { while (closers.length) closers.pop()!(); });
-
-function session() {
-  const { sql, close } = createMemorySql();
-  closers.push(close);
-  return { sql, store: new SessionStore(sql) };
-}
+const session = memorySession;
 const CONFIG: CompactionConfig = compactionConfigSchema.parse({ step_lease_ms: 10_000, idle_seconds: 300 });
 const ask = (o: Partial<LeaseInput> = {}): LeaseInput => ({ session_id: "s1", config: CONFIG, mode: "compact", now_ms: T0, lease_holder: "iso-a", ...o });
 

@@ -6,22 +6,17 @@
  * activity only forward, keeps the first first-seen time of a pair (INSERT OR IGNORE), and clears
  * the idle and complete marks only while now < call.now_ms + idle_seconds × 1000.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { compactionConfigSchema } from "../../src/config/schema";
 import { EMPTY_LEDGER, type Ledger } from "../../src/core/policy/ledger";
 import { beginCall, recordLeasedCall } from "../../src/do/session-calls";
-import { SessionStore } from "../../src/do/session-store";
 import type { LeasedCall } from "../../src/do/step-types";
-import { createMemorySql } from "../../tools/replay/sluice/create-memory-sql";
+import { memorySession } from "../support/memory-session";
 
 const T0 = 1_000_000;
-const closers: (() => void)[] = [];
-afterEach(() => { while (closers.length) closers.pop()!(); });
 
 function session() {
-  const { sql, close } = createMemorySql();
-  closers.push(close);
-  const store = new SessionStore(sql);
+  const { sql, store } = memorySession();
   /** The meta table as stored (flushes first). */
   const meta = () => {
     store.flush();
