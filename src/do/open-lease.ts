@@ -3,10 +3,11 @@
  * docs/config.md "Step lease"): a gateway isolate that holds no lease for the session asks the
  * DO for one alone, decides the request itself (../gateway/decide-leased.ts) and sends its view
  * only when that decision would take a step. Until 2026-12-02 every such request sent its whole
- * slim view (every tool result's head: hundreds of KB) to a step call, which was half of a
- * session's first call in Node (tools/load/profile-hot-path.ts) — and in production, where a
- * session's calls land on many isolates, every call that lands on one without the session's
- * lease paid it.
+ * slim view (every tool result's first 4 096 characters: up to hundreds of KB) to a step call:
+ * slimView and its structured clone were 3.5–7.3 ms of a session's 9–17 ms first call in Node;
+ * in workerd under the load a first call's main thread went 46.8 → 42.7 ms with this
+ * (docs/reliability.md, ninth session) — and in production, where a session's calls land on
+ * many isolates, every call that lands on one without the session's lease paid it.
  *
  * The lease is granted only when the DO's own step would decide the request from nothing but
  * what the lease carries (calls, last activity, ledger: ../core/policy/step-lease.ts rule 2):
