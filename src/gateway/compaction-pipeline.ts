@@ -22,8 +22,8 @@ import { scanCache, type ScanCache } from "./scan-cache";
 import { indexBuffer, type IndexBuffer } from "./index-buffer";
 import { leaseStore, type LeaseStore } from "./lease-store";
 import { reportBuffer, type ReportBuffer } from "./report-buffer";
-import { decideLeased } from "./decide-leased";
-import { configKey, leaseApplies } from "../core/policy/step-lease";
+import { decideLeased, leaseInForce } from "./decide-leased";
+import { configKey, mayGrantLease } from "../core/policy/step-lease";
 import { hashBytes } from "../core/hash";
 import type { ProviderAdapter } from "../providers/types";
 import { outcomeUpdate, usageUpdate, type IndexUpdate, type OutcomeFacts } from "../admin/index-update";
@@ -153,7 +153,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const key = leaseKeyOf(deps);
   // Without a lease in force here, ask the DO for one alone first (../do/open-lease.ts): no view is sent unless the request would step.
   // Not while a call of the session is in flight from here: its answer decides (as before lease-first) what this isolate holds.
-  const leaseFirst = mayAskLease(deps.config) && !leases.busy(sid) && !leaseInForce(leases, sid, key, t0);
+  const leaseFirst = mayGrantLease(deps.config, leases.holder, false) && !leases.busy(sid) && leaseInForce(leases, sid, key, t0) === undefined;
   let leasedDecision = leaseFirst ? null : decideLeased(leases, sid, key, prepared.parsed.view, deps.config, t0, req.requestId);
   let out: StepOutput;
   // A leased request's report, made now: until it is sent, a step call of the session carries its call instead (LeaseStore.track).
@@ -283,17 +283,6 @@ function reportAfter(
     },
     noResponse: () => deps.waitUntil(send(null).catch(() => undefined)),
   };
-}
-
-/** Whether this config lets a request ask for a lease alone (the DO's own condition, ../core/policy/step-lease.ts mayGrantLease, as far as the config decides it). */
-function mayAskLease(config: CompactionConfig): boolean {
-  return config.step_lease_ms > 0 && config.engine === "heuristic";
-}
-
-/** Whether `leases` holds a lease for `sid` that covers a request at `now_ms` under `key` (a request it does not decide then goes to the step call). */
-function leaseInForce(leases: LeaseStore, sid: string, key: string, now_ms: number): boolean {
-  const lease = leases.usable(sid);
-  return lease !== undefined && leaseApplies(lease, key, now_ms);
 }
 
 /** The lease key of the pipeline's config and mode, computed once per config object. */

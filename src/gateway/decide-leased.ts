@@ -7,7 +7,7 @@
  * the core drops the lease and asks the DO (which fails open in its own way).
  */
 import type { CompactionConfig } from "../config/schema";
-import { advanceLease, leaseApplies, leasedStep } from "../core/policy/step-lease";
+import { advanceLease, leaseApplies, leasedStep, type StepLease } from "../core/policy/step-lease";
 import type { ConversationView } from "../core/view/types";
 import { localSlimView, stepOutputOf, type LeasedCall, type StepOutput } from "../do/step-types";
 import type { LeaseStore } from "./lease-store";
@@ -18,11 +18,17 @@ export interface LeasedDecision {
   call: LeasedCall;
 }
 
+/** The lease `leases` holds for `sid` that covers a request at `now_ms` under config key `key` (usable and applying), or undefined. */
+export function leaseInForce(leases: LeaseStore, sid: string, key: string, now_ms: number): StepLease | undefined {
+  const lease = leases.usable(sid);
+  return lease !== undefined && leaseApplies(lease, key, now_ms) ? lease : undefined;
+}
+
 /** Decides `view` of session `sid` at `now_ms` (epoch ms) under the lease held for it, or returns null. */
 export function decideLeased(leases: LeaseStore, sid: string, key: string, view: ConversationView, config: CompactionConfig, now_ms: number, correlation_id: string): LeasedDecision | null {
-  const lease = leases.usable(sid);
   // Checked before the view is slimmed: a request past its lease goes to the DO, which gets its own slim view.
-  if (lease === undefined || !leaseApplies(lease, key, now_ms)) return null;
+  const lease = leaseInForce(leases, sid, key, now_ms);
+  if (lease === undefined) return null;
   let result;
   try {
     result = leasedStep(lease, key, localSlimView(view), config, now_ms, correlation_id);

@@ -52,7 +52,7 @@ export class LeaseStore {
 
   /** The lease for `sid`, unless none is held or a step call for `sid` is in flight. */
   usable(sid: string): StepLease | undefined {
-    return (this.inflight.get(sid) ?? 0) > 0 ? undefined : this.leases.get(sid);
+    return this.busy(sid) ? undefined : this.leases.get(sid);
   }
 
   /** Whether a step (or lease) call for `sid` is in flight from this isolate (its answer may bring a lease, or void the one held). */

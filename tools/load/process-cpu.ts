@@ -10,6 +10,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 /** Clock ticks per second of /proc times (USER_HZ, proc(5)). */
 const USER_HZ = 100;
 
+/** ms of `ticks` clock ticks. */
+const msOfTicks = (ticks: number): number => (ticks * 1000) / USER_HZ;
+
 interface Stat { pid: number; ppid: number; comm: string; ticks: number }
 
 /** Parses one /proc/<pid>/stat line (the command may hold spaces and parentheses: split after the last ")"). */
@@ -46,7 +49,7 @@ function workerdThreads(pid: number): Record<string, number> {
         const t = parseStat(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8"));
         if (t) {
           const k = workerdKey(cmdline, t.comm);
-          out[k] = (out[k] ?? 0) + (t.ticks * 1000) / USER_HZ;
+          out[k] = (out[k] ?? 0) + msOfTicks(t.ticks);
         }
       } catch { /* thread exited meanwhile */ }
     }
@@ -78,7 +81,7 @@ export function treeCpuByCommand(root: number): Record<string, number> | null {
   for (const s of stats) {
     if (!inTree.has(s.pid)) continue;
     if (s.comm === "workerd") for (const [k, v] of Object.entries(workerdThreads(s.pid))) out[k] = (out[k] ?? 0) + v;
-    else out[s.comm] = (out[s.comm] ?? 0) + (s.ticks * 1000) / USER_HZ;
+    else out[s.comm] = (out[s.comm] ?? 0) + msOfTicks(s.ticks);
   }
   return out;
 }

@@ -17,13 +17,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/config/load-config";
-import { configKey, leaseApplies } from "../../src/core/policy/step-lease";
+import { configKey } from "../../src/core/policy/step-lease";
 import { openLease } from "../../src/do/open-lease";
 import { runStep } from "../../src/do/run-step";
 import { SessionStore } from "../../src/do/session-store";
 import { slimView, type StepOutput } from "../../src/do/step-types";
 import { decideForward } from "../../src/gateway/decide-forward";
-import { decideLeased } from "../../src/gateway/decide-leased";
+import { decideLeased, leaseInForce } from "../../src/gateway/decide-leased";
 import { LeaseStore } from "../../src/gateway/lease-store";
 import { prepareCompaction } from "../../src/gateway/prepare-compaction";
 import { ScanCache } from "../../src/gateway/scan-cache";
@@ -67,8 +67,7 @@ async function main(): Promise<void> {
         if (prepared.kind !== "ready") continue;
         const sid = prepared.session.id;
         // Lease first (src/do/open-lease.ts), as the pipeline: without a lease in force, one is asked for alone.
-        const held = leases.usable(sid);
-        if (held === undefined || !leaseApplies(held, key, now)) {
+        if (leaseInForce(leases, sid, key, now) === undefined) {
           const lease = time("open_lease", () => { const l = openLease(store, sql, { session_id: sid, config, mode, now_ms: now, lease_holder: "profile" }); store.flush(); return l; });
           if (lease !== null) leases.set(sid, lease);
         }
