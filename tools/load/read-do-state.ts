@@ -7,7 +7,7 @@
  */
 import { readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import { loadSqlite } from "../shared/load-sqlite";
 
 export interface SessionRow {
   session_id: string | null;
@@ -23,7 +23,7 @@ export function readSessionStates(persistDir: string, script = "sluice"): Sessio
     // metadata.sqlite is miniflare's alarm table, not a Durable Object.
     .filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite")
     .map((f) => {
-      const db = new DatabaseSync(join(dir, f), { readOnly: true });
+      const db = new (loadSqlite().DatabaseSync)(join(dir, f), { readOnly: true });
       try {
         const meta = (key: string) => (db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)?.value ?? null;
         const req = db.prepare("SELECT value FROM counters WHERE name = 'requests'").get() as { value: number } | undefined;

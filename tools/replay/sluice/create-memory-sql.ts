@@ -4,9 +4,10 @@
  * `one()` and iteration, and a multi-statement `exec(query)` without bindings (the schema) —
  * over `node:sqlite`'s DatabaseSync (Node ≥ 22.5). Both are SQLite, so the same SQL runs
  * unchanged. `node:sqlite` is experimental on Node 22: its one-time ExperimentalWarning is
- * filtered out when the module is loaded here, every other warning still prints.
+ * filtered out when the module is loaded (../../shared/load-sqlite.ts), every other warning still prints.
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { loadSqlite } from "../../shared/load-sqlite";
 
 type SqlValue = string | number | null | ArrayBuffer;
 type Row = Record<string, SqlValue>;
@@ -27,26 +28,6 @@ class MemoryCursor<T extends Row> implements Iterable<T> {
   get rowsRead(): number {
     return this.rows.length;
   }
-}
-
-let sqliteModule: typeof import("node:sqlite") | null = null;
-
-/** Loads node:sqlite once, without its ExperimentalWarning. */
-function loadSqlite(): typeof import("node:sqlite") {
-  if (sqliteModule) return sqliteModule;
-  const emit = process.emitWarning;
-  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-    const text = typeof warning === "string" ? warning : warning.message;
-    const type = typeof rest[0] === "string" ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
-    if ((type === "ExperimentalWarning" || (warning as Error).name === "ExperimentalWarning") && /SQLite/i.test(text)) return;
-    (emit as (...a: unknown[]) => void).call(process, warning, ...rest);
-  }) as typeof process.emitWarning;
-  try {
-    sqliteModule = process.getBuiltinModule("node:sqlite") as typeof import("node:sqlite");
-  } finally {
-    process.emitWarning = emit;
-  }
-  return sqliteModule;
 }
 
 /** True when `query` holds more than one statement (a `;` followed by more SQL). */

@@ -1,0 +1,66 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { readSessionStates } from "../../tools/load/read-do-state";
+import { loadSqlite } from "../../tools/shared/load-sqlite";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const dirs: string[] = [];
+afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+
+/** A wrangler-dev-like persist dir holding one SessionObject file per `sessions` row (and miniflare's metadata.sqlite). */
+function persistDir(sessions: { file: string; meta: Record<string, string>; requests?: number }[]): string {
+  const root = mkdtempSync(join(tmpdir(), "sluice-do-state-"));
+  dirs.push(root);
+  const dir = join(root, "v3", "do", "sluice-SessionObject");
+  mkdirSync(dir, { recursive: true });
+  const { DatabaseSync } = loadSqlite();
+  new DatabaseSync(join(dir, "metadata.sqlite")).close();
+  for (const s of sessions) {
+    const db = new DatabaseSync(join(dir, s.file));
+    db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE counters (name TEXT PRIMARY KEY, value REAL NOT NULL);");
+    for (const [k, v] of Object.entries(s.meta)) db.prepare("INSERT INTO meta VALUES (?, ?)").run(k, v);
+    if (s.requests !== undefined) db.prepare("INSERT INTO counters VALUES ('requests', ?)").run(s.requests);
+    db.close();
+  }
+  return root;
+}
+
+describe("readSessionStates (the load run's DO consistency check)", () => {
+  it("reads each SessionObject file's session_id, calls and requests, skipping metadata.sqlite", () => {
+    const root = persistDir([
+      { file: "a.sqlite", meta: { session_id: "s-1", calls: "12" }, requests: 12 },
+      { file: "b.sqlite", meta: {} },
+    ]);
+    const rows = readSessionStates(root).sort((x, y) => String(x.session_id).localeCompare(String(y.session_id)));
+    expect(rows).toEqual([
+      { session_id: null, calls: 0, requests: 0 },
+      { session_id: "s-1", calls: 12, requests: 12 },
+    ]);
+  });
+
+  it("is empty when the instance made no SessionObject (compaction off)", () => {
+    const root = mkdtempSync(join(tmpdir(), "sluice-do-state-"));
+    dirs.push(root);
+    expect(readSessionStates(root)).toEqual([]);
+  });
+});
+
+describe("loadSqlite", () => {
+  it("loads node:sqlite without its ExperimentalWarning and lets other warnings through", () => {
+    const code = [
+      'import { loadSqlite } from "./tools/shared/load-sqlite.ts";',
+      'const db = new (loadSqlite().DatabaseSync)(":memory:");',
+      'console.log(JSON.stringify(db.prepare("SELECT 1 + 1 AS two").get()));',
+      'process.emitWarning("other warning", "ExperimentalWarning");',
+    ].join("\n");
+    const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { cwd: ROOT, encoding: "utf8" });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe('{"two":2}');
+    expect(r.stderr).not.toMatch(/SQLite/);
+    expect(r.stderr).toMatch(/ExperimentalWarning: other warning/);
+  });
+});
