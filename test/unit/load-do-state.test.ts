@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readSessionStates } from "../../tools/load/read-do-state";
 import { loadSqlite } from "../../tools/shared/load-sqlite";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url).href);
 const dirs: string[] = [];
 afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
 

@@ -1,12 +1,13 @@
 /**
- * `npx tsx tools/load/profile-workerd.ts [--sessions N] [--calls M] [--compaction 0|1] [--out FILE]` (Node,
+ * `npx tsx tools/load/profile-workerd.ts [--sessions N] [--calls M] [--compaction 0|1] [--out FILE] [--notes]` (Node,
  * bounded; measurement only): starts the emulator and one `wrangler dev` with compaction on,
  * attaches to workerd's inspector (Chrome DevTools protocol over WebSocket), records a V8 CPU
  * profile while N concurrent sessions replay M corpus calls each (the load run's calls), and
  * prints the functions with the most self time (ms and % of the profile), the inclusive time of
  * named functions, and the time per source module (esbuild's `// src/…` markers in the bundle); `--source FILE` also writes the bundle, whose line numbers the summary names. The .cpuprofile is written to FILE (default `load-profile.cpuprofile`), which
  * Chrome DevTools opens. The Worker and its Durable Objects share the isolate under
- * `wrangler dev`, so one profile covers both.
+ * `wrangler dev`, so one profile covers both. `--notes` also prints each call's
+ * `x-sluice-compaction` header per session, in order: what each call decided (tier, step, skip reason).
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -120,12 +121,15 @@ async function main(): Promise<void> {
     await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
     await cdp.send("Profiler.start");
     const t0 = performance.now();
+    const notes: string[][] = calls.map(() => []);
     await Promise.all(calls.map(async (list, i) => {
       for (const c of list) {
         const res = await fetch(`${dev.url}${PREFIX[c.provider]}${ENDPOINT_PATH[c.provider]}`, { method: "POST", headers: agentHeaders(c.provider, `prof-${runId}-${i}`, `prof-${runId}-s${i}`), body: c.body });
         await res.text();
+        notes[i]!.push(res.headers.get("x-sluice-compaction") ?? "(none)");
       }
     }));
+    if (process.argv.includes("--notes")) notes.forEach((list, i) => list.forEach((note, k) => console.log(`session ${i} call ${k + 1}: ${note}`)));
     console.log(`${n * m} requests in ${(performance.now() - t0).toFixed(0)} ms`);
     await new Promise((r) => setTimeout(r, 500)); // let waitUntil work finish inside the profile
     const { profile } = (await cdp.send("Profiler.stop")) as { profile: Profile };
