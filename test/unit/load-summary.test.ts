@@ -49,6 +49,26 @@ describe("load summary over rounds", () => {
     expect(pooledAddedRatio(rounds)).toEqual({ off_added_p50_ms: 3, on_added_p50_ms: 5, ratio: 1.667 });
     expect(pooledAddedRatio([])).toEqual({ off_added_p50_ms: null, on_added_p50_ms: null, ratio: null });
   });
+  it("the pooled ratio by call position: a session's first call, its second, the later ones (M calls per session, session after session)", async () => {
+    const { pooledAddedByCallPosition } = await import("../../tools/load/summarize-latency");
+    // 2 sessions × 3 calls per round. Added per call (session 0, then 1) — round 1: off 2 1 2 | 4 2 3, on 30 5 2 | 40 3 4;
+    // round 2 (direct 20 ms): off 6 1 2 | 8 3 1, on 20 9 3 | 10 2 2.
+    const rounds = [
+      { direct: [10, 10, 10, 10, 10, 10], off: [12, 11, 12, 14, 12, 13], on: [40, 15, 12, 50, 13, 14] },
+      { direct: [20, 20, 20, 20, 20, 20], off: [26, 21, 22, 28, 23, 21], on: [40, 29, 23, 30, 22, 22] },
+    ];
+    // first: off 2 4 6 8 → 4, on 10 20 30 40 → 20; second: off 1 1 2 3 → 1, on 2 3 5 9 → 3; later: off 1 2 2 3 → 2, on 2 2 3 4 → 2.
+    expect(pooledAddedByCallPosition(rounds, 3)).toEqual({
+      first: { off_added_p50_ms: 4, on_added_p50_ms: 20, ratio: 5 },
+      second: { off_added_p50_ms: 1, on_added_p50_ms: 3, ratio: 3 },
+      later: { off_added_p50_ms: 2, on_added_p50_ms: 2, ratio: 1 },
+    });
+    // One call per session: every call is a first one; no second or later call.
+    const none = { off_added_p50_ms: null, on_added_p50_ms: null, ratio: null };
+    expect(pooledAddedByCallPosition([{ direct: [10, 10], off: [12, 16], on: [13, 20] }], 1)).toEqual({ first: { off_added_p50_ms: 2, on_added_p50_ms: 3, ratio: 1.5 }, second: none, later: none });
+    expect(() => pooledAddedByCallPosition(rounds, 0)).toThrow("callsPerSession: 0 is not a positive integer");
+    expect(() => pooledAddedByCallPosition(rounds, 2.5)).toThrow("callsPerSession: 2.5 is not a positive integer");
+  });
   it("quartiles over rounds by nearest rank", async () => {
     const { quartiles } = await import("../../tools/load/summarize-latency");
     expect(quartiles([1.5, 1.1, 1.3, 0.9, 1.2])).toEqual([1.1, 1.2, 1.3]);
@@ -110,6 +130,11 @@ describe("load report as text", () => {
       p50_added_latency_pooled: { ratio: 1.231 },
       p50_added_ratio_quartiles_over_rounds: [1.2, 1.2, 1.3],
       rounds: [{ p50_added_ratio: 1.2 }, { p50_added_ratio: null }],
+      p50_added_by_call_position: {
+        first: { off_added_p50_ms: 13.1, on_added_p50_ms: 39, ratio: 2.977 },
+        second: { off_added_p50_ms: 10.74, on_added_p50_ms: 17.77, ratio: 1.655 },
+        later: { off_added_p50_ms: null, on_added_p50_ms: null, ratio: null },
+      },
       do_state: { calls_counted_vs_sent: "12/12 sessions exact", consistent: true, compaction_off_do_files: 0 },
     });
     expect(text.split("\n")).toEqual([
@@ -120,6 +145,7 @@ describe("load report as text", () => {
       "compaction on      144      0       25       50       12.5       37.5     18.3",
       "on/off p50 added latency: 1.25× (median of rounds; target ≤ 1.3×), pooled over all calls 1.231×, rounds' quartiles 1.2 / 1.2 / 1.3",
       "per round: 1.2 —",
+      "p50 added by call in session (pooled), off → on: first 13.1 → 39 ms (2.977×), second 10.74 → 17.77 ms (1.655×), later — → — ms (—)",
       "on/off p99 added latency 1.1×, CPU per request 1.51×",
       "DO state: 12/12 sessions exact; compaction-off DO files 0",
     ]);

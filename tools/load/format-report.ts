@@ -27,6 +27,8 @@ export interface LoadReportView {
   p50_added_latency_pooled: { ratio: number | null };
   p50_added_ratio_quartiles_over_rounds: [number | null, number | null, number | null];
   rounds: { p50_added_ratio: number | null }[];
+  /** Pooled p50 added latency off → on by where the call stands in its session (./summarize-latency.ts pooledAddedByCallPosition); absent: no line. */
+  p50_added_by_call_position?: Record<"first" | "second" | "later", { off_added_p50_ms: number | null; on_added_p50_ms: number | null; ratio: number | null }>;
   do_state: { calls_counted_vs_sent: string; consistent: boolean; compaction_off_do_files: number };
   /** CPU ms per request of each process (workerd split by thread kind: ./process-cpu.ts workerdKey); absent or empty without /proc. */
   cpu_ms_per_request_by_process?: { off: Record<string, number>; on: Record<string, number> };
@@ -43,6 +45,14 @@ function cpuLine(by: LoadReportView["cpu_ms_per_request_by_process"]): string[] 
   return [`CPU ms/request, off → on: ${keys.map((k) => `${k} ${show(by.off[k] ?? null)} → ${show(by.on[k] ?? null)}`).join(", ")}`];
 }
 
+/** "p50 added by call in session (pooled), off → on: first a → b ms (r×), …"; no line without the figures. */
+function positionLine(by: LoadReportView["p50_added_by_call_position"]): string[] {
+  if (by === undefined) return [];
+  const part = (name: string, x: { off_added_p50_ms: number | null; on_added_p50_ms: number | null; ratio: number | null }) =>
+    `${name} ${show(x.off_added_p50_ms)} → ${show(x.on_added_p50_ms)} ms (${show(x.ratio, "×")})`;
+  return [`p50 added by call in session (pooled), off → on: ${part("first", by.first)}, ${part("second", by.second)}, ${part("later", by.later)}`];
+}
+
 /** The report as text lines (no trailing newline). */
 export function formatReport(r: LoadReportView): string {
   const row = (name: string, p: PathFigures) =>
@@ -57,6 +67,7 @@ export function formatReport(r: LoadReportView): string {
     row("compaction on", r.paths.on),
     `on/off p50 added latency: ${show(ratios.p50_added_latency, "×")} (median of rounds; target ≤ 1.3×), pooled over all calls ${show(r.p50_added_latency_pooled.ratio, "×")}, rounds' quartiles ${show(q1)} / ${show(q2)} / ${show(q3)}`,
     `per round: ${r.rounds.map((x) => show(x.p50_added_ratio)).join(" ")}`,
+    ...positionLine(r.p50_added_by_call_position),
     `on/off p99 added latency ${show(ratios.p99_added_latency, "×")}, CPU per request ${show(ratios.cpu_per_request, "×")}`,
     ...cpuLine(r.cpu_ms_per_request_by_process),
     `DO state: ${r.do_state.calls_counted_vs_sent}${r.do_state.consistent ? "" : " (INCONSISTENT)"}; compaction-off DO files ${r.do_state.compaction_off_do_files}`,

@@ -5,8 +5,9 @@
  * with compaction on (SLUICE_COMPACTION=1, default config) — and reports per path the
  * throughput, p50/p99 latency, the paired added latency over direct, the CPU ms per request
  * each wrangler instance used (Linux /proc: ./process-cpu.ts; its Node proxy and workerd,
- * summed and per process), the on/off ratios, the error count, and whether the session Durable
- * Objects counted exactly the calls sent.
+ * summed and per process), the on/off ratios (also split by the call's place in its session:
+ * first, second, later), the error count, and whether the session Durable Objects counted
+ * exactly the calls sent.
  *
  *   npm run load -- [--sessions N] [--calls M] [--rounds R] [--interval-ms T] [--json]
  *
@@ -59,7 +60,7 @@ import { readSessionStates } from "./read-do-state";
 import { dueMs } from "./schedule";
 import { startEmulatorProcess } from "./start-emulator-process";
 import { startWrangler } from "./start-wrangler";
-import { pooledAddedRatio, quartiles, summarizePath, summarizeRounds } from "./summarize-latency";
+import { pooledAddedByCallPosition, pooledAddedRatio, quartiles, summarizePath, summarizeRounds } from "./summarize-latency";
 
 const CORPUS_DIR = fileURLToPath(new URL("../../../shared/corpus/", import.meta.url).href);
 const GATEWAY_PREFIX: Record<Provider, string> = { anthropic: "/anthropic", "openai-chat": "/openai", "openai-responses": "/openai" };
@@ -235,6 +236,7 @@ async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: numbe
     };
   });
   const byRound = summarizeRounds(summaries);
+  const latencyRounds = perRound.map((round) => ({ direct: round.direct.latencies, off: round.off.latencies, on: round.on.latencies }));
   const all = perRound.flatMap((round) => Object.values(round).flatMap((x) => x.errors));
   // DO state: every round's sessions, each with exactly the calls it was sent.
   const sent = new Map<string, number>(perRound.flatMap((_, r) => sessions.map((calls, i): [string, number] => [`load-${runId}r${r}-s${i}`, calls.length])));
@@ -253,8 +255,10 @@ async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: numbe
     cpu_steal_percent: stealPercent(machine0, machineCpu()),
     ...byRound,
     // The same ratio from every call at once, and how far the rounds' own ratios spread (./summarize-latency.ts): how far one run's headline can be trusted.
-    p50_added_latency_pooled: pooledAddedRatio(perRound.map((round) => ({ direct: round.direct.latencies, off: round.off.latencies, on: round.on.latencies }))),
+    p50_added_latency_pooled: pooledAddedRatio(latencyRounds),
     p50_added_ratio_quartiles_over_rounds: quartiles(byRound.rounds.flatMap((r) => (r.p50_added_ratio === null ? [] : [r.p50_added_ratio]))),
+    // The same pooled figures for a session's first call, its second and the later ones: how much of the ratio is session starts.
+    p50_added_by_call_position: pooledAddedByCallPosition(latencyRounds, m),
     // CPU ms per request of each process of the two wrangler instances, summed over rounds (wrangler's Node proxy; its proxy workerd; the user workerd's own threads and V8's helper threads: ./process-cpu.ts workerdKey).
     idle_cpu_ms_per_s_by_process: Object.fromEntries((["off", "on"] as const).map((p) => [p, Object.fromEntries(Object.entries(idle[p] ?? {}).map(([k, v]) => [k, Math.round(v * 10) / 10]))])),
     cpu_ms_per_request_by_process: Object.fromEntries((["off", "on"] as const).map((p): ["off" | "on", Record<string, number>] => {

@@ -135,3 +135,28 @@ export function quartiles(xs: readonly number[]): [number | null, number | null,
   if (xs.length === 0) return [null, null, null];
   return [percentile(xs, 25), percentile(xs, 50), percentile(xs, 75)];
 }
+
+/** Where a call stands in its session: the first (a new session: a new DO, the whole body read), the second, or a later one. */
+export type CallPosition = "first" | "second" | "later";
+
+/**
+ * pooledAddedRatio per call position: each round's latencies split by where the call stands in
+ * its session, then pooled over rounds. `callsPerSession` (M) gives the position: the latency
+ * lists hold every session's M calls in order, session after session (run-load.ts `phase`), so
+ * call i is the (i mod M + 1)-th of its session. A position no call holds (M = 1: no second or
+ * later call) reads nulls. Throws RangeError when M is not a positive integer.
+ * It shows where the on/off ratio comes from: a session's start (a new Durable Object and a full
+ * read on the on path) against its steady calls (docs/reliability.md, eleventh session).
+ */
+export function pooledAddedByCallPosition(rounds: readonly RoundLatencies[], callsPerSession: number): Record<CallPosition, ReturnType<typeof pooledAddedRatio>> {
+  if (!Number.isInteger(callsPerSession) || callsPerSession < 1) throw new RangeError(`callsPerSession: ${callsPerSession} is not a positive integer`);
+  const positionOf = (i: number): CallPosition => {
+    const k = i % callsPerSession;
+    return k === 0 ? "first" : k === 1 ? "second" : "later";
+  };
+  const only = (pos: CallPosition) => rounds.map((r) => {
+    const pick = (xs: readonly number[]) => xs.filter((_, i) => positionOf(i) === pos);
+    return { direct: pick(r.direct), off: pick(r.off), on: pick(r.on) };
+  });
+  return { first: pooledAddedRatio(only("first")), second: pooledAddedRatio(only("second")), later: pooledAddedRatio(only("later")) };
+}
