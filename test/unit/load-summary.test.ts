@@ -49,7 +49,7 @@ describe("load summary over rounds", () => {
     expect(pooledAddedRatio(rounds)).toEqual({ off_added_p50_ms: 3, on_added_p50_ms: 5, ratio: 1.667 });
     expect(pooledAddedRatio([])).toEqual({ off_added_p50_ms: null, on_added_p50_ms: null, ratio: null });
   });
-  it("the pooled ratio by call position: a session's first call, its second, the later ones (M calls per session, session after session)", async () => {
+  it("the pooled ratio by call position: a session's first call, its second, the later ones (sessions one after the other, each its own count)", async () => {
     const { pooledAddedByCallPosition } = await import("../../tools/load/summarize-latency");
     // 2 sessions × 3 calls per round. Added per call (session 0, then 1) — round 1: off 2 1 2 | 4 2 3, on 30 5 2 | 40 3 4;
     // round 2 (direct 20 ms): off 6 1 2 | 8 3 1, on 20 9 3 | 10 2 2.
@@ -58,16 +58,27 @@ describe("load summary over rounds", () => {
       { direct: [20, 20, 20, 20, 20, 20], off: [26, 21, 22, 28, 23, 21], on: [40, 29, 23, 30, 22, 22] },
     ];
     // first: off 2 4 6 8 → 4, on 10 20 30 40 → 20; second: off 1 1 2 3 → 1, on 2 3 5 9 → 3; later: off 1 2 2 3 → 2, on 2 2 3 4 → 2.
-    expect(pooledAddedByCallPosition(rounds, 3)).toEqual({
+    expect(pooledAddedByCallPosition(rounds, [3, 3])).toEqual({
       first: { off_added_p50_ms: 4, on_added_p50_ms: 20, ratio: 5 },
       second: { off_added_p50_ms: 1, on_added_p50_ms: 3, ratio: 3 },
       later: { off_added_p50_ms: 2, on_added_p50_ms: 2, ratio: 1 },
     });
+    // Sessions of unequal length (a corpus session shorter than --calls): 2 calls, then 4. Added — session 0: off 5 6, on 50 5;
+    // session 1: off 1 2 3 1, on 10 20 30 7. first: off 1 5 → 1, on 10 50 → 10; second: off 2 6 → 2, on 5 20 → 5;
+    // later (session 1's 3rd and 4th): off 1 3 → 1, on 7 30 → 7 (without the 4th call: 3 and 30).
+    const uneven = [{ direct: [10, 10, 10, 10, 10, 10], off: [15, 16, 11, 12, 13, 11], on: [60, 15, 20, 30, 40, 17] }];
+    expect(pooledAddedByCallPosition(uneven, [2, 4])).toEqual({
+      first: { off_added_p50_ms: 1, on_added_p50_ms: 10, ratio: 10 },
+      second: { off_added_p50_ms: 2, on_added_p50_ms: 5, ratio: 2.5 },
+      later: { off_added_p50_ms: 1, on_added_p50_ms: 7, ratio: 7 },
+    });
     // One call per session: every call is a first one; no second or later call.
     const none = { off_added_p50_ms: null, on_added_p50_ms: null, ratio: null };
-    expect(pooledAddedByCallPosition([{ direct: [10, 10], off: [12, 16], on: [13, 20] }], 1)).toEqual({ first: { off_added_p50_ms: 2, on_added_p50_ms: 3, ratio: 1.5 }, second: none, later: none });
-    expect(() => pooledAddedByCallPosition(rounds, 0)).toThrow("callsPerSession: 0 is not a positive integer");
-    expect(() => pooledAddedByCallPosition(rounds, 2.5)).toThrow("callsPerSession: 2.5 is not a positive integer");
+    expect(pooledAddedByCallPosition([{ direct: [10, 10], off: [12, 16], on: [13, 20] }], [1, 1])).toEqual({ first: { off_added_p50_ms: 2, on_added_p50_ms: 3, ratio: 1.5 }, second: none, later: none });
+    expect(pooledAddedByCallPosition([], [3, 3])).toEqual({ first: none, second: none, later: none });
+    expect(() => pooledAddedByCallPosition(rounds, [3, 2.5])).toThrow("sessionCalls[1]: 2.5 is not a non-negative integer");
+    expect(() => pooledAddedByCallPosition(rounds, [-1])).toThrow("sessionCalls[0]: -1 is not a non-negative integer");
+    expect(() => pooledAddedByCallPosition(rounds, [3, 2])).toThrow("rounds[0].direct: 6 latencies for 5 calls");
   });
   it("quartiles over rounds by nearest rank", async () => {
     const { quartiles } = await import("../../tools/load/summarize-latency");

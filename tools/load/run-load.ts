@@ -258,7 +258,7 @@ async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: numbe
     p50_added_latency_pooled: pooledAddedRatio(latencyRounds),
     p50_added_ratio_quartiles_over_rounds: quartiles(byRound.rounds.flatMap((r) => (r.p50_added_ratio === null ? [] : [r.p50_added_ratio]))),
     // The same pooled figures for a session's first call, its second and the later ones: how much of the ratio is session starts.
-    p50_added_by_call_position: pooledAddedByCallPosition(latencyRounds, m),
+    p50_added_by_call_position: pooledAddedByCallPosition(latencyRounds, sessions.map((calls) => calls.length)),
     // CPU ms per request of each process of the two wrangler instances, summed over rounds (wrangler's Node proxy; its proxy workerd; the user workerd's own threads and V8's helper threads: ./process-cpu.ts workerdKey).
     idle_cpu_ms_per_s_by_process: Object.fromEntries((["off", "on"] as const).map((p) => [p, Object.fromEntries(Object.entries(idle[p] ?? {}).map(([k, v]) => [k, Math.round(v * 10) / 10]))])),
     cpu_ms_per_request_by_process: Object.fromEntries((["off", "on"] as const).map((p): ["off" | "on", Record<string, number>] => {

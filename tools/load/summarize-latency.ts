@@ -141,21 +141,27 @@ export type CallPosition = "first" | "second" | "later";
 
 /**
  * pooledAddedRatio per call position: each round's latencies split by where the call stands in
- * its session, then pooled over rounds. `callsPerSession` (M) gives the position: the latency
- * lists hold every session's M calls in order, session after session (run-load.ts `phase`), so
- * call i is the (i mod M + 1)-th of its session. A position no call holds (M = 1: no second or
- * later call) reads nulls. Throws RangeError when M is not a positive integer.
+ * its session, then pooled over rounds. `sessionCalls` gives each session's call count, in the
+ * order the latency lists hold the sessions (run-load.ts `phase`: every call of session 0, then
+ * of session 1, …; a corpus session shorter than `--calls` sends fewer). A position no call holds
+ * (one call per session: no second or later call) reads nulls. Throws RangeError when a count is
+ * not a non-negative integer, or when a round's lists do not hold Σ sessionCalls latencies.
  * It shows where the on/off ratio comes from: a session's start (a new Durable Object and a full
  * read on the on path) against its steady calls (docs/reliability.md, eleventh session).
  */
-export function pooledAddedByCallPosition(rounds: readonly RoundLatencies[], callsPerSession: number): Record<CallPosition, ReturnType<typeof pooledAddedRatio>> {
-  if (!Number.isInteger(callsPerSession) || callsPerSession < 1) throw new RangeError(`callsPerSession: ${callsPerSession} is not a positive integer`);
-  const positionOf = (i: number): CallPosition => {
-    const k = i % callsPerSession;
-    return k === 0 ? "first" : k === 1 ? "second" : "later";
-  };
+export function pooledAddedByCallPosition(rounds: readonly RoundLatencies[], sessionCalls: readonly number[]): Record<CallPosition, ReturnType<typeof pooledAddedRatio>> {
+  const positions: CallPosition[] = [];
+  sessionCalls.forEach((n, s) => {
+    if (!Number.isInteger(n) || n < 0) throw new RangeError(`sessionCalls[${s}]: ${n} is not a non-negative integer`);
+    for (let k = 0; k < n; k++) positions.push(k === 0 ? "first" : k === 1 ? "second" : "later");
+  });
+  rounds.forEach((r, i) => {
+    for (const p of ["direct", "off", "on"] as const) {
+      if (r[p].length !== positions.length) throw new RangeError(`rounds[${i}].${p}: ${r[p].length} latencies for ${positions.length} calls`);
+    }
+  });
   const only = (pos: CallPosition) => rounds.map((r) => {
-    const pick = (xs: readonly number[]) => xs.filter((_, i) => positionOf(i) === pos);
+    const pick = (xs: readonly number[]) => xs.filter((_, i) => positions[i] === pos);
     return { direct: pick(r.direct), off: pick(r.off), on: pick(r.on) };
   });
   return { first: pooledAddedRatio(only("first")), second: pooledAddedRatio(only("second")), later: pooledAddedRatio(only("later")) };
