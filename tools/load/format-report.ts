@@ -15,6 +15,9 @@ interface PathFigures {
   cpu_ms_per_request: number | null;
 }
 
+/** Pooled p50 added latency of off and on (ms) and their ratio, as ./summarize-latency.ts pooledAddedRatio gives them. */
+type PooledAdded = { off_added_p50_ms: number | null; on_added_p50_ms: number | null; ratio: number | null };
+
 /** The parts of the JSON report the text shows. */
 export interface LoadReportView {
   sessions: number;
@@ -28,7 +31,7 @@ export interface LoadReportView {
   p50_added_ratio_quartiles_over_rounds: [number | null, number | null, number | null];
   rounds: { p50_added_ratio: number | null }[];
   /** Pooled p50 added latency off → on by where the call stands in its session (./summarize-latency.ts pooledAddedByCallPosition); absent: no line. */
-  p50_added_by_call_position?: Record<"first" | "second" | "later", { off_added_p50_ms: number | null; on_added_p50_ms: number | null; ratio: number | null }>;
+  p50_added_by_call_position?: Record<"first" | "second" | "later", PooledAdded>;
   do_state: { calls_counted_vs_sent: string; consistent: boolean; compaction_off_do_files: number };
   /** CPU ms per request of each process (workerd split by thread kind: ./process-cpu.ts workerdKey); absent or empty without /proc. */
   cpu_ms_per_request_by_process?: { off: Record<string, number>; on: Record<string, number> };
@@ -48,7 +51,7 @@ function cpuLine(by: LoadReportView["cpu_ms_per_request_by_process"]): string[] 
 /** "p50 added by call in session (pooled), off → on: first a → b ms (r×), …"; no line without the figures. */
 function positionLine(by: LoadReportView["p50_added_by_call_position"]): string[] {
   if (by === undefined) return [];
-  const part = (name: string, x: { off_added_p50_ms: number | null; on_added_p50_ms: number | null; ratio: number | null }) =>
+  const part = (name: string, x: PooledAdded) =>
     `${name} ${show(x.off_added_p50_ms)} → ${show(x.on_added_p50_ms)} ms (${show(x.ratio, "×")})`;
   return [`p50 added by call in session (pooled), off → on: ${part("first", by.first)}, ${part("second", by.second)}, ${part("later", by.later)}`];
 }
