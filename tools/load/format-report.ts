@@ -3,6 +3,7 @@
  * `--json`. Times in ms, CPU in ms per request; every figure is one the JSON report holds
  * (tools/load/run-load.ts), rounded as it rounds them.
  */
+import type { CallPosition, PooledAdded } from "./summarize-latency";
 
 /** A path's figures as the report holds them (medians over rounds: ./summarize-latency.ts). */
 interface PathFigures {
@@ -15,8 +16,6 @@ interface PathFigures {
   cpu_ms_per_request: number | null;
 }
 
-/** Pooled p50 added latency of off and on (ms) and their ratio, as ./summarize-latency.ts pooledAddedRatio gives them. */
-type PooledAdded = { off_added_p50_ms: number | null; on_added_p50_ms: number | null; ratio: number | null };
 
 /** The parts of the JSON report the text shows. */
 export interface LoadReportView {
@@ -31,7 +30,7 @@ export interface LoadReportView {
   p50_added_ratio_quartiles_over_rounds: [number | null, number | null, number | null];
   rounds: { p50_added_ratio: number | null }[];
   /** Pooled p50 added latency off → on by where the call stands in its session (./summarize-latency.ts pooledAddedByCallPosition); absent: no line. */
-  p50_added_by_call_position?: Record<"first" | "second" | "later", PooledAdded>;
+  p50_added_by_call_position?: Record<CallPosition, PooledAdded>;
   do_state: { calls_counted_vs_sent: string; consistent: boolean; compaction_off_do_files: number };
   /** CPU ms per request of each process (workerd split by thread kind: ./process-cpu.ts workerdKey); absent or empty without /proc. */
   cpu_ms_per_request_by_process?: { off: Record<string, number>; on: Record<string, number> };

@@ -115,6 +115,13 @@ export interface RoundLatencies {
   on: readonly number[];
 }
 
+/** Pooled p50 added latency of off and on (ms) and their ratio (null without calls, or when off ≤ 0 or on < 0: `ratio`). */
+export interface PooledAdded {
+  off_added_p50_ms: number | null;
+  on_added_p50_ms: number | null;
+  ratio: number | null;
+}
+
 /**
  * The on/off p50 added-latency ratio over every call of every round at once ("pooled"): each
  * call's added latency is paired with the direct path's latency of the same call in its own
@@ -122,7 +129,7 @@ export interface RoundLatencies {
  * ratios (summarizeRounds), it uses all R × N × M calls for each p50 instead of R separate
  * medians, so a round whose phases drifted moves it by its share of the calls only.
  */
-export function pooledAddedRatio(rounds: readonly RoundLatencies[]): { off_added_p50_ms: number | null; on_added_p50_ms: number | null; ratio: number | null } {
+export function pooledAddedRatio(rounds: readonly RoundLatencies[]): PooledAdded {
   const added = (k: "off" | "on") => rounds.flatMap((r) => pairedAdded(r[k], r.direct));
   const p50 = (xs: number[]) => (xs.length === 0 ? null : round(percentile(xs, 50)));
   const off = p50(added("off"));
@@ -149,7 +156,7 @@ export type CallPosition = "first" | "second" | "later";
  * It shows where the on/off ratio comes from: a session's start (a new Durable Object and a full
  * read on the on path) against its steady calls (docs/reliability.md, eleventh session).
  */
-export function pooledAddedByCallPosition(rounds: readonly RoundLatencies[], sessionCalls: readonly number[]): Record<CallPosition, ReturnType<typeof pooledAddedRatio>> {
+export function pooledAddedByCallPosition(rounds: readonly RoundLatencies[], sessionCalls: readonly number[]): Record<CallPosition, PooledAdded> {
   const positions: CallPosition[] = [];
   sessionCalls.forEach((n, s) => {
     if (!Number.isInteger(n) || n < 0) throw new RangeError(`sessionCalls[${s}]: ${n} is not a non-negative integer`);
