@@ -27,16 +27,16 @@ const clearTools = (extra: object = {}) => ({ type: "clear_tool_uses_20250919", 
 
 describe("applyContextEdits: clear_tool_uses_20250919", () => {
   it("clears the oldest tool results first, keeps the last `keep`, never an excluded tool; replaces the content with the placeholder", () => {
-    const out = applyContextEdits(request(clearTools({ keep: { type: "tool_uses", value: 2 }, exclude_tools: ["memory"] })) as any);
+    const out: any = applyContextEdits(request(clearTools({ keep: { type: "tool_uses", value: 2 }, exclude_tools: ["memory"] })) as any);
     const results = out.body.messages.flatMap((m: any) => m.content).filter((b: any) => b.type === "tool_result").map((b: any) => b.content);
     expect(results).toEqual([CLEARED_TOOL_RESULT_TEXT, big(1), CLEARED_TOOL_RESULT_TEXT, CLEARED_TOOL_RESULT_TEXT, big(4), big(5)]);
     expect(out.applied_edits).toMatchObject([{ type: "clear_tool_uses_20250919", cleared_tool_uses: 3 }]);
   });
 
   it("clear_tool_inputs empties the calls' input (true, or only the tools it names)", () => {
-    const all = applyContextEdits(request(clearTools({ keep: { type: "tool_uses", value: 4 }, clear_tool_inputs: true })) as any);
+    const all: any = applyContextEdits(request(clearTools({ keep: { type: "tool_uses", value: 4 }, clear_tool_inputs: true })) as any);
     expect(all.body.messages.filter((m: any) => m.role === "assistant").map((m: any) => m.content[1].input)).toEqual([{}, {}, { path: "f2.ts" }, { path: "f3.ts" }, { path: "f4.ts" }, { path: "f5.ts" }]);
-    const named = applyContextEdits(request(clearTools({ keep: { type: "tool_uses", value: 4 }, clear_tool_inputs: ["memory"] })) as any);
+    const named: any = applyContextEdits(request(clearTools({ keep: { type: "tool_uses", value: 4 }, clear_tool_inputs: ["memory"] })) as any);
     expect(named.body.messages.filter((m: any) => m.role === "assistant").map((m: any) => m.content[1].input)).toEqual([{ path: "f0.ts" }, {}, { path: "f2.ts" }, { path: "f3.ts" }, { path: "f4.ts" }, { path: "f5.ts" }]);
   });
 
@@ -65,7 +65,7 @@ describe("applyContextEdits: clear_thinking_20251015", () => {
       { role: "assistant", content: [th("b"), { type: "text", text: "B" }] },
       { role: "user", content: "q3" },
     ];
-    const out = applyContextEdits({ model: "m", messages, context_management: { edits: [{ type: "clear_thinking_20251015", keep: { type: "thinking_turns", value: 1 } }] } } as any);
+    const out: any = applyContextEdits({ model: "m", messages, context_management: { edits: [{ type: "clear_thinking_20251015", keep: { type: "thinking_turns", value: 1 } }] } } as any);
     expect(out.body.messages.map((m: any) => (Array.isArray(m.content) ? m.content.map((b: any) => b.type) : m.content))).toEqual([["text"], ["text"], ["text"], ["thinking", "text"], ["text"]]);
     expect(out.applied_edits).toMatchObject([{ type: "clear_thinking_20251015", cleared_thinking_turns: 1 }]);
     expect(applyContextEdits({ model: "m", messages, context_management: { edits: [{ type: "clear_thinking_20251015", keep: "all" }] } } as any).applied_edits).toEqual([]);

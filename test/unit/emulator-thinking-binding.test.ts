@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateMessagesRequest } from "../../tools/emulator/anthropic/validate-messages";
 import { handleRequest } from "../../tools/emulator/handle-request";
+import { parseSse } from "../../tools/emulator/shared/sse";
 import { createState } from "../../tools/emulator/state";
 
 // Preserved thinking (platform.claude.com build-with-claude/preserved-thinking, prefix-checks):
@@ -118,6 +119,27 @@ describe("preserved thinking on a prefix-check model (claude-opus-5-5)", () => {
     const r = s.send({ messages: foreign }, { "anthropic-beta": BINDING });
     expect(r.status).toBe(200);
     expect(r.body.input_transformations).toEqual([{ type: "thinking_dropped", reason: "model_binding_mismatch", path: "messages.1.content.0" }]);
+  });
+});
+
+describe("streaming", () => {
+  it("input_transformations is final in message_start; an omitted thinking block streams empty text and its signature", () => {
+    const state = createState();
+    const r = handleRequest(
+      state,
+      {
+        method: "POST",
+        path: "/v1/messages",
+        headers: { "x-api-key": "k-sse", "anthropic-beta": BINDING, "x-emulator-reply": b64(reply) },
+        body: JSON.stringify({ model: "claude-opus-5-5", max_tokens: 64, stream: true, thinking: { type: "adaptive", display: "omitted" }, messages: [{ role: "user", content: "Hi" }] }),
+      },
+      T0,
+    );
+    const events = parseSse(r.body).map((e) => JSON.parse(e.data));
+    expect(events[0].message.input_transformations).toEqual([]);
+    const thinking = events.filter((e) => e.index === 0 && e.type === "content_block_delta").map((e) => e.delta);
+    expect(thinking.map((d) => d.thinking ?? d.type)).toEqual(["", "signature_delta"]);
+    expect(thinking[1].signature).toMatch(/^emu1\./);
   });
 });
 
