@@ -66,11 +66,11 @@ describe("preserved thinking on a prefix-check model (claude-opus-5-5)", () => {
     expect(s.send({ system: "Be brief.", tools: [{ name: "ls", input_schema: { type: "object" } }], thinking: { type: "adaptive" }, messages: history }).status).toBe(400);
   });
 
-  it("drop_block with the beta drops the block, reports input_transformations, and bills less", () => {
+  it("drop_block with the beta drops the block, reports input_transformations, bills less; later blocks stay valid", () => {
     const { s, history } = twoTurns("claude-opus-5-5");
     const edited = [{ role: "user", content: "Hi!" }, ...history.slice(1)];
     const thinking = { type: "adaptive", block_binding: { prefix_mismatch_behavior: "drop_block" } };
-    const dropped = s.send({ system: "Be brief.", thinking, messages: edited }, { "anthropic-beta": BINDING });
+    const dropped = s.send({ system: "Be brief.", thinking, messages: edited }, { "anthropic-beta": BINDING }, reply);
     expect(dropped.status).toBe(200);
     expect(dropped.body.input_transformations).toEqual([{ type: "thinking_dropped", reason: "prefix_binding_mismatch", path: "messages.1.content.0" }]);
     // The same request with the block removed by the client bills the same input.
@@ -78,6 +78,11 @@ describe("preserved thinking on a prefix-check model (claude-opus-5-5)", () => {
     const clean = s.send({ system: "Be brief.", thinking, messages: without }, { "anthropic-beta": BINDING });
     expect(clean.body.input_transformations).toEqual([]);
     expect(dropped.body.usage.input_tokens).toBe(clean.body.usage.input_tokens);
+    // A block produced after the edit is bound to the edited history: only the old one keeps being dropped.
+    const next = [...edited, { role: "assistant", content: dropped.body.content }, { role: "user", content: "Go on." }];
+    expect(s.send({ system: "Be brief.", thinking, messages: next }, { "anthropic-beta": BINDING }).body.input_transformations).toEqual([
+      { type: "thinking_dropped", reason: "prefix_binding_mismatch", path: "messages.1.content.0" },
+    ]);
   });
 
   it("moving cache_control and changing key order keep the block valid; server-side clearing never trips the check", () => {

@@ -9,7 +9,8 @@
  *
  * What counts as an edit follows the docs: thinking blocks are not part of a prefix (removing a
  * leading run of thinking blocks keeps later ones valid), `cache_control` markers and JSON key
- * order are ignored; anything else before a block invalidates it and every later thinking block.
+ * order are ignored; anything else before a block invalidates it (and so every block produced
+ * before the change, since their prefixes hold it too).
  * Omitting or moving a thinking block between others invalidates the ones after it: a binding
  * records the previous thinking block of its conversation, checked unless the block is the first
  * thinking block sent. A block the emulator never issued under this key (another model's, or a
@@ -97,38 +98,38 @@ function dropsOnMismatch(body: Json, betas: readonly string[]): boolean {
 }
 
 /**
- * Checks every thinking block of `body` (a Messages request as the client sent it). Returns the
- * documented 400 on the first block that fails the prefix check, unless the request opts into
- * `drop_block`; then that block and every later thinking block are dropped.
+ * Checks every thinking block of `body` (a Messages request as the client sent it), each against
+ * its own binding, so an edit invalidates every block produced before it and none produced after.
+ * Returns the documented 400 on the first failing block, unless the request opts into
+ * `drop_block`; then the failing block and the rest of its message's thinking blocks are dropped
+ * (SDK BetaThinkingDroppedInputTransformation: "the rest of that turn's consecutive thinking
+ * blocks are removed with it"). A block with no known binding is dropped as another model's.
  */
 export function checkThinkingBinding(body: Json, betas: readonly string[], lookup: BindingLookup = () => undefined): BindingCheck {
   const messages = Array.isArray(prop(body, "messages")) ? (prop(body, "messages") as Json[]) : [];
   const hasher = prefixHasher(body);
   const dropped: ThinkingDropped[] = [];
   let previousKey: string | null = null;
-  let invalid = false;
   for (let i = 0; i < messages.length; i++) {
     const blocks = asBlocks(prop(messages[i], "content"));
+    let restDropped = false;
     for (let j = 0; j < blocks.length; j++) {
       const key = bindingKey(blocks[j]!);
       if (key === undefined) continue;
       const path = `messages.${i}.content.${j}`;
       const binding = decodeSignature(key) ?? lookup(key);
-      if (!invalid && binding === undefined) {
+      const prior = previousKey;
+      previousKey = key;
+      if (binding === undefined) {
         dropped.push({ type: "thinking_dropped", reason: "model_binding_mismatch", path });
-        previousKey = key;
         continue;
       }
-      if (!invalid) {
-        const prefixOk = binding!.prefix === hasher.at(i, str(messages[i], "role") ?? "", blocks.slice(0, j));
-        const orderOk = previousKey === null || binding!.previous === hashText(previousKey);
-        if (!prefixOk || !orderOk) {
-          if (!dropsOnMismatch(body, betas)) return { ok: false, rejection: anthropicInvalid(mismatchMessage(path, str(blocks[j], "type")!, betas)) };
-          invalid = true;
-        }
-      }
-      if (invalid) dropped.push({ type: "thinking_dropped", reason: "prefix_binding_mismatch", path });
-      previousKey = key;
+      const prefixOk = binding.prefix === hasher.at(i, str(messages[i], "role") ?? "", blocks.slice(0, j));
+      const orderOk = prior === null || binding.previous === hashText(prior);
+      if (!restDropped && prefixOk && orderOk) continue;
+      if (!dropsOnMismatch(body, betas)) return { ok: false, rejection: anthropicInvalid(mismatchMessage(path, str(blocks[j], "type")!, betas)) };
+      restDropped = true;
+      dropped.push({ type: "thinking_dropped", reason: "prefix_binding_mismatch", path });
     }
   }
   return { ok: true, dropped };
