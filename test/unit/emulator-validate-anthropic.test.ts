@@ -164,3 +164,24 @@ describe("Anthropic validation: HTTP shape", () => {
     expect([r.status, JSON.parse(r.body)]).toEqual([401, { type: "error", error: { type: "authentication_error", message: "x-api-key header is required" } }]);
   });
 });
+
+describe("Anthropic validation: mid-conversation system messages (beta mid-conversation-system-2026-04-07)", () => {
+  const BETA = { issuedThinking: new Map<string, string>(), betas: ["mid-conversation-system-2026-04-07"] };
+  const sys = { role: "system", content: "From now on answer in French." };
+  const base = (messages: unknown[]) => ({ model: "claude-opus-5-5", max_tokens: 8, messages });
+
+  it("accepted directly after a user message; not a turn, so the user → assistant order holds", () => {
+    expect(message(base([{ role: "user", content: "Hi" }, sys, { role: "assistant", content: "Salut." }, { role: "user", content: "Ok" }]), BETA)).toBeNull();
+  });
+
+  it("anywhere else it is a 400 naming the message", () => {
+    expect(message(base([{ role: "user", content: "Hi" }, { role: "assistant", content: "Hello." }, sys, { role: "user", content: "Ok" }]), BETA)).toBe(
+      "messages.2: a `system` message must directly follow a `user` message",
+    );
+    expect(message(base([sys, { role: "user", content: "Hi" }]), BETA)).toBe("messages.0: a `system` message must directly follow a `user` message");
+  });
+
+  it("without the beta the role is refused", () => {
+    expect(message(base([{ role: "user", content: "Hi" }, sys]))).toBe("messages.1.role: Input should be 'user' or 'assistant'");
+  });
+});

@@ -121,7 +121,7 @@ function callApi(state: EmulatorState, api: Api, req: EmulatorRequest, realNow: 
     );
   }
 
-  const result = HANDLERS[api]({ body, now, reply, key: ks, seq: ++state.seq });
+  const result = HANDLERS[api]({ body, headers: req.headers, now, reply, key: ks, seq: ++state.seq });
   if (result.kind === "rejected") return reject(result.rejection, ks.totals);
   ks.lastBody = req.headers["x-emulator-keep-body"] === "1" ? req.body : null;
   const t = ks.totals;

@@ -3,6 +3,7 @@
  * parallel test runs using different keys never share a cache or totals. `POST /__emulator/reset`
  * replaces it with a fresh one.
  */
+import type { ThinkingBinding } from "./anthropic/thinking-binding";
 import type { CacheStore } from "./shared/breakpoint-cache";
 
 /** Running totals of one key, as served by `GET /__emulator/stats`. */
@@ -24,6 +25,8 @@ export interface KeyState {
   cache: CacheStore;
   /** Anthropic: thinking signature / redacted data → canonical content of the assistant message issued with it. */
   issuedThinking: Map<string, string>;
+  /** Anthropic: recorded thinking signature / redacted data the emulator answered with → what it is bound to (preserved thinking). */
+  thinkingBindings: Map<string, ThinkingBinding>;
   /** Responses: output item id → reasoning item id it came with. */
   requiredReasoning: Map<string, string>;
   /** Responses: reasoning item id → id of the item that followed it. */
@@ -50,6 +53,7 @@ export function keyState(state: EmulatorState, key: string): KeyState {
     k = {
       cache: new Map(),
       issuedThinking: new Map(),
+      thinkingBindings: new Map(),
       requiredReasoning: new Map(),
       reasoningFollower: new Map(),
       lastBody: null,

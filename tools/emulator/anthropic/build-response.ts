@@ -29,20 +29,28 @@ export function outputTokens(content: readonly Json[]): number {
   return Math.max(1, content.reduce<number>((n, b) => n + countTokens(renderBlock(b).text), 0));
 }
 
-/** The JSON message the API returns. */
-export function buildMessage(id: string, model: string, content: Json[], usage: AnthropicUsage): JsonObject {
+/**
+ * The JSON message the API returns. `extras` are top-level fields some requests get:
+ * `context_management` (`{applied_edits}`) and `input_transformations`.
+ */
+export function buildMessage(id: string, model: string, content: Json[], usage: AnthropicUsage, extras: JsonObject = {}): JsonObject {
   const stop = content.some((b) => str(b, "type") === "tool_use") ? "tool_use" : "end_turn";
-  return { id, type: "message", role: "assistant", model, content, stop_reason: stop, stop_sequence: null, usage: usage as unknown as JsonObject };
+  return { id, type: "message", role: "assistant", model, content, stop_reason: stop, stop_sequence: null, usage: usage as unknown as JsonObject, ...extras };
 }
 
 const ev = (event: string, data: JsonObject): SseEvent => ({ event, data: JSON.stringify({ type: event, ...data }) });
 
-/** The SSE events streaming `message` (a value from buildMessage). */
+/**
+ * The SSE events streaming `message` (a value from buildMessage). `input_transformations` is final
+ * in `message_start`; `context_management` comes in the final `message_delta` (SDK
+ * BetaRawMessageDeltaEvent, BetaMessage.input_transformations).
+ */
 export function streamMessage(message: JsonObject): SseEvent[] {
   const usage = message.usage as unknown as AnthropicUsage;
   const content = message.content as Json[];
+  const { context_management, ...head } = message;
   const events: SseEvent[] = [
-    ev("message_start", { message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } as unknown as JsonObject } }),
+    ev("message_start", { message: { ...head, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } as unknown as JsonObject } }),
     ev("ping", {}),
   ];
   content.forEach((block, index) => {
@@ -73,6 +81,7 @@ export function streamMessage(message: JsonObject): SseEvent[] {
         cache_read_input_tokens: usage.cache_read_input_tokens,
         output_tokens: usage.output_tokens,
       },
+      ...(context_management === undefined ? {} : { context_management }),
     }),
     ev("message_stop", {}),
   );

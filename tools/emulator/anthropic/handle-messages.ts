@@ -1,27 +1,55 @@
-/** POST /v1/messages (pure over the call and the key's state): validate, apply the cache, answer, bill. */
+/**
+ * POST /v1/messages (pure over the call and the key's state):
+ * 1. validate the request as the client sent it (./validate-messages.ts), preserved thinking's
+ *    prefix check included;
+ * 2. build the emulator's copy: thinking blocks dropped by `drop_block` or model binding removed,
+ *    then `context_management` edits applied (./apply-context-edits.ts);
+ * 3. apply the prompt cache to the copy and bill it;
+ * 4. answer with the recorded reply, its thinking blocks bound to the prefix the client sent
+ *    (empty thinking text with `display: "omitted"`), `context_management.applied_edits` when the
+ *    request has `context_management`, and `input_transformations` with the binding beta.
+ */
 import { applyBreakpointCache } from "../shared/breakpoint-cache";
 import { answered, type Call, type HandlerResult } from "../shared/call";
 import { anthropicCostNano } from "../shared/compute-cost";
-import { prop, str } from "../shared/json";
+import { isObject, prop, str, type Json, type JsonObject } from "../shared/json";
 import { anthropicPrice } from "../shared/prices";
 import { formatSse } from "../shared/sse";
+import { applyContextEdits } from "./apply-context-edits";
 import { buildMessage, outputTokens, replyContent, streamMessage, type AnthropicUsage } from "./build-response";
 import { segmentAnthropicPrompt } from "./segment-prompt";
-import { canonicalContent, thinkingKey, validateAnthropicRequest } from "./validate-request";
+import { bindReply, BINDING_BETA, withoutBlocks } from "./thinking-binding";
+import { anthropicBetas, validateMessagesRequest } from "./validate-messages";
+import { canonicalContent, thinkingKey } from "./validate-request";
 
 /** Blocks a breakpoint looks back over for a cache hit, itself included (prompt-caching doc). */
 export const ANTHROPIC_LOOKBACK_BLOCKS = 20;
 
+/** The reply's content as the API returns it for `body`, and the recorded signatures it bound. */
+function answerContent(call: Call, prefixChecked: boolean): Json[] {
+  const omit = str(prop(call.body, "thinking"), "display") === "omitted";
+  const content = replyContent(call.reply);
+  if (!prefixChecked) return omit ? content.map((b) => (str(b, "type") === "thinking" ? { ...(b as JsonObject), thinking: "" } : b)) : content;
+  const bound = bindReply(call.body, content, `${call.seq}`, omit);
+  for (const [key, binding] of bound.learned) call.key.thinkingBindings.set(key, binding);
+  return bound.content;
+}
+
 export function handleMessages(call: Call): HandlerResult {
-  const rejection = validateAnthropicRequest(call.body, { issuedThinking: call.key.issuedThinking });
-  if (rejection) return { kind: "rejected", rejection };
-  const model = str(call.body, "model")!;
+  const verdict = validateMessagesRequest(call.body, call.headers, {
+    issuedThinking: call.key.issuedThinking,
+    bindings: (k) => call.key.thinkingBindings.get(k),
+  });
+  if (!verdict.ok) return { kind: "rejected", rejection: verdict.rejection };
+  const body = call.body as JsonObject;
+  const model = str(body, "model")!;
   const price = anthropicPrice(model);
-  const cache = applyBreakpointCache(segmentAnthropicPrompt(call.body), call.key.cache, call.now, {
+  const edited = applyContextEdits(withoutBlocks(body, verdict.dropped) as JsonObject);
+  const cache = applyBreakpointCache(segmentAnthropicPrompt(edited.body), call.key.cache, call.now, {
     lookbackBlocks: ANTHROPIC_LOOKBACK_BLOCKS,
     minTokens: price.minCacheTokens,
   });
-  const content = replyContent(call.reply);
+  const content = answerContent(call, verdict.prefixChecked);
   for (const b of content) {
     const k = ["thinking", "redacted_thinking"].includes(str(b, "type") ?? "") ? thinkingKey(b) : undefined;
     if (k !== undefined) call.key.issuedThinking.set(k, canonicalContent(content));
@@ -35,7 +63,10 @@ export function handleMessages(call: Call): HandlerResult {
     output_tokens: output,
   };
   const billed = { uncached: cache.uncached, cacheRead: cache.read, cacheWrite5m: cache.write5m, cacheWrite1h: cache.write1h, output };
-  const message = buildMessage(`msg_emu${String(call.seq).padStart(8, "0")}`, model, content, usage);
-  const stream = prop(call.body, "stream") === true;
+  const extras: JsonObject = {};
+  if (isObject(body.context_management)) extras.context_management = { applied_edits: edited.applied_edits as unknown as Json[] };
+  if (anthropicBetas(call.headers).includes(BINDING_BETA)) extras.input_transformations = verdict.dropped as unknown as Json[];
+  const message = buildMessage(`msg_emu${String(call.seq).padStart(8, "0")}`, model, content, usage, extras);
+  const stream = prop(body, "stream") === true;
   return answered(stream ? formatSse(streamMessage(message)) : JSON.stringify(message), stream, billed, anthropicCostNano, price);
 }

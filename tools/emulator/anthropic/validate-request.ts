@@ -11,7 +11,12 @@ import { asBlocks } from "./segment-prompt";
 export interface AnthropicValidationContext {
   /** Thinking signature (or redacted data) → canonical content of the assistant message that carried it, as issued. */
   issuedThinking: ReadonlyMap<string, string>;
+  /** The request's `anthropic-beta` values (one per entry, already split on commas). */
+  betas?: readonly string[];
 }
+
+/** Beta that allows `role: "system"` messages inside `messages` (platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages). */
+export const MID_CONVERSATION_SYSTEM_BETA = "mid-conversation-system-2026-04-07";
 
 interface Turn {
   role: string;
@@ -40,8 +45,14 @@ export function validateAnthropicRequest(body: unknown, ctx: AnthropicValidation
   if (typeof body.max_tokens !== "number") return fail("max_tokens: Field required");
   if (!Array.isArray(body.messages)) return fail("messages: Field required");
   const messages = body.messages;
+  const midSystem = (ctx.betas ?? []).includes(MID_CONVERSATION_SYSTEM_BETA);
   for (let i = 0; i < messages.length; i++) {
     const role = str(messages[i], "role");
+    if (role === "system" && midSystem) {
+      // A mid-conversation system message goes directly after a user message (wording not verified).
+      if (i === 0 || str(messages[i - 1], "role") !== "user") return fail(`messages.${i}: a \`system\` message must directly follow a \`user\` message`);
+      continue;
+    }
     if (role !== "user" && role !== "assistant") return fail(`messages.${i}.role: Input should be 'user' or 'assistant'`);
   }
 
@@ -60,7 +71,8 @@ export function validateAnthropicRequest(body: unknown, ctx: AnthropicValidation
     const content = prop(messages[i], "content");
     const blocks = asBlocks(content);
     const isFinalAssistant = i === messages.length - 1 && str(messages[i], "role") === "assistant";
-    if ((blocks.length === 0 || content === "") && !isFinalAssistant) {
+    const isSystem = str(messages[i], "role") === "system"; // an effort-only system message has no content
+    if ((blocks.length === 0 || content === "") && !isFinalAssistant && !isSystem) {
       return fail(`messages.${i}: all messages must have non-empty content except for the optional final assistant message`);
     }
     for (const b of blocks) {
@@ -118,10 +130,12 @@ function textProblem(block: Json, where: "system" | "messages"): string | null {
   return null;
 }
 
+/** User/assistant turns; mid-conversation system messages are not turns and never split one. */
 function mergeTurns(messages: Json[]): Turn[] {
   const turns: Turn[] = [];
   messages.forEach((m, i) => {
     const role = str(m, "role")!;
+    if (role === "system") return;
     const last = turns[turns.length - 1];
     if (last && last.role === role) last.messages.push(i);
     else turns.push({ role, messages: [i] });

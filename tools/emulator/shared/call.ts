@@ -12,6 +12,8 @@ export interface Call {
   body: Json;
   /** Virtual or real time, epoch ms. */
   now: number;
+  /** Request headers, lower-case names. */
+  headers: Readonly<Record<string, string | undefined>>;
   /** Decoded `x-emulator-reply`, when given. */
   reply: Json | undefined;
   key: KeyState;

@@ -2,7 +2,7 @@
  * Cost of one call from its usage (pure). Integer nano-dollars (1e-9 USD) so totals add up
  * exactly; a per-MTok price p costs p×1000 nano-dollars per token.
  */
-import { ANTHROPIC_RATIOS, type AnthropicPrice, type OpenAiPrice } from "./prices";
+import type { AnthropicPrice, OpenAiPrice } from "./prices";
 
 /** Token usage the emulator bills, common to all three APIs. */
 export interface BilledUsage {
@@ -19,14 +19,21 @@ export interface BilledUsage {
 
 const perToken = (pricePerMTok: number, ratio = 1) => Math.round(pricePerMTok * 1000 * ratio * 1e6) / 1e6;
 
-/** Anthropic: input at base, writes at 1.25× (5 m) or 2× (1 h), reads at 0.1×, output at the output price. */
+/**
+ * Anthropic: input at base, writes at the row's 5-minute (1.25×) or 1-hour (2×) multiple of input,
+ * reads at the row's cache-read price, output at the output price. A prompt (input + reads +
+ * writes) above the row's long-context size bills every token at the long-context rates.
+ */
 export function anthropicCostNano(u: BilledUsage, p: AnthropicPrice): number {
+  const prompt = u.uncached + u.cacheRead + u.cacheWrite5m + u.cacheWrite1h;
+  const lc = p.longContext !== null && prompt > p.longContext.above_prompt_tokens ? p.longContext : null;
+  const input = lc ? lc.input_per_mtok : p.input;
   return Math.round(
-    u.uncached * perToken(p.input) +
-      u.cacheWrite5m * perToken(p.input, ANTHROPIC_RATIOS.write5m) +
-      u.cacheWrite1h * perToken(p.input, ANTHROPIC_RATIOS.write1h) +
-      u.cacheRead * perToken(p.input, ANTHROPIC_RATIOS.read) +
-      u.output * perToken(p.output),
+    u.uncached * perToken(input) +
+      u.cacheWrite5m * perToken(input, p.write5mRatio) +
+      u.cacheWrite1h * perToken(input, p.write1hRatio) +
+      u.cacheRead * perToken(lc ? lc.cache_read_per_mtok : p.cacheRead) +
+      u.output * perToken(lc ? lc.output_per_mtok : p.output),
   );
 }
 
