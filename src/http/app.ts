@@ -2,8 +2,8 @@
  * The Hono app (shell): `createApp(makeDeps)` mounts GET /healthz and the two provider prefixes.
  * Chat routes (Anthropic Messages, OpenAI Chat Completions, OpenAI Responses) may go through the
  * compaction hook; every other path under /anthropic/* and /openai/* (models, count_tokens,
- * files, batches, …) is proxied as is, any method, query string kept. A WebSocket upgrade on a
- * chat route gets 426 at once (./websocket-upgrade.ts).
+ * files, batches, …) is proxied as is, any method, query string kept. A WebSocket upgrade gets
+ * 426 at once on a chat route and is relayed elsewhere (./websocket-upgrade.ts).
  */
 import { Hono } from "hono";
 import type { Env } from "../config/env";
@@ -12,7 +12,7 @@ import { compactionConfigOf, compactionHookFor } from "../gateway/compaction-set
 import { handleRequest, type HandlerDeps, type RouteKind } from "../gateway/handle-request";
 import { providerError, type ProviderFamily } from "../gateway/provider-errors";
 import { createAdminApp } from "./routes/admin";
-import { isWebSocketUpgrade, websocketRefused } from "./websocket-upgrade";
+import { isWebSocketUpgrade, relayWebSocket, websocketRefused } from "./websocket-upgrade";
 import { VERSION } from "../version";
 import { sluiceRequestId, type RequestIdVariables } from "./request-id";
 
@@ -102,12 +102,15 @@ export function createApp(makeDeps: DepsFactory = defaultDeps) {
       const url = new URL(c.req.url);
       const path = url.pathname.slice(family.length + 1) || "/";
       const method = c.req.method;
-      if (chatRoute(family, path) !== null && isWebSocketUpgrade(c.req.raw.headers)) return websocketRefused(family, c.req.path, c.var.requestId);
+      let ctx: ExecutionContext | undefined;
+      try { ctx = c.executionCtx as unknown as ExecutionContext; } catch { ctx = undefined; }
+      if (isWebSocketUpgrade(c.req.raw.headers)) {
+        if (chatRoute(family, path) !== null) return websocketRefused(family, c.req.path, c.var.requestId);
+        return relayWebSocket(makeDeps(c.env, ctx).config, { family, path, search: url.search, headers: c.req.raw.headers, requestId: c.var.requestId });
+      }
       // Read once into bytes (case B18); a request without a body stays without one.
       const hasBody = method !== "GET" && method !== "HEAD" && c.req.raw.body !== null;
       const body = hasBody ? new Uint8Array(await c.req.arrayBuffer()) : null;
-      let ctx: ExecutionContext | undefined;
-      try { ctx = c.executionCtx as unknown as ExecutionContext; } catch { ctx = undefined; }
       return handleRequest(makeDeps(c.env, ctx), {
         family,
         route: routeKind(family, method, path),
