@@ -13,9 +13,11 @@
  *   is not documented; re-encoding would spend the Worker's CPU on every edited request; and the
  *   upstream hop starts in Cloudflare's network, where the saved bytes cost little;
  * - the body cannot be decoded (a coding not in DECODERS, corrupt data, or more than
- *   MAX_DECODED_BODY_BYTES once decoded — a decompression bomb): the hook is not called, the
- *   exact bytes and headers go, and the response carries
- *   `x-sluice-compaction: skipped; reason=content_encoding; coding=…; cause=…`.
+ *   MAX_DECODED_BODY_BYTES once decoded — a decompression bomb): the exact bytes and headers
+ *   go, and the response carries `x-sluice-compaction: skipped; reason=content_encoding;
+ *   coding=…; cause=…`. The hook still runs on the bytes as they came, as for any body it cannot
+ *   read: it counts a `parse` fail-open for the session and taps the answer's usage, so nothing
+ *   about the request is lost; whatever body it returns, the original goes.
  *
  * Decoders: workerd's `node:zlib` (compat flag `nodejs_compat`, set in wrangler.toml) has all
  * four HTTP codings — gzip (RFC 1952), deflate (the zlib format, RFC 9110 §8.4.1.2), br
@@ -109,8 +111,9 @@ export async function compactDecoded(hook: CompactionHook, req: IncomingRequest)
   const decoded = decodeRequestBody(req.headers, original);
   if (decoded.kind === "identity") return { ...(await hook(req)), forwardHeaders: req.headers };
   if (decoded.kind === "failed") {
+    const out = await hook(req);
     const note = `skipped; reason=content_encoding; coding=${decoded.coding}; cause=${decoded.cause}`;
-    return { body: original, headers: { [COMPACTION_HEADER]: note }, forwardHeaders: req.headers };
+    return { ...out, body: original, headers: { ...out.headers, [COMPACTION_HEADER]: note }, forwardHeaders: req.headers };
   }
   const plain = identityHeaders(req.headers);
   const out = await hook({ ...req, headers: plain, body: decoded.bytes });

@@ -17,7 +17,7 @@ import type { CompactionHook, IncomingRequest } from "../../src/gateway/handle-r
 import { MAX_DECODED_BODY_BYTES } from "../../src/gateway/request-encoding";
 import { createApp } from "../../src/http/app";
 import { bytesOf, newTestId, received, utf8, type Received } from "./helpers";
-import { compactVars, compactionHeader, LITERAL_BODY, LITERAL_CONFIG, literalTwoCalls, manualClock, send, upstreamBodies } from "./pipeline-harness";
+import { compactVars, compactionHeader, LITERAL_BODY, LITERAL_CONFIG, literalTwoCalls, manualClock, send, statsOf, upstreamBodies } from "./pipeline-harness";
 
 const RESPONSES = "/openai/v1/responses";
 /** A small Responses request (the shape Codex sends, shortened). */
@@ -115,7 +115,7 @@ describe("a compressed chat body is decoded for the hook", () => {
   });
 });
 
-describe("fail open: the exact bytes and header go, the hook is not called", () => {
+describe("fail open: the exact bytes and header go, whatever the hook (given the bytes as they came) answers", () => {
   const cases: { name: string; coding: string; wire: () => Uint8Array; note: string }[] = [
     { name: "an unknown coding (compress)", coding: "compress", wire: () => gzipSync(PLAIN), note: "skipped; reason=content_encoding; coding=compress; cause=unknown_coding" },
     { name: "an unknown coding among known ones (gzip, snappy)", coding: "gzip, snappy", wire: () => gzipSync(PLAIN), note: "skipped; reason=content_encoding; coding=gzip, snappy; cause=unknown_coding" },
@@ -130,7 +130,7 @@ describe("fail open: the exact bytes and header go, the hook is not called", () 
       const { hook, seen } = recordingHook(() => EDITED);
       const { res, got } = await post(hook, RESPONSES, { "content-encoding": c.coding }, wire);
       expect(res.status).toBe(200);
-      expect(seen).toEqual([]);
+      expect(seen.map((x) => [x.body, x.contentEncoding])).toEqual([[wire, c.coding]]);
       expect(res.headers.get("x-sluice-compaction")).toBe(c.note);
       expect(bytesOf(got)).toEqual(wire);
       expect(got.headers["content-encoding"]).toBe(c.coding);
@@ -149,7 +149,7 @@ describe("fail open: the exact bytes and header go, the hook is not called", () 
   });
 });
 
-describe("the real pipeline on a zstd body", () => {
+describe("the real pipeline on zstd bodies", () => {
   it("the second call's edit is the one made for the same plain body; the unedited first call goes compressed", async () => {
     const vars = compactVars(LITERAL_CONFIG);
     const control = await literalTwoCalls(vars);
@@ -171,5 +171,15 @@ describe("the real pipeline on a zstd body", () => {
     expect(edited).toEqual(control.forwarded);
     expect(recs[1]!.headers["content-encoding"]).toBeUndefined();
     expect(recs[1]!.headers["content-length"]).toBe(String(control.forwarded.length));
+  });
+
+  it("a zstd bomb through the real pipeline: the bytes go as they came, the session counts a parse fail-open", async () => {
+    const session = newTestId("bomb-zstd");
+    const wire = new Uint8Array(zstdCompressSync(new Uint8Array(MAX_DECODED_BODY_BYTES + 1)));
+    const { res } = await send(compactVars(LITERAL_CONFIG), "/anthropic/v1/messages", { "x-test-id": session, "x-sluice-session": session, "content-encoding": "zstd" }, wire);
+    expect(res.headers.get("x-sluice-compaction")).toBe("skipped; reason=content_encoding; coding=zstd; cause=too_large");
+    expect(await upstreamBodies(session)).toEqual([wire]);
+    expect((await received(session))[0]!.headers["content-encoding"]).toBe("zstd");
+    expect((await statsOf(session)).counters).toEqual({ fail_open_parse: 1 });
   });
 });
