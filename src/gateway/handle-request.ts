@@ -8,6 +8,7 @@
 import type { GatewayConfig } from "../config/gateway-config";
 import { forwardUpstream } from "./forward";
 import { providerError, type GatewayError, type ProviderFamily } from "./provider-errors";
+import { compactDecoded } from "./request-encoding";
 import { resolveUpstreamUrl } from "./resolve-upstream-url";
 
 /** What kind of route a request came through. `chat` routes may be compacted; `passthrough` never. */
@@ -57,25 +58,30 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingRequest): Pr
   if (!target.ok) return fail(req, { code: "bad_upstream_path", detail: target.reason });
 
   let body = req.body;
+  // The headers that describe `body` upstream: the client's, or identity ones for an edited body
+  // that arrived compressed (./request-encoding.ts).
+  let forwardHeaders = req.headers;
   let extraHeaders: Record<string, string> = {};
   let after: ((res: Response) => Response) | undefined;
   let noResponse: (() => void) | undefined;
   if (deps.compact && req.route !== "passthrough" && body !== null) {
     try {
-      const out = await deps.compact(req);
+      const out = await compactDecoded(deps.compact, req);
       body = out.body;
+      forwardHeaders = out.forwardHeaders;
       extraHeaders = out.headers ?? {};
       after = out.after;
       noResponse = out.noResponse;
     } catch {
-      body = req.body; // fail open: the original bytes
+      body = req.body; // fail open: the original bytes, with their headers
+      forwardHeaders = req.headers;
       extraHeaders = {};
     }
   }
   const result = await forwardUpstream({
     url: target.url,
     method: req.method,
-    headers: req.headers,
+    headers: forwardHeaders,
     body,
     timeoutMs: deps.config.upstreamTimeoutMs,
     adminToken: deps.config.adminToken,

@@ -18,6 +18,8 @@ export type GatewayError =
   | { code: "bad_upstream_path"; detail: string }
   /** No Sluice route for this path. */
   | { code: "not_found"; path: string }
+  /** A WebSocket upgrade on a chat route: 426 makes Codex fall back to HTTP at once (src/http/websocket-upgrade.ts). */
+  | { code: "websocket_unsupported"; path: string }
   /** A bug or a bad config var; `detail` names the field. */
   | { code: "internal"; detail: string };
 
@@ -38,6 +40,8 @@ function mapError(e: GatewayError): Mapped {
       return { status: 400, anthropicType: "invalid_request_error", openaiType: "invalid_request_error", message: `Sluice refused the request path: ${e.detail}` };
     case "not_found":
       return { status: 404, anthropicType: "not_found_error", openaiType: "invalid_request_error", message: `No Sluice route for ${e.path}` };
+    case "websocket_unsupported":
+      return { status: 426, anthropicType: "invalid_request_error", openaiType: "invalid_request_error", message: `Sluice does not relay WebSockets on ${e.path}; send the request over HTTP (POST)` };
     case "internal":
       return { status: 500, anthropicType: "api_error", openaiType: "server_error", message: `Sluice internal error: ${e.detail}` };
     default: {

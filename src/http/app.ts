@@ -2,7 +2,8 @@
  * The Hono app (shell): `createApp(makeDeps)` mounts GET /healthz and the two provider prefixes.
  * Chat routes (Anthropic Messages, OpenAI Chat Completions, OpenAI Responses) may go through the
  * compaction hook; every other path under /anthropic/* and /openai/* (models, count_tokens,
- * files, batches, …) is proxied as is, any method, query string kept.
+ * files, batches, …) is proxied as is, any method, query string kept. A WebSocket upgrade gets
+ * 426 at once on a chat route and is relayed elsewhere (./websocket-upgrade.ts).
  */
 import { Hono } from "hono";
 import type { Env } from "../config/env";
@@ -11,19 +12,24 @@ import { compactionConfigOf, compactionHookFor } from "../gateway/compaction-set
 import { handleRequest, type HandlerDeps, type RouteKind } from "../gateway/handle-request";
 import { providerError, type ProviderFamily } from "../gateway/provider-errors";
 import { createAdminApp } from "./routes/admin";
+import { isWebSocketUpgrade, relayWebSocket, websocketRefused } from "./websocket-upgrade";
 import { VERSION } from "../version";
 import { sluiceRequestId, type RequestIdVariables } from "./request-id";
 
 /** The provider prefixes, in mount order. */
 export const FAMILIES: readonly ProviderFamily[] = ["anthropic", "openai"];
 
-/** Maps a provider path (under the prefix) and method to its route kind. */
-export function routeKind(family: ProviderFamily, method: string, path: string): RouteKind {
-  if (method !== "POST") return "passthrough";
+/** The chat route a provider path (under the prefix) names, whatever the method; null for any other path. */
+export function chatRoute(family: ProviderFamily, path: string): Exclude<RouteKind, "passthrough"> | null {
   if (family === "anthropic" && path === "/v1/messages") return "anthropic-messages";
   if (family === "openai" && path === "/v1/chat/completions") return "openai-chat";
   if (family === "openai" && path === "/v1/responses") return "openai-responses";
-  return "passthrough";
+  return null;
+}
+
+/** Maps a provider path (under the prefix) and method to its route kind: chat routes are POSTs. */
+export function routeKind(family: ProviderFamily, method: string, path: string): RouteKind {
+  return method === "POST" ? chatRoute(family, path) ?? "passthrough" : "passthrough";
 }
 
 /** Per-request dependencies built from the Worker env and execution context. */
@@ -96,11 +102,15 @@ export function createApp(makeDeps: DepsFactory = defaultDeps) {
       const url = new URL(c.req.url);
       const path = url.pathname.slice(family.length + 1) || "/";
       const method = c.req.method;
+      let ctx: ExecutionContext | undefined;
+      try { ctx = c.executionCtx as unknown as ExecutionContext; } catch { ctx = undefined; }
+      if (isWebSocketUpgrade(c.req.raw.headers)) {
+        if (chatRoute(family, path) !== null) return websocketRefused(family, c.req.path, c.var.requestId);
+        return relayWebSocket(makeDeps(c.env, ctx).config, { family, path, search: url.search, headers: c.req.raw.headers, requestId: c.var.requestId });
+      }
       // Read once into bytes (case B18); a request without a body stays without one.
       const hasBody = method !== "GET" && method !== "HEAD" && c.req.raw.body !== null;
       const body = hasBody ? new Uint8Array(await c.req.arrayBuffer()) : null;
-      let ctx: ExecutionContext | undefined;
-      try { ctx = c.executionCtx as unknown as ExecutionContext; } catch { ctx = undefined; }
       return handleRequest(makeDeps(c.env, ctx), {
         family,
         route: routeKind(family, method, path),

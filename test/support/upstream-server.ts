@@ -23,6 +23,7 @@
  * - `sse-reset`     200 SSE headers, the first two SSE_GATED_EVENTS, then destroys the socket
  * - `sse-split`     SSE_SPLIT_BYTES in network chunks cut mid-JSON and between 0xC3|0xA9 ('é')
  * - `sse-bytewise`  SSE_SPLIT_BYTES one byte per write
+ * A WebSocket handshake (any path) is recorded (body "") and answered by ./websocket-echo.ts.
  * Control: `GET /__received/<id>` → Recorded[]; `GET /__progress/<id>` → `{sent, finished}`
  * for sse-gated; `POST /__release/<id>` lets sse-gated send its next event; `GET /__closed/<id>`
  * → `{finished}` once the connection of the last request of <id> closed (`finished`: the
@@ -30,7 +31,9 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
+import { webSocketEcho } from "./websocket-echo";
 import { ENCODED_PLAIN, PARTIAL_BODY, RELEASE_SAFETY_MS, SSE_GATED_EVENTS, SSE_GATED_USAGE_EVENTS, SSE_SPLIT_TEXT, STATUS_BODY, USAGE_ANSWERS } from "./scenarios";
 
 export interface Recorded {
@@ -174,6 +177,13 @@ export async function startUpstream(): Promise<{ url: string; close: () => Promi
     closed.delete(id);
     res.once("close", () => closed.set(id, { finished: res.writableFinished }));
     await play(String(req.headers["x-test-scenario"] ?? ""), req, res, id, list.length, body, url);
+  });
+
+  // A WebSocket handshake is recorded like a request (no body) and answered by an echo.
+  server.on("upgrade", (req: http.IncomingMessage, socket: Duplex) => {
+    const id = String(req.headers["x-test-id"] ?? "default");
+    received.set(id, [...(received.get(id) ?? []), { method: req.method ?? "", path: req.url ?? "/", headers: req.headers, body_base64: "" }]);
+    webSocketEcho(req, socket);
   });
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
