@@ -34,6 +34,8 @@ const sameRange = (a: Read, b: Read): boolean => (a.range === null ? b.range ===
  */
 export function referencedResults(pairs: readonly ToolPair[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
+  // Most histories hold no reply: one cheap pass (short results only) before any sort or classification.
+  if (!pairs.some(isReferenceReply)) return out;
   const ordered = [...pairs].sort((a, b) => a.call.message_index - b.call.message_index || a.call.block_index - b.call.block_index);
   for (let i = 0; i < ordered.length; i++) {
     const ref = referenceRead(ordered[i]!);
