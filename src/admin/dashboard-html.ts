@@ -44,7 +44,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   <section>
     <h2>Sessions</h2>
     <table id="sessions">
-      <thead><tr><th>Session</th><th>Provider</th><th>Model</th><th>Turns</th><th>Calls</th><th>Tokens saved</th><th>USD saved</th><th>Cache hit</th><th>Fail-open</th><th>Last tier</th><th>Last activity</th><th>State</th><th></th></tr></thead>
+      <thead><tr><th>Session</th><th>Conversation</th><th>Provider</th><th>Model</th><th>Turns</th><th>Calls</th><th>Tokens saved</th><th>USD saved</th><th>Cache hit</th><th>Fail-open</th><th>Last tier</th><th>Last activity</th><th>State</th><th></th></tr></thead>
       <tbody></tbody>
     </table>
   </section>

@@ -53,7 +53,7 @@ export const DASHBOARD_JS = `"use strict";
     list.forEach(function (s) {
       var tr = el("tr", undefined, s.disabled ? "disabled" : "");
       tr.setAttribute("data-session", s.id);
-      [s.id, s.provider || "\\u2014", s.model || "\\u2014", fmtInt(s.turns), fmtInt(s.calls), fmtInt(s.tokens_saved), fmtUsd(s.usd_saved),
+      [s.id, s.label || "\\u2014", s.provider || "\\u2014", s.model || "\\u2014", fmtInt(s.turns), fmtInt(s.calls), fmtInt(s.tokens_saved), fmtUsd(s.usd_saved),
         fmtRatio(s.cache_hit_ratio), fmtInt(s.fail_open), s.last_tier || "\\u2014", fmtTime(s.last_activity_ms), s.disabled ? "disabled" : "enabled"]
         .forEach(function (v) { tr.appendChild(el("td", v)); });
       var btn = el("button", s.disabled ? "Enable" : "Disable");
@@ -63,9 +63,9 @@ export const DASHBOARD_JS = `"use strict";
       });
       var td = el("td"); td.appendChild(btn); tr.appendChild(td);
       body.appendChild(tr);
-      var opt = el("option", s.id); opt.value = s.id; select.appendChild(opt);
+      var opt = el("option", s.label || s.id); opt.value = s.id; select.appendChild(opt);
     });
-    if (list.length === 0) { var tr0 = el("tr"); var td0 = el("td", "no sessions yet"); td0.colSpan = 13; tr0.appendChild(td0); body.appendChild(tr0); }
+    if (list.length === 0) { var tr0 = el("tr"); var td0 = el("td", "no sessions yet"); td0.colSpan = 14; tr0.appendChild(td0); body.appendChild(tr0); }
     if (chosen === null || !list.some(function (s) { return s.id === chosen; })) chosen = list.length ? list[0].id : null;
     if (chosen !== null) select.value = chosen;
   }

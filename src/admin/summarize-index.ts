@@ -7,6 +7,8 @@ import { METRICS, type StoredSeries } from "./metrics-catalog";
 /** One recent session (GET /admin/sessions). */
 export interface SessionSummary {
   id: string;
+  /** Human label: client, conversation (agent) and model (./session-label.ts). */
+  label: string;
   provider: string | null;
   model: string | null;
   /** Largest assistant-turn count seen in the session's requests. */

@@ -12,6 +12,7 @@ import { deltasOf, sumDeltas, type StoredSeries } from "../admin/metrics-catalog
 import { execRows } from "./exec-rows";
 import { cacheHitRatio, totalsOf, type IndexTotals, type SessionSummary } from "../admin/summarize-index";
 import type { SampleSuffix } from "../admin/render-exposition";
+import { sessionLabel } from "../admin/session-label";
 
 /** The name of the single index object (`env.SESSION_INDEX.idFromName(SESSION_INDEX_NAME)`). */
 export const SESSION_INDEX_NAME = "index";
@@ -33,7 +34,7 @@ CREATE TABLE IF NOT EXISTS series (family TEXT NOT NULL, suffix TEXT NOT NULL, l
   PRIMARY KEY (family, suffix, labels));
 `;
 
-type Row = Omit<SessionSummary, "disabled" | "cache_hit_ratio"> & { disabled: number; usage_input: number; usage_cache_read: number; usage_cache_write: number };
+type Row = Omit<SessionSummary, "label" | "disabled" | "cache_hit_ratio"> & { disabled: number; usage_input: number; usage_cache_read: number; usage_cache_write: number };
 
 export class SessionIndex extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
@@ -162,7 +163,7 @@ export class SessionIndex extends DurableObject<Env> {
 
 function toSummary(r: Row): SessionSummary {
   return {
-    id: r.id, provider: r.provider, model: r.model, turns: r.turns, calls: r.calls, requests: r.requests,
+    id: r.id, label: sessionLabel(r.id, r.model), provider: r.provider, model: r.model, turns: r.turns, calls: r.calls, requests: r.requests,
     compacted: r.compacted, fail_open: r.fail_open, tokens_original: r.tokens_original, tokens_sent: r.tokens_sent,
     tokens_saved: r.tokens_saved, usd_saved: r.usd_saved,
     cache_hit_ratio: cacheHitRatio(r.usage_input, r.usage_cache_read, r.usage_cache_write),

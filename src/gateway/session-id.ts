@@ -1,16 +1,29 @@
 /**
- * Session identity (pure), DESIGN §6: an explicit `x-sluice-session` header; else the session id
- * the client already sends (Claude Code: `X-Claude-Code-Session-Id` on every request; OpenAI
- * clients: body `prompt_cache_key`); else a fingerprint of model + system + first user message
- * (+ a hash of the client's credential), which is stable across the calls of one agent session
- * because the history only grows.
+ * Session identity (pure), DESIGN §6. The session key names one conversation:
+ * 1. an explicit `x-sluice-session` header, as sent (the operator's choice);
+ * 2. Claude Code (`X-Claude-Code-Session-Id` on every request): that id plus the conversation
+ *    within it — Claude Code sends the same session id for the main conversation and for every
+ *    sub-agent's, so the key adds the sub-agent's `X-Claude-Code-Agent-Id` when one is sent
+ *    (Claude Code 2.1.234+ sends it, with `X-Claude-Code-Parent-Agent-Id`, on sub-agent requests:
+ *    router-for-me/CLIProxyAPI#5084, BYK/loreai#1701), else a fingerprint of the conversation's
+ *    start (conversationFingerprint): `cc:<session>:agent:<agent id>` or `cc:<session>:conv:<hash>`;
+ * 3. OpenAI clients' body `prompt_cache_key`: `pck:<key>`;
+ * 4. else a fingerprint of model + system + first user message (+ a hash of the client's
+ *    credential): `fp:<hash>`, stable across the calls of one agent session because the history
+ *    only grows.
+ * A key over MAX_SESSION_ID_CHARS becomes `h:<hash>`.
  */
 import { hashBytes, hashText } from "../core/hash";
 import type { Provider } from "../core/view/types";
 import { getMember, stringValue, type JsonNode } from "../providers/shared/json-scan";
 
-/** Where the session id came from. */
-export type SessionIdSource = "header" | "client_session" | "prompt_cache_key" | "fingerprint";
+/**
+ * Where the session id came from: `header` (x-sluice-session), `client_agent` (Claude Code
+ * session + agent id), `client_conversation` (Claude Code session + conversation fingerprint),
+ * `client_session` (Claude Code session alone: only from headerSessionId, before a body is read),
+ * `prompt_cache_key`, `fingerprint`.
+ */
+export type SessionIdSource = "header" | "client_agent" | "client_conversation" | "client_session" | "prompt_cache_key" | "fingerprint";
 
 export interface SessionId {
   id: string;
@@ -22,18 +35,29 @@ export const MAX_SESSION_ID_CHARS = 200;
 
 const clean = (v: string): string => (v.length <= MAX_SESSION_ID_CHARS ? v : `h:${hashBytes(new TextEncoder().encode(v))}`);
 
-/** The session id named by a header (`x-sluice-session`, then Claude Code's), or null. Needs no body. */
+/**
+ * The session id the headers alone name, or null: used before (or without) a parsed body — the
+ * gateway's scan-cache key and the count of bodies that fail to parse. For Claude Code without
+ * an agent id this is the client's session (`cc:<session>`, source `client_session`), which
+ * sessionIdOf refines with the conversation fingerprint.
+ */
 export function headerSessionId(headers: Headers): SessionId | null {
   const explicit = headers.get("x-sluice-session")?.trim();
   if (explicit) return { id: clean(explicit), source: "header" };
   const claude = headers.get("x-claude-code-session-id")?.trim();
-  if (claude) return { id: clean(`cc:${claude}`), source: "client_session" };
-  return null;
+  if (!claude) return null;
+  const agent = headers.get("x-claude-code-agent-id")?.trim();
+  if (agent) return { id: clean(`cc:${claude}:agent:${agent}`), source: "client_agent" };
+  return { id: clean(`cc:${claude}`), source: "client_session" };
 }
 
 /** Derives the session id of a chat request from its headers and scanned body. */
 export function sessionIdOf(provider: Provider, headers: Headers, bytes: Uint8Array, root: JsonNode): SessionId {
   const named = headerSessionId(headers);
+  if (named?.source === "client_session") {
+    const claude = headers.get("x-claude-code-session-id")!.trim();
+    return { id: clean(`cc:${claude}:conv:${conversationFingerprint(provider, bytes, root)}`), source: "client_conversation" };
+  }
   if (named) return named;
   const pck = getMember(root, "prompt_cache_key");
   if (pck?.type === "string") {
@@ -86,4 +110,61 @@ export function fingerprint(provider: Provider, bytes: Uint8Array, root: JsonNod
   let at = 0;
   for (const p of parts) { all.set(p, at); at += p.length; }
   return hashBytes(all);
+}
+
+/**
+ * Claude Code's billing line, the first system block of its requests ("x-anthropic-billing-header:
+ * cc_version=…; cc_entrypoint=…; cch=…;"): its `cch` changes with the request body, so it is left
+ * out of the conversation fingerprint (CaddyGlow/ccproxy-api#61, EasyMetaAu/helm-api#208).
+ */
+const VOLATILE_SYSTEM_PREFIX = "x-anthropic-billing-header:";
+
+/**
+ * Hash of a conversation's start, the same on every request of that conversation and different
+ * between the conversations of one client session (a sub-agent has its own system prompt and its
+ * own first user message, the task it was given): the TEXT of the system prompt (Anthropic
+ * `system` minus Claude Code's billing line; OpenAI Chat system/developer messages before the
+ * first user message; Responses `instructions`) and of the first user message. Text, not bytes:
+ * a client moves `cache_control` markers between requests (Claude Code marks its latest
+ * messages), which changes the first message's bytes but not its text. Non-text parts count by
+ * their `type`. Two sub-agents given the same system prompt and the same task share a key.
+ */
+export function conversationFingerprint(provider: Provider, bytes: Uint8Array, root: JsonNode): string {
+  const parts: string[] = [];
+  const system = getMember(root, provider === "anthropic" ? "system" : "instructions");
+  if (system) parts.push(textOf(bytes, system, VOLATILE_SYSTEM_PREFIX));
+  parts.push("\u0001");
+  const history = getMember(root, provider === "openai-responses" ? "input" : "messages");
+  if (history?.type === "string") parts.push(stringValue(bytes, history));
+  else if (history?.type === "array") {
+    for (const item of history.items) {
+      const role = getMember(item, "role");
+      const r = role?.type === "string" ? stringValue(bytes, role) : null;
+      if (provider === "openai-chat" && (r === "system" || r === "developer")) parts.push(textOf(bytes, getMember(item, "content")));
+      if (r === "user") {
+        parts.push("\u0001", textOf(bytes, getMember(item, "content")));
+        break;
+      }
+    }
+  }
+  return hashText(parts.join("\u0000"));
+}
+
+/** The text of a content value: a string, or its parts' `text` (a part without text counts as its `type`), joined; parts starting with `skip` are left out. */
+function textOf(bytes: Uint8Array, node: JsonNode | undefined, skip?: string): string {
+  if (node === undefined) return "";
+  if (node.type === "string") return stringValue(bytes, node);
+  if (node.type !== "array") return node.type;
+  const out: string[] = [];
+  for (const part of node.items) {
+    const t = getMember(part, "text");
+    if (t?.type === "string") {
+      const v = stringValue(bytes, t);
+      if (skip === undefined || !v.startsWith(skip)) out.push(v);
+      continue;
+    }
+    const type = getMember(part, "type");
+    out.push(type?.type === "string" ? `[${stringValue(bytes, type)}]` : "[part]");
+  }
+  return out.join("\u0000");
 }

@@ -1,7 +1,9 @@
 /**
  * fast-check generators of valid Anthropic Messages requests with tool pairs, and of plans over
  * them. Conversations alternate user/assistant from a user message; every tool_use of a
- * non-final assistant message is answered first thing in the next user message.
+ * non-final assistant message is answered first thing in the next user message. A turn may put
+ * a mid-conversation `role: "system"` message (Claude Code with Opus 4.8+) between its user
+ * message and its assistant message — the one place the API accepts it besides the end.
  */
 import fc from "fast-check";
 import type { EditPlan, PairAction } from "../../src/core/plan/types";
@@ -31,6 +33,8 @@ interface Shape {
     assistantText: string | null;
     calls: { input: string; content: string | unknown[]; isError: boolean; cache: boolean }[];
     trailingUserText: string | null;
+    /** A mid-conversation system message after this turn's user message: string or block content. */
+    system: "none" | "string" | "blocks";
   }[];
   endsWithAssistant: boolean;
 }
@@ -47,6 +51,7 @@ const arbShape: fc.Arbitrary<Shape> = fc.record({
       assistantText: fc.option(arbText, { nil: null }),
       calls: fc.array(fc.record({ input: arbText, content: arbResultContent, isError: fc.boolean(), cache: fc.integer({ min: 0, max: 7 }).map((x) => x === 0) }), { maxLength: 4 }),
       trailingUserText: fc.option(arbText, { nil: null }),
+      system: fc.constantFrom("none", "none", "none", "string", "blocks"),
     }),
     { minLength: 2, maxLength: 7 },
   ),
@@ -67,6 +72,10 @@ function build(shape: Shape): Record<string, unknown> {
     if (user.length === 0) user.push({ type: "text", text: "go" });
     messages.push({ role: "user", content: user.length === 1 && (user[0] as { type: string }).type === "text" && k % 2 === 0 ? (user[0] as { text: string }).text : user });
     pending = [];
+    if (t.system !== "none") {
+      const note = `Reminder ${k}: stay on task.`;
+      messages.push({ role: "system", content: t.system === "string" ? note : [{ type: "text", text: note }] });
+    }
     const asst: unknown[] = [];
     if (t.thinking) asst.push({ type: "thinking", thinking: "reasoning " + k, signature: "sig" + k });
     if (t.assistantText !== null) asst.push({ type: "text", text: t.assistantText });

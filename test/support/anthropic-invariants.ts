@@ -11,7 +11,10 @@ export function anthropicInvariants(body: { messages: { role: string; content: u
   const blocks = (m: Msg | undefined): Block[] => (m && Array.isArray(m.content) ? m.content : []);
   if (ms[0]?.role !== "user") out.push("messages[0].role == 'user'");
   ms.forEach((m, i) => {
-    if (i > 0 && ms[i - 1]!.role === m.role) out.push(`messages[${i}] has the same role as messages[${i - 1}]`);
+    if (i > 0 && ms[i - 1]!.role === m.role && m.role !== "system") out.push(`messages[${i}] has the same role as messages[${i - 1}]`);
+    // Mid-conversation system messages: right after a user message, right before an assistant message or the end.
+    if (m.role === "system" && ms[i - 1]?.role !== "user" && ms[i - 1]?.role !== "system") out.push(`messages[${i}]: system message not after a user message`);
+    if (m.role === "system" && i + 1 < ms.length && ms[i + 1]!.role !== "assistant" && ms[i + 1]!.role !== "system") out.push(`messages[${i}]: system message not before an assistant message`);
     if (Array.isArray(m.content) && m.content.length === 0) out.push(`messages[${i}].content is empty`);
     let seenOther = false;
     for (const b of blocks(m)) {

@@ -115,8 +115,8 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
     const text = (sel: string) => page.locator(sel).innerText();
     expect([await text("#total-usd-saved"), await text("#total-cache-hit"), await text("#total-fail-open"), await text("#total-requests"), await text("#total-tokens-saved"), await text("#total-sessions")])
       .toEqual([usd(api.totals.usd_saved), ratio(api.totals.cache_hit_ratio), int(api.totals.fail_open), int(api.totals.requests), int(api.totals.tokens_saved), int(api.totals.sessions)]);
-    const rows = await page.locator("#sessions tbody tr[data-session]").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].slice(0, 12).map((td) => td.textContent)));
-    expect(rows).toEqual(api.sessions.map((s) => [s.id, s.provider ?? "—", s.model ?? "—", int(s.turns), int(s.calls), int(s.tokens_saved), usd(s.usd_saved), ratio(s.cache_hit_ratio), int(s.fail_open), s.last_tier ?? "—", time(s.last_activity_ms), s.disabled ? "disabled" : "enabled"]));
+    const rows = await page.locator("#sessions tbody tr[data-session]").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].slice(0, 13).map((td) => td.textContent)));
+    expect(rows).toEqual(api.sessions.map((s) => [s.id, s.label, s.provider ?? "—", s.model ?? "—", int(s.turns), int(s.calls), int(s.tokens_saved), usd(s.usd_saved), ratio(s.cache_hit_ratio), int(s.fail_open), s.last_tier ?? "—", time(s.last_activity_ms), s.disabled ? "disabled" : "enabled"]));
     expect(await page.locator("#chart").getAttribute("data-calls")).toBe(String(stats.calls_log.length));
     const dots = (cls: string) => page.locator(`#chart circle.${cls}`).evaluateAll((cs) => cs.map((c) => Number(c.getAttribute("data-value"))));
     expect([await dots("original"), await dots("sent")]).toEqual([stats.calls_log.map((c) => c.tokens_original), stats.calls_log.map((c) => c.tokens_sent)]);

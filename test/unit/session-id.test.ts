@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fingerprint, sessionIdOf } from "../../src/gateway/session-id";
+import { conversationFingerprint, fingerprint, headerSessionId, sessionIdOf } from "../../src/gateway/session-id";
 import { scanJson } from "../../src/providers/shared/json-scan";
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -12,7 +12,7 @@ describe("sessionIdOf", () => {
   const body = '{"model":"m","system":"s","messages":[{"role":"user","content":"hi"}]}';
   it("prefers x-sluice-session, then Claude Code's header, then prompt_cache_key", () => {
     expect(ids("anthropic", { "x-sluice-session": "abc", "x-claude-code-session-id": "cc1" }, body)).toEqual({ id: "abc", source: "header" });
-    expect(ids("anthropic", { "x-claude-code-session-id": "cc1" }, body)).toEqual({ id: "cc:cc1", source: "client_session" });
+    expect(ids("anthropic", { "x-claude-code-session-id": "cc1" }, body)).toEqual({ id: `cc:cc1:conv:${conversationFingerprint("anthropic", enc(body), scanJson(enc(body)))}`, source: "client_conversation" });
     expect(ids("openai-chat", {}, '{"model":"m","prompt_cache_key":"k9","messages":[]}')).toEqual({ id: "pck:k9", source: "prompt_cache_key" });
   });
   it("fingerprint is stable as the history grows and differs with the first user message", () => {
@@ -41,5 +41,32 @@ describe("sessionIdOf", () => {
   });
   it("hashes over-long client ids", () => {
     expect(ids("anthropic", { "x-sluice-session": "x".repeat(300) }, body).id).toMatch(/^h:[0-9a-f]{16}$/);
+  });
+
+  describe("conversations within one Claude Code session", () => {
+    const billing = (cch: string) => ({ type: "text", text: `x-anthropic-billing-header: cc_version=2.1.240.a1f; cc_entrypoint=cli; cch=${cch};` });
+    const cc = { type: "text", text: "You are Claude Code, Anthropic's official CLI for Claude.", cache_control: { type: "ephemeral" } };
+    const mainFirst = [{ type: "text", text: "<system-reminder>CLAUDE.md …</system-reminder>" }, { type: "text", text: "fix the failing test" }];
+    const body = (system: unknown[], first: unknown[], more: unknown[] = []) => JSON.stringify({ model: "claude-opus-4-8", system, messages: [{ role: "user", content: first }, ...more] });
+    const H = { "x-claude-code-session-id": "3f2a1b0c-1111-2222-3333-444455556666" };
+
+    it("the main conversation keeps one key across requests although the billing line and cache_control markers move", () => {
+      const first = ids("anthropic", H, body([billing("a1b2c"), cc, { type: "text", text: "main prompt" }], [mainFirst[0], { ...mainFirst[1], cache_control: { type: "ephemeral" } }]));
+      const later = ids("anthropic", H, body([billing("ffe01"), cc, { type: "text", text: "main prompt" }], mainFirst, [{ role: "assistant", content: "on it" }, { role: "user", content: [{ type: "text", text: "go", cache_control: { type: "ephemeral" } }] }]));
+      expect(first).toEqual(later);
+      expect(first.source).toBe("client_conversation");
+      expect(first.id).toMatch(/^cc:3f2a1b0c-1111-2222-3333-444455556666:conv:[0-9a-f]{16}$/);
+    });
+
+    it("a sub-agent sharing the session id gets its own key: by its agent id when sent, else by its start", () => {
+      const main = ids("anthropic", H, body([billing("a1b2c"), cc, { type: "text", text: "main prompt" }], mainFirst));
+      const sub = ids("anthropic", H, body([billing("0c0c0"), cc, { type: "text", text: "You are an agent for Claude Code … search the codebase" }], [{ type: "text", text: "Find where sessions are keyed" }]));
+      const subTwo = ids("anthropic", H, body([billing("0c0c0"), cc, { type: "text", text: "You are an agent for Claude Code … search the codebase" }], [{ type: "text", text: "List the admin routes" }]));
+      expect(new Set([main.id, sub.id, subTwo.id]).size).toBe(3);
+      const agent = { ...H, "x-claude-code-agent-id": "agent-7f3e", "x-claude-code-parent-agent-id": "agent-root" };
+      expect(ids("anthropic", agent, body([cc], mainFirst))).toEqual({ id: "cc:3f2a1b0c-1111-2222-3333-444455556666:agent:agent-7f3e", source: "client_agent" });
+      expect(headerSessionId(new Headers(agent))).toEqual({ id: "cc:3f2a1b0c-1111-2222-3333-444455556666:agent:agent-7f3e", source: "client_agent" });
+      expect(headerSessionId(new Headers(H))).toEqual({ id: "cc:3f2a1b0c-1111-2222-3333-444455556666", source: "client_session" });
+    });
   });
 });

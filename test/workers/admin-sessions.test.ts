@@ -31,7 +31,7 @@ describe("admin sessions", () => {
     expect(body.totals).toEqual({ sessions: 1, requests: 3, compacted: 1, fail_open: 1, tokens_original: tokensOriginal, tokens_sent: tokensSent, tokens_saved: SAVED, usd_saved: USD, cache_hit_ratio: hit });
     const { last_activity_ms, ...row } = body.sessions[0]!;
     expect(row).toEqual({
-      id: "adm-list-1", provider: "anthropic", model: "claude-sonnet-4-5", turns: 2, calls: 2, requests: 3, compacted: 1, fail_open: 1,
+      id: "adm-list-1", label: "x-sluice-session adm-list-1 · claude-sonnet-4-5", provider: "anthropic", model: "claude-sonnet-4-5", turns: 2, calls: 2, requests: 3, compacted: 1, fail_open: 1,
       tokens_original: tokensOriginal, tokens_sent: tokensSent, tokens_saved: SAVED, usd_saved: USD, cache_hit_ratio: hit,
       last_tier: "none", last_outcome: "fail_open", disabled: false,
     });

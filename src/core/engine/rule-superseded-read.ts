@@ -3,11 +3,15 @@
  * by a later edit of that path (the read content is stale). Verdict drop_pair (DESIGN §2 note:
  * remove the whole pair for superseded calls rather than truncate). Confidence 0.9 for a
  * covering re-read (the newer content is in context), 0.7 after an edit (only the changed
- * lines are in context) — both above the default decision_threshold 0.6.
+ * lines are in context) — both above the default decision_threshold 0.6. Only a later full copy
+ * supersedes: a reference reply (./reference-replies.ts: "file unchanged … refer to that earlier
+ * tool_result") holds no content and supersedes nothing; it points at the earlier result, which
+ * ./referenced-results.ts locks.
  */
 import type { ToolPair } from "../view/types";
 import type { ToolCallInfo } from "./read-tool-call";
 import type { Verdicts } from "./verdict";
+import { isReferenceReply } from "./reference-replies";
 
 /** Confidence of a read superseded by a covering later read. */
 export const SUPERSEDED_BY_READ_CONFIDENCE = 0.9;
@@ -27,7 +31,7 @@ export function ruleSupersededRead(pairs: ToolPair[], infos: ToolCallInfo[], fai
         out[pairs[i]!.id] = { kind: "drop_pair", confidence: SUPERSEDED_BY_EDIT_CONFIDENCE, rule: "superseded_read" };
         break;
       }
-      if (b.kind === "read" && a.paths.every((p) => b.paths.includes(p)) && covers(b.range, a.range)) {
+      if (b.kind === "read" && a.paths.every((p) => b.paths.includes(p)) && covers(b.range, a.range) && !isReferenceReply(pairs[j]!)) {
         out[pairs[i]!.id] = { kind: "drop_pair", confidence: SUPERSEDED_BY_READ_CONFIDENCE, rule: "superseded_read" };
         break;
       }

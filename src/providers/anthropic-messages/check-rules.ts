@@ -9,15 +9,21 @@
  *   prefill and is not judged;
  * - every tool_result answers a tool_use of the previous assistant turn ("unexpected `tool_use_id`
  *   found in `tool_result` blocks", B01), and tool_results come before other blocks of their turn;
- * - no content array is empty and no text block is empty or whitespace-only, also inside
- *   tool_result content ("text content blocks must be non-empty", B14);
+ * - every content-bearing mid-conversation `role: "system"` message (a run of them counts as one)
+ *   has, as its nearest non-system neighbours, a user message (or an assistant message ending in
+ *   a server tool result) directly before it and an assistant message or the end of the array
+ *   directly after it ("role 'system' must follow a 'user' message …", "… must precede an
+ *   'assistant' message or end the array"; ./locate-blocks.ts). Judged on the messages as sent,
+ *   before any merging: a system message between two assistant messages is caught;
+ * - no content array is empty (but a directive-only system message's) and no text block is empty
+ *   or whitespace-only, also inside tool_result content ("text content blocks must be non-empty", B14);
  * - at most MAX_CACHE_BREAKPOINTS cache_control markers in tools, system, messages (nested too)
  *   and at top level (B05).
  * Not judged (the client's own choice, never created by an edit): duplicate tool_use ids, thinking
  * signatures, model/tool validity.
  */
 import { getMember, type JsonNode } from "../shared/json-scan";
-import { decodeString, locateHistory, resultParts, type LocatedMessage } from "./locate-blocks";
+import { decodeString, isDirectiveOnlySystem, locateHistory, mayFollowSystem, mayPrecedeSystem, resultParts, type LocatedMessage } from "./locate-blocks";
 import { MAX_CACHE_BREAKPOINTS } from "./wire";
 
 /** Rule violations in an Anthropic body already scanned into `root`. */
@@ -32,6 +38,7 @@ export function checkAnthropicRules(bytes: Uint8Array, root: JsonNode): string[]
   const msgs = history.messages;
   if (msgs.length === 0) return ["messages: empty"];
   if (msgs[0]!.role !== "user") out.push(`messages[0].role: must be user, got ${msgs[0]!.role}`);
+  checkSystemPlacement(msgs, out);
 
   // Merge runs of one role into turns.
   const turns: LocatedMessage[][] = [];
@@ -47,7 +54,7 @@ export function checkAnthropicRules(bytes: Uint8Array, root: JsonNode): string[]
     const role = turn[0]!.role;
     let seenOther = false;
     for (const m of turn) {
-      if (m.content.type === "array" && m.content.items.length === 0) out.push(`messages[${m.index}].content: empty array`);
+      if (m.content.type === "array" && m.content.items.length === 0 && !isDirectiveOnlySystem(m)) out.push(`messages[${m.index}].content: empty array`);
       if (m.content.type === "string" && m.content.end - m.content.start === 2) out.push(`messages[${m.index}].content: empty string`);
       for (const b of m.blocks) {
         const field = `messages[${m.index}].content[${b.index}]`;
@@ -77,6 +84,21 @@ export function checkAnthropicRules(bytes: Uint8Array, root: JsonNode): string[]
   const breakpoints = countCacheControl(root);
   if (breakpoints > MAX_CACHE_BREAKPOINTS) out.push(`cache_control: ${breakpoints} breakpoints, at most ${MAX_CACHE_BREAKPOINTS} allowed`);
   return out;
+}
+
+/** The placement rule of content-bearing system messages, on the messages as sent. */
+function checkSystemPlacement(msgs: LocatedMessage[], out: string[]): void {
+  for (let i = 0; i < msgs.length; i++) {
+    const m = msgs[i]!;
+    if (m.role !== "system" || isDirectiveOnlySystem(m)) continue;
+    let before = i - 1;
+    while (before >= 0 && msgs[before]!.role === "system") before--;
+    let after = i + 1;
+    while (after < msgs.length && msgs[after]!.role === "system") after++;
+    if (before < 0) out.push(`messages[${i}]: a system message cannot open the history`);
+    else if (!mayPrecedeSystem(msgs[before]!)) out.push(`messages[${i}]: system message after messages[${before}] (${msgs[before]!.role}), not after a user message`);
+    if (after < msgs.length && !mayFollowSystem(msgs[after]!)) out.push(`messages[${i}]: system message before messages[${after}] (${msgs[after]!.role}), not before an assistant message or the end`);
+  }
 }
 
 function turnUses(bytes: Uint8Array, turn: LocatedMessage[]): Set<string> {

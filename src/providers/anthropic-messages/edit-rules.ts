@@ -4,8 +4,12 @@
  *    thinking prefix) stay `keep`; so do ids that are not pairs (orphans never change).
  * 2. `drop_pair` removes the tool_use and the tool_result blocks; a message left with no blocks is
  *    removed too. Refused when the call's message holds thinking/redacted_thinking (that message
- *    must be echoed unchanged, B03), or when removing messages would put two same-role messages
- *    side by side or move a non-user message first (B01).
+ *    must be echoed unchanged, B03), or when removing messages would put two same-role user or
+ *    assistant messages side by side or move a non-user message first (B01), or would leave a
+ *    mid-conversation system message without a user message directly before it or an assistant
+ *    message directly after it (./locate-blocks.ts `mayPrecedeSystem`): then only the one pair
+ *    whose blocks keep that neighbour message is refused ("would_orphan_system"), so the message
+ *    stays (applyPlan retries the pair as drop_result: the message stays as a short stub).
  * 3. `drop_result` keeps a short exact head (DROP_RESULT_HEAD_BYTES) of the result's first text;
  *    `truncate_result` keeps `head_bytes` (+ `tail_bytes`) of the result text; both cut only
  *    between whole characters/escapes and keep at least one non-whitespace character (an empty or
@@ -20,7 +24,7 @@ import { mergeRanges } from "../shared/splice";
 import { deleteItems } from "../shared/delete-items";
 import { boundaryAtOrAfter, boundaryAtOrBefore, isWhitespaceUnit, unitLength } from "../shared/cut-string";
 import { getMember } from "../shared/json-scan";
-import { locateHistory, resultParts, type ArrayNode, type LocatedHistory, type StringNode } from "./locate-blocks";
+import { locateHistory, mayFollowSystem, mayPrecedeSystem, resultParts, type ArrayNode, type LocatedHistory, type StringNode } from "./locate-blocks";
 import { isMediaPart } from "./wire";
 import type { ResultAction } from "../shared/edit-result-content";
 import { screenPlan } from "../shared/screen-plan";
@@ -53,10 +57,16 @@ export function compileAnthropic(parsed: ParsedRequest, plan: EditPlan): Compile
   for (;;) {
     const culprit = firstRoleViolation(history, removed);
     if (culprit === null) break;
-    for (const [id, p] of dropPairs) {
-      if (p.call.message_index >= culprit.from && p.call.message_index < culprit.to || p.result.message_index >= culprit.from && p.result.message_index < culprit.to) {
-        refused[id] = culprit.reason;
-        dropPairs.delete(id);
+    const keeper = culprit.keep === undefined ? undefined : pairKeeping(dropPairs, culprit.keep);
+    if (keeper !== undefined) {
+      refused[keeper.id] = culprit.reason;
+      dropPairs.delete(keeper.id);
+    } else {
+      for (const [id, p] of dropPairs) {
+        if (p.call.message_index >= culprit.from && p.call.message_index < culprit.to || p.result.message_index >= culprit.from && p.result.message_index < culprit.to) {
+          refused[id] = culprit.reason;
+          dropPairs.delete(id);
+        }
       }
     }
     removed = messagesLeftEmpty(history, dropPairs);
@@ -91,19 +101,45 @@ function messagesLeftEmpty(history: LocatedHistory, dropPairs: Map<string, ToolP
   return out;
 }
 
-/** The first stretch of removed messages that breaks role order, as a message-index range [from, to). */
-function firstRoleViolation(history: LocatedHistory, removed: Set<number>): { from: number; to: number; reason: string } | null {
+/**
+ * The first stretch of removed messages that breaks role order, as a message-index range
+ * [from, to). `keep`: for a system message's neighbour, the one removed message whose keeping
+ * mends the order (the input neighbour of the system message).
+ */
+function firstRoleViolation(history: LocatedHistory, removed: Set<number>): { from: number; to: number; reason: string; keep?: number } | null {
   if (removed.size === 0) return null;
   const msgs = history.messages;
   let prev = -1;
   for (let i = 0; i < msgs.length; i++) {
     if (removed.has(i)) continue;
     if (prev === -1 && i > 0 && msgs[i]!.role !== msgs[0]!.role) return { from: 0, to: i, reason: "would_break_user_first" };
-    if (prev !== -1 && i > prev + 1 && msgs[i]!.role === msgs[prev]!.role) return { from: prev + 1, to: i, reason: "would_merge_roles" };
+    if (prev !== -1 && i > prev + 1) {
+      const [a, b] = [msgs[prev]!, msgs[i]!];
+      if (a.role === b.role && a.role !== "system") return { from: prev + 1, to: i, reason: "would_merge_roles" };
+      // Judged on content-bearing and directive-only system messages alike (stricter than the API, never looser).
+      if (b.role === "system" && a.role !== "system" && !mayPrecedeSystem(a)) return { from: prev + 1, to: i, reason: "would_orphan_system", keep: i - 1 };
+      if (a.role === "system" && b.role !== "system" && !mayFollowSystem(b)) return { from: prev + 1, to: i, reason: "would_orphan_system", keep: prev + 1 };
+    }
     prev = i;
   }
   if (prev === -1) return { from: 0, to: msgs.length, reason: "would_empty_history" };
   return null;
+}
+
+/**
+ * The dropped pair to refuse so that message `mi` stays: of the pairs with a block in it, the one
+ * with the last block (any would do, since the pair's other block stays too; a fixed choice makes
+ * the same plan refuse the same pair on every request, DESIGN invariant 6).
+ */
+function pairKeeping(dropPairs: Map<string, ToolPair>, mi: number): ToolPair | undefined {
+  let best: { pair: ToolPair; block: number } | undefined;
+  for (const p of dropPairs.values()) {
+    for (const pos of [p.call, p.result]) {
+      if (pos.message_index !== mi) continue;
+      if (best === undefined || pos.block_index > best.block) best = { pair: p, block: pos.block_index };
+    }
+  }
+  return best?.pair;
 }
 
 /** Deletions inside one tool_result for a result-only action, or a refusal reason. */

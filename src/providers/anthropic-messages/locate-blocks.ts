@@ -7,7 +7,7 @@
  */
 import { getMember, internAscii, type JsonNode } from "../shared/json-scan";
 import { NodeMemo } from "../shared/node-memo";
-import { blockKind, WIRE_ROLES, type BlockKind, type WireRole } from "./wire";
+import { blockKind, isServerToolResult, WIRE_ROLES, type BlockKind, type WireRole } from "./wire";
 
 export class AnthropicShapeError extends Error {
   constructor(readonly field: string, message: string) {
@@ -121,4 +121,29 @@ export function resultParts(bytes: Uint8Array, block: LocatedBlock, field: strin
     if (!content || content.type !== "array") return null;
     return { content, parts: content.items.map((p, k) => locateBlock(bytes, p, k, `${field}.content[${k}]`)) };
   });
+}
+
+/**
+ * Placement of mid-conversation `role: "system"` messages (Claude Opus 4.8+; SDK
+ * `BetaSystemMessageParam`). The API's errors state the rule: "role 'system' must follow a 'user'
+ * message or an 'assistant' message ending in a server tool result" and "role 'system' must
+ * precede an 'assistant' message or end the array", a run of system messages counting as one;
+ * "the directive-only form (content: [] with output_config) is accepted at any position"; a
+ * first message may not be one ("use the top-level 'system' parameter"). Shared by edit-rules.ts
+ * and check-rules.ts so both read the same rule.
+ */
+export function isDirectiveOnlySystem(m: LocatedMessage): boolean {
+  return m.role === "system" && m.content.type === "array" && m.content.items.length === 0 && getMember(m.node, "output_config") !== undefined;
+}
+
+/** Whether `m` may stand directly before a (content-bearing) system message: a user message, or an assistant message whose last block is a server tool result. */
+export function mayPrecedeSystem(m: LocatedMessage): boolean {
+  if (m.role === "user") return true;
+  const last = m.blocks[m.blocks.length - 1];
+  return m.role === "assistant" && last !== undefined && isServerToolResult(last.type);
+}
+
+/** Whether `m` may stand directly after a (content-bearing) system message: an assistant message (the end of the array is allowed too). */
+export function mayFollowSystem(m: LocatedMessage): boolean {
+  return m.role === "assistant";
 }

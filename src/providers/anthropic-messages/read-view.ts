@@ -17,6 +17,7 @@ import { MEDIA_TOKENS, estimateTokensFromBytes, estimateTokensOfSlice } from "..
 import { getMember, scanJson, type JsonNode } from "../shared/json-scan";
 import { knownOrLazy, lazyField } from "../shared/lazy-field";
 import { NodeMemo } from "../shared/node-memo";
+import { applyReferenceLocks } from "../shared/reference-locks";
 import { AnthropicShapeError, decodeString, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
 import { isMediaPart, modelChecksThinkingPrefix } from "./wire";
 
@@ -108,6 +109,7 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
     messages,
     resultTokens,
   });
+  applyReferenceLocks(pairs);
   const mn = history.messagesNode;
 
   const fields: Omit<ConversationView, "est_tokens"> = {

@@ -68,6 +68,18 @@ export function isMediaPart(type: string): boolean {
   return type === "image" || type === "document";
 }
 
+/**
+ * Whether an assistant content block `type` is a server tool result (web_search_tool_result,
+ * code_execution_tool_result, mcp_tool_result, …: every result type the server writes into the
+ * assistant turn ends in `_tool_result`; the client's own `tool_result` lives in user messages).
+ * An assistant message ending in one may precede a mid-conversation system message (the API's
+ * error: "role 'system' must follow a 'user' message or an 'assistant' message ending in a
+ * server tool result").
+ */
+export function isServerToolResult(type: string): boolean {
+  return type !== "tool_result" && type.endsWith("_tool_result");
+}
+
 /** Roles accepted in `messages[i].role`. */
 export const WIRE_ROLES: readonly WireRole[] = ["user", "assistant", "system"];
 

@@ -15,6 +15,9 @@
  *    (src/providers/shared/edit-result-content.ts); never to an empty string or array.
  * 4. Locked pairs (last assistant turn, non-adjacent) and unknown ids are refused; system,
  *    developer and user messages, prose and tool definitions are never touched.
+ * No role-order rule applies to what is left: the API accepts system and developer messages at
+ * any position and same-role neighbours, so the removal of an assistant message with its tool
+ * messages needs no refusal of the kind Anthropic's mid-conversation system messages need.
  */
 import type { ByteRange } from "../../core/view/types";
 import type { EditPlan } from "../../core/plan/types";

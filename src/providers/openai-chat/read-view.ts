@@ -14,6 +14,7 @@ import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-
 import { memoPair, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityBytes, identityHash } from "../shared/identity-hash";
 import { knownOrByCost } from "../shared/lazy-field";
+import { applyReferenceLocks } from "../shared/reference-locks";
 import { locateChat, type ChatMessage } from "./locate-pairs";
 import { ASSISTANT_TOOL_KEYS, CHAT_PART_KINDS, REMOVABLE_ASSISTANT_KEYS } from "./wire";
 
@@ -68,6 +69,7 @@ export function readChat(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
     const site = { id: p.id, tool_name: p.call.name, call: { message_index: call.index, block_index: p.call.item }, result: { message_index: result.index, block_index: -1 }, turn_index: call.turn, locked: p.locked };
     return memoPair(site, result.memo, p.call, bytes, p.call.input, result.content, summaries[result.index]!);
   });
+  applyReferenceLocks(pairs, index.pairs);
   const model = getMember(root, "model");
   const view: ConversationView = {
     provider: "openai-chat",

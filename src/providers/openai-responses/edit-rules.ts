@@ -20,7 +20,8 @@
  * while later members may go (the block is still followed by its original first member).
  * A group with an assistant message or another kind of item is never emptied.
  *
- * Other rules: a call never loses its output (both go, or neither); result edits touch only
+ * Other rules: no role order applies (system/developer message items may stand anywhere);
+ * a call never loses its output (both go, or neither); result edits touch only
  * the output value (never to an empty string or array); instructions, tools, messages, and
  * everything with server-side state (`previous_response_id`, `conversation`,
  * `context_management`, compaction items) are never touched.

@@ -16,6 +16,7 @@ import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-
 import { memoPair, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityBytes, identityHash } from "../shared/identity-hash";
 import { knownOrByCost } from "../shared/lazy-field";
+import { applyReferenceLocks } from "../shared/reference-locks";
 import { locateResponses, type ResponsesIndex, type ResponsesItem } from "./locate-items";
 import { RESPONSES_PART_KINDS } from "./wire";
 
@@ -74,6 +75,7 @@ export function readResponses(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
     const site = { id: p.id, tool_name: p.name, call: { message_index: p.call, block_index: -1 }, result: { message_index: p.result, block_index: -1 }, turn_index: callItem.turn, locked: p.locked };
     return memoPair(site, output.memo, callItem, bytes, p.input, output.value!, summaries[p.result]!);
   });
+  applyReferenceLocks(pairs, index.pairs);
   const model = getMember(root, "model");
   const inputNode = getMember(root, "input");
   const stringInput = inputNode?.type === "string";
