@@ -1,0 +1,79 @@
+/**
+ * A recording pass-through in front of Sluice (Node HTTP shell on 127.0.0.1): the client talks
+ * to it as to Sluice; it sends the request's exact bytes and headers on to Sluice (adding only
+ * `x-e2e-seq`, which pairs a client request with what Sluice forwarded upstream), streams the
+ * answer back unchanged, and records what the client sent and Sluice's `x-sluice-*` response
+ * headers. WebSocket upgrades are recorded and refused, as Sluice does not serve them here.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { decodeBody } from "./decode-body";
+import type { RecordedRequest, RecordedUpgrade } from "./request-record";
+
+/** Header carrying the proxy's request number to the upstream. */
+export const SEQ_HEADER = "x-e2e-seq";
+
+/** A running recording proxy. */
+export interface RecordProxy {
+  url: string;
+  /** Requests the clients sent, in order (all clients: filter by API key). */
+  requests: RecordedRequest[];
+  upgrades: RecordedUpgrade[];
+  close: () => Promise<void>;
+}
+
+const flat = (h: http.IncomingHttpHeaders): Record<string, string> =>
+  Object.fromEntries(Object.entries(h).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v]])));
+
+/** Starts a proxy to `target` (Sluice's base URL) on a free 127.0.0.1 port. */
+export async function startRecordProxy(target: string): Promise<RecordProxy> {
+  const to = new URL(target);
+  const requests: RecordedRequest[] = [];
+  const upgrades: RecordedUpgrade[] = [];
+  let seq = 0;
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks);
+    const headers = flat(req.headers);
+    const n = ++seq;
+    const record: RecordedRequest = {
+      seq: n, method: req.method ?? "GET", url: req.url ?? "/", headers, bytes: raw.length,
+      body: decodeBody(raw, headers["content-encoding"])?.toString("utf8") ?? "", status: 0, responseHeaders: {}, rejection: null,
+    };
+    requests.push(record);
+    const out = http.request(
+      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host, [SEQ_HEADER]: String(n) } },
+      (up) => {
+        record.status = up.statusCode ?? 0;
+        record.responseHeaders = Object.fromEntries(Object.entries(flat(up.headers)).filter(([k]) => k.startsWith("x-sluice-") || k.startsWith("x-emulator-")));
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
+    out.on("error", (e) => {
+      record.status = 502;
+      if (!res.headersSent) res.writeHead(502, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: `record proxy: ${String(e)}` } }));
+    });
+    out.end(raw);
+  });
+  server.on("upgrade", (req, socket) => {
+    upgrades.push({ url: req.url ?? "/", headers: flat(req.headers) });
+    socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    upgrades,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,28 @@
+/** What the harness records of every HTTP request a client or Sluice sent (shared types, no logic). */
+
+/** One request as received, with the answer's status. */
+export interface RecordedRequest {
+  /** Arrival order within the recording server. */
+  seq: number;
+  method: string;
+  /** Path and query string as received. */
+  url: string;
+  /** Lower-case header names; multi-valued headers joined with ", ". */
+  headers: Record<string, string>;
+  /** Length of the body as received (before any content-encoding is decoded), bytes. */
+  bytes: number;
+  /** The body as UTF-8 text after decoding its content-encoding ("" when it could not be decoded). */
+  body: string;
+  /** The answer's HTTP status. */
+  status: number;
+  /** Response headers the harness cares about (`x-sluice-*`, `x-emulator-*`), lower-case. */
+  responseHeaders: Record<string, string>;
+  /** Validation error text when the upstream rejected the request with a 4xx, else null. */
+  rejection: string | null;
+}
+
+/** A WebSocket upgrade attempt (answered 404, so an HTTP fallback follows). */
+export interface RecordedUpgrade {
+  url: string;
+  headers: Record<string, string>;
+}
