@@ -3,7 +3,7 @@
  * ≈ 6 KB, each with one marker line the session edits, and a ≈ 24 KB build log. Content is
  * deterministic (same bytes every run), so runs with and without Sluice bill comparable prompts.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { markerLine, PLAN_FILES } from "./session-plan";
 
@@ -11,6 +11,9 @@ import { markerLine, PLAN_FILES } from "./session-plan";
 const MODULE_FUNCTIONS = 40;
 /** Lines of the build log (≈ 24 KB). */
 const LOG_LINES = 300;
+
+/** mtime given to every fixture file, epoch seconds (2026-01-01T00:00:00Z). */
+const FILE_TIME_S = 1_767_225_600;
 
 function moduleText(file: string, index: number): string {
   const lines = [`// ${file}: generated fixture for the real-client conformance run`, markerLine(file, 1), ""];
@@ -33,6 +36,9 @@ export function writeFixtureProject(dir: string): string {
   for (const [rel, text] of files) {
     mkdirSync(dirname(join(dir, rel)), { recursive: true });
     writeFileSync(join(dir, rel), text);
+    // Files of a real project are older than the session; a client may compare a file's mtime
+    // with the time it read it to tell an unchanged file.
+    utimesSync(join(dir, rel), FILE_TIME_S, FILE_TIME_S);
   }
   return dir;
 }
