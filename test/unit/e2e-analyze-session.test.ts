@@ -26,7 +26,7 @@ describe("compactionKind", () => {
 
 describe("analyzeSession", () => {
   const sent = [rec(1, m1), rec(2, m2), rec(3, m3, { responseHeaders: { "x-sluice-compaction": "compact; tier=micro; step=none; skipped=not_positive" } })];
-  const fwd = (third: unknown[], seqHeader = true) => [rec(11, m1), rec(12, m2), rec(13, third)].map((r, i) => ({ ...r, headers: seqHeader ? { [SEQ_HEADER]: String(i + 1) } : {} }));
+  const fwd = (third: unknown[]): RecordedRequest[] => [rec(11, m1), rec(12, m2), rec(13, third)].map((r, i) => ({ ...r, headers: { [SEQ_HEADER]: String(i + 1) } }));
 
   it("counts a forwarded history change that is not a step and that the client did not make", () => {
     const dropped = [m3[0], m3[3], m3[4]];

@@ -3,12 +3,13 @@ import { describe, expect, it } from "vitest";
 import { anthropicReply, anthropicStep } from "../../tools/e2e/script-anthropic";
 import { responsesReply, responsesStep } from "../../tools/e2e/script-responses";
 import { SESSION_PLAN } from "../../tools/e2e/session-plan";
+import type { Json } from "../../tools/emulator/shared/json";
 import { needsSystemShim, systemAsUser, systemMessageProblem } from "../../tools/e2e/system-message-rule";
 
 const run = { projectDir: "/p", label: "t" };
 
 describe("anthropic script", () => {
-  const body = (lastId: string | null, thinking?: unknown) => ({
+  const body = (lastId: string | null, thinking?: Json): Json => ({
     tools: [{ name: "Read" }],
     ...(thinking ? { thinking } : {}),
     messages: [{ role: "user", content: "go" }, ...(lastId ? [{ role: "user", content: [{ type: "tool_result", tool_use_id: lastId, content: "x" }] }] : [])],

@@ -96,6 +96,7 @@ export async function runE2e(opts: RunOptions): Promise<E2eReport> {
         sentBy[api === "anthropic" ? "claude" : "codex"].push(...sent);
         const totals = upstream.totals(apiKey, api === "anthropic" ? "anthropic" : "openai");
         const keptDir = join(opts.reportDir, "transcripts", `${setting}-${mode}`);
+        rmSync(keptDir, { recursive: true, force: true });
         mkdirSync(keptDir, { recursive: true });
         const transcripts = result.transcripts.map((t) => {
           cpSync(t, join(keptDir, basename(t)));
