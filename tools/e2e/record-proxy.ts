@@ -6,8 +6,8 @@
  * headers. WebSocket upgrades are recorded and refused, as Sluice does not serve them here.
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { decodeBody } from "./decode-body";
+import { flatHeaders, listenLocal } from "./local-server";
 import type { RecordedRequest, RecordedUpgrade } from "./request-record";
 
 /** Header carrying the proxy's request number to the upstream. */
@@ -22,9 +22,6 @@ export interface RecordProxy {
   close: () => Promise<void>;
 }
 
-const flat = (h: http.IncomingHttpHeaders): Record<string, string> =>
-  Object.fromEntries(Object.entries(h).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v]])));
-
 /** Starts a proxy to `target` (Sluice's base URL) on a free 127.0.0.1 port. */
 export async function startRecordProxy(target: string): Promise<RecordProxy> {
   const to = new URL(target);
@@ -35,7 +32,7 @@ export async function startRecordProxy(target: string): Promise<RecordProxy> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks);
-    const headers = flat(req.headers);
+    const headers = flatHeaders(req.headers);
     const n = ++seq;
     const record: RecordedRequest = {
       seq: n, method: req.method ?? "GET", url: req.url ?? "/", headers, bytes: raw.length,
@@ -46,7 +43,7 @@ export async function startRecordProxy(target: string): Promise<RecordProxy> {
       { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host, [SEQ_HEADER]: String(n) } },
       (up) => {
         record.status = up.statusCode ?? 0;
-        record.responseHeaders = Object.fromEntries(Object.entries(flat(up.headers)).filter(([k]) => k.startsWith("x-sluice-") || k.startsWith("x-emulator-")));
+        record.responseHeaders = Object.fromEntries(Object.entries(flatHeaders(up.headers)).filter(([k]) => k.startsWith("x-sluice-") || k.startsWith("x-emulator-")));
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);
       },
@@ -59,21 +56,9 @@ export async function startRecordProxy(target: string): Promise<RecordProxy> {
     out.end(raw);
   });
   server.on("upgrade", (req, socket) => {
-    upgrades.push({ url: req.url ?? "/", headers: flat(req.headers) });
+    upgrades.push({ url: req.url ?? "/", headers: flatHeaders(req.headers) });
     socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    upgrades,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const local = await listenLocal(server);
+  return { url: local.url, requests, upgrades, close: local.close };
 }

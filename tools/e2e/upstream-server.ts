@@ -9,7 +9,6 @@
  * (bytes, headers, decoded body, status, rejection); WebSocket upgrades are recorded and refused.
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { handleRequest, requestKey } from "../emulator/handle-request";
 import { segmentAnthropicPrompt } from "../emulator/anthropic/segment-prompt";
 import { validateAnthropicRequest } from "../emulator/anthropic/validate-request";
@@ -18,6 +17,7 @@ import { totalTokens } from "../emulator/shared/prompt-block";
 import { MAX_HEADER_BYTES } from "../emulator/server";
 import { createState, keyState, type EmulatorState, type KeyTotals } from "../emulator/state";
 import { decodeBody } from "./decode-body";
+import { flatHeaders, listenLocal } from "./local-server";
 import type { RecordedRequest, RecordedUpgrade } from "./request-record";
 import { anthropicReply, type ScriptRun } from "./script-anthropic";
 import { responsesReply } from "./script-responses";
@@ -37,9 +37,6 @@ export interface ScriptedUpstream {
   upgrades: RecordedUpgrade[];
   close: () => Promise<void>;
 }
-
-const flatHeaders = (h: http.IncomingHttpHeaders): Record<string, string> =>
-  Object.fromEntries(Object.entries(h).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v]])));
 
 function apiKeyOf(headers: Record<string, string>): string | undefined {
   return headers["x-api-key"] ?? /^Bearer\s+(.+)$/i.exec(headers["authorization"] ?? "")?.[1];
@@ -110,14 +107,10 @@ export async function startScriptedUpstream(port = 0): Promise<ScriptedUpstream>
     upgrades.push({ url: req.url ?? "/", headers: flatHeaders(req.headers) });
     socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve());
-  });
-  const { port: bound } = server.address() as AddressInfo;
+  const local = await listenLocal(server, port);
   const empty: KeyTotals = { requests: 0, rejected: 0, input_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, output_tokens: 0, cost_nano: 0 };
   return {
-    url: `http://127.0.0.1:${bound}`,
+    url: local.url,
     register: (apiKey, run) => void runs.set(apiKey, { run, requests: [] }),
     requests: (apiKey) => runs.get(apiKey)?.requests ?? [],
     totals: (apiKey, api) => {
@@ -126,10 +119,6 @@ export async function startScriptedUpstream(port = 0): Promise<ScriptedUpstream>
     },
     strays,
     upgrades,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: local.close,
   };
 }
