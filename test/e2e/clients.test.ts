@@ -13,7 +13,7 @@ import { KNOWN_FAILING, type CheckName } from "../../tools/e2e/expectations";
 import { formatReport } from "../../tools/e2e/format-report";
 import { runE2e, SETTINGS, type E2eReport } from "../../tools/e2e/run-e2e";
 
-const CHECKS: readonly CheckName[] = ["completes", "no_validation_errors", "compaction_steps", "billed_input_reduction", "no_dangling_references", "prefix_changes_only_at_steps"];
+const CHECKS: readonly CheckName[] = ["completes", "no_validation_errors", "compaction_steps", "billed_input_reduction", "no_dangling_references", "prefix_changes_only_at_steps", "websocket_answered_fast"];
 
 let report: E2eReport;
 

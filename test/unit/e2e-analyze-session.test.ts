@@ -49,3 +49,12 @@ describe("analyzeSession", () => {
     expect(analyzeSession({ api: "anthropic", sent, forwarded }).validation_errors).toBe(1);
   });
 });
+
+describe("analyzeSession, other routes", () => {
+  it("counts a non-chat request that reached the upstream apart from validation errors", () => {
+    const chat = rec(1, m1);
+    const get: RecordedRequest = { ...rec(2, m1), method: "GET", url: "/v1/responses", body: "", status: 404, rejection: '{"type":"error"}' };
+    const f = analyzeSession({ api: "anthropic", sent: [chat], forwarded: [chat, get] });
+    expect([f.validation_errors, f.other_forwarded]).toEqual([0, { "GET /v1/responses 404": 1 }]);
+  });
+});

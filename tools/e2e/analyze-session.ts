@@ -26,9 +26,11 @@ export interface SessionRecording {
 export interface SessionFigures {
   /** Chat requests the client sent. */
   requests: number;
-  /** Requests the upstream rejected with a 4xx, and the first few messages. */
+  /** Chat requests the upstream rejected with a 4xx, and the first few messages. */
   validation_errors: number;
   validation_messages: string[];
+  /** Requests that reached the upstream on other routes or methods, as `METHOD path status` → count (e.g. a WebSocket upgrade relayed as a plain GET). */
+  other_forwarded: Record<string, number>;
   /** Responses whose `x-sluice-compaction` names a step taken (`step=<n>`). */
   steps: number;
   /** `x-sluice-compaction` values, counted by kind (numbers dropped). */
@@ -95,7 +97,9 @@ export function analyzeSession(rec: SessionRecording): SessionFigures {
   const bySeq = new Map(rec.forwarded.map((f) => [f.headers[SEQ_HEADER], f]));
   const viaProxy = rec.forwarded.some((f) => f.headers[SEQ_HEADER] !== undefined);
   const forwardedOf = (s: RecordedRequest) => (viaProxy ? bySeq.get(String(s.seq)) : s);
-  const rejected = rec.forwarded.filter((f) => f.rejection !== null);
+  const rejected = rec.forwarded.filter((f) => isChat(f) && f.rejection !== null);
+  const other: Record<string, number> = {};
+  for (const f of rec.forwarded.filter((r) => !isChat(r))) other[`${f.method} ${routeOf(f)} ${f.status}`] = (other[`${f.method} ${routeOf(f)} ${f.status}`] ?? 0) + 1;
   const headers = sent.map((s) => s.responseHeaders["x-sluice-compaction"]).filter((h): h is string => h !== undefined);
   const kinds: Record<string, number> = {};
   for (const h of headers) kinds[compactionKind(h)] = (kinds[compactionKind(h)] ?? 0) + 1;
@@ -124,6 +128,7 @@ export function analyzeSession(rec: SessionRecording): SessionFigures {
     requests: sent.length,
     validation_errors: rejected.length,
     validation_messages: rejected.slice(0, 3).map((r) => (r.rejection ?? "").slice(0, 300)),
+    other_forwarded: other,
     steps: kinds.step ?? 0,
     compaction_headers: kinds,
     bytes_sent: sent.reduce((n, s) => n + s.bytes, 0),

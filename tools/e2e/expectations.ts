@@ -11,7 +11,10 @@ import type { SessionReport } from "./run-e2e";
 export const MIN_BILLED_REDUCTION = 0.25;
 
 /** The checks, by name. */
-export type CheckName = "completes" | "no_validation_errors" | "compaction_steps" | "billed_input_reduction" | "no_dangling_references" | "prefix_changes_only_at_steps";
+export type CheckName = "completes" | "no_validation_errors" | "compaction_steps" | "billed_input_reduction" | "no_dangling_references" | "prefix_changes_only_at_steps" | "websocket_answered_fast";
+
+/** A WebSocket upgrade on a chat route must be answered (proxied or refused) within this many ms (issue 26 item 5: one deliberate, fast answer). */
+export const MAX_WEBSOCKET_ANSWER_MS = 1_000;
 
 /** One check's outcome for a setting. */
 export interface CheckResult {
@@ -52,6 +55,11 @@ export function evaluate(setting: ClientSetting, direct: SessionReport, sluice: 
     ["billed_input_reduction", `${(reduction * 100).toFixed(1)} % (${direct.billed.input_tokens} → ${sluice.billed.input_tokens} tokens)`, reduction >= MIN_BILLED_REDUCTION],
     ["no_dangling_references", `${f.dangling_references} of ${f.reference_replies} reference replies`, f.dangling_references === 0],
     ["prefix_changes_only_at_steps", `${f.prefix_changes_outside_steps} changes outside steps`, f.prefix_changes_outside_steps === 0],
+    [
+      "websocket_answered_fast",
+      `${sluice.websocket.attempts} attempts, answers ${JSON.stringify(sluice.websocket.statuses)}, slowest ${sluice.websocket.max_answer_ms} ms`,
+      !("none" in sluice.websocket.statuses) && sluice.websocket.max_answer_ms <= MAX_WEBSOCKET_ANSWER_MS,
+    ],
   ];
   return results.map(([check, figure, pass]) => ({ setting, check, figure, pass, known_failing: KNOWN_FAILING[setting]?.[check] ?? null }));
 }

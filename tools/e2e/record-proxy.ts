@@ -3,9 +3,11 @@
  * to it as to Sluice; it sends the request's exact bytes and headers on to Sluice (adding only
  * `x-e2e-seq`, which pairs a client request with what Sluice forwarded upstream), streams the
  * answer back unchanged, and records what the client sent and Sluice's `x-sluice-*` response
- * headers. WebSocket upgrades are recorded and refused, as Sluice does not serve them here.
+ * headers. WebSocket upgrade requests are recorded and relayed to Sluice byte for byte (its
+ * answer's status and delay recorded), so the client sees what Sluice does with them.
  */
 import http from "node:http";
+import net from "node:net";
 import { decodeBody } from "./decode-body";
 import { flatHeaders, listenLocal } from "./local-server";
 import type { RecordedRequest, RecordedUpgrade } from "./request-record";
@@ -55,9 +57,29 @@ export async function startRecordProxy(target: string): Promise<RecordProxy> {
     });
     out.end(raw);
   });
-  server.on("upgrade", (req, socket) => {
-    upgrades.push({ url: req.url ?? "/", headers: flatHeaders(req.headers) });
-    socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+  server.on("upgrade", (req, socket, head) => {
+    const started = Date.now();
+    const record: RecordedUpgrade = { url: req.url ?? "/", headers: flatHeaders(req.headers), status: null, answer_ms: 0 };
+    upgrades.push(record);
+    const lines = [`${req.method} ${req.url} HTTP/1.1`];
+    for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i]!.toLowerCase() === "host" ? to.host : req.rawHeaders[i + 1]}`);
+    const upstream = net.connect(Number(to.port), to.hostname, () => {
+      upstream.write(lines.join("\r\n") + "\r\n\r\n");
+      upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.once("data", (b: Buffer) => {
+      record.status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(b.toString("latin1"))?.[1] ?? 0);
+      record.answer_ms = Date.now() - started;
+    });
+    const end = () => {
+      if (record.status === null) record.answer_ms = Date.now() - started;
+      upstream.destroy();
+      socket.destroy();
+    };
+    upstream.on("close", end).on("error", end);
+    socket.on("close", end).on("error", end);
   });
   const local = await listenLocal(server);
   return { url: local.url, requests, upgrades, close: local.close };

@@ -21,8 +21,12 @@ export interface RecordedRequest {
   rejection: string | null;
 }
 
-/** A WebSocket upgrade attempt (answered 404, so an HTTP fallback follows). */
+/** A WebSocket upgrade attempt. */
 export interface RecordedUpgrade {
   url: string;
   headers: Record<string, string>;
+  /** Status of the answer's first line (the scripted upstream answers 404; through the proxy, Sluice's answer), null when none came. */
+  status: number | null;
+  /** Time from the attempt until the answer's first byte, or until the connection closed or was given up when none came, ms. */
+  answer_ms: number;
 }

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { InstalledClients } from "./install-clients";
 
 /** The client settings the conformance run covers. */
-export type ClientSetting = "claude-default" | "claude-4x-thinking" | "claude-4x-no-thinking" | "codex";
+export type ClientSetting = "claude-default" | "claude-4x-thinking" | "claude-4x-no-thinking" | "codex" | "codex-builtin";
 
 /** The prompt every session gets (the scripted model ignores it; the plan drives the session). */
 export const SESSION_PROMPT = "Read every module under src/, check logs/build.log, rename the markers of the first four modules to v2, and report.";
@@ -72,12 +72,29 @@ function claudeCommand(clients: InstalledClients, run: ClientRun): { file: strin
   return { file: clients.claude, args, env };
 }
 
+/**
+ * Codex with a custom provider (`codex`: `model_providers.e2e`, plain HTTP) or with the built-in
+ * OpenAI provider at another base URL (`codex-builtin`: `openai_base_url`, API key stored with
+ * `codex login --with-api-key`; this provider tries a Responses WebSocket first).
+ */
 function codexCommand(clients: InstalledClients, run: ClientRun): { file: string; args: string[]; env: Record<string, string> } {
   const codexHome = join(run.home, ".codex");
   mkdirSync(codexHome, { recursive: true });
-  const provider = `model_providers.e2e={name="e2e",base_url="${run.baseUrl}",env_key="OPENAI_API_KEY",wire_api="responses"}`;
-  const args = [clients.codex, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-m", CODEX_MODEL, "-c", "model_provider=e2e", "-c", provider, SESSION_PROMPT];
+  const provider =
+    run.setting === "codex-builtin"
+      ? ["-c", `openai_base_url="${run.baseUrl}"`]
+      : ["-c", "model_provider=e2e", "-c", `model_providers.e2e={name="e2e",base_url="${run.baseUrl}",env_key="OPENAI_API_KEY",wire_api="responses"}`];
+  const args = [clients.codex, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-m", CODEX_MODEL, ...provider, SESSION_PROMPT];
   return { file: process.execPath, args, env: { ...baseEnv(run.home), CODEX_HOME: codexHome, OPENAI_API_KEY: run.apiKey } };
+}
+
+/** `codex login --with-api-key` (key on stdin) into the run's CODEX_HOME, for the built-in provider. */
+async function codexLogin(clients: InstalledClients, run: ClientRun): Promise<void> {
+  const codexHome = join(run.home, ".codex");
+  mkdirSync(codexHome, { recursive: true });
+  const child = spawn(process.execPath, [clients.codex, "login", "--with-api-key"], { env: { ...baseEnv(run.home), CODEX_HOME: codexHome }, stdio: ["pipe", "ignore", "ignore"] });
+  child.stdin.end(`${run.apiKey}\n`);
+  await new Promise((resolve) => child.once("exit", resolve));
 }
 
 /** Files under `dir` (recursive) ending in .jsonl. */
@@ -97,7 +114,9 @@ function jsonlFiles(dir: string): string[] {
 /** Runs the session; never rejects (a timeout kills the client and reports exit code null). */
 export async function runClient(clients: InstalledClients, run: ClientRun): Promise<ClientResult> {
   mkdirSync(run.home, { recursive: true });
-  const cmd = run.setting === "codex" ? codexCommand(clients, run) : claudeCommand(clients, run);
+  if (run.setting === "codex-builtin") await codexLogin(clients, run);
+  const codex = run.setting === "codex" || run.setting === "codex-builtin";
+  const cmd = codex ? codexCommand(clients, run) : claudeCommand(clients, run);
   const started = Date.now();
   const child = spawn(cmd.file, cmd.args, { cwd: run.projectDir, env: cmd.env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
@@ -107,7 +126,7 @@ export async function runClient(clients: InstalledClients, run: ClientRun): Prom
   const timer = setTimeout(() => child.kill("SIGKILL"), run.timeoutMs);
   const exitCode = await new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   clearTimeout(timer);
-  const transcriptRoot = run.setting === "codex" ? join(run.home, ".codex", "sessions") : join(run.home, ".claude", "projects");
+  const transcriptRoot = codex ? join(run.home, ".codex", "sessions") : join(run.home, ".claude", "projects");
   let transcripts: string[] = [];
   try {
     transcripts = jsonlFiles(transcriptRoot);

@@ -15,13 +15,13 @@ import { evaluate, type CheckResult } from "./expectations";
 import { writeFixtureProject } from "./fixture-project";
 import { CLIENT_VERSIONS, installClients } from "./install-clients";
 import { startRecordProxy } from "./record-proxy";
-import type { RecordedRequest } from "./request-record";
+import type { RecordedRequest, RecordedUpgrade } from "./request-record";
 import { CLAUDE_4X_MODEL, CODEX_MODEL, runClient, type ClientSetting } from "./run-client";
 import { SESSION_PLAN } from "./session-plan";
 import { startScriptedUpstream } from "./upstream-server";
 
 /** Every setting the run covers, in run order. */
-export const SETTINGS: readonly ClientSetting[] = ["claude-default", "claude-4x-thinking", "claude-4x-no-thinking", "codex"];
+export const SETTINGS: readonly ClientSetting[] = ["claude-default", "claude-4x-thinking", "claude-4x-no-thinking", "codex", "codex-builtin"];
 
 /** One client session's report. */
 export interface SessionReport {
@@ -34,6 +34,8 @@ export interface SessionReport {
   figures: SessionFigures;
   /** What the scripted upstream billed: input tokens (uncached + cache read + cache write) and their cost. */
   billed: { input_tokens: number; uncached: number; cache_read: number; cache_write: number; input_cost_usd: number };
+  /** WebSocket upgrade attempts during the session: count, answers by status (`none` = no answer), slowest answer or give-up, ms. */
+  websocket: { attempts: number; statuses: Record<string, number>; max_answer_ms: number };
   /** Transcript / rollout files kept (relative to the report folder). */
   transcripts: string[];
   /** Last lines of the client's stderr when it did not complete. */
@@ -51,7 +53,7 @@ export interface E2eReport {
   checks: CheckResult[];
   /** What each client sent (straight and through Sluice), by client. */
   inventory: Record<"claude" | "codex", ClientInventory>;
-  /** Requests with an unregistered key, and WebSocket upgrade attempts, at the upstream and the proxy. */
+  /** Requests with an unregistered key at the upstream, and upgrade attempts outside any session. */
   strays: number;
 }
 
@@ -62,7 +64,7 @@ export interface RunOptions {
   log?: (line: string) => void;
 }
 
-const apiOf = (s: ClientSetting): ClientApi => (s === "codex" ? "openai-responses" : "anthropic");
+const apiOf = (s: ClientSetting): ClientApi => (s === "codex" || s === "codex-builtin" ? "openai-responses" : "anthropic");
 
 /** Runs the conformance sessions and returns the report (never throws for a failing session). */
 export async function runE2e(opts: RunOptions): Promise<E2eReport> {
@@ -79,6 +81,7 @@ export async function runE2e(opts: RunOptions): Promise<E2eReport> {
     log(`upstream ${upstream.url}, sluice ${dev.url}, proxy ${proxy.url}`);
     const sessions: SessionReport[] = [];
     const sentBy: Record<"claude" | "codex", RecordedRequest[]> = { claude: [], codex: [] };
+    const upgradesBy: Record<"claude" | "codex", RecordedUpgrade[]> = { claude: [], codex: [] };
     for (const setting of opts.settings ?? SETTINGS) {
       for (const mode of ["direct", "sluice"] as const) {
         const api = apiOf(setting);
@@ -89,11 +92,16 @@ export async function runE2e(opts: RunOptions): Promise<E2eReport> {
         const root = mode === "direct" ? upstream.url : `${proxy.url}/${api === "anthropic" ? "anthropic" : "openai"}`;
         const baseUrl = api === "anthropic" ? root : `${root}/v1`;
         log(`${setting} ${mode}: running`);
+        const wsBefore = (mode === "direct" ? upstream.upgrades : proxy.upgrades).length;
         const result = await runClient(clients, { setting, baseUrl, apiKey, projectDir, home, timeoutMs: 300_000 });
         const forwarded = upstream.requests(apiKey);
+        const ws = (mode === "direct" ? upstream.upgrades : proxy.upgrades).slice(wsBefore);
+        const statuses: Record<string, number> = {};
+        for (const u of ws) statuses[String(u.status ?? "none")] = (statuses[String(u.status ?? "none")] ?? 0) + 1;
         const keyOf = (r: RecordedRequest) => r.headers["x-api-key"] ?? r.headers["authorization"]?.replace(/^Bearer\s+/i, "");
         const sent = mode === "direct" ? forwarded : proxy.requests.filter((r) => keyOf(r) === apiKey);
         sentBy[api === "anthropic" ? "claude" : "codex"].push(...sent);
+        upgradesBy[api === "anthropic" ? "claude" : "codex"].push(...ws);
         const totals = upstream.totals(apiKey, api === "anthropic" ? "anthropic" : "openai");
         const keptDir = join(opts.reportDir, "transcripts", `${setting}-${mode}`);
         rmSync(keptDir, { recursive: true, force: true });
@@ -117,6 +125,7 @@ export async function runE2e(opts: RunOptions): Promise<E2eReport> {
             cache_write: totals.cache_write_tokens,
             input_cost_usd: forwarded.reduce((n, f) => n + Number(f.responseHeaders["x-emulator-input-cost-usd"] ?? 0), 0),
           },
+          websocket: { attempts: ws.length, statuses, max_answer_ms: Math.max(0, ...ws.map((u) => u.answer_ms)) },
           transcripts,
           stderr_tail: result.exitCode === 0 ? "" : (result.stderr + result.stdout).slice(-1500),
         };
@@ -124,8 +133,6 @@ export async function runE2e(opts: RunOptions): Promise<E2eReport> {
         log(`${setting} ${mode}: ${report.completed ? "completed" : `NOT completed (exit ${result.exitCode})`}, ${report.figures.requests} requests, ${report.figures.steps} steps, ${report.billed.input_tokens} input tokens billed`);
       }
     }
-    const upgrades = [...proxy.upgrades, ...upstream.upgrades];
-    const upgradesOf = (client: string) => upgrades.filter((u) => (u.headers["user-agent"] ?? "").includes(client));
     const checks = (opts.settings ?? SETTINGS).flatMap((s) => {
       const direct = sessions.find((r) => r.setting === s && r.mode === "direct")!;
       const sluice = sessions.find((r) => r.setting === s && r.mode === "sluice")!;
@@ -139,8 +146,8 @@ export async function runE2e(opts: RunOptions): Promise<E2eReport> {
       duration_ms: Date.now() - started,
       sessions,
       checks,
-      inventory: { claude: inventory(sentBy.claude, upgradesOf("claude")), codex: inventory(sentBy.codex, upgradesOf("codex")) },
-      strays: upstream.strays.length + upstream.upgrades.length + proxy.upgrades.length,
+      inventory: { claude: inventory(sentBy.claude, upgradesBy.claude), codex: inventory(sentBy.codex, upgradesBy.codex) },
+      strays: upstream.strays.length + upstream.upgrades.length + proxy.upgrades.length - upgradesBy.claude.length - upgradesBy.codex.length,
     };
   } finally {
     await proxy?.close();

@@ -104,7 +104,7 @@ export async function startScriptedUpstream(port = 0): Promise<ScriptedUpstream>
     res.end(out.body);
   });
   server.on("upgrade", (req, socket) => {
-    upgrades.push({ url: req.url ?? "/", headers: flatHeaders(req.headers) });
+    upgrades.push({ url: req.url ?? "/", headers: flatHeaders(req.headers), status: 404, answer_ms: 0 });
     socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
   });
   const local = await listenLocal(server, port);
