@@ -1,15 +1,15 @@
 /**
  * Writes the fixture project the scripted session works on (I/O): twelve TypeScript modules of
- * ≈ 6 KB, each with one marker line the session edits, and a ≈ 24 KB build log. Content is
+ * ≈ 4 KB, each with one marker line the session edits, and an ≈ 18 KB build log. Content is
  * deterministic (same bytes every run), so runs with and without Sluice bill comparable prompts.
  */
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { markerLine, PLAN_FILES } from "./session-plan";
 
-/** Lines of generated code per module (≈ 6 KB each). */
+/** Functions of generated code per module (≈ 4 KB each). */
 const MODULE_FUNCTIONS = 40;
-/** Lines of the build log (≈ 24 KB). */
+/** Lines of the build log (≈ 18 KB). */
 const LOG_LINES = 300;
 
 /** mtime given to every fixture file, epoch seconds (2026-01-01T00:00:00Z). */

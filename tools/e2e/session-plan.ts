@@ -1,6 +1,6 @@
 /**
  * The scripted agent session both clients are driven through (pure data): 40 tool steps over a
- * small project, then a final answer. Reads every file, runs a long log twice, re-reads files
+ * small project, then a final answer. Reads every file, prints a long log three times, re-reads files
  * (Claude Code answers an unchanged re-read with its "file unchanged" reference reply), greps,
  * edits four files and reads them again (full new copies: the only legitimate superseding),
  * so a compacting gateway has stale results to remove and references it must keep.
