@@ -1,0 +1,42 @@
+/** Renders the conformance report as plain-text tables (pure). */
+import type { E2eReport } from "./run-e2e";
+
+const pad = (cells: readonly string[], widths: readonly number[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ");
+
+function table(head: readonly string[], rows: readonly string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  return [pad(head, widths), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map((r) => pad(r, widths))].join("\n");
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+const tally = (t: Record<string, number>) => Object.entries(t).map(([k, v]) => `${k}×${v}`).join(", ");
+
+/** The sessions table, the checks table and the clients' inventory. */
+export function formatReport(r: E2eReport): string {
+  const sessions = table(
+    ["setting", "mode", "done", "requests", "steps", "sent", "forwarded", "last sent→fwd", "4xx", "refs", "dangling", "prefix≠", "billed input", "input $", "ws", "other upstream", "x-sluice-compaction"],
+    r.sessions.map((s) => [
+      s.setting, s.mode, s.completed ? "yes" : "NO", String(s.figures.requests), String(s.figures.steps), kb(s.figures.bytes_sent), kb(s.figures.bytes_forwarded),
+      `${kb(s.figures.last_bytes_sent)}→${kb(s.figures.last_bytes_forwarded)}`, String(s.figures.validation_errors), String(s.figures.reference_replies),
+      String(s.figures.dangling_references), String(s.figures.prefix_changes_outside_steps), String(s.billed.input_tokens), s.billed.input_cost_usd.toFixed(4), s.websocket.attempts === 0 ? "0" : `${s.websocket.attempts} (${tally(s.websocket.statuses)}, ≤${s.websocket.max_answer_ms} ms)`, tally(s.figures.other_forwarded), tally(s.figures.compaction_headers),
+    ]),
+  );
+  const checks = table(
+    ["setting", "check", "result", "figure", "known failing"],
+    r.checks.map((c) => [c.setting, c.check, c.pass ? "pass" : "FAIL", c.figure, c.known_failing ?? ""]),
+  );
+  const inv = Object.entries(r.inventory).map(([client, i]) =>
+    [
+      `${client}: routes ${tally(i.routes)}; query ${tally(i.query_strings) || "none"}; content-encoding ${tally(i.content_encodings)}; websocket upgrades ${i.websocket_upgrades}`,
+      `  body fields: ${tally(i.body_fields)}`,
+      `  history: ${tally(i.history_kinds)}`,
+      `  blocks: ${tally(i.block_types)}`,
+      `  anthropic-beta: ${tally(i.beta_values) || "none"}`,
+      `  headers: ${Object.keys(i.header_names).sort().join(", ")}`,
+    ].join("\n"),
+  );
+  return [
+    `Real-client conformance: ${Object.entries(r.versions).map(([p, v]) => `${p}@${v}`).join(", ")}; ${r.plan_tool_steps} tool steps per session; ${(r.duration_ms / 1000).toFixed(0)} s`,
+    "", sessions, "", checks, "", ...inv, "", `strays (unregistered keys, upgrade attempts): ${r.strays}`,
+  ].join("\n");
+}

@@ -1,0 +1,28 @@
+/**
+ * `npm run e2e:clients`: runs the real-client conformance sessions (tools/e2e/run-e2e.ts),
+ * prints the tables and writes `e2e-report/report.json` (with the sessions' transcripts under
+ * `e2e-report/transcripts/`). Exits 1 when a check fails that is not a known failure.
+ * Flags: `--settings a,b` (subset of claude-default, claude-4x-thinking, claude-4x-no-thinking, codex),
+ * `--out DIR` (report folder).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { formatReport } from "./format-report";
+import type { ClientSetting } from "./run-client";
+import { runE2e, SETTINGS } from "./run-e2e";
+
+const { values } = parseArgs({ options: { settings: { type: "string" }, out: { type: "string", default: "e2e-report" } } });
+const settings = values.settings ? (values.settings.split(",") as ClientSetting[]) : SETTINGS;
+const unknown = settings.filter((s) => !SETTINGS.includes(s));
+if (unknown.length > 0) {
+  console.error(`--settings: unknown ${unknown.join(", ")} (known: ${SETTINGS.join(", ")})`);
+  process.exit(2);
+}
+const reportDir = resolve(values.out!);
+mkdirSync(reportDir, { recursive: true });
+const report = await runE2e({ reportDir, settings, log: (l) => console.error(`[e2e] ${l}`) });
+writeFileSync(join(reportDir, "report.json"), JSON.stringify(report, null, 2) + "\n");
+console.log(formatReport(report));
+console.log(`\nreport: ${join(reportDir, "report.json")}`);
+process.exit(report.checks.some((c) => !c.pass && c.known_failing === null) ? 1 : 0);

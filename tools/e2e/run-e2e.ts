@@ -1,0 +1,158 @@
+/**
+ * The real-client conformance run (Node shell): installs the pinned clients, starts the scripted
+ * upstream, `wrangler dev` with SLUICE_COMPACTION=1 in front of it and the recording proxy in
+ * front of Sluice, then runs every client setting twice — straight at the upstream (the
+ * baseline bill) and through Sluice — and returns each session's figures, the checks and an
+ * inventory of what the clients sent. Sessions run one after another (2-core machines).
+ */
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { startWranglerDev } from "../shared/start-wrangler-dev";
+import { analyzeSession, type ClientApi, type SessionFigures } from "./analyze-session";
+import { inventory, type ClientInventory } from "./client-inventory";
+import { evaluate, type CheckResult } from "./expectations";
+import { writeFixtureProject } from "./fixture-project";
+import { CLIENT_VERSIONS, installClients } from "./install-clients";
+import { startRecordProxy } from "./record-proxy";
+import type { RecordedRequest, RecordedUpgrade } from "./request-record";
+import { CLAUDE_4X_MODEL, CODEX_MODEL, runClient, type ClientSetting } from "./run-client";
+import { SESSION_PLAN } from "./session-plan";
+import { startScriptedUpstream } from "./upstream-server";
+
+/** Every setting the run covers, in run order. */
+export const SETTINGS: readonly ClientSetting[] = ["claude-default", "claude-4x-thinking", "claude-4x-no-thinking", "codex", "codex-builtin"];
+
+/** One client session's report. */
+export interface SessionReport {
+  setting: ClientSetting;
+  mode: "direct" | "sluice";
+  /** Exit code 0 and the scripted final answer in the client's output. */
+  completed: boolean;
+  exit_code: number | null;
+  duration_ms: number;
+  figures: SessionFigures;
+  /** What the scripted upstream billed: input tokens (uncached + cache read + cache write) and their cost. */
+  billed: { input_tokens: number; uncached: number; cache_read: number; cache_write: number; input_cost_usd: number };
+  /** WebSocket upgrade attempts during the session: count, answers by status (`none` = no answer), slowest answer or give-up, ms. */
+  websocket: { attempts: number; statuses: Record<string, number>; max_answer_ms: number };
+  /** Transcript / rollout files kept (relative to the report folder). */
+  transcripts: string[];
+  /** Last lines of the client's stderr when it did not complete. */
+  stderr_tail: string;
+}
+
+/** The whole run. */
+export interface E2eReport {
+  versions: typeof CLIENT_VERSIONS;
+  models: { claude_4x: string; codex: string };
+  plan_tool_steps: number;
+  started_at: string;
+  duration_ms: number;
+  sessions: SessionReport[];
+  checks: CheckResult[];
+  /** What each client sent (straight and through Sluice), by client. */
+  inventory: Record<"claude" | "codex", ClientInventory>;
+  /** Requests with an unregistered key at the upstream, and upgrade attempts outside any session. */
+  strays: number;
+}
+
+/** Options: the report folder (transcripts are copied there) and a log sink. */
+export interface RunOptions {
+  reportDir: string;
+  settings?: readonly ClientSetting[];
+  log?: (line: string) => void;
+}
+
+const apiOf = (s: ClientSetting): ClientApi => (s === "codex" || s === "codex-builtin" ? "openai-responses" : "anthropic");
+
+/** Runs the conformance sessions and returns the report (never throws for a failing session). */
+export async function runE2e(opts: RunOptions): Promise<E2eReport> {
+  const log = opts.log ?? (() => {});
+  const started = Date.now();
+  const clients = installClients(log);
+  const upstream = await startScriptedUpstream();
+  const scratch = mkdtempSync(join(tmpdir(), "sluice-e2e-"));
+  let dev: Awaited<ReturnType<typeof startWranglerDev>> | undefined;
+  let proxy: Awaited<ReturnType<typeof startRecordProxy>> | undefined;
+  try {
+    dev = await startWranglerDev({ vars: { SLUICE_COMPACTION: "1", ANTHROPIC_BASE_URL: upstream.url, OPENAI_BASE_URL: upstream.url } });
+    proxy = await startRecordProxy(dev.url);
+    log(`upstream ${upstream.url}, sluice ${dev.url}, proxy ${proxy.url}`);
+    const sessions: SessionReport[] = [];
+    const sentBy: Record<"claude" | "codex", RecordedRequest[]> = { claude: [], codex: [] };
+    const upgradesBy: Record<"claude" | "codex", RecordedUpgrade[]> = { claude: [], codex: [] };
+    for (const setting of opts.settings ?? SETTINGS) {
+      for (const mode of ["direct", "sluice"] as const) {
+        const api = apiOf(setting);
+        const apiKey = `${api === "anthropic" ? "sk-ant" : "sk"}-e2e-${setting}-${mode}-${started.toString(36)}`;
+        const projectDir = writeFixtureProject(mkdtempSync(join(scratch, "proj-")));
+        const home = mkdtempSync(join(scratch, "home-"));
+        upstream.register(apiKey, { projectDir, label: `${setting}-${mode}` });
+        const root = mode === "direct" ? upstream.url : `${proxy.url}/${api === "anthropic" ? "anthropic" : "openai"}`;
+        const baseUrl = api === "anthropic" ? root : `${root}/v1`;
+        log(`${setting} ${mode}: running`);
+        const wsBefore = (mode === "direct" ? upstream.upgrades : proxy.upgrades).length;
+        const result = await runClient(clients, { setting, baseUrl, apiKey, projectDir, home, timeoutMs: 300_000 });
+        const forwarded = upstream.requests(apiKey);
+        const ws = (mode === "direct" ? upstream.upgrades : proxy.upgrades).slice(wsBefore);
+        const statuses: Record<string, number> = {};
+        for (const u of ws) statuses[String(u.status ?? "none")] = (statuses[String(u.status ?? "none")] ?? 0) + 1;
+        const keyOf = (r: RecordedRequest) => r.headers["x-api-key"] ?? r.headers["authorization"]?.replace(/^Bearer\s+/i, "");
+        const sent = mode === "direct" ? forwarded : proxy.requests.filter((r) => keyOf(r) === apiKey);
+        sentBy[api === "anthropic" ? "claude" : "codex"].push(...sent);
+        upgradesBy[api === "anthropic" ? "claude" : "codex"].push(...ws);
+        const totals = upstream.totals(apiKey, api === "anthropic" ? "anthropic" : "openai");
+        const keptDir = join(opts.reportDir, "transcripts", `${setting}-${mode}`);
+        rmSync(keptDir, { recursive: true, force: true });
+        mkdirSync(keptDir, { recursive: true });
+        const transcripts = result.transcripts.map((t) => {
+          cpSync(t, join(keptDir, basename(t)));
+          return join("transcripts", `${setting}-${mode}`, basename(t));
+        });
+        const finalText = (SESSION_PLAN[SESSION_PLAN.length - 1] as { text: string }).text;
+        const report: SessionReport = {
+          setting,
+          mode,
+          completed: result.exitCode === 0 && result.stdout.includes(finalText),
+          exit_code: result.exitCode,
+          duration_ms: result.durationMs,
+          figures: analyzeSession({ api, sent, forwarded }),
+          billed: {
+            input_tokens: totals.input_tokens + totals.cache_read_tokens + totals.cache_write_tokens,
+            uncached: totals.input_tokens,
+            cache_read: totals.cache_read_tokens,
+            cache_write: totals.cache_write_tokens,
+            input_cost_usd: forwarded.reduce((n, f) => n + Number(f.responseHeaders["x-emulator-input-cost-usd"] ?? 0), 0),
+          },
+          websocket: { attempts: ws.length, statuses, max_answer_ms: Math.max(0, ...ws.map((u) => u.answer_ms)) },
+          transcripts,
+          stderr_tail: result.exitCode === 0 ? "" : (result.stderr + result.stdout).slice(-1500),
+        };
+        sessions.push(report);
+        log(`${setting} ${mode}: ${report.completed ? "completed" : `NOT completed (exit ${result.exitCode})`}, ${report.figures.requests} requests, ${report.figures.steps} steps, ${report.billed.input_tokens} input tokens billed`);
+      }
+    }
+    const checks = (opts.settings ?? SETTINGS).flatMap((s) => {
+      const direct = sessions.find((r) => r.setting === s && r.mode === "direct")!;
+      const sluice = sessions.find((r) => r.setting === s && r.mode === "sluice")!;
+      return evaluate(s, direct, sluice);
+    });
+    return {
+      versions: CLIENT_VERSIONS,
+      models: { claude_4x: CLAUDE_4X_MODEL, codex: CODEX_MODEL },
+      plan_tool_steps: SESSION_PLAN.length - 1,
+      started_at: new Date(started).toISOString(),
+      duration_ms: Date.now() - started,
+      sessions,
+      checks,
+      inventory: { claude: inventory(sentBy.claude, upgradesBy.claude), codex: inventory(sentBy.codex, upgradesBy.codex) },
+      strays: upstream.strays.length + upstream.upgrades.length + proxy.upgrades.length - upgradesBy.claude.length - upgradesBy.codex.length,
+    };
+  } finally {
+    await proxy?.close();
+    await dev?.close();
+    await upstream.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
