@@ -23,7 +23,7 @@ const OTHER_KEY = "sk-ant-api03-unknown-caller-key";
 const GATEWAY_KEY = "gw-4f9c2a7d1e8b6035c4aa";
 
 /** Sends one request through createApp with the real compaction hook, recording DO calls. */
-async function call(vars: Record<string, string>, path: string, headers: Record<string, string>, body = LITERAL_BODY) {
+async function call(vars: Record<string, string>, path: string, headers: Record<string, string>, body: Uint8Array | string = LITERAL_BODY) {
   const doCalls: string[] = [];
   const sessions = {
     idFromName: (name: string) => { doCalls.push(`idFromName`); return SESSIONS.idFromName(name); },
@@ -36,7 +36,7 @@ async function call(vars: Record<string, string>, path: string, headers: Record<
   const deps: Partial<PipelineDeps> = { reports: new ReportBuffer(0), sessions, index };
   const app = createApp((e, c) => ({ config: readGatewayConfig(e), compact: compactionHookFor(e, c, deps) }));
   const ctx = createExecutionContext();
-  const res = await app.fetch(new Request(`http://sluice.test${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: utf8(body) }), { ...E, SLUICE_COMPACTION: "1", ...vars }, ctx);
+  const res = await app.fetch(new Request(`http://sluice.test${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? utf8(body) : body }), { ...E, SLUICE_COMPACTION: "1", ...vars }, ctx);
   const text = await res.text();
   await waitOnExecutionContext(ctx);
   return { res, text, doCalls };
@@ -117,7 +117,7 @@ describe("no credential never creates session state, in any mode", () => {
       const id = newTestId("auth-off-anon");
       const anon = await call(vars, "/anthropic/v1/messages", { "x-test-id": id, "x-sluice-session": id });
       expect(anon.res.status).toBe(200);
-      expect((await received(id)).map((x) => bytesLen(x.body_base64))).toEqual([utf8(LITERAL_BODY).length]);
+      expect((await received(id)).map((x) => bytesLen(x.body_base64))).toEqual([LITERAL_BODY.length]);
       expect(anon.doCalls).toEqual([]);
       const keyed = await call(vars, "/anthropic/v1/messages", { "x-test-id": `${id}-k`, "x-sluice-session": `${id}-k`, "x-api-key": OTHER_KEY });
       expect(keyed.res.status).toBe(200);

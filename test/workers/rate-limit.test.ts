@@ -27,7 +27,7 @@ describe("rate limit binding", () => {
       const id = newTestId(`rl-${family}`);
       const vars = { SLUICE_RATE_LIMITER: limiter3, SLUICE_RATE_LIMIT_PERIOD_SECONDS: "10" };
       const path = family === "anthropic" ? "/anthropic/v1/messages" : "/openai/v1/chat/completions";
-      const key = family === "anthropic" ? { "x-api-key": `sk-${id}` } : { authorization: `Bearer sk-${id}` };
+      const key: Record<string, string> = family === "anthropic" ? { "x-api-key": `sk-${id}` } : { authorization: `Bearer sk-${id}` };
       const statuses: number[] = [];
       for (let i = 0; i < 3; i++) statuses.push((await send(vars, path, { "x-test-id": id, ...key })).status);
       const before = rejectionCounts();

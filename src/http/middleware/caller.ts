@@ -2,14 +2,16 @@
  * Who is calling (pure apart from Web Crypto hashing): the credentials a request carries and the
  * caller id the rate limit counts by.
  *
- * - Provider credential: `x-api-key` (Anthropic), else `Authorization` without its `Bearer `
- *   scheme (OpenAI, Claude Code OAuth). Empty values count as absent.
+ * - Provider credential: the first of `x-api-key` (Anthropic), `Authorization` (OpenAI, Claude
+ *   Code OAuth), `api-key` (Azure OpenAI) — session-id.ts `credentialOf` — without a `Bearer `
+ *   scheme. Empty values count as absent.
  * - Gateway key: the `x-sluice-key` header.
  * - Caller id: "g:" + SHA-256 hex of the gateway key when one is sent, else "p:" + SHA-256 hex of
  *   the provider credential, else null (no credential). Hashes only: no key is kept or logged.
  */
 import { GATEWAY_KEY_HEADER } from "../../config/client-auth-config";
 import { sha256Hex } from "../../core/audit/digest";
+import { credentialOf } from "../../gateway/session-id";
 
 export interface Credentials {
   providerKey: string | null;
@@ -28,10 +30,9 @@ export type CallerVariables = { caller: Caller };
 
 /** The credentials in `headers`. */
 export function credentialsOf(headers: Headers): Credentials {
-  const apiKey = headers.get("x-api-key")?.trim() ?? "";
-  const authorization = (headers.get("authorization") ?? "").trim().replace(/^bearer\s+/i, "");
+  const providerKey = credentialOf(headers)?.replace(/^bearer\s+/i, "") ?? "";
   const gatewayKey = headers.get(GATEWAY_KEY_HEADER)?.trim() ?? "";
-  return { providerKey: apiKey || authorization || null, gatewayKey: gatewayKey || null };
+  return { providerKey: providerKey || null, gatewayKey: gatewayKey || null };
 }
 
 /** The caller for `credentials` (hashes computed once per request; a fingerprint is what `printf '%s' "$KEY" | sha256sum` prints). */
