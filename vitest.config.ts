@@ -1,5 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { DEVELOPMENT_VARS } from "./src/config/secrets";
 
 /**
  * Two test levels (STYLE.md habit 8):
@@ -28,6 +29,8 @@ export default defineConfig({
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
                 bindings: {
+                  // What wrangler dev gets from .dev.vars: SLUICE_ENV=development and the development audit key.
+                  ...DEVELOPMENT_VARS,
                   ANTHROPIC_BASE_URL: `${upstream}/anthropic-upstream`,
                   OPENAI_BASE_URL: `${upstream}/openai-upstream`,
                   UPSTREAM_CONTROL_URL: upstream,
@@ -41,6 +44,8 @@ export default defineConfig({
                   SLUICE_REPORT_WINDOW_MS: "500",
                   SLUICE_INDEX_WINDOW_MS: "50",
                 },
+                // A second limiter with a small limit, for test/workers/rate-limit.test.ts (wrangler.toml's allows 600/min).
+                ratelimits: { TEST_RATE_LIMITER_3: { namespace_id: "9001", simple: { limit: 3, period: 60 } } },
               },
             };
           }),

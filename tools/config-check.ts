@@ -2,13 +2,16 @@
  * `npm run config:check [path/to/wrangler.toml]`: validates the compaction settings in
  * wrangler.toml offline, with the same schema and messages as the Worker (src/config).
  * Checks top-level [vars] and every [env.<name>.vars]. Secrets are not in the file, so a
- * warning that a named secret "is not set" is expected here. Exit 1 on any error.
+ * warning that a named secret "is not set" is expected here; a secret written as a var, a
+ * development value (`dev-only-…`) or SLUICE_ENV in a vars table is an error
+ * (tools/shared/production-vars.ts), and a last line lists the secrets to set. Exit 1 on any error.
  */
 import { readFileSync } from "node:fs";
 import { parse } from "smol-toml";
 import { loadConfig, type ConfigEnv } from "../src/config/load-config";
 import { readGatewayConfig } from "../src/config/gateway-config";
 import type { Env } from "../src/config/env";
+import { productionVarErrors, secretNames } from "./shared/production-vars";
 
 /** One checked vars table: where it came from and what loadConfig said. */
 export interface CheckedVars {
@@ -33,8 +36,11 @@ export function checkWranglerToml(text: string): CheckedVars[] {
     }
     const r = loadConfig(vars);
     if (!r.ok) return { where, ok: false, lines: [`error: ${r.error.field}: ${r.error.message}`] };
+    const errors = productionVarErrors(vars);
+    const secretsLine = `secrets to set (wrangler secret put; .dev.vars under wrangler dev): ${secretNames(vars).join(", ")}`;
+    if (errors.length > 0) return { where, ok: false, lines: [...errors.map((e) => `error: ${e}`), secretsLine] };
     const engine = r.mode === "off" ? "" : ` (engine ${r.config.engine})`;
-    return { where, ok: true, lines: [`ok: compaction ${r.mode}${engine}`, ...r.warnings.map((w) => `warning: ${w}`)] };
+    return { where, ok: true, lines: [`ok: compaction ${r.mode}${engine}`, ...r.warnings.map((w) => `warning: ${w}`), secretsLine] };
   });
 }
 

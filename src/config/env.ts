@@ -30,7 +30,19 @@ export interface Env {
   SESSION_INDEX: DurableObjectNamespace<SessionIndex>;
   /** Admin bearer token (name set by admin_token_env). A secret: `wrangler secret put SLUICE_ADMIN_TOKEN`. Unset = admin routes answer 503. */
   SLUICE_ADMIN_TOKEN?: string;
-  /** HMAC key of the audit trail (name set by audit_key_env). wrangler.toml holds a dev/test value only. */
+  /** HMAC key of the audit trail (name set by audit_key_env). A secret; under wrangler dev from `.dev.vars` (src/config/secrets.ts). */
   SLUICE_AUDIT_KEY?: string;
+  /** "development" only under wrangler dev and in tests (src/config/secrets.ts); never in wrangler.toml. */
+  SLUICE_ENV?: string;
+  /** Client authentication: "required", "off", or ""/"auto" (src/config/client-auth-config.ts). */
+  SLUICE_CLIENT_AUTH?: string;
+  /** Secret: allowed provider-key SHA-256 fingerprints, comma/whitespace separated. */
+  SLUICE_CLIENT_KEY_SHA256?: string;
+  /** Secret: gateway keys accepted in `x-sluice-key`, comma/whitespace separated. */
+  SLUICE_GATEWAY_KEYS?: string;
+  /** Seconds of the rate limit binding's period (10 or 60), sent as retry-after. Default 60. */
+  SLUICE_RATE_LIMIT_PERIOD_SECONDS?: string;
+  /** Workers Rate Limiting binding (`[[ratelimits]]`), per caller fingerprint. */
+  SLUICE_RATE_LIMITER?: RateLimit;
   [key: string]: unknown;
 }

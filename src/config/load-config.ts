@@ -9,12 +9,13 @@
  * 4. Mode: `measure` → "measure" (pipeline runs, bytes untouched, DESIGN §8); else `enabled`
  *    → "compact"; else "off".
  * 5. Warnings (non-fatal): secrets named but not set, settings that do nothing with this engine,
- *    the dev audit key in use. Warnings and errors name fields and env var NAMES, never values.
+ *    a development audit key outside wrangler dev (src/config/secrets.ts). Warnings and errors name fields and env var NAMES, never values.
  *
  * On error the caller keeps compaction off (fail open), logs once, and /healthz names `field`.
  */
 import type { z } from "zod";
 import { compactionConfigSchema, type CompactionConfig } from "./schema";
+import { secretProblem, secretProblemMessage } from "./secrets";
 
 /** Compaction mode derived from the config. */
 export type CompactionMode = "off" | "measure" | "compact";
@@ -37,11 +38,7 @@ export interface ConfigEnv {
   [name: string]: unknown;
 }
 
-/**
- * The documented dev/test value of SLUICE_AUDIT_KEY in wrangler.toml. Running with it is
- * allowed (tests need a key) but warned about: production must set a secret.
- */
-export const DEV_AUDIT_KEY = "dev-only-audit-key-not-for-production";
+export { DEV_AUDIT_KEY } from "./secrets";
 
 /** Validates the env's compaction settings. Never throws. */
 export function loadConfig(env: ConfigEnv): LoadConfigResult {
@@ -110,8 +107,9 @@ function collectWarnings(c: CompactionConfig, mode: CompactionMode, env: ConfigE
     out.push(`api_key_env names ${c.api_key_env}, which is not set: engine calls will fail open`);
   }
   if (mode !== "off") {
-    if (!isSet(c.audit_key_env)) out.push(`audit_key_env names ${c.audit_key_env}, which is not set: audit records cannot be signed`);
-    else if (env[c.audit_key_env] === DEV_AUDIT_KEY) out.push(`${c.audit_key_env} holds the dev/test value from wrangler.toml: set a secret in production`);
+    const problem = secretProblem(env, c.audit_key_env);
+    if (problem === "missing") out.push(`audit_key_env names ${c.audit_key_env}, which is not set: audit records cannot be signed`);
+    else if (problem === "development_value") out.push(`${secretProblemMessage(c.audit_key_env, problem)}; audit records cannot be signed`);
   }
   return out;
 }

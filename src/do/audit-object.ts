@@ -3,13 +3,15 @@
  * HMAC-signed log (DESIGN §9, issue 6). The chain logic is pure (src/core/audit); this class
  * only owns the table, the clock and the key. One instance, named AUDIT_OBJECT_NAME.
  *
- * Key: the secret whose NAME is the config's `audit_key_env` (default SLUICE_AUDIT_KEY). The
- * wrangler.toml var of that name is a dev/test value only; production sets a secret.
+ * Key: the secret whose NAME is the config's `audit_key_env` (default SLUICE_AUDIT_KEY). Unset,
+ * or a development value (`dev-only-…`) outside wrangler dev (src/config/secrets.ts): the trail
+ * refuses to sign, and append/verify answer with an error naming the secret.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config/env";
 import { DEFAULTS } from "../config/defaults";
 import { loadConfig } from "../config/load-config";
+import { secretProblem, secretProblemMessage } from "../config/secrets";
 import { auditEntrySchema, type AuditEntry, type AuditRecord } from "../core/audit/audit-record";
 import { canonicalJson, type JsonValue } from "../core/audit/canonical-json";
 import { importAuditKey } from "../core/audit/digest";
@@ -82,7 +84,10 @@ export class AuditObject extends DurableObject<Env> {
       return { ok: false, error: `audit entry refused at ${issue.path.join(".") || "(root)"}: ${issue.message}` };
     }
     const key = await this.key();
-    if (!key) return { ok: false, error: `audit key secret ${this.keyName()} is not set` };
+    if (!key) {
+      const name = this.keyName();
+      return { ok: false, error: `audit trail refuses to sign: ${secretProblemMessage(name, secretProblem(this.env, name) ?? "missing")}` };
+    }
     const fieldsText = canonicalJson(parsed.data.fields as JsonValue);
     return this.ctx.blockConcurrencyWhile(async (): Promise<AppendResult> => {
       if (once) {
@@ -104,8 +109,8 @@ export class AuditObject extends DurableObject<Env> {
   }
 
   private async key(): Promise<CryptoKey | null> {
-    const secret = this.env[this.keyName()];
-    return typeof secret === "string" && secret !== "" ? importAuditKey(secret) : null;
+    const name = this.keyName();
+    return secretProblem(this.env, name) === null ? importAuditKey(this.env[name] as string) : null;
   }
 }
 

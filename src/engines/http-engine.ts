@@ -5,7 +5,8 @@
  *
  * 1. No candidates → ok with the empty plan, no network call.
  * 2. `api_key_env` set → the credential is read from env BY NAME at each call and sent as
- *    `authorization: Bearer …`; not set in env → `missing_credential`, no call. The value is
+ *    `authorization: Bearer …`; not set in env, or a development value (`dev-only-…`) outside
+ *    wrangler dev (src/config/secrets.ts) → `missing_credential`, no call. The value is
  *    never logged, returned, or put in a detail.
  * 3. First use (per isolate, or per `announced` set): `remote` logs one line naming the
  *    destination host; `onFirstUse(host)` lets the caller write the audit trail's
@@ -19,6 +20,7 @@
 import type { EditPlan } from "../core/plan/types";
 import type { EngineRequest, EngineVerdict } from "./protocol";
 import { readEngineAnswer } from "./read-engine-answer";
+import { secretProblem } from "../config/secrets";
 
 /** Largest answer body read, bytes (1 MiB: ~10k verdicts of ~100 bytes; our bound). */
 export const MAX_ANSWER_BYTES = 1_048_576;
@@ -95,8 +97,10 @@ export function createHttpEngine(config: HttpEngineConfig, deps: HttpEngineDeps)
 
     const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
     if (config.api_key_env !== null) {
-      const credential = deps.env[config.api_key_env];
-      if (typeof credential !== "string" || credential === "") return fail("missing_credential", `env var ${config.api_key_env} is not set`);
+      const problem = secretProblem(deps.env, config.api_key_env);
+      if (problem === "missing") return fail("missing_credential", `env var ${config.api_key_env} is not set`);
+      if (problem === "development_value") return fail("missing_credential", `env var ${config.api_key_env} holds a development value outside wrangler dev`);
+      const credential = deps.env[config.api_key_env] as string;
       headers.authorization = `Bearer ${credential}`;
     }
     if (!announced.has(`${config.kind} ${host}`)) {

@@ -1,8 +1,10 @@
 /**
  * Turns the Worker env into the compaction hook (shell). The config is loaded (zod) once per
  * isolate per distinct value; an invalid config keeps compaction off (fail open) and is logged
- * once; /healthz reports it. On first use of a config the audit trail gets `config_loaded` and,
- * for a remote engine, a dated `consent` record (both appended once).
+ * once; /healthz reports it. A config that turns an HTTP engine on announces its destination when
+ * first loaded (src/gateway/engine-destination.ts). On first use of a config the audit trail gets
+ * `config_loaded`, for a remote engine a dated `consent` record, and for an HTTP engine the dated
+ * `engine_destination` record (each appended once).
  */
 import type { Env } from "../config/env";
 import { loadConfig, type LoadConfigResult } from "../config/load-config";
@@ -11,6 +13,7 @@ import type { SessionObject } from "../do/session-object";
 import { AUDIT_OBJECT_NAME } from "../do/audit-object";
 import { SESSION_INDEX_NAME } from "../do/index-object";
 import { runPipeline, type PipelineDeps } from "./compaction-pipeline";
+import { announceEngineDestination, engineDestination } from "./engine-destination";
 import type { CompactionHook } from "./handle-request";
 
 /** DO step deadline without an HTTP engine, ms: a cold DO start plus a SQLite read stay well under it. */
@@ -29,7 +32,10 @@ export function compactionConfigOf(env: Env): LoadConfigResult {
     r = loadConfig(env);
     loaded.set(key, r);
     if (!r.ok) console.error(`sluice: compaction config invalid, compaction stays off: ${r.error.message}`);
-    else for (const w of r.warnings) console.warn(`sluice: ${w}`);
+    else {
+      for (const w of r.warnings) console.warn(`sluice: ${w}`);
+      if (r.mode !== "off") announceEngineDestination(r.config);
+    }
   }
   return r;
 }
@@ -55,6 +61,8 @@ async function auditConfig(env: Env, r: Extract<LoadConfigResult, { ok: true }>)
   if (r.config.engine === "remote" && r.config.consent_export_prompt && r.config.endpoint) {
     await audit(env, { kind: "consent", fields: { scope: "export_prompt", host: new URL(r.config.endpoint).host, config_hash: hash } }, true);
   }
+  const destination = engineDestination(r.config);
+  if (destination) await audit(env, { kind: "engine_destination", fields: destination }, true);
 }
 
 /**

@@ -15,6 +15,10 @@ import { createAdminApp } from "./routes/admin";
 import { isWebSocketUpgrade, relayWebSocket, websocketRefused } from "./websocket-upgrade";
 import { VERSION } from "../version";
 import { sluiceRequestId, type RequestIdVariables } from "./request-id";
+import type { CallerVariables } from "./middleware/caller";
+import { clientAuth } from "./middleware/client-auth";
+import { rateLimit } from "./middleware/rate-limit";
+import { healthSecrets, type SecretStatus } from "./health-secrets";
 
 /** The provider prefixes, in mount order. */
 export const FAMILIES: readonly ProviderFamily[] = ["anthropic", "openai"];
@@ -51,6 +55,8 @@ export interface Health {
   compaction_configured: boolean;
   /** What the pipeline does: "off", "measure" (count only) or "compact". */
   compaction_mode: "off" | "measure" | "compact";
+  /** Present only when a secret cannot be used (unset, or a development value outside wrangler dev): names, never values. */
+  secrets?: SecretStatus[];
 }
 
 /** Body of GET /healthz (503) when the compaction config is invalid: compaction stays off. */
@@ -63,7 +69,7 @@ export interface HealthBadConfig {
   error: { field: string; message: string };
 }
 
-type AppEnv = { Bindings: Env; Variables: RequestIdVariables };
+type AppEnv = { Bindings: Env; Variables: RequestIdVariables & CallerVariables };
 
 /** Builds the app. `makeDeps` is injectable for tests and for the compaction pipeline. */
 export function createApp(makeDeps: DepsFactory = defaultDeps) {
@@ -93,11 +99,14 @@ export function createApp(makeDeps: DepsFactory = defaultDeps) {
       version: VERSION,
       compaction_configured: config.compactionConfigured,
       compaction_mode: compaction.mode,
+      ...healthSecrets(c.env),
     };
     return c.json(health);
   });
 
   for (const family of FAMILIES) {
+    // Production guards (docs/deploy.md): unknown callers get a 401, floods a 429, before anything else runs.
+    app.use(`/${family}/*`, clientAuth(family), rateLimit(family));
     app.all(`/${family}/*`, async (c) => {
       const url = new URL(c.req.url);
       const path = url.pathname.slice(family.length + 1) || "/";
@@ -111,7 +120,9 @@ export function createApp(makeDeps: DepsFactory = defaultDeps) {
       // Read once into bytes (case B18); a request without a body stays without one.
       const hasBody = method !== "GET" && method !== "HEAD" && c.req.raw.body !== null;
       const body = hasBody ? new Uint8Array(await c.req.arrayBuffer()) : null;
-      return handleRequest(makeDeps(c.env, ctx), {
+      const deps = makeDeps(c.env, ctx);
+      // A request without any credential never creates session state (DESIGN §11): no compaction hook.
+      return handleRequest(c.var.caller.id === null ? { ...deps, compact: undefined } : deps, {
         family,
         route: routeKind(family, method, path),
         method,

@@ -64,7 +64,12 @@ describe("admin auth", () => {
     const app = new (await import("hono")).Hono().route("/admin", createAdminApp());
     const config = JSON.stringify({ admin_token_env: "OPS_ADMIN_TOKEN" });
     const unset = await app.request("/admin/metrics", { headers: AUTH }, envWith({ COMPACTION_CONFIG: config }));
-    expect([unset.status, await unset.json()]).toEqual([503, { error: { type: "admin_disabled", message: "admin API disabled: set the secret OPS_ADMIN_TOKEN (wrangler secret put OPS_ADMIN_TOKEN)", field: "OPS_ADMIN_TOKEN" } }]);
+    expect([unset.status, await unset.json()]).toEqual([503, { error: { type: "admin_disabled", message: "admin API disabled: set the secret OPS_ADMIN_TOKEN (under wrangler dev: add OPS_ADMIN_TOKEN=<token> to .dev.vars, then restart wrangler dev)", field: "OPS_ADMIN_TOKEN" } }]);
+    // Deployed (SLUICE_ENV not "development"): unset → wrangler secret put; a dev-only value is refused like unset.
+    const deployed = await app.request("/admin/metrics", { headers: AUTH }, envWith({ COMPACTION_CONFIG: config, SLUICE_ENV: "" }));
+    expect([deployed.status, await deployed.json()]).toEqual([503, { error: { type: "admin_disabled", message: "admin API disabled: OPS_ADMIN_TOKEN is not set (wrangler secret put OPS_ADMIN_TOKEN)", field: "OPS_ADMIN_TOKEN" } }]);
+    const devToken = await app.request("/admin/metrics", { headers: { authorization: "Bearer dev-only-ops-token" } }, envWith({ COMPACTION_CONFIG: config, SLUICE_ENV: "", OPS_ADMIN_TOKEN: "dev-only-ops-token" }));
+    expect([devToken.status, await devToken.json()]).toEqual([503, { error: { type: "admin_disabled", message: "admin API disabled: OPS_ADMIN_TOKEN holds a development value (dev-only-…) outside wrangler dev: set a real secret (wrangler secret put OPS_ADMIN_TOKEN)", field: "OPS_ADMIN_TOKEN" } }]);
     const env = envWith({ COMPACTION_CONFIG: config, OPS_ADMIN_TOKEN: "ops-token-1" });
     expect((await app.request("/admin/metrics", { headers: AUTH }, env)).status).toBe(401);
     expect((await app.request("/admin/metrics", { headers: { authorization: "Bearer ops-token-1" } }, env)).status).toBe(200);

@@ -12,7 +12,7 @@ import type { Env } from "../../src/config/env";
 import { readGatewayConfig } from "../../src/config/gateway-config";
 import { createApp } from "../../src/http/app";
 import type { CompactionHook } from "../../src/gateway/handle-request";
-import { bytesOf, gateway, newTestId, received, sha256Hex, utf8 } from "./helpers";
+import { TEST_API_KEY, bytesOf, gateway, newTestId, received, sha256Hex, utf8 } from "./helpers";
 
 /** ../shared/cases/B12.json `raw_body` (\u003c, \u0026, \u00e9 escapes, 1.0, 0.10, 1e3, key order). */
 const B12_RAW =
@@ -96,7 +96,7 @@ describe("compaction hook boundary", () => {
   it("B12: a rewritten body goes with content-length = its own length, not the client's", async () => {
     const id = newTestId("hook");
     const edited = utf8('{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Hi"}]}');
-    const res = await viaHook(async () => ({ body: edited, headers: { "x-sluice-compaction": "micro" } }), "/openai/v1/chat/completions", { "x-test-id": id }, B12_RAW);
+    const res = await viaHook(async () => ({ body: edited, headers: { "x-sluice-compaction": "micro" } }), "/openai/v1/chat/completions", { "x-test-id": id, authorization: `Bearer ${TEST_API_KEY}` }, B12_RAW);
     expect(res.status).toBe(200);
     expect(res.headers.get("x-sluice-compaction")).toBe("micro");
     const [rec] = await received(id);
@@ -113,7 +113,7 @@ describe("compaction hook boundary", () => {
         throw new Error("engine exploded");
       },
       "/openai/v1/chat/completions",
-      { "x-test-id": id, "x-test-scenario": "fail-first:reset" },
+      { "x-test-id": id, "x-test-scenario": "fail-first:reset", authorization: `Bearer ${TEST_API_KEY}` },
       B12_RAW,
     );
     expect(res.status).toBe(200);

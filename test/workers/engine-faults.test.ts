@@ -23,7 +23,7 @@ import type { SessionObject } from "../../src/do/session-object";
 import { adapterFor } from "../../src/providers/registry";
 import { scanJson } from "../../src/providers/shared/json-scan";
 import { anthropicInvariants } from "../support/anthropic-invariants";
-import { bytesOf, gatewayWithEnv, newTestId, received, sha256Hex, utf8 } from "./helpers";
+import { TEST_API_KEY, bytesOf, gatewayWithEnv, newTestId, received, sha256Hex, utf8 } from "./helpers";
 
 const seed = inject("corpusSeeds").find((s) => s.name === "cc-cctrace-opus4#15")!;
 const endpoints = inject("engineEndpoints");
@@ -55,7 +55,7 @@ async function sendThrough(engine: EngineName, timeout_ms: number, sessionName?:
   const session = sessionName ?? `engine-faults-${id}`;
   const res = await gatewayWithEnv({ COMPACTION_CONFIG: configFor(endpoints[engine], timeout_ms) }, seed.path, {
     method: "POST",
-    headers: { "content-type": "application/json", "anthropic-version": "2023-06-01", "x-test-id": id, "x-sluice-session": session },
+    headers: { "content-type": "application/json", "anthropic-version": "2023-06-01", "x-api-key": TEST_API_KEY, "x-test-id": id, "x-sluice-session": session },
     body: ORIGINAL,
   });
   await res.arrayBuffer();

@@ -15,7 +15,7 @@ import { describe, expect, inject, it } from "vitest";
 import { AGGRESSIVE_CONFIG } from "../support/fuzz/fuzz-pipeline";
 import { checkForwarded, sameBytes } from "../support/fuzz/check-forwarded";
 import { makeCase } from "../support/fuzz/make-case";
-import { bytesOf, gatewayWithEnv, newTestId, received } from "./helpers";
+import { TEST_API_KEY, bytesOf, gatewayWithEnv, newTestId, received } from "./helpers";
 
 /** Fixed run: seed and count (calibration: ~150 cases keep this file near 20 s in workerd). */
 const SEED = 20261130;
@@ -33,7 +33,7 @@ describe(`fuzz through the Worker (seed ${SEED}, ${COUNT} cases)`, () => {
       kinds[c.kind] = (kinds[c.kind] ?? 0) + 1;
       const id = newTestId(`fuzz-${index}`);
       const label = `#${index} ${c.kind} of ${c.base} (${c.provider})`;
-      const res = await gatewayWithEnv({ COMPACTION_CONFIG: CONFIG }, c.path, { method: "POST", headers: { ...c.headers, "x-test-id": id }, body: c.body });
+      const res = await gatewayWithEnv({ COMPACTION_CONFIG: CONFIG }, c.path, { method: "POST", headers: { "x-api-key": TEST_API_KEY, ...c.headers, "x-test-id": id }, body: c.body });
       const text = await res.text();
       if (res.status !== 200) {
         failures.push(`${label}: status ${res.status} ${text.slice(0, 200)}`);

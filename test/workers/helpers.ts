@@ -19,6 +19,12 @@ interface TestVars {
 export const testVars = env as unknown as TestVars;
 export const upstreamControl = (): string => testVars.UPSTREAM_CONTROL_URL;
 
+/**
+ * A provider key for requests that must reach the compaction pipeline: a request without any
+ * credential never creates session state (src/http/app.ts, DESIGN §11).
+ */
+export const TEST_API_KEY = "sk-ant-test-pipeline-key";
+
 /** Sends a request to the Worker's default export. */
 export function gateway(path: string, init?: RequestInit): Promise<Response> {
   return exports.default.fetch(new Request(`http://sluice.test${path}`, init));

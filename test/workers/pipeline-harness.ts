@@ -21,7 +21,7 @@ import { createApp } from "../../src/http/app";
 import { ReportBuffer } from "../../src/gateway/report-buffer";
 import type { SessionObject } from "../../src/do/session-object";
 import type { SessionStats } from "../../src/do/session-stats";
-import { bytesOf, newTestId, received, utf8 } from "./helpers";
+import { TEST_API_KEY, bytesOf, newTestId, received, utf8 } from "./helpers";
 
 export const E = env as unknown as Env;
 export const SESSIONS = E.SESSION as DurableObjectNamespace<SessionObject>;
@@ -43,7 +43,7 @@ export async function sendNoWait(vars: Record<string, string>, path: string, hea
   // Reports go at once (window 0) unless a test brings its own buffer, so `settled()` includes the request's own report.
   const deps: Partial<PipelineDeps> = { reports: new ReportBuffer(0), ...overrides };
   const app = createApp((e, c) => ({ config: readGatewayConfig(e), compact: compactionHookFor(e, c, deps) }));
-  const req = new Request(`http://sluice.test${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? utf8(body) : body });
+  const req = new Request(`http://sluice.test${path}`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": TEST_API_KEY, ...headers }, body: typeof body === "string" ? utf8(body) : body });
   const res = await app.fetch(req, { ...E, ...vars }, ctx);
   return { res, settled: () => waitOnExecutionContext(ctx) };
 }

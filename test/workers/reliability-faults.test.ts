@@ -12,7 +12,7 @@ import type { Env } from "../../src/config/env";
 import type { SessionObject } from "../../src/do/session-object";
 import worker from "../../src/worker";
 import { SSE_GATED_EVENTS } from "../support/scenarios";
-import { bytesOf, closedState, concat, gatewayWithEnv, newTestId, progress, received, sha256Hex, utf8 } from "./helpers";
+import { TEST_API_KEY, bytesOf, closedState, concat, gatewayWithEnv, newTestId, progress, received, sha256Hex, utf8 } from "./helpers";
 
 const seed = inject("corpusSeeds").find((s) => s.name === "cc-cctrace-opus4#15")!;
 const ORIGINAL = utf8(seed.body);
@@ -40,7 +40,7 @@ async function poll<T>(probe: () => Promise<T | null>, ms: number): Promise<T | 
 }
 
 const sseHeaders = (id: string, scenario: string, session: string) => ({
-  "content-type": "application/json", "x-test-id": id, "x-test-scenario": scenario, "x-sluice-session": session,
+  "content-type": "application/json", "x-api-key": TEST_API_KEY, "x-test-id": id, "x-test-scenario": scenario, "x-sluice-session": session,
 });
 
 describe("upstream resets mid-stream", () => {
@@ -92,7 +92,7 @@ describe("session DO evicted between two calls", () => {
     const session = `evict-${newTestId("s")}`;
     const send = async () => {
       const id = newTestId("evict");
-      const r = await gatewayWithEnv({ COMPACTION_CONFIG: COMPACT }, seed.path, { method: "POST", headers: { "content-type": "application/json", "x-test-id": id, "x-sluice-session": session }, body: ORIGINAL });
+      const r = await gatewayWithEnv({ COMPACTION_CONFIG: COMPACT }, seed.path, { method: "POST", headers: { "content-type": "application/json", "x-api-key": TEST_API_KEY, "x-test-id": id, "x-sluice-session": session }, body: ORIGINAL });
       expect(r.status).toBe(200);
       return bytesOf((await received(id))[0]!);
     };
@@ -112,7 +112,7 @@ describe("config changed between two calls", () => {
     const session = `config-${newTestId("s")}`;
     const send = async (vars: Record<string, string>) => {
       const id = newTestId("cfg");
-      const r = await gatewayWithEnv(vars, seed.path, { method: "POST", headers: { "content-type": "application/json", "x-test-id": id, "x-sluice-session": session }, body: ORIGINAL });
+      const r = await gatewayWithEnv(vars, seed.path, { method: "POST", headers: { "content-type": "application/json", "x-api-key": TEST_API_KEY, "x-test-id": id, "x-sluice-session": session }, body: ORIGINAL });
       expect(r.status).toBe(200);
       return { sha: await sha256Hex(bytesOf((await received(id))[0]!)), header: r.headers.get("x-sluice-compaction") };
     };
@@ -138,7 +138,7 @@ describe("clock jumps: the alarm fires late", () => {
 
   async function sessionWithActivity(): Promise<{ session: string; stub: DurableObjectStub<SessionObject> }> {
     const session = `clock-${newTestId("s")}`;
-    const r = await gatewayWithEnv({ COMPACTION_CONFIG: TIMED }, seed.path, { method: "POST", headers: { "content-type": "application/json", "x-test-id": newTestId("clock"), "x-sluice-session": session }, body: ORIGINAL });
+    const r = await gatewayWithEnv({ COMPACTION_CONFIG: TIMED }, seed.path, { method: "POST", headers: { "content-type": "application/json", "x-api-key": TEST_API_KEY, "x-test-id": newTestId("clock"), "x-sluice-session": session }, body: ORIGINAL });
     expect(r.status).toBe(200);
     return { session, stub: stubOf(session) };
   }

@@ -11,7 +11,7 @@ import { env } from "cloudflare:workers";
 import type { Env } from "../../src/config/env";
 import type { SessionObject } from "../../src/do/session-object";
 import worker from "../../src/worker";
-import { newTestId, utf8 } from "./helpers";
+import { TEST_API_KEY, newTestId, utf8 } from "./helpers";
 
 const seed = inject("corpusSeeds").find((s) => s.name === "cc-cctrace-opus4#15")!;
 const sessions = () => (env as unknown as Env).SESSION as DurableObjectNamespace<SessionObject>;
@@ -22,7 +22,7 @@ it("the report window var sets how long the answer's counts wait: none before it
   const vars = { SLUICE_COMPACTION: "1", SLUICE_REPORT_WINDOW_MS: "3500", SLUICE_INDEX_WINDOW_MS: "0" };
   const t0 = Date.now();
   const res = await worker.fetch(
-    new Request(`http://sluice.test${seed.path}`, { method: "POST", headers: { "content-type": "application/json", "x-test-id": newTestId("w"), "x-sluice-session": session }, body: utf8(seed.body) }) as Request<unknown, IncomingRequestCfProperties>,
+    new Request(`http://sluice.test${seed.path}`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": TEST_API_KEY, "x-test-id": newTestId("w"), "x-sluice-session": session }, body: utf8(seed.body) }) as Request<unknown, IncomingRequestCfProperties>,
     { ...(env as unknown as Env), ...vars },
     ctx,
   );

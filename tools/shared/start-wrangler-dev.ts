@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { onExit } from "signal-exit";
+import { DEVELOPMENT_VARS } from "../../src/config/secrets";
 
 /** How long wrangler dev may take to answer /healthz, ms (a cold start with bundling takes ~5–15 s on 2 cores). */
 export const WRANGLER_START_TIMEOUT_MS = 90_000;
@@ -28,7 +29,7 @@ export const WRANGLER_START_TIMEOUT_MS = 90_000;
 const ROOT = resolve(fileURLToPath(new URL("../../", import.meta.url).href));
 
 export interface WranglerDevOptions {
-  /** Vars passed as `--var NAME:value`. */
+  /** Vars passed as `--var NAME:value`, over the development vars (SLUICE_ENV=development, the development audit key). */
   vars: Record<string, string>;
   /** Durable Object state folder; default a fresh temp folder (in /dev/shm when present), removed on close. */
   persistTo?: string;
@@ -71,7 +72,7 @@ export async function startWranglerDev(opts: WranglerDevOptions): Promise<Wrangl
     join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js"), "dev",
     "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector),
     "--persist-to", persistDir, "--show-interactive-dev-session=false",
-    ...Object.entries(opts.vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+    ...Object.entries({ ...DEVELOPMENT_VARS, ...opts.vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
   ];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,

@@ -3,7 +3,9 @@
  * NAME is the config's `admin_token_env` (default SLUICE_ADMIN_TOKEN; the default also when
  * the config is invalid, so a config error never opens or locks the admin surface).
  *
- * 1. Secret unset or empty → 503 naming the env var NAME (never a value).
+ * 1. Secret unset or empty, or a development value (`dev-only-…`) outside wrangler dev → 503
+ *    naming the env var NAME (never a value) and where to set it: `.dev.vars` under wrangler dev
+ *    (read once at start: restart after a change), `wrangler secret put` when deployed.
  * 2. Otherwise Hono's bearer-auth middleware: no `Authorization` → 401, malformed header →
  *    400, token not equal → 401. The compare is hono/utils/buffer `timingSafeEqual` (SHA-256
  *    of both sides, then a constant-time compare), so timing does not leak the token length
@@ -15,6 +17,7 @@ import { timingSafeEqual } from "hono/utils/buffer";
 import type { Env } from "../../config/env";
 import { DEFAULTS } from "../../config/defaults";
 import { loadConfig } from "../../config/load-config";
+import { isDevelopment, secretProblem, secretProblemMessage, usableSecret } from "../../config/secrets";
 
 /** The NAME of the admin token secret for this env. */
 export function adminTokenName(env: Env): string {
@@ -22,10 +25,15 @@ export function adminTokenName(env: Env): string {
   return loaded.ok ? loaded.config.admin_token_env : DEFAULTS.admin_token_env;
 }
 
-/** The admin token, or null when the secret is unset. */
+/** The admin token, or null when the secret is unset (or a development value outside wrangler dev). */
 export function adminToken(env: Env): string | null {
-  const v = env[adminTokenName(env)];
-  return typeof v === "string" && v !== "" ? v : null;
+  return usableSecret(env, adminTokenName(env));
+}
+
+/** The 503 message for an unusable admin token secret `name`. */
+export function adminDisabledMessage(env: Env, name: string): string {
+  if (isDevelopment(env)) return `admin API disabled: set the secret ${name} (under wrangler dev: add ${name}=<token> to .dev.vars, then restart wrangler dev)`;
+  return `admin API disabled: ${secretProblemMessage(name, secretProblem(env, name) ?? "missing")}`;
 }
 
 const unauthorized = { error: { type: "unauthorized", message: "admin routes need Authorization: Bearer <admin token>" } };
@@ -44,7 +52,7 @@ export function adminAuth(): MiddlewareHandler<{ Bindings: Env }> {
   return async (c, next) => {
     if (adminToken(c.env) === null) {
       const name = adminTokenName(c.env);
-      return c.json({ error: { type: "admin_disabled", message: `admin API disabled: set the secret ${name} (wrangler secret put ${name})`, field: name } }, 503);
+      return c.json({ error: { type: "admin_disabled", message: adminDisabledMessage(c.env, name), field: name } }, 503);
     }
     return check(c, next);
   };

@@ -6,13 +6,16 @@ import { describe, expect, it } from "vitest";
 import { checkWranglerToml } from "../../../tools/config-check";
 
 const toml = (vars: string, envs = "") => `name = "x"\n[vars]\n${vars}\n${envs}`;
+const SECRETS = "SLUICE_ADMIN_TOKEN, SLUICE_AUDIT_KEY, SLUICE_CLIENT_KEY_SHA256, SLUICE_GATEWAY_KEYS";
 
 describe("config:check", () => {
   it("checks [vars] and every [env.*.vars] with loadConfig's messages", () => {
-    const text = toml(`COMPACTION_CONFIG = '{"engine":"local","endpoint":"http://127.0.0.1:8789/decide"}'\nSLUICE_AUDIT_KEY = "k"`,
+    const text = toml(`COMPACTION_CONFIG = '{"engine":"local","endpoint":"http://127.0.0.1:8789/decide"}'`,
       `[env.prod.vars]\nCOMPACTION_CONFIG = '{"engine":"local","endpoint":"http://8.8.8.8/"}'`);
     expect(checkWranglerToml(text)).toEqual([
-      { where: "[vars]", ok: true, lines: ["ok: compaction compact (engine local)"] },
+      { where: "[vars]", ok: true, lines: ["ok: compaction compact (engine local)",
+        "warning: audit_key_env names SLUICE_AUDIT_KEY, which is not set: audit records cannot be signed",
+        `secrets to set (wrangler secret put; .dev.vars under wrangler dev): ${SECRETS}`] },
       { where: "[env.prod.vars]", ok: false, lines: [
         'error: endpoint: endpoint must be a loopback or private address for engine "local" (127.0.0.0/8, ::1, 10/8, 172.16/12, 192.168/16, fc00::/7, localhost); 8.8.8.8 is a public address'] },
     ]);
@@ -25,6 +28,19 @@ describe("config:check", () => {
     expect(checkWranglerToml(toml(`ANTHROPIC_BASE_URL = "ftp://u:p@x?q=1"`))).toEqual([
       { where: "[vars]", ok: false, lines: ["error: ANTHROPIC_BASE_URL: must be an http(s) URL without credentials, query or fragment"] },
     ]);
+  });
+
+  it("a secret as a var, a development value or SLUICE_ENV is an error naming the var, never the value", () => {
+    const text = toml(`SLUICE_AUDIT_KEY = "dev-only-audit-key-not-for-production"\nSLUICE_ENV = "development"\nCOMPACTION_CONFIG = '{"engine":"local","endpoint":"http://127.0.0.1:9/","api_key_env":"ENGINE_KEY"}'\nENGINE_KEY = "abc"\nOTHER = "dev-only-x"`);
+    const [r] = checkWranglerToml(text);
+    expect(r).toEqual({ where: "[vars]", ok: false, lines: [
+      "error: SLUICE_AUDIT_KEY is a secret, not a var: remove it here and run `wrangler secret put SLUICE_AUDIT_KEY` (wrangler dev reads it from .dev.vars)",
+      "error: SLUICE_ENV marks a local wrangler dev run (development keys accepted): remove it here; .dev.vars sets it",
+      "error: ENGINE_KEY is a secret, not a var: remove it here and run `wrangler secret put ENGINE_KEY` (wrangler dev reads it from .dev.vars)",
+      "error: OTHER holds a development value (dev-only-…): not for production vars",
+      "secrets to set (wrangler secret put; .dev.vars under wrangler dev): SLUICE_ADMIN_TOKEN, SLUICE_AUDIT_KEY, ENGINE_KEY, SLUICE_CLIENT_KEY_SHA256, SLUICE_GATEWAY_KEYS",
+    ] });
+    expect(JSON.stringify(r)).not.toContain("dev-only-audit-key-not-for-production");
   });
 
   it("the project's own wrangler.toml passes", async () => {

@@ -109,8 +109,11 @@ describe("loadConfig: engine rules", () => {
     expect(r.ok && r.warnings).toEqual([
       "endpoint uses plain http: excerpts travel unencrypted to the remote engine",
       "api_key_env names ENGINE_KEY, which is not set: engine calls will fail open",
-      "SLUICE_AUDIT_KEY holds the dev/test value from wrangler.toml: set a secret in production",
+      "SLUICE_AUDIT_KEY holds a development value (dev-only-…) outside wrangler dev: set a real secret (wrangler secret put SLUICE_AUDIT_KEY); audit records cannot be signed",
     ]);
+    // Under wrangler dev (SLUICE_ENV=development) the development key is fine: no warning.
+    const dev = cfg({ engine: "remote", endpoint: "https://e.example.com/", consent_export_prompt: true }, { SLUICE_AUDIT_KEY: DEV_AUDIT_KEY, SLUICE_ENV: "development" });
+    expect(dev.ok && dev.warnings).toEqual([]);
     const h = cfg({ endpoint: "http://127.0.0.1/", consent_export_prompt: true });
     expect(h.ok && h.warnings).toEqual([
       'endpoint is ignored with engine "heuristic"',

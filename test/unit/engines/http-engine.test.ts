@@ -82,7 +82,12 @@ describe("http engine", () => {
     const before = seen.length;
     const out = await engine("/ok", { api_key_env: "ENGINE_KEY" }).e.decide(REQUEST);
     expect(out.ok ? out : [out.reason, out.detail]).toEqual(["missing_credential", "env var ENGINE_KEY is not set"]);
+    // A development value counts only under wrangler dev (SLUICE_ENV=development).
+    const dev = await engine("/ok", { api_key_env: "ENGINE_KEY" }, { ENGINE_KEY: "dev-only-engine-key" }).e.decide(REQUEST);
+    expect(dev.ok ? dev : [dev.reason, dev.detail]).toEqual(["missing_credential", "env var ENGINE_KEY holds a development value outside wrangler dev"]);
     expect(seen.length).toBe(before);
+    const devOk = await engine("/ok", { api_key_env: "ENGINE_KEY" }, { ENGINE_KEY: "dev-only-engine-key", SLUICE_ENV: "development" }).e.decide(REQUEST);
+    expect([devOk.ok, seen.at(-1)!.auth]).toEqual([true, "Bearer dev-only-engine-key"]);
     const bad = await engine("/500", { api_key_env: "ENGINE_KEY" }, { ENGINE_KEY: SECRET }).e.decide(REQUEST);
     expect(JSON.stringify(bad)).not.toContain("never-logged");
   });
