@@ -16,7 +16,7 @@ import { readGatewayConfig } from "../../src/config/gateway-config";
 import type { CompactionHook, IncomingRequest } from "../../src/gateway/handle-request";
 import { MAX_DECODED_BODY_BYTES } from "../../src/gateway/request-encoding";
 import { createApp } from "../../src/http/app";
-import { bytesOf, newTestId, received, utf8, type Received } from "./helpers";
+import { bytesOf, newTestId, received, TEST_API_KEY, utf8, type Received } from "./helpers";
 import { compactVars, compactionHeader, LITERAL_BODY, LITERAL_CONFIG, literalTwoCalls, manualClock, send, statsOf, upstreamBodies } from "./pipeline-harness";
 
 const RESPONSES = "/openai/v1/responses";
@@ -48,7 +48,7 @@ async function post(hook: CompactionHook | undefined, path: string, headers: Rec
   const id = newTestId("enc");
   const app = createApp((e: Env) => ({ config: readGatewayConfig(e), compact: hook }));
   const ctx = createExecutionContext();
-  const res = await app.fetch(new Request(`http://sluice.test${path}`, { method: "POST", headers: { "content-type": "application/json", "x-test-id": id, ...headers }, body }), env as unknown as Env, ctx);
+  const res = await app.fetch(new Request(`http://sluice.test${path}`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": TEST_API_KEY, "x-test-id": id, ...headers }, body }), env as unknown as Env, ctx);
   await res.arrayBuffer();
   await waitOnExecutionContext(ctx);
   const recs = await received(id);
