@@ -3,7 +3,7 @@
  * request is under, the config subset the core reads, the context every tier gets and the
  * result it returns (issue 4; DESIGN §3).
  */
-import type { GuaranteeLevel, EngineKind } from "../../config/defaults";
+import type { GuaranteeLevel, EngineKind, MechanismSetting } from "../../config/defaults";
 import type { CostParams, } from "../cost/cost-defaults";
 import type { ModelPrice } from "../cost/prices";
 import type { NetBenefit } from "../cost/net-benefit";
@@ -54,6 +54,8 @@ export interface CoreConfig {
   exclude_tools: readonly string[];
   idle_seconds: number;
   auto_context_pct: number;
+  /** How a step reaches the provider (./resolve-mechanism.ts). Absent: auto. */
+  mechanism?: MechanismSetting;
 }
 
 /** Everything a tier needs for one request. The host (session DO) supplies it; nothing here does I/O. */
