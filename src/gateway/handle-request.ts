@@ -32,13 +32,14 @@ export interface IncomingRequest {
 
 /**
  * Optional compaction step: given the incoming request, returns the body to forward, response
- * headers to add, `after` (wraps the upstream response on its way to the client) and
+ * headers to add, `requestHeaders` (set on the forwarded request, e.g. a beta value the edited
+ * body needs), `after` (wraps the upstream response on its way to the client) and
  * `noResponse` (called instead of `after` when no upstream response came: 502/504). If it
  * throws, the original bytes are forwarded (DESIGN invariant 5).
  */
 export type CompactionHook = (
   req: IncomingRequest,
-) => Promise<{ body: Uint8Array; headers?: Record<string, string>; after?: (res: Response) => Response; noResponse?: () => void }>;
+) => Promise<{ body: Uint8Array; headers?: Record<string, string>; requestHeaders?: Record<string, string>; after?: (res: Response) => Response; noResponse?: () => void }>;
 
 /** Injected dependencies of the request handler. */
 export interface HandlerDeps {
@@ -58,6 +59,7 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingRequest): Pr
 
   let body = req.body;
   let extraHeaders: Record<string, string> = {};
+  let forwardHeaders = req.headers;
   let after: ((res: Response) => Response) | undefined;
   let noResponse: (() => void) | undefined;
   if (deps.compact && req.route !== "passthrough" && body !== null) {
@@ -65,17 +67,22 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingRequest): Pr
       const out = await deps.compact(req);
       body = out.body;
       extraHeaders = out.headers ?? {};
+      if (out.requestHeaders) {
+        forwardHeaders = new Headers(req.headers);
+        for (const [k, v] of Object.entries(out.requestHeaders)) forwardHeaders.set(k, v);
+      }
       after = out.after;
       noResponse = out.noResponse;
     } catch {
       body = req.body; // fail open: the original bytes
       extraHeaders = {};
+      forwardHeaders = req.headers;
     }
   }
   const result = await forwardUpstream({
     url: target.url,
     method: req.method,
-    headers: req.headers,
+    headers: forwardHeaders,
     body,
     timeoutMs: deps.config.upstreamTimeoutMs,
     adminToken: deps.config.adminToken,

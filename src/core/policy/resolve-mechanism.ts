@@ -19,7 +19,7 @@
  */
 import type { MechanismSetting } from "../../config/defaults";
 import { modelListedAsPrefixChecking } from "../models/prefix-check-models";
-import type { Provider } from "../view/types";
+import type { ConversationView, Provider } from "../view/types";
 
 /** The mechanism in force for one request. */
 export type Mechanism = "splice" | "native";
@@ -29,4 +29,15 @@ export function resolveMechanism(setting: MechanismSetting | undefined, provider
   if (provider !== "anthropic" || setting === "splice") return "splice";
   if (setting === "native") return "native";
   return modelListedAsPrefixChecking(model) ? "native" : "splice";
+}
+
+/** What the native renderer needs besides the plan (src/providers/anthropic-messages/native-edit.ts). */
+export interface NativeParams {
+  /** Tool names the edit's `exclude_tools` lists: the config's `exclude_tools`, which Sluice never touches. */
+  exclude_tools: readonly string[];
+}
+
+/** NativeParams when `view` goes by the native mechanism under `config`, else null. */
+export function nativeParamsFor(config: { mechanism?: MechanismSetting; exclude_tools: readonly string[] }, view: Pick<ConversationView, "provider" | "model">): NativeParams | null {
+  return resolveMechanism(config.mechanism, view.provider, view.model) === "native" ? { exclude_tools: config.exclude_tools } : null;
 }

@@ -12,6 +12,7 @@ import type { TierMap } from "../memory/build-tier-map";
 import type { EditPlan } from "../plan/types";
 import type { ConversationView } from "../view/types";
 import type { Ledger, LedgerAdditions } from "./ledger";
+import type { NativeParams } from "./resolve-mechanism";
 
 /** The tiers, highest priority first (selectTier order). */
 export const TIERS = ["session_memory", "auto", "time_based", "micro", "none"] as const;
@@ -135,4 +136,10 @@ export interface TierResult {
   memory: TierMap | null;
   /** Non-fatal notes: unknown model price, ledger entries that could not be re-applied. */
   warnings: string[];
+  /**
+   * Present when the plan reaches the provider by the native mechanism (./resolve-mechanism.ts):
+   * the plan's removals are then an oldest-first prefix rendered as one server-side edit, never
+   * spliced. Absent: splice.
+   */
+  native?: NativeParams;
 }
