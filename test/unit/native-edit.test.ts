@@ -29,7 +29,7 @@ const messages = [
 ];
 const CC_CM = { edits: [{ type: "clear_thinking_20251015", keep: "all" }] };
 const bodyOf = (extra: Record<string, unknown>) => enc.encode(JSON.stringify({ model: "claude-opus-5-5", max_tokens: 100, ...extra, messages }));
-const EDIT = (keep: number, exclude?: string[]): NativeClearEdit => ({ type: "clear_tool_uses_20250919", trigger: { type: "tool_uses", value: 1 }, keep: { type: "tool_uses", value: keep }, ...(exclude ? { exclude_tools: exclude } : {}), clear_tool_inputs: false });
+const EDIT = (keep: number, exclude?: string[]): NativeClearEdit => ({ type: "clear_tool_uses_20250919", trigger: { type: "input_tokens", value: 1 }, keep: { type: "tool_uses", value: keep }, ...(exclude ? { exclude_tools: exclude } : {}), clear_tool_inputs: false });
 const E = (keep: number, exclude?: string[]) => JSON.stringify(EDIT(keep, exclude));
 
 describe("renderNativeEdit", () => {

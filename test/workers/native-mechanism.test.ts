@@ -51,7 +51,7 @@ async function twoCalls(body: string, config: Record<string, unknown>, headers: 
   return { session, second, forwarded: dec.decode(bodies[1]!), upstreamHeaders: recs[1]!.headers, stats: await statsOf(session) };
 }
 
-const editJson = (keep: number) => JSON.stringify({ type: "clear_tool_uses_20250919", trigger: { type: "tool_uses", value: 1 }, keep: { type: "tool_uses", value: keep }, clear_tool_inputs: false });
+const editJson = (keep: number) => JSON.stringify({ type: "clear_tool_uses_20250919", trigger: { type: "input_tokens", value: 1 }, keep: { type: "tool_uses", value: keep }, clear_tool_inputs: false });
 
 describe("native mechanism (auto on claude-opus-5-5)", () => {
   it("messages byte for byte, one edit after the client's, the beta appended; applied_edits reach the session", async () => {

@@ -10,8 +10,8 @@
  * 2. In `context_management`, every member but `edits` is byte-identical; the client's edits are
  *    the first ones, each byte-identical and in order; exactly one edit follows them.
  * 3. That edit is the expected one (same JSON value) and has the documented shape: type
- *    `clear_tool_uses_20250919`, `trigger` and `keep` of type `tool_uses` with a non-negative
- *    integer value, `exclude_tools` (when present) a list of strings, `clear_tool_inputs` false.
+ *    `clear_tool_uses_20250919`, `trigger` of type `input_tokens` with an integer value ≥ 1,
+ *    `keep` of type `tool_uses` with an integer value ≥ 0, `exclude_tools` (when present) a list of strings, `clear_tool_inputs` false.
  *
  * A violation (or a body that does not scan) fails the check; the caller then forwards the
  * original bytes (DESIGN invariant 5).
@@ -91,9 +91,9 @@ function shapeViolations(value: unknown): string[] {
   const allowed = new Set(["type", "trigger", "keep", "exclude_tools", "clear_tool_inputs"]);
   for (const k of Object.keys(o)) if (!allowed.has(k)) v.push(`added edit: unexpected member ${k}`);
   if (o.type !== "clear_tool_uses_20250919") v.push("added edit: type");
-  for (const k of ["trigger", "keep"] as const) {
+  for (const [k, type, min] of [["trigger", "input_tokens", 1], ["keep", "tool_uses", 0]] as const) {
     const c = o[k] as { type?: unknown; value?: unknown } | undefined;
-    if (c?.type !== "tool_uses" || !Number.isInteger(c.value) || (c.value as number) < 0) v.push(`added edit: ${k}`);
+    if (c?.type !== type || !Number.isInteger(c.value) || (c.value as number) < min) v.push(`added edit: ${k}`);
   }
   if (o.exclude_tools !== undefined && !(Array.isArray(o.exclude_tools) && o.exclude_tools.every((t) => typeof t === "string"))) v.push("added edit: exclude_tools");
   if (o.clear_tool_inputs !== false) v.push("added edit: clear_tool_inputs");

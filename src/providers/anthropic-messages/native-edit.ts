@@ -9,8 +9,8 @@
  * BetaClearToolUses20250919Edit): the provider clears the oldest clearable tool uses and keeps
  * the most recent `keep`; `exclude_tools` are never cleared. Chosen so the cleared set changes
  * only at Sluice's steps:
- * - `trigger` {type "tool_uses", value 1}: the lowest trigger, reached by any request carrying a
- *   tool use (the edit is only sent when Sluice has cleared one), so the edit always fires;
+ * - `trigger` {type "input_tokens", value 1}: the lowest value the API accepts (≥ 1); the edit
+ *   fires once the prompt exceeds it, i.e. on every real request;
  * - `keep` {type "tool_uses", value clearable − C}: C = the number of leading clearable tool uses
  *   the session's ledger removed. Each new tool use raises `keep` by one, so the provider clears
  *   the same C uses on every request until Sluice's next step, and the cached prefix stays stable;
@@ -34,7 +34,7 @@ export const CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27";
 /** The one edit Sluice adds (key order as serialised). */
 export interface NativeClearEdit {
   type: "clear_tool_uses_20250919";
-  trigger: { type: "tool_uses"; value: 1 };
+  trigger: { type: "input_tokens"; value: 1 };
   keep: { type: "tool_uses"; value: number };
   exclude_tools?: string[];
   clear_tool_inputs: false;
@@ -77,7 +77,7 @@ export function renderNativeEdit(bytes: Uint8Array, root: JsonNode, plan: EditPl
   if (cleared === 0) return null;
   const edit: NativeClearEdit = {
     type: "clear_tool_uses_20250919",
-    trigger: { type: "tool_uses", value: 1 },
+    trigger: { type: "input_tokens", value: 1 },
     keep: { type: "tool_uses", value: ids.length - cleared },
     ...(params.exclude_tools.length > 0 ? { exclude_tools: [...params.exclude_tools] } : {}),
     clear_tool_inputs: false,
