@@ -21,13 +21,13 @@ import { findModelPrice } from "../cost/find-model-price";
 import { netBenefit, type NetBenefit } from "../cost/net-benefit";
 import type { ModelPrice } from "../cost/prices";
 import type { EditPlan, PairAction } from "../plan/types";
-import type { ToolPair } from "../view/types";
-import { reapplyLedger, type LedgerAdditions, type LedgerEntry } from "./ledger";
+import type { ConversationView, ToolPair } from "../view/types";
+import { reapplyLedger, type LedgerAdditions, type LedgerEntry, type ReapplyGuards } from "./ledger";
 import { cachedEnd, pairIsOld, protectedStart } from "./locate-boundaries";
 import { messageTokensAfter, savedTokens } from "./estimate-savings";
 import { SPLICE_ONLY_LOCKS, lockHolds, nativeCandidates } from "./native-prefix";
 import { nativeParamsFor, resolveMechanism } from "./resolve-mechanism";
-import { TIER_COST_WEIGHT, type SkipReason, type Tier, type TierContext, type TierResult } from "./types";
+import { TIER_COST_WEIGHT, type CoreConfig, type SkipReason, type Tier, type TierContext, type TierResult } from "./types";
 
 /** A tier's proposal for one pair. */
 export interface Proposal {
@@ -70,6 +70,11 @@ export function eligiblePairs(ctx: TierContext, decided: ReadonlySet<string>): T
   );
 }
 
+/** The re-application guards of `config` for `view`: under the native mechanism the splice-only locks do not stop a re-application (./native-prefix.ts). */
+export function ledgerGuards(config: CoreConfig, view: ConversationView): ReapplyGuards {
+  return nativeParamsFor(config, view) ? { ...config, ignored_locks: SPLICE_ONLY_LOCKS } : config;
+}
+
 /** Runs `propose` for `tier` and decides whether to take a step. */
 export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options: StepOptions = { gate: true }): TierResult {
   const { view, ledger, config } = ctx;
@@ -96,7 +101,7 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
   if (view.server_managed !== null) return noStep({ actions: {} }, view.est_tokens, "server_managed");
 
   // 1. Re-apply the ledger.
-  const re = reapplyLedger(view, ledger, native ? { ...config, ignored_locks: SPLICE_ONLY_LOCKS } : config);
+  const re = reapplyLedger(view, ledger, ledgerGuards(config, view));
   for (const [id, why] of Object.entries(re.skipped)) warnings.push(`ledger: ${id} not re-applied (${why})`);
   const base: EditPlan = { actions: { ...re.actions } };
   const msgTokens = messageTokensAfter(view, base);
