@@ -11,11 +11,11 @@ import type { ConversationView } from "../../src/core/view/types";
 import { lines, makeView, type MessageSpec } from "../support/make-view";
 
 /** `n` Bash turns on a prefix-check model, every pair locked as the adapter locks them there; `locks` overrides some. */
-function session(n: number, locks: Record<string, string> = {}, model = "claude-opus-5-5"): ConversationView {
+function session(n: number, locks: Record<string, string> = {}, model = "claude-opus-5-5", tiny: string[] = []): ConversationView {
   const m: MessageSpec[] = [{ role: "user", text: "refactor" }];
   for (let i = 0; i < n; i++) {
     m.push({ role: "assistant", calls: [{ id: `t${i}`, tool: i === 1 ? "memory" : "Bash", input: { command: `make build-${i}` } }] });
-    m.push({ role: "user", results: [{ id: `t${i}`, text: lines(20_000, `r${i}`), locked: locks[`t${i}`] ?? "thinking_prefix" }] });
+    m.push({ role: "user", results: [{ id: `t${i}`, text: tiny.includes(`t${i}`) ? "ok" : lines(20_000, `r${i}`), locked: locks[`t${i}`] ?? "thinking_prefix" }] });
   }
   return makeView({ model, outside_tokens: 1_000, messages: m });
 }
@@ -59,6 +59,12 @@ describe("native steps", () => {
     const clearable = Array.from({ length: 30 }, (_, i) => `t${i}`).filter((id) => id !== "t1");
     expect(all).toEqual(clearable.slice(0, all.length));
     expect(longer.step).not.toBeNull();
+  });
+
+  it("a result too small to save anything stays in the prefix (the provider clears oldest first)", () => {
+    const r = compact(ctx(session(12, {}, "claude-opus-5-5", ["t0"])));
+    expect(r.step!.pair_ids[0]).toBe("t0");
+    expect(r.plan.actions.t0).toEqual({ kind: "drop_result" });
   });
 
   it("native on a model that splices: the same prefix shape", () => {

@@ -115,7 +115,8 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
   const proposed = propose(ctx, eligiblePairs(ctx, decided)).filter((p) => p.action.kind !== "keep" && savedTokens(p.pair, p.action) > 0);
   // Native: the provider clears oldest first, so the candidates are the prefix up to the first pair that must stay.
   const nativeShape = native ? nativeCandidates(ctx, re, new Set(proposed.map((p) => p.pair.id))) : null;
-  const proposals = nativeShape ? nativeShape.proposals.filter((p) => savedTokens(p.pair, p.action) > 0) : proposed;
+  // Every pair of the native prefix stays a candidate, even one too small to save anything: the provider clears oldest first, so skipping it would break the prefix.
+  const proposals = nativeShape ? nativeShape.proposals : proposed;
   if (proposed.length === 0 || proposals.length === 0) return noStep(base, tokensBefore, "no_candidates");
 
   // 3. Cut points, priced.
