@@ -4,7 +4,8 @@
  * they reach the provider as one inserted `clear_tool_uses_20250919` edit
  * (src/providers/anthropic-messages/native-edit.ts), checked by the independent native checker
  * (src/providers/anthropic-messages/check-native-edit.ts). The messages go byte for byte.
- * A throw or a failed check forwards the original bytes and rolls the step back, as at splice.
+ * A throw, a failed check, or a new step whose pairs are not all among the leading tool uses the
+ * edit clears (`native_not_prefix`) forwards the original bytes and rolls the step back.
  *
  * Token figures: the estimate of what the provider will see, i.e. the request minus the
  * estimated tokens of the cleared results (the provider's short placeholder is not counted).
@@ -46,6 +47,9 @@ export function decideNative(
   let sent = est;
   try {
     const render = renderNativeEdit(original, prepared.parsed.root, out.plan, out.native);
+    // A new step the edit would not carry out (its pairs are not leading tool uses) is rolled back, never kept unapplied.
+    const leading = new Set(render?.cleared_ids ?? []);
+    if (out.new_pair_ids.some((id) => !leading.has(id))) return failOpen("native_not_prefix");
     if (render === null) {
       const note = summary(0, est) + nativeNote(0);
       return { kind: "original", body: original, note, report: { ...base, outcome: mode === "measure" ? "measured" : "unchanged", tier: out.tier, ...(mode === "measure" ? { would_send: est } : {}) } };

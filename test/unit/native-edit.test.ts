@@ -110,9 +110,14 @@ describe("decideForward, native", () => {
   it("measurement forwards the original and counts what would be cleared; a plan clearing nothing sends no edit", () => {
     const m = decideForward(ready, b, out, "measure", "c");
     expect([m.kind, m.body, m.beta, m.report.outcome, m.report.would_send]).toEqual(["original", b, undefined, "measured", est - cleared]);
-    const none = decideForward(ready, b, { ...out, plan: { actions: {} }, step: null }, "compact", "c");
+    const none = decideForward(ready, b, { ...out, plan: { actions: {} }, step: null, new_pair_ids: [] }, "compact", "c");
     expect([none.kind, none.body, none.note]).toEqual(["original", b, `compact; tier=auto; step=none; pairs_removed=0; tokens_before=${est}; tokens_after=${est}; mechanism=native; cleared_tool_uses=0`]);
   });
+  it("a new step the edit would not carry out (not leading tool uses) fails open and rolls back", () => {
+    const d = decideForward(ready, b, { ...out, plan: { actions: { t2: { kind: "drop_result" } } }, new_pair_ids: ["t2"] }, "compact", "c");
+    expect([d.kind, d.body, d.note, d.report.rollback_step]).toEqual(["original", b, "skipped; reason=native_not_prefix", 3]);
+  });
+
   it("a context_management it cannot extend (null) fails open and rolls the step back", () => {
     const nb = bodyOf({ context_management: null });
     const r = prepareCompaction("anthropic", new Headers(), nb);
