@@ -9,6 +9,8 @@
  *    min keep ratio of the history.
  * 4. Take the best positive cut, or skip. The result carries the whole plan and the ledger
  *    additions (first-seen times always; entries and a step record when a step was taken).
+ * Under the native mechanism (./resolve-mechanism.ts) the candidates of step 3 are the
+ * oldest-first prefix of ./native-prefix.ts, and the result carries `native` for the renderer.
  *
  * Cost-model inputs measured here: T = history tokens after step 1; V = request tokens outside
  * the history (system, tools), never below 0; avg = T / max(1, turn_count) (tokens the average
