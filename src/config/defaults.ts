@@ -8,6 +8,15 @@
 export const GUARANTEE_LEVELS = ["strict", "placeholders", "rewrite"] as const;
 export type GuaranteeLevel = (typeof GUARANTEE_LEVELS)[number];
 
+/**
+ * How a step reaches the provider (DESIGN §2 "Two mechanisms, one decision"; docs/config.md
+ * "Mechanisms"): `splice` deletes byte ranges of the history; `native` forwards the history byte
+ * for byte and adds one server-side `clear_tool_uses_20250919` edit (Anthropic only); `auto`
+ * picks native exactly on the models that run the preserved-thinking prefix check.
+ */
+export const MECHANISMS = ["auto", "splice", "native"] as const;
+export type MechanismSetting = (typeof MECHANISMS)[number];
+
 /** Decision engines (DESIGN §5). */
 export const ENGINES = ["heuristic", "local", "remote"] as const;
 export type EngineKind = (typeof ENGINES)[number];
@@ -41,6 +50,8 @@ export const DEFAULTS = {
   /** Remote engine only: explicit consent to send prompt excerpts off the machine (consentimento_exportar_prompt). */
   consent_export_prompt: false,
   guarantee_level: "strict" as GuaranteeLevel,
+  /** How a step reaches the provider: auto (native on prefix-check models, else splice), splice or native. */
+  mechanism: "auto" as MechanismSetting,
   /** Keep removed tool results in the session's archival tier until retention (DESIGN §7). */
   archive_removed: false,
   /** Tool names never touched by any tier or engine. */

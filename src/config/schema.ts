@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { checkEnvName, envNameMessage } from "./check-env-name";
 import { checkLocalHost } from "./check-local-address";
-import { DEFAULTS, ENGINES, GUARANTEE_LEVELS } from "./defaults";
+import { DEFAULTS, ENGINES, GUARANTEE_LEVELS, MECHANISMS } from "./defaults";
 
 /** Inclusive numeric ranges of every numeric key: [min, max, integer?]. */
 export const RANGES = {
@@ -94,6 +94,7 @@ const baseSchema = z.strictObject({
   min_reduction: num("min_reduction"),
   consent_export_prompt: bool("consent_export_prompt"),
   guarantee_level: z.enum(GUARANTEE_LEVELS, { error: `guarantee_level must be one of ${GUARANTEE_LEVELS.join(", ")}` }).default(DEFAULTS.guarantee_level),
+  mechanism: z.enum(MECHANISMS, { error: `mechanism must be one of ${MECHANISMS.join(", ")}` }).default(DEFAULTS.mechanism),
   archive_removed: bool("archive_removed"),
   exclude_tools: z.array(toolName, { error: toolsError }).max(1_000, { error: "exclude_tools holds at most 1000 names" }).default([...DEFAULTS.exclude_tools]),
   idle_seconds: num("idle_seconds"),

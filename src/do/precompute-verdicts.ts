@@ -10,7 +10,7 @@
 import type { CompactionConfig } from "../config/schema";
 import type { Verdicts } from "../core/engine/verdict";
 import { reapplyLedger } from "../core/policy/ledger";
-import { eligiblePairs } from "../core/policy/take-step";
+import { eligiblePairs, ledgerGuards } from "../core/policy/take-step";
 import type { TierContext } from "../core/policy/types";
 import type { ConversationView, ToolPair } from "../core/view/types";
 import { buildEngineRequest } from "../engines/build-engine-request";
@@ -47,7 +47,7 @@ export async function askEngine(deps: EngineDeps, config: CompactionConfig, view
 
 /** Pairs of `ctx.view` a step could edit, ignoring age when `anyAge` (precomputation covers pairs that age into eligibility). */
 function candidates(ctx: Pick<TierContext, "view" | "ledger" | "config">, anyAge: boolean): ToolPair[] {
-  const decided = new Set(Object.keys(reapplyLedger(ctx.view, ctx.ledger, ctx.config).actions));
+  const decided = new Set(Object.keys(reapplyLedger(ctx.view, ctx.ledger, ledgerGuards(ctx.config, ctx.view)).actions));
   const config = anyAge ? { ...ctx.config, preserve_recent_turns: 0 } : ctx.config;
   return eligiblePairs({ ...(ctx as TierContext), config }, decided);
 }

@@ -12,8 +12,8 @@ import { rollbackStep } from "./ledger-sql";
 import type { SessionStore } from "./session-store";
 import type { OutcomeRecorded, OutcomeReport } from "./step-types";
 
-/** Outcomes counted under their own name; any other outcome is a fail-open reason. */
-const OUTCOMES = new Set(["compacted", "unchanged", "measured"]);
+/** Outcomes counted under their own name; any other outcome is a fail-open reason. `native_not_applied`: ../usage/settle-native.ts. */
+const OUTCOMES = new Set(["compacted", "unchanged", "measured", "native_not_applied"]);
 
 /**
  * Records `r` at `now_ms` (epoch ms: the DO's clock, or the replay's virtual clock). Returns what

@@ -13,6 +13,7 @@ import { BoundedLru } from "../core/bounded-lru";
 import type { Env } from "../config/env";
 import { recordOutcome } from "./record-outcome";
 import { recordUsage } from "./record-usage";
+import { settleNative } from "../usage/settle-native";
 import { runStep } from "./run-step";
 import { nextAlarm, runAlarm } from "./session-alarms";
 import { precomputeVerdicts } from "./precompute-verdicts";
@@ -99,7 +100,10 @@ export class SessionObject extends DurableObject<Env> {
     const now = Date.now();
     const recorded = reports.map((r) => {
       if (r.leased !== null) recordLeasedCall(this.store, this.ctx.storage.sql, r.leased, now);
-      const rec = r.outcome === null ? null : recordOutcome(this.store, this.ctx.storage.sql, r.outcome, now);
+      // A native request's saving stands only once the provider reports its edit applied.
+      const settled = settleNative(r.outcome, r.usage);
+      for (const [name, n] of Object.entries(settled.counters)) this.store.add(name, n);
+      const rec = settled.outcome === null ? null : recordOutcome(this.store, this.ctx.storage.sql, settled.outcome, now);
       if (r.usage !== null) recordUsage(this.store, r.usage, r.estimated_input_tokens, now);
       return rec;
     });

@@ -7,6 +7,7 @@ import type { CompactionMode } from "../config/load-config";
 import type { EditPlan } from "../core/plan/types";
 import type { StepLease } from "../core/policy/step-lease";
 import type { Tier, TierResult } from "../core/policy/types";
+import type { NativeParams } from "../core/policy/resolve-mechanism";
 import type { ConversationView, ToolPair } from "../core/view/types";
 import type { Usage } from "../usage/extract-usage";
 import type { ViewDelta } from "./view-delta";
@@ -119,6 +120,12 @@ export interface StepOutput {
   /** Pair ids newly edited by this request's step ([] without a step). */
   new_pair_ids: string[];
   warnings: string[];
+  /**
+   * Present when the plan goes by the native mechanism (../core/policy/resolve-mechanism.ts):
+   * the gateway forwards the messages byte for byte and adds one server-side edit
+   * (../gateway/decide-forward.ts). Absent: the plan is spliced.
+   */
+  native?: NativeParams;
   /** A step lease for the caller's `lease_holder`, when granted. */
   lease?: StepLease;
 }
@@ -142,6 +149,7 @@ export function stepOutputOf(result: TierResult, lease?: StepLease): StepOutput 
     new_pair_ids: result.step?.pair_ids ?? [],
     warnings: result.warnings,
   };
+  if (result.native !== undefined) out.native = result.native;
   if (lease !== undefined) out.lease = lease;
   return out;
 }
@@ -187,6 +195,12 @@ export interface OutcomeReport {
   pairs_removed: number;
   /** Measurement mode: estimated tokens the edited body would have had; null otherwise. */
   would_send: number | null;
+  /**
+   * Native mechanism: the tool uses the forwarded edit asks the provider to clear (C). The
+   * saving counts only once the provider's `applied_edits` confirms it (../usage/settle-native.ts).
+   * Absent: a spliced (or unchanged) request.
+   */
+  native_cleared?: number;
 }
 
 /** What the session DO recorded for one outcome (reportOutcome's answer; feeds the session index). */

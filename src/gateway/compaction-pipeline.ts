@@ -31,6 +31,7 @@ import type { Usage } from "../usage/extract-usage";
 import { headerSessionId } from "./session-id";
 import { tapUsage } from "../usage/tap-usage";
 import { decideForward } from "./decide-forward";
+import { betaHeaderFor } from "./request-headers";
 import type { IncomingRequest, RouteKind } from "./handle-request";
 import { COMPACTION_HEADER, prepareCompaction } from "./prepare-compaction";
 
@@ -84,6 +85,8 @@ export interface PipelineResult {
   after?: (res: Response) => Response;
   /** Called instead of `after` when no upstream response came (the held outcome is reported alone). */
   noResponse?: () => void;
+  /** Headers to set on the forwarded request (the native edit's beta: ./request-headers.ts). Absent: the client's headers as they came. */
+  requestHeaders?: Record<string, string>;
 }
 
 const PROVIDER_OF: Partial<Record<RouteKind, Provider>> = {
@@ -223,7 +226,8 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
     }
   }
   const outcome: PendingOutcome = { ...facts, step: out, report: decision.report, step_ms: stepMs };
-  const result = { body: decision.body, headers: { [COMPACTION_HEADER]: decision.note } };
+  const requestHeaders = decision.kind === "edited" && decision.beta !== undefined ? betaHeaderFor(req.headers, decision.beta) : undefined;
+  const result = { body: decision.body, headers: { [COMPACTION_HEADER]: decision.note }, ...(requestHeaders ? { requestHeaders } : {}) };
   if (decision.report.rollback_step !== null) {
     // A step to roll back must be gone before the session's next request: report it at once (the lease that came with it goes too).
     leases.drop(sid);

@@ -8,6 +8,8 @@
  *    measurement mode too, so it counts only what would really have been sent; a throw or a
  *    failed check → the original bytes and the step is rolled back (never re-applied);
  * 3. compact mode forwards the edited bytes; measurement mode forwards the original.
+ * A step output under the native mechanism (`out.native`) takes ./decide-native.ts instead of
+ * step 2: the messages go byte for byte with one inserted server-side edit.
  * Token figures are the estimator's count of the bytes actually forwarded (the checker's parse
  * of the edited body), not the DO's planning estimate: refused actions save less than planned.
  */
@@ -17,6 +19,7 @@ import { checkGuarantee } from "../core/plan/check-guarantee";
 import type { OutcomeReport, StepOutput } from "../do/step-types";
 import type { Prepared } from "./prepare-compaction";
 import type { JsonNode } from "../providers/shared/json-scan";
+import { decideNative } from "./decide-native";
 
 /** What to forward. `kind` "edited" means the plan passed the check (the bytes may still equal the original when every action was refused). */
 export interface ForwardDecision {
@@ -26,6 +29,11 @@ export interface ForwardDecision {
   note: string;
   /** Outcome for the session (`tokens_sent` is also the estimate the usage tap reports). */
   report: OutcomeReport;
+  /**
+   * A value the forwarded request's `anthropic-beta` header must carry (the native edit's beta),
+   * added by the shell only when the client's header lacks it (./request-headers.ts). Absent: none.
+   */
+  beta?: string;
 }
 
 /**
@@ -59,6 +67,9 @@ export function decideForward(
 
   // 1. Disabled by an operator.
   if (out.disabled) return original_("off; reason=session_disabled", { outcome: "unchanged", tier: "none" });
+
+  // 2. Native: one inserted server-side edit instead of splicing.
+  if (out.native !== undefined) return decideNative(prepared, original, { ...out, native: out.native }, mode, base, (pairs, sent) => summaryOf(mode, out, pairs, est, sent));
 
   // 2. Apply and check.
   let edited: Uint8Array = original;

@@ -33,13 +33,14 @@ export interface IncomingRequest {
 
 /**
  * Optional compaction step: given the incoming request, returns the body to forward, response
- * headers to add, `after` (wraps the upstream response on its way to the client) and
+ * headers to add, `requestHeaders` (set on the forwarded request, e.g. a beta value the edited
+ * body needs), `after` (wraps the upstream response on its way to the client) and
  * `noResponse` (called instead of `after` when no upstream response came: 502/504). If it
  * throws, the original bytes are forwarded (DESIGN invariant 5).
  */
 export type CompactionHook = (
   req: IncomingRequest,
-) => Promise<{ body: Uint8Array; headers?: Record<string, string>; after?: (res: Response) => Response; noResponse?: () => void }>;
+) => Promise<{ body: Uint8Array; headers?: Record<string, string>; requestHeaders?: Record<string, string>; after?: (res: Response) => Response; noResponse?: () => void }>;
 
 /** Injected dependencies of the request handler. */
 export interface HandlerDeps {
@@ -70,6 +71,11 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingRequest): Pr
       body = out.body;
       forwardHeaders = out.forwardHeaders;
       extraHeaders = out.headers ?? {};
+      // Request headers the pipeline sets (the native mechanism's beta value) go only with the body they describe.
+      if (out.requestHeaders && body !== req.body) {
+        forwardHeaders = new Headers(forwardHeaders);
+        for (const [k, v] of Object.entries(out.requestHeaders)) forwardHeaders.set(k, v);
+      }
       after = out.after;
       noResponse = out.noResponse;
     } catch {

@@ -9,6 +9,11 @@
  * prompt_tokens_details.cached_tokens}; streaming: the final chunk when
  * `stream_options.include_usage` is set. OpenAI Responses `usage` {input_tokens (incl. cached),
  * output_tokens, input_tokens_details.cached_tokens}; streaming: `response.completed`.
+ * Anthropic context editing: `context_management.applied_edits` [{type, cleared_tool_uses,
+ * cleared_input_tokens} | {type, cleared_thinking_turns, cleared_input_tokens}] on the message,
+ * and on the final `message_delta` event when streaming (@anthropic-ai/sdk
+ * BetaContextManagementResponse, BetaRawMessageDeltaEvent; platform.claude.com
+ * build-with-claude/context-editing).
  */
 import type { Provider } from "../core/view/types";
 import type { SseEvent } from "./parse-sse";
@@ -19,6 +24,34 @@ export interface Usage {
   cache_read_input_tokens: number;
   cache_creation_input_tokens: number;
   output_tokens: number;
+  /** Anthropic: the server-side context edits the provider reports as applied. Absent: none reported. */
+  applied_edits?: AppliedEdit[];
+}
+
+/** One entry of Anthropic's `context_management.applied_edits` (counts only; absent counts are 0). */
+export interface AppliedEdit {
+  /** The edit type, e.g. "clear_tool_uses_20250919" or "clear_thinking_20251015". */
+  type: string;
+  cleared_tool_uses: number;
+  cleared_thinking_turns: number;
+  cleared_input_tokens: number;
+}
+
+/** The applied edits in a `context_management` response object, or undefined when there is none. */
+export function appliedEditsOf(cm: unknown): AppliedEdit[] | undefined {
+  const list = obj(cm)?.applied_edits;
+  if (!Array.isArray(list)) return undefined;
+  return list.flatMap((e): AppliedEdit[] => {
+    const o = obj(e);
+    if (!o || typeof o.type !== "string") return [];
+    return [{ type: o.type, cleared_tool_uses: num(o.cleared_tool_uses), cleared_thinking_turns: num(o.cleared_thinking_turns), cleared_input_tokens: num(o.cleared_input_tokens) }];
+  });
+}
+
+/** `u` with the applied edits of `cm` (Anthropic), when it reports any. */
+function withAppliedEdits(u: Usage | null, cm: unknown): Usage | null {
+  const edits = appliedEditsOf(cm);
+  return u !== null && edits !== undefined ? { ...u, applied_edits: edits } : u;
 }
 
 const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
@@ -60,7 +93,8 @@ export function usageFromJson(provider: Provider, text: string): Usage | null {
   } catch {
     return null;
   }
-  return usageFromObject(provider, obj(body)?.usage);
+  const u = usageFromObject(provider, obj(body)?.usage);
+  return provider === "anthropic" ? withAppliedEdits(u, obj(body)?.context_management) : u;
 }
 
 /**
@@ -89,7 +123,7 @@ export function usageFromEvents(provider: Provider, events: readonly SseEvent[],
     }
     if (!data) continue;
     if (provider === "anthropic") {
-      if (data.type === "message_start") usage = usageFromObject(provider, obj(data.message)?.usage) ?? usage;
+      if (data.type === "message_start") usage = withAppliedEdits(usageFromObject(provider, obj(data.message)?.usage) ?? usage, obj(data.message)?.context_management);
       else if (data.type === "message_delta") {
         const d = obj(data.usage);
         if (d && usage) {
@@ -99,6 +133,7 @@ export function usageFromEvents(provider: Provider, events: readonly SseEvent[],
           if (typeof d.cache_read_input_tokens === "number") usage.cache_read_input_tokens = num(d.cache_read_input_tokens);
           if (typeof d.cache_creation_input_tokens === "number") usage.cache_creation_input_tokens = num(d.cache_creation_input_tokens);
         } else if (d) usage = usageFromObject(provider, d);
+        usage = withAppliedEdits(usage, data.context_management);
       }
     } else if (provider === "openai-chat") {
       if (obj(data.usage)) usage = usageFromObject(provider, data.usage);

@@ -47,6 +47,18 @@ export const USAGE_ANSWERS: Record<string, { contentType: string; body: string }
       'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":7}}\n\n' +
       'event: message_stop\ndata: {"type":"message_stop"}\n\n',
   },
+  // Native mechanism: the provider reports the clearing it applied, and an input transformation a gateway returns unchanged.
+  "anthropic-native:json": {
+    contentType: "application/json",
+    body: '{"id":"msg_n1","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"text","text":"ok"}],"stop_reason":"end_turn","usage":{"input_tokens":120,"cache_creation_input_tokens":30,"cache_read_input_tokens":900,"output_tokens":7},"context_management":{"applied_edits":[{"type":"clear_thinking_20251015","cleared_thinking_turns":0,"cleared_input_tokens":0},{"type":"clear_tool_uses_20250919","cleared_tool_uses":1,"cleared_input_tokens":6000}]},"input_transformations":[{"type":"thinking_dropped","message_index":1,"block_index":0}]}',
+  },
+  "anthropic-native:sse": {
+    contentType: "text/event-stream; charset=utf-8",
+    body:
+      'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_n1","type":"message","role":"assistant","model":"claude-opus-5-5","content":[],"stop_reason":null,"usage":{"input_tokens":120,"cache_creation_input_tokens":30,"cache_read_input_tokens":900,"output_tokens":1}}}\n\n' +
+      'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":7},"context_management":{"applied_edits":[{"type":"clear_tool_uses_20250919","cleared_tool_uses":2,"cleared_input_tokens":12000}]}}\n\n' +
+      'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+  },
   "chat:json": {
     contentType: "application/json",
     body: '{"id":"chatcmpl-u1","object":"chat.completion","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1050,"completion_tokens":7,"total_tokens":1057,"prompt_tokens_details":{"cached_tokens":900}}}',

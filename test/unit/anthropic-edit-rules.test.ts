@@ -162,10 +162,10 @@ describe("anthropic edit rules: exact outputs", () => {
     expect(r.refused).toEqual({ a: "last_assistant_turn" });
   });
 
-  it("client context_management or a compaction block marks the history server-managed", () => {
+  it("a client tool-use clearing edit or a compaction block marks the history server-managed", () => {
     const base = [user("go"), assistant([use("a")]), user([result("a", "A".repeat(100))]), ...tail];
-    const r1 = run(bodyBytes({ model: M, context_management: { edits: [] }, messages: base }), { a: { kind: "drop_result" } });
-    expect(r1.parsed.view.server_managed).toBe("context_management");
+    const r1 = run(bodyBytes({ model: M, context_management: { edits: [{ type: "clear_tool_uses_20250919" }] }, messages: base }), { a: { kind: "drop_result" } });
+    expect(r1.parsed.view.server_managed).toBe("clear_tool_uses_20250919");
     expect(r1.refused).toEqual({ a: "server_managed" });
     const r2 = run(bodyBytes({ model: M, messages: [user("go"), assistant([{ type: "compaction", content: "summary" }]), ...base.slice(1)] }), { a: { kind: "drop_result" } });
     expect(r2.parsed.view.server_managed).toBe("compaction");

@@ -99,10 +99,16 @@ describe("openai-responses read", () => {
     [{ conversation: "conv_1" }, [], "conversation"],
     [{ context_management: [{ type: "compaction", compact_threshold: 200000 }] }, [], "context_management"],
     [{}, [{ type: "compaction", encrypted_content: "x" }], "compaction"],
+    [{ context_management: "auto" }, [], "context_management"],
   ])("server-managed state %j %j → nothing edited", (extra, items, reason) => {
     const a = apply(resp, body([...(items as Item[]), ...BASE], extra), planAll(["f1", "c2"], { kind: "drop_pair" }));
     expect(a.parsed.view.server_managed).toBe(reason);
     expect(a.compiled).toEqual({ deletions: [], refused: { f1: "server_managed", c2: "server_managed" } });
+  });
+  it.each([[{ context_management: [] }], [{ context_management: null }]])("%j asks for no server-side compaction: pairs stay editable", (extra) => {
+    const a = apply(resp, body(BASE, extra), planAll(["f1"], { kind: "drop_pair" }));
+    expect(a.parsed.view.server_managed).toBeNull();
+    expect(a.compiled.refused).toEqual({});
   });
   it("names the field of an unexpected shape", () => {
     expect(() => resp.read(enc('{"input":5}'))).toThrow(new ResponsesWireError("input", "expected a string or an array, got number"));

@@ -9,6 +9,7 @@ import { expandFiles } from "./expand-files";
 import { parseArgs, USAGE } from "./parse-args";
 import { readSessionText } from "./read-session-text";
 import { renderTable } from "./render-table";
+import { retargetAnthropic } from "./retarget-model";
 import { runReplay } from "./run-replay";
 import { writeReport } from "./write-report";
 import { createProgressBar } from "./progress-bar";
@@ -21,7 +22,8 @@ async function main(): Promise<void> {
     return;
   }
   const files = expandFiles(args.files);
-  const sessions = files.map((f) => readSessionText(readFileSync(f, "utf8"), f));
+  const read = files.map((f) => readSessionText(readFileSync(f, "utf8"), f));
+  const sessions = args.retarget_anthropic === null ? read : retargetAnthropic(read, args.retarget_anthropic);
   for (const s of sessions) for (const n of s.notes) console.error(`${s.id}: ${n}`);
   const bar = createProgressBar("replay");
   try {

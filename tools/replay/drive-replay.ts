@@ -68,6 +68,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
     let transform_ms = 0;
     let note: string | undefined;
     let res: SendResult;
+    let callHeaders: Record<string, string> | undefined;
     if (strategy.kind === "gateway") {
       res = await strategy.send(p, original, opts);
       sent = typeof res.forwarded === "string" ? parseObject(res.forwarded) : null;
@@ -85,10 +86,11 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
         text = new TextDecoder().decode(out.body);
         engine = out.info.engine_cost_usd ?? 0;
         note = out.info.note;
+        callHeaders = out.headers;
         sent = parseObject(text);
       }
       transform_ms = now() - t0;
-      res = await send(p, text, opts);
+      res = await send(p, text, callHeaders ? { ...opts, headers: callHeaders } : opts);
     }
     const removed = sent === null ? [] : findRemovedResults(p, call.body, sent);
     for (const id of removed) if (!removedFirstAt.has(id)) removedFirstAt.set(id, call.index);

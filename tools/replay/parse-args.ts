@@ -1,7 +1,7 @@
 /**
  * Command-line arguments of `npm run replay` (pure):
  * `[--out dir] [--strategies a,b] [--sluice in-process|http|off] [--gateway URL] [--emulator URL]
- * [--concurrency n] <files or dirs…>`.
+ * [--concurrency n] [--retarget-anthropic MODEL] <files or dirs…>`.
  * Errors name the flag.
  */
 import type { SluiceMode } from "./run-replay";
@@ -19,18 +19,20 @@ export interface ReplayArgs {
   gateway: string | null;
   /** (session, strategy) runs in flight at once. */
   concurrency: number;
+  /** Model every Anthropic session is replayed on instead of its recorded one (./retarget-model.ts), or null. */
+  retarget_anthropic: string | null;
   files: string[];
   help: boolean;
 }
 
 export const USAGE =
-  "usage: npm run replay -- [--out dir] [--strategies none,anthropic-clear,observation-mask,idle-microcompact,sluice] [--sluice in-process|http|off] [--gateway URL] [--emulator URL] [--concurrency n] <files or dirs…>";
+  "usage: npm run replay -- [--out dir] [--strategies none,anthropic-clear,observation-mask,idle-microcompact,sluice,sluice-splice,sluice-native] [--sluice in-process|http|off] [--gateway URL] [--emulator URL] [--concurrency n] [--retarget-anthropic MODEL] <files or dirs…>";
 
 const SLUICE_MODES: readonly SluiceMode[] = ["in-process", "http", "off"];
 
 /** Parses argv (without node and script). */
 export function parseArgs(argv: readonly string[]): ReplayArgs {
-  const args: ReplayArgs = { out: "replay-report", strategies: null, emulator: null, sluice: "in-process", gateway: null, concurrency: 4, files: [], help: false };
+  const args: ReplayArgs = { out: "replay-report", strategies: null, emulator: null, sluice: "in-process", gateway: null, concurrency: 4, retarget_anthropic: null, files: [], help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
@@ -69,6 +71,12 @@ export function parseArgs(argv: readonly string[]): ReplayArgs {
         const n = Number(value());
         if (!Number.isInteger(n) || n < 1) throw new Error(`--concurrency: expected a positive integer`);
         args.concurrency = n;
+        break;
+      }
+      case "--retarget-anthropic": {
+        const v = value();
+        if (!/^[A-Za-z0-9._:@-]{1,200}$/.test(v)) throw new Error(`--retarget-anthropic: expected a model id, got "${v}"`);
+        args.retarget_anthropic = v;
         break;
       }
       case "-h":

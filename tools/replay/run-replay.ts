@@ -2,7 +2,8 @@
  * One replay run end to end (I/O: starts and stops processes and servers), shared by
  * `npm run replay` (./cli.ts) and `npm run demo` (tools/demo/main.ts):
  * 1. the emulator: the given URL, else started in-process (tools/emulator/server.ts);
- * 2. the `sluice` strategy: in-process (./sluice/run-in-process.ts), or over HTTP through the
+ * 2. the `sluice` strategy (and, when asked for by name, `sluice-splice` / `sluice-native`: in
+ *    process, config key `mechanism` forced): in-process (./sluice/run-in-process.ts), or over HTTP through the
  *    gateway — the given URL (its upstream must be this emulator), else `wrangler dev` started
  *    with SLUICE_COMPACTION=1 and the emulator as upstream (./sluice/start-gateway.ts) — or off;
  * 3. every session under every strategy (./drive-replay.ts), then the report (./summarize-report.ts).
@@ -15,7 +16,7 @@ import { createHttpSender } from "./send-http";
 import { createInProcessSluice } from "./sluice/run-in-process";
 import { startGateway } from "./sluice/start-gateway";
 import { defaultStrategyNames, resolveStrategies } from "./strategies/registry";
-import { createGatewayStrategy, createSluiceStrategy } from "./strategies/sluice-slot";
+import { createGatewayStrategy, createSluiceStrategy, envWithMechanism, MECHANISM_OF, type MechanismStrategy } from "./strategies/sluice-slot";
 import { summarizeReport, type ReplayReport } from "./summarize-report";
 import type { GatewayStrategy, RecordedSession, SessionRun, SluiceStrategy } from "./types";
 
@@ -87,7 +88,16 @@ export async function runReplay(opts: RunReplayOptions): Promise<ReplayOutcome> 
         throw new Error(`--sluice: unknown mode ${String(never)}`);
       }
     }
-    const strategies = resolveStrategies(opts.strategies ?? defaultStrategyNames(sluice !== null), sluice);
+    // Per-mechanism runs (in-process, each with its own session stores): sluice-splice, sluice-native.
+    const mechanisms: Record<string, SluiceStrategy> = {};
+    for (const name of opts.strategies ?? []) {
+      if (!Object.hasOwn(MECHANISM_OF, name) || opts.sluice !== "in-process") continue;
+      const m = name as MechanismStrategy;
+      const host = createInProcessSluice({ env: envWithMechanism({ SLUICE_COMPACTION: "1", ...opts.sluiceEnv }, MECHANISM_OF[m]) });
+      cleanup.push(() => host.close());
+      mechanisms[m] = createSluiceStrategy(host.transform, m);
+    }
+    const strategies = resolveStrategies(opts.strategies ?? defaultStrategyNames(sluice !== null), sluice, mechanisms);
     const runs = await driveReplay({
       sessions: opts.sessions,
       strategies,

@@ -26,6 +26,7 @@ export function emulatorCallHeaders(provider: Provider, opts: SendOptions): Reco
     ...agentHeaders(provider, opts.key, opts.key),
     "x-emulator-time": String(opts.time_ms),
     "x-emulator-reply": Buffer.from(JSON.stringify(opts.reply), "utf8").toString("base64"),
+    ...opts.headers,
   };
 }
 

@@ -62,6 +62,8 @@ export interface SendOptions {
   reply: Json;
   /** Per strategy-session credential so emulator caches do not collide (x-api-key / bearer). */
   key: string;
+  /** Request headers the strategy sets on this call (e.g. Sluice's native beta in `anthropic-beta`). Absent: the agent's headers. */
+  headers?: Record<string, string>;
 }
 
 /** What one send cost. */
@@ -127,7 +129,7 @@ export type SluiceTransform = (
   body: Uint8Array,
   headers: Record<string, string>,
   call: SluiceCall,
-) => Promise<{ body: Uint8Array; info: SluiceInfo }>;
+) => Promise<{ body: Uint8Array; info: SluiceInfo; headers?: Record<string, string> }>;
 
 /** A byte-level strategy backed by the Sluice slot. */
 export interface SluiceStrategy {

@@ -74,6 +74,8 @@ export interface ReapplyGuards {
   preserve_recent_turns: number;
   /** Tools never touched (DESIGN §5). */
   exclude_tools: readonly string[];
+  /** Lock reasons that do not stop a re-application (the native mechanism's splice-only locks: ./native-prefix.ts). Absent: every lock stops it. */
+  ignored_locks?: ReadonlySet<string>;
 }
 
 /**
@@ -98,7 +100,7 @@ export function reapplyLedger(view: ConversationView, ledger: Ledger, guards: Re
       if (byId.has(pair.id)) skipped[pair.id] = "result_changed";
       continue;
     }
-    if (pair.locked !== null) {
+    if (pair.locked !== null && guards.ignored_locks?.has(pair.locked) !== true) {
       skipped[pair.id] = `locked: ${pair.locked}`;
       continue;
     }

@@ -9,6 +9,8 @@
  *    min keep ratio of the history.
  * 4. Take the best positive cut, or skip. The result carries the whole plan and the ledger
  *    additions (first-seen times always; entries and a step record when a step was taken).
+ * Under the native mechanism (./resolve-mechanism.ts) the candidates of step 3 are the
+ * oldest-first prefix of ./native-prefix.ts, and the result carries `native` for the renderer.
  *
  * Cost-model inputs measured here: T = history tokens after step 1; V = request tokens outside
  * the history (system, tools), never below 0; avg = T / max(1, turn_count) (tokens the average
@@ -21,11 +23,13 @@ import { findModelPrice } from "../cost/find-model-price";
 import { netBenefit, type NetBenefit } from "../cost/net-benefit";
 import type { ModelPrice } from "../cost/prices";
 import type { EditPlan, PairAction } from "../plan/types";
-import type { ToolPair } from "../view/types";
-import { reapplyLedger, type LedgerAdditions, type LedgerEntry } from "./ledger";
+import type { ConversationView, ToolPair } from "../view/types";
+import { reapplyLedger, type LedgerAdditions, type LedgerEntry, type ReapplyGuards } from "./ledger";
 import { cachedEnd, pairIsOld, protectedStart } from "./locate-boundaries";
 import { messageTokensAfter, savedTokens } from "./estimate-savings";
-import { TIER_COST_WEIGHT, type SkipReason, type Tier, type TierContext, type TierResult } from "./types";
+import { SPLICE_ONLY_LOCKS, lockHolds, nativeCandidates } from "./native-prefix";
+import { nativeParamsFor, resolveMechanism } from "./resolve-mechanism";
+import { TIER_COST_WEIGHT, type CoreConfig, type SkipReason, type Tier, type TierContext, type TierResult } from "./types";
 
 /** A tier's proposal for one pair. */
 export interface Proposal {
@@ -56,18 +60,28 @@ export function costParamsFor(ctx: TierContext): { price: ModelPrice; params: Co
   return { price, params, fallback };
 }
 
-/** Pairs a new step may edit: old, unlocked, tool not excluded, no ledger decision. */
+/**
+ * Pairs a new step may edit: old, unlocked, tool not excluded, no ledger decision. Under the
+ * native mechanism the splice-only locks do not count (./native-prefix.ts).
+ */
 export function eligiblePairs(ctx: TierContext, decided: ReadonlySet<string>): ToolPair[] {
   const excluded = new Set(ctx.config.exclude_tools);
+  const native = resolveMechanism(ctx.config.mechanism, ctx.view.provider, ctx.view.model) === "native";
   return ctx.view.pairs.filter(
-    (p) => p.locked === null && !excluded.has(p.tool_name) && !decided.has(p.id) && pairIsOld(ctx.view, p, ctx.config.preserve_recent_turns),
+    (p) => (native ? !lockHolds(p) : p.locked === null) && !excluded.has(p.tool_name) && !decided.has(p.id) && pairIsOld(ctx.view, p, ctx.config.preserve_recent_turns),
   );
+}
+
+/** The re-application guards of `config` for `view`: under the native mechanism the splice-only locks do not stop a re-application (./native-prefix.ts). */
+export function ledgerGuards(config: CoreConfig, view: ConversationView): ReapplyGuards {
+  return nativeParamsFor(config, view) ? { ...config, ignored_locks: SPLICE_ONLY_LOCKS } : config;
 }
 
 /** Runs `propose` for `tier` and decides whether to take a step. */
 export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options: StepOptions = { gate: true }): TierResult {
   const { view, ledger, config } = ctx;
   const { price, params, fallback } = costParamsFor(ctx);
+  const native = nativeParamsFor(config, view);
   const warnings: string[] = fallback ? [`price: unknown model ${JSON.stringify(view.model)}, seed prices used`] : [];
   const firstSeen: Record<string, number> = {};
   for (const p of view.pairs) if (ledger.first_seen[p.id] === undefined) firstSeen[p.id] = ctx.now_ms;
@@ -84,11 +98,12 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
     skipped: reason === null ? null : { tier, reason },
     memory: null,
     warnings,
+    ...(native ? { native } : {}),
   });
   if (view.server_managed !== null) return noStep({ actions: {} }, view.est_tokens, "server_managed");
 
   // 1. Re-apply the ledger.
-  const re = reapplyLedger(view, ledger, config);
+  const re = reapplyLedger(view, ledger, ledgerGuards(config, view));
   for (const [id, why] of Object.entries(re.skipped)) warnings.push(`ledger: ${id} not re-applied (${why})`);
   const base: EditPlan = { actions: { ...re.actions } };
   const msgTokens = messageTokensAfter(view, base);
@@ -99,8 +114,12 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
   // 2. Gates and candidates.
   if (options.gate && tokensBefore < config.threshold_tokens) return noStep(base, tokensBefore, "under_threshold");
   const decided = new Set([...Object.keys(re.actions), ...Object.keys(re.skipped)]);
-  const proposals = propose(ctx, eligiblePairs(ctx, decided)).filter((p) => p.action.kind !== "keep" && savedTokens(p.pair, p.action) > 0);
-  if (proposals.length === 0) return noStep(base, tokensBefore, "no_candidates");
+  const proposed = propose(ctx, eligiblePairs(ctx, decided)).filter((p) => p.action.kind !== "keep" && savedTokens(p.pair, p.action) > 0);
+  // Native: the provider clears oldest first, so the candidates are the prefix up to the first pair that must stay.
+  const nativeShape = native ? nativeCandidates(ctx, re, new Set(proposed.map((p) => p.pair.id))) : null;
+  // Every pair of the native prefix stays a candidate, even one too small to save anything: the provider clears oldest first, so skipping it would break the prefix.
+  const proposals = nativeShape ? nativeShape.proposals : proposed;
+  if (proposed.length === 0 || proposals.length === 0) return noStep(base, tokensBefore, "no_candidates");
 
   // 3. Cut points, priced.
   const candidates: CutCandidate[] = proposals.map((p) => ({
@@ -128,6 +147,7 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
   for (const cut of cuts) {
     if (options.gate && cut.removed_tokens < config.min_reduction * tokensBefore) continue;
     if (historyTokens - cut.removed_tokens < params.min_keep_ratio * historyTokens) continue;
+    if (nativeShape && !nativeShape.accept(cut.pair_ids)) continue;
     sawReduction = true;
     const benefit = netBenefit(
       { history_tokens: historyTokens, removed_tokens: cut.removed_tokens, rewritten_tokens: cut.rewritten_tokens, request_cost_usd: ctx.engine_cost_usd ?? 0 },
@@ -169,6 +189,7 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
     skipped: null,
     memory: null,
     warnings,
+    ...(native ? { native } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
  * request is under, the config subset the core reads, the context every tier gets and the
  * result it returns (issue 4; DESIGN §3).
  */
-import type { GuaranteeLevel, EngineKind } from "../../config/defaults";
+import type { GuaranteeLevel, EngineKind, MechanismSetting } from "../../config/defaults";
 import type { CostParams, } from "../cost/cost-defaults";
 import type { ModelPrice } from "../cost/prices";
 import type { NetBenefit } from "../cost/net-benefit";
@@ -12,6 +12,7 @@ import type { TierMap } from "../memory/build-tier-map";
 import type { EditPlan } from "../plan/types";
 import type { ConversationView } from "../view/types";
 import type { Ledger, LedgerAdditions } from "./ledger";
+import type { NativeParams } from "./resolve-mechanism";
 
 /** The tiers, highest priority first (selectTier order). */
 export const TIERS = ["session_memory", "auto", "time_based", "micro", "none"] as const;
@@ -54,6 +55,8 @@ export interface CoreConfig {
   exclude_tools: readonly string[];
   idle_seconds: number;
   auto_context_pct: number;
+  /** How a step reaches the provider (./resolve-mechanism.ts). Absent: auto. */
+  mechanism?: MechanismSetting;
 }
 
 /** Everything a tier needs for one request. The host (session DO) supplies it; nothing here does I/O. */
@@ -133,4 +136,10 @@ export interface TierResult {
   memory: TierMap | null;
   /** Non-fatal notes: unknown model price, ledger entries that could not be re-applied. */
   warnings: string[];
+  /**
+   * Present when the plan reaches the provider by the native mechanism (./resolve-mechanism.ts):
+   * the plan's removals are then an oldest-first prefix rendered as one server-side edit, never
+   * spliced. Absent: splice.
+   */
+  native?: NativeParams;
 }

@@ -1,8 +1,9 @@
 /**
  * Anthropic Messages body → neutral view (pure). One scan of the body (../shared/json-scan.ts),
  * then one walk of `messages`: message summaries with identity hashes, tool pairs with byte
- * positions, orphans, locks, and the server-managed flag (DESIGN §6: client `context_management`
- * or a `compaction` block → Sluice edits nothing).
+ * positions, orphans, locks, and the server-managed flag (DESIGN §6: a client edit that clears
+ * tool uses or compacts (../shared/client-context-management.ts), or a `compaction` block →
+ * Sluice edits nothing; a thinking-only edit does not stop compaction).
  *
  * Pairing rule (Anthropic): a `tool_use` in assistant message i is answered by a `tool_result`
  * with the same id in message i+1, which must be a user message. Anything else is an orphan.
@@ -18,6 +19,7 @@ import { getMember, scanJson, type JsonNode } from "../shared/json-scan";
 import { knownOrLazy, lazyField } from "../shared/lazy-field";
 import { NodeMemo } from "../shared/node-memo";
 import { applyReferenceLocks } from "../shared/reference-locks";
+import { anthropicContextManagementReason } from "../shared/client-context-management";
 import { AnthropicShapeError, decodeString, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
 import { isMediaPart, modelChecksThinkingPrefix } from "./wire";
 
@@ -29,11 +31,10 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
   const model = modelNode?.type === "string" ? decodeString(bytes, modelNode, "model") : null;
   const msgs = history.messages;
 
-  // 1. Server-managed history: client context_management or any compaction block.
-  let serverManaged: string | null = null;
-  const cm = getMember(root, "context_management");
-  if (cm && cm.type !== "null") serverManaged = "context_management";
-  else if (msgs.some((m) => m.blocks.some((b) => b.kind === "compaction"))) serverManaged = "compaction";
+  // 1. Server-managed history: a client edit doing what Sluice does, or any compaction block.
+  const serverManaged =
+    anthropicContextManagementReason(bytes, getMember(root, "context_management")) ??
+    (msgs.some((m) => m.blocks.some((b) => b.kind === "compaction")) ? "compaction" : null);
 
   // 2. Messages: turn index, identity hash over non-tool parts, counts, estimates.
   const messages: MessageInfo[] = [];

@@ -89,22 +89,5 @@ export const WIRE_ROLES: readonly WireRole[] = ["user", "assistant", "system"];
  */
 export const MAX_CACHE_BREAKPOINTS = 4;
 
-/**
- * Models whose API runs the preserved-thinking prefix check: an edit anywhere before a returned
- * thinking block invalidates it (400 or silent drop). Source: platform.claude.com
- * build-with-claude/preserved-thinking/prefix-checks, `supportedModels` (fable/mythos 5.1–5.2,
- * opus/sonnet/haiku 5.5). Matched anywhere in the id so Bedrock/Vertex prefixes work.
- */
-const PREFIX_CHECK_MODELS = /claude-(?:fable|mythos)-|claude-(?:opus|sonnet|haiku)-5-5/;
-/** Model families known to predate preserved thinking (Claude 2/3/4.x): they ignore old thinking blocks. */
-const NO_PREFIX_CHECK_MODELS = /claude-(?:2|3|instant)|claude-(?:opus|sonnet|haiku)-4|claude-(?:opus|sonnet)-5(?:$|-\d{8})/;
-
-/**
- * Whether edits before a thinking block must be refused for this model. Unknown or absent models
- * are treated as checking (conservative: Sluice then edits nothing before the last thinking block).
- */
-export function modelChecksThinkingPrefix(model: string | null): boolean {
-  if (model === null) return true;
-  if (PREFIX_CHECK_MODELS.test(model)) return true;
-  return !NO_PREFIX_CHECK_MODELS.test(model);
-}
+/** The prefix-check model list lives with its source in src/core/models/prefix-check-models.ts. */
+export { modelChecksThinkingPrefix } from "../../core/models/prefix-check-models";

@@ -14,6 +14,7 @@
  */
 import type { Orphan } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
+import { responsesContextManagementReason } from "../shared/client-context-management";
 import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
 import { NodeMemo } from "../shared/node-memo";
 import type { ContentSummary, PairMemo } from "../shared/summarise-content";
@@ -153,7 +154,9 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ResponsesIndex {
   let serverManaged: string | null = null;
   for (const key of SERVER_STATE_KEYS) {
     const v = getMember(root, key);
-    if (v && v.type !== "null") serverManaged ??= key;
+    // context_management stands aside only when it asks for server-side compaction (DESIGN §6).
+    const asks = key === "context_management" ? responsesContextManagementReason(v) !== null : v !== undefined && v.type !== "null";
+    if (asks) serverManaged ??= key;
   }
   const input = getMember(root, "input");
   if (!input || input.type === "string") return { provider: "openai-responses", inputNode: null, items: [], groups: [], pairs: [], orphans: [], turnCount: 0, serverManaged };

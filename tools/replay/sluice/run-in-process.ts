@@ -7,7 +7,8 @@
  *    under the DO's own `SessionStore`; before the step, the alarms the virtual-time gap since the
  *    last activity would have fired run (src/do/session-alarms.ts: idle → complete → retention);
  * 3. `runStep` (src/do/run-step.ts) with the replay's virtual clock as `now_ms`;
- * 4. `decideForward` (apply, guarantee check, fail-open decision; src/gateway/decide-forward.ts);
+ * 4. `decideForward` (apply, guarantee check, fail-open decision; src/gateway/decide-forward.ts),
+ *    and the request headers it needs (the native edit's beta: src/gateway/request-headers.ts);
  * 5. `recordOutcome` (src/do/record-outcome.ts: rollback of a step that was not forwarded).
  * Not done here (no effect on what is forwarded): the archive, the audit trail, the usage tap.
  */
@@ -15,6 +16,7 @@ import { loadConfig } from "../../../src/config/load-config";
 import type { CompactionConfig } from "../../../src/config/schema";
 import { decideForward } from "../../../src/gateway/decide-forward";
 import { prepareCompaction } from "../../../src/gateway/prepare-compaction";
+import { betaHeaderFor } from "../../../src/gateway/request-headers";
 import { recordOutcome } from "../../../src/do/record-outcome";
 import { runStep } from "../../../src/do/run-step";
 import { nextAlarm, runAlarm } from "../../../src/do/session-alarms";
@@ -84,7 +86,8 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     const decision = decideForward(prepared, body, out, mode, correlation_id);
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
     host.store.flush();
-    return { body: decision.body, info: { engine_cost_usd: 0, note: decision.note } };
+    const set = decision.kind === "edited" && decision.beta !== undefined ? betaHeaderFor(new Headers(headers), decision.beta) : undefined;
+    return { body: decision.body, info: { engine_cost_usd: 0, note: decision.note }, ...(set ? { headers: set } : {}) };
   };
 
   return {

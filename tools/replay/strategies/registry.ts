@@ -8,14 +8,17 @@ import { createIdleMicrocompact } from "./idle-microcompact";
 import { noneStrategy } from "./none";
 import { createObservationMask } from "./observation-mask";
 
-/** Every strategy name, in report order. */
-export const STRATEGY_NAMES = ["none", "anthropic-clear", "observation-mask", "idle-microcompact", "sluice"] as const;
+/** Every strategy name, in report order (the per-mechanism Sluice runs are asked for by name only: ./sluice-slot.ts MECHANISM_OF). */
+export const STRATEGY_NAMES = ["none", "anthropic-clear", "observation-mask", "idle-microcompact", "sluice", "sluice-splice", "sluice-native"] as const;
+
+/** Strategies run when --strategies is not given. */
+const DEFAULT_NAMES: readonly string[] = ["none", "anthropic-clear", "observation-mask", "idle-microcompact", "sluice"];
 
 /**
  * Strategies for the given names (deduplicated, `none` first); `sluice` is the in-process or
  * gateway strategy built by the caller (./sluice-slot.ts). Throws naming an unknown or unwired strategy.
  */
-export function resolveStrategies(names: readonly string[], sluice: SluiceStrategy | GatewayStrategy | null): Strategy[] {
+export function resolveStrategies(names: readonly string[], sluice: SluiceStrategy | GatewayStrategy | null, mechanisms: Partial<Record<string, SluiceStrategy>> = {}): Strategy[] {
   const wanted = ["none", ...names.filter((n) => n !== "none")].filter((n, i, all) => all.indexOf(n) === i);
   return wanted.map((name): Strategy => {
     switch (name) {
@@ -30,6 +33,12 @@ export function resolveStrategies(names: readonly string[], sluice: SluiceStrate
       case "sluice":
         if (sluice === null) throw new Error("strategy sluice: not wired in this run (--sluice off)");
         return sluice;
+      case "sluice-splice":
+      case "sluice-native": {
+        const s = mechanisms[name];
+        if (s === undefined) throw new Error(`strategy ${name}: not wired in this run (in-process only: --sluice in-process)`);
+        return s;
+      }
       default:
         throw new Error(`--strategies: unknown strategy "${name}" (known: ${STRATEGY_NAMES.join(", ")})`);
     }
@@ -38,5 +47,5 @@ export function resolveStrategies(names: readonly string[], sluice: SluiceStrate
 
 /** Default strategy list: all pure ones, plus sluice when wired. */
 export function defaultStrategyNames(sluiceWired: boolean): string[] {
-  return STRATEGY_NAMES.filter((n) => n !== "sluice" || sluiceWired);
+  return DEFAULT_NAMES.filter((n) => n !== "sluice" || sluiceWired);
 }

@@ -16,9 +16,32 @@ import type { GatewayStrategy, SendFn, SluiceStrategy, SluiceTransform } from ".
 /** Where the rule comes from (both forms). */
 const SOURCE = "Sluice default config (DESIGN.md §3–§5, src/config/defaults.ts): the gateway's pipeline and session step";
 
-/** Wraps an in-process transform as the `sluice` strategy. */
-export function createSluiceStrategy(transform: SluiceTransform): SluiceStrategy {
-  return { kind: "sluice", name: "sluice", source: `${SOURCE}, in-process (virtual time)`, transform };
+/** Wraps an in-process transform as the `sluice` strategy (or, with `mechanism`, as `sluice-<mechanism>`: config key `mechanism` forced). */
+export function createSluiceStrategy(transform: SluiceTransform, mechanism?: MechanismStrategy): SluiceStrategy {
+  if (mechanism === undefined) return { kind: "sluice", name: "sluice", source: `${SOURCE}, in-process (virtual time)`, transform };
+  const m = MECHANISM_OF[mechanism];
+  return { kind: "sluice", name: mechanism, source: `${SOURCE} with "mechanism": "${m}" (docs/config.md "Mechanisms"), in-process (virtual time)`, transform };
+}
+
+/** The per-mechanism Sluice strategies (in-process only) and the config value each forces. */
+export const MECHANISM_OF = { "sluice-splice": "splice", "sluice-native": "native" } as const;
+export type MechanismStrategy = keyof typeof MECHANISM_OF;
+
+/**
+ * `env` (the gateway's vars) with `mechanism` set in its COMPACTION_CONFIG block (created when
+ * absent). Throws naming COMPACTION_CONFIG when the block is not a JSON object.
+ */
+export function envWithMechanism(env: Record<string, string>, mechanism: string): Record<string, string> {
+  let block: unknown = {};
+  if (env.COMPACTION_CONFIG !== undefined && env.COMPACTION_CONFIG.trim() !== "") {
+    try {
+      block = JSON.parse(env.COMPACTION_CONFIG);
+    } catch {
+      throw new Error("COMPACTION_CONFIG: not JSON");
+    }
+  }
+  if (typeof block !== "object" || block === null || Array.isArray(block)) throw new Error("COMPACTION_CONFIG must be a JSON object");
+  return { ...env, COMPACTION_CONFIG: JSON.stringify({ ...block, mechanism }) };
 }
 
 /** Wraps a sender through the gateway as the `sluice` strategy. */

@@ -1,0 +1,75 @@
+/**
+ * decideForward's native branch (pure; DESIGN §2 "Two mechanisms, one decision"): the plan's
+ * removals are an oldest-first prefix of the clearable tool uses (src/core/policy/native-prefix.ts);
+ * they reach the provider as one inserted `clear_tool_uses_20250919` edit
+ * (src/providers/anthropic-messages/native-edit.ts), checked by the independent native checker
+ * (src/providers/anthropic-messages/check-native-edit.ts). The messages go byte for byte.
+ * A throw, a failed check, or a new step whose pairs are not all among the leading tool uses the
+ * edit clears (`native_not_prefix`) forwards the original bytes and rolls the step back.
+ *
+ * Token figures: the estimate of what the provider will see, i.e. the request minus the
+ * estimated tokens of the cleared results (the provider's short placeholder is not counted).
+ * Whether the provider applied the edit is known only from its answer (`applied_edits`):
+ * src/usage/settle-native.ts settles the saving then.
+ */
+import type { CompactionMode } from "../config/load-config";
+import type { OutcomeReport, StepOutput } from "../do/step-types";
+import type { NativeParams } from "../core/policy/resolve-mechanism";
+import { checkNativeEdit } from "../providers/anthropic-messages/check-native-edit";
+import { CONTEXT_MANAGEMENT_BETA, insertNativeEdit, renderNativeEdit } from "../providers/anthropic-messages/native-edit";
+import type { ForwardDecision } from "./decide-forward";
+import type { Prepared } from "./prepare-compaction";
+
+/** The `x-sluice-compaction` suffix of a native request: `; mechanism=native; cleared_tool_uses=<C>`. */
+export function nativeNote(cleared: number): string {
+  return `; mechanism=native; cleared_tool_uses=${cleared}`;
+}
+
+/**
+ * The forward decision for a native step output. `summary(pairs, sent)` is the splice header
+ * text for those figures (decide-forward.ts summaryOf); `base` the outcome fields every report
+ * shares.
+ */
+export function decideNative(
+  prepared: Extract<Prepared, { kind: "ready" }>,
+  original: Uint8Array,
+  out: StepOutput & { native: NativeParams },
+  mode: Exclude<CompactionMode, "off">,
+  base: Omit<OutcomeReport, "outcome" | "tier">,
+  summary: (pairs: number, sent: number) => string,
+): ForwardDecision {
+  const est = prepared.parsed.view.est_tokens;
+  const failOpen = (reason: string): ForwardDecision =>
+    ({ kind: "original", body: original, note: `skipped; reason=${reason}`, report: { ...base, outcome: reason, rollback_step: out.step, tier: out.tier } });
+  if (prepared.provider !== "anthropic") return failOpen("native_unsupported");
+  let edited: Uint8Array;
+  let cleared = 0;
+  let sent = est;
+  try {
+    const render = renderNativeEdit(original, prepared.parsed.root, out.plan, out.native);
+    // A new step the edit would not carry out (its pairs are not leading tool uses) is rolled back, never kept unapplied.
+    const leading = new Set(render?.cleared_ids ?? []);
+    if (out.new_pair_ids.some((id) => !leading.has(id))) return failOpen("native_not_prefix");
+    if (render === null) {
+      const note = summary(0, est) + nativeNote(0);
+      return { kind: "original", body: original, note, report: { ...base, outcome: mode === "measure" ? "measured" : "unchanged", tier: out.tier, ...(mode === "measure" ? { would_send: est } : {}) } };
+    }
+    edited = insertNativeEdit(original, prepared.parsed.root, render.edit);
+    if (checkNativeEdit(original, edited, render.edit).length > 0) return failOpen("guarantee_check");
+    cleared = render.cleared;
+    const ids = new Set(render.cleared_ids);
+    for (const p of prepared.parsed.view.pairs) if (ids.has(p.id)) sent -= p.result_est_tokens;
+    sent = Math.max(0, sent);
+  } catch {
+    return failOpen("apply_error");
+  }
+  const note = summary(cleared, sent) + nativeNote(cleared);
+  if (mode === "measure") return { kind: "original", body: original, note, report: { ...base, outcome: "measured", tier: out.tier, pairs_removed: cleared, would_send: sent } };
+  return {
+    kind: "edited",
+    body: edited,
+    note,
+    beta: CONTEXT_MANAGEMENT_BETA,
+    report: { ...base, outcome: "compacted", tokens_sent: sent, tier: out.tier, pairs_removed: cleared, native_cleared: cleared },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Settles a native request's saving against what the provider reports (pure; DESIGN §2 "Two
+ * mechanisms, one decision"). At native, Sluice asks the provider to clear tool uses
+ * (OutcomeReport.native_cleared = C); only the answer's `context_management.applied_edits`
+ * says whether it did (./extract-usage.ts). So:
+ *
+ * - a `clear_tool_uses_20250919` entry with cleared_tool_uses > 0: the saving stands; the
+ *   provider's own counts are added to the session (`native_cleared_tool_uses`,
+ *   `native_cleared_input_tokens`), and `native_count_mismatch` when it cleared another number
+ *   of tool uses than C;
+ * - anything else (no entry, 0 cleared, no usage at all): the outcome becomes
+ *   `native_not_applied`, nothing counts as saved (tokens_sent = tokens_original, no pairs),
+ *   and `native_not_applied` is counted. The ledger stays: the same edit goes with the next
+ *   request.
+ */
+import type { OutcomeReport } from "../do/step-types";
+import type { Usage } from "./extract-usage";
+
+/** The outcome to record and the counters to add (name → amount). */
+export interface NativeSettlement {
+  outcome: OutcomeReport | null;
+  counters: Record<string, number>;
+}
+
+/** Settles `outcome` (null: none) against the call's reported `usage` (null: none came). */
+export function settleNative(outcome: OutcomeReport | null, usage: Usage | null): NativeSettlement {
+  const asked = outcome?.native_cleared ?? 0;
+  if (outcome === null || asked <= 0) return { outcome, counters: {} };
+  const applied = usage?.applied_edits?.find((e) => e.type === "clear_tool_uses_20250919");
+  if (applied !== undefined && applied.cleared_tool_uses > 0) {
+    const counters: Record<string, number> = { native_cleared_tool_uses: applied.cleared_tool_uses, native_cleared_input_tokens: applied.cleared_input_tokens };
+    if (applied.cleared_tool_uses !== asked) counters.native_count_mismatch = 1;
+    return { outcome, counters };
+  }
+  return {
+    outcome: { ...outcome, outcome: "native_not_applied", tokens_sent: outcome.tokens_original, pairs_removed: 0 },
+    counters: {},
+  };
+}
