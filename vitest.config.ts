@@ -35,11 +35,6 @@ export default defineConfig({
                   // header policy must never forward.
                   UNREACHABLE_URL: unreachable,
                   SLUICE_ADMIN_TOKEN: "sluice-admin-test-token-5f1c",
-                  // Short batching windows: the harness waits for each request's waitUntil, and a
-                  // request that opens a window waits it out (the defaults, 2 s and 1 s, would make
-                  // the suite ~3× slower). Tests of the batching itself inject their own buffers.
-                  SLUICE_REPORT_WINDOW_MS: "500",
-                  SLUICE_INDEX_WINDOW_MS: "50",
                 },
               },
             };

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { TIERS, type Tier } from "../core/policy/types";
 import type { Provider } from "../core/view/types";
-import type { OutcomeRecorded, OutcomeReport, StepOutput } from "../do/step-types";
+import type { OutcomeRecorded, OutcomeReport, StepOutput } from "../session/step-types";
 import type { Usage } from "../usage/extract-usage";
 
 export const PROVIDERS = ["anthropic", "openai-chat", "openai-responses"] as const satisfies readonly Provider[];

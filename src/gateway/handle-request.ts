@@ -9,6 +9,7 @@ import type { GatewayConfig } from "../config/gateway-config";
 import { forwardUpstream } from "./forward";
 import { providerError, type GatewayError, type ProviderFamily } from "./provider-errors";
 import { resolveUpstreamUrl } from "./resolve-upstream-url";
+import { errorName, logFailOpen } from "./log-fail-open";
 
 /** What kind of route a request came through. `chat` routes may be compacted; `passthrough` never. */
 export type RouteKind = "anthropic-messages" | "openai-chat" | "openai-responses" | "passthrough";
@@ -67,9 +68,10 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingRequest): Pr
       extraHeaders = out.headers ?? {};
       after = out.after;
       noResponse = out.noResponse;
-    } catch {
+    } catch (err) {
       body = req.body; // fail open: the original bytes
       extraHeaders = {};
+      logFailOpen({ reason: "hook_error", session_id: null, request_id: req.requestId, route: req.route, body_bytes: req.body?.length ?? 0, est_tokens: null, error: errorName(err) });
     }
   }
   const result = await forwardUpstream({

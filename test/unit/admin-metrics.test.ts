@@ -9,7 +9,7 @@ import { escapeLabelValue, formatValue, renderExposition } from "../../src/admin
 import { searchMemory } from "../../src/admin/search-memory";
 import { totalsOf } from "../../src/admin/summarize-index";
 import { buildTierMap } from "../../src/core/memory/build-tier-map";
-import type { StepOutput } from "../../src/do/step-types";
+import type { StepOutput } from "../../src/session/step-types";
 import { makeView } from "../support/make-view";
 import { parseExposition, valueOf } from "../support/parse-exposition";
 
@@ -149,7 +149,7 @@ describe("totals and memory search", () => {
     const series: StoredSeries[] = [
       ...deltasOf(outcomeUpdate(facts())),
       ...deltasOf(usageUpdate("cc:abc", "anthropic", 1, { input_tokens: 1_000, cache_read_input_tokens: 30_000, cache_creation_input_tokens: 500, output_tokens: 200 })),
-      ...deltasOf(outcomeUpdate(facts({ report: { correlation_id: "r", outcome: "parse_error", rollback_step: null, tokens_original: 10, tokens_sent: 10, tier: "none", pairs_removed: 0, would_send: null }, recorded: null }))),
+      ...deltasOf(outcomeUpdate(facts({ report: { correlation_id: "r", outcome: "parse", rollback_step: null, tokens_original: 10, tokens_sent: 10, tier: "none", pairs_removed: 0, would_send: null }, recorded: null }))),
     ].map((d) => ({ family: d.family, suffix: d.suffix, labels: d.labels, value: d.delta }));
     expect(totalsOf(series, 3)).toEqual({
       sessions: 3, requests: 2, compacted: 1, fail_open: 1, tokens_original: 52_010, tokens_sent: 31_510, tokens_saved: 20_500,

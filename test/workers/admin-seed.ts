@@ -13,7 +13,7 @@ import { loadConfig } from "../../src/config/load-config";
 import type { ConversationView } from "../../src/core/view/types";
 import type { SessionIndex } from "../../src/do/index-object";
 import type { SessionObject } from "../../src/do/session-object";
-import type { OutcomeRecorded, OutcomeReport } from "../../src/do/step-types";
+import type { OutcomeRecorded, OutcomeReport } from "../../src/session/step-types";
 import { createAdminApp, defaultAdminDeps } from "../../src/http/routes/admin";
 import type { Usage } from "../../src/usage/extract-usage";
 import { makeView } from "../support/make-view";
@@ -82,12 +82,12 @@ export async function seedSession(id: string, indexName: string): Promise<Outcom
     const now = Date.now();
     const step = await stub.step({ session_id: id, view, config: loaded.config, mode: "compact", correlation_id: `req-${i}`, now_ms: now });
     const report: OutcomeReport = { correlation_id: `req-${i}`, outcome: call.outcome, rollback_step: null, tokens_original: call.tokens_original, tokens_sent: call.tokens_sent, tier: step.tier, pairs_removed: 0, would_send: null };
-    const rec = await stub.reportOutcome(report);
+    const rec = (await stub.report({ outcome: report, usage: null, estimated_input_tokens: 0 }))!;
     recorded.push(rec);
     const r = await index.record(outcomeUpdate({ session_id: id, provider: "anthropic", model: view.model, turns: view.turn_count, now_ms: now, step, report, recorded: rec, step_ms: call.step_ms }));
     if (!r.ok) throw new Error(r.error);
     if (i === 0) {
-      await stub.reportCalls([{ leased: null, outcome: null, usage: USAGE, estimated_input_tokens: call.tokens_sent }]);
+      await stub.report({ outcome: null, usage: USAGE, estimated_input_tokens: call.tokens_sent });
       await index.record(usageUpdate(id, "anthropic", Date.now(), USAGE));
     }
   }

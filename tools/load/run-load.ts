@@ -53,7 +53,6 @@ import { readSessionText } from "../replay/read-session-text";
 import { ENDPOINT_PATH } from "../replay/send-http";
 import type { Provider, RecordedSession } from "../replay/types";
 import { INDEX_WINDOW_MS } from "../../src/gateway/index-buffer";
-import { REPORT_WINDOW_MS } from "../../src/gateway/report-buffer";
 import { cpuSince, idleCpuPerSecond, machineCpu, minByCommand, minusIdle, stealPercent, stealWarning, treeCpuByCommand } from "./process-cpu";
 import { formatReport } from "./format-report";
 import { readSessionStates } from "./read-do-state";
@@ -130,8 +129,8 @@ async function send(base: string, path: PathName, call: Call, runId: string): Pr
 /** Default time between a session's calls, ms (./schedule.ts): 6 sessions → 24 calls/s, about half of what compaction-on serves saturated here. */
 const DEFAULT_INTERVAL_MS = 250;
 
-/** How long after a phase its instance may still work on the phase's requests (report and index windows, then a margin), ms. */
-const SETTLE_MS = REPORT_WINDOW_MS + INDEX_WINDOW_MS + 500;
+/** How long after a phase its instance may still work on the phase's requests (the index window, then a margin), ms. */
+const SETTLE_MS = INDEX_WINDOW_MS + 500;
 
 /** Wall time over which each wrangler instance's idle CPU is sampled before the rounds, ms. */
 const IDLE_SAMPLE_MS = 3000;
@@ -190,7 +189,7 @@ async function runAgainst(emulatorUrl: string, sessions: Call[][], o: { n: numbe
   // A run that ends early (Ctrl-C, a failure) removes the state folders too; after the wrangler processes' own exit handlers.
   const releaseState = onExit(removeState, { alwaysLast: true });
   // The batching windows the settle wait (SETTLE_MS) is computed from, set explicitly so they are the ones running.
-  const base = { ANTHROPIC_BASE_URL: emulatorUrl, OPENAI_BASE_URL: emulatorUrl, SLUICE_REPORT_WINDOW_MS: String(REPORT_WINDOW_MS), SLUICE_INDEX_WINDOW_MS: String(INDEX_WINDOW_MS) };
+  const base = { ANTHROPIC_BASE_URL: emulatorUrl, OPENAI_BASE_URL: emulatorUrl };
   const started = performance.now();
   const machine0 = machineCpu();
   // One after the other: two wrangler processes starting at once can race for an internal port.

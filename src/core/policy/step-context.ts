@@ -1,8 +1,6 @@
 /**
- * The TierContext of one request from the session's state (pure), shared by the session DO's
- * step (src/do/run-step.ts, state read from SQL) and a gateway isolate holding a step lease
- * (./step-lease.ts, state copied from the DO's last answer), so both decide from the same
- * formula:
+ * The TierContext of one request from the session's state (pure), for the session DO's step
+ * (src/do/run-step.ts, state read from SQL) and the replay's in-process host:
  *
  * - turn_count = the view's turn count + 1 (this request's model call);
  * - context_pct_used = view.est_tokens / the model's context window (src/core/cost/prices.ts);

@@ -81,8 +81,6 @@ export interface TierContext {
   verdicts?: Verdicts;
   /** USD the engine charged for the verdicts (compaction request cost of a removal step). 0 by default. */
   engine_cost_usd?: number;
-  /** True while another isolate holds the session's step lease: the ledger is re-applied, no step is taken (./step-lease.ts rule 3). */
-  steps_held?: boolean;
 }
 
 /** Why no step was taken. */
@@ -92,9 +90,7 @@ export type SkipReason =
   | "no_candidates"
   | "under_min_reduction"
   | "not_positive"
-  | "not_selected"
-  /** Another gateway isolate holds the session's step lease (./step-lease.ts rule 3). */
-  | "lease_held";
+  | "not_selected";
 
 /** The step taken by this request, if any. */
 export interface StepTaken {

@@ -30,7 +30,6 @@ import { SESSION_INDEX_NAME } from "../../do/index-object";
 import type { SessionStats } from "../../do/session-stats";
 import { adminAuth, adminToken, adminTokenName } from "./admin-auth";
 import { createAdminAuditRoutes, type AuditReader } from "./admin-audit";
-import { leaseStore } from "../../gateway/lease-store";
 
 /** What the routes need from one session DO (its RPC methods). */
 export interface SessionAdmin {
@@ -142,7 +141,6 @@ export function createAdminApp(deps: AdminDeps = defaultAdminDeps) {
     app.post(`/sessions/:id/${action}`, async (c) => {
       const id = sessionId(c.req.param("id"));
       await deps.session(c.env, id).setDisabled(disabled);
-      leaseStore.drop(id); // this isolate's step lease for the session ends now; other isolates' within step_lease_ms
       await deps.index(c.env).setDisabled(id, disabled);
       return c.json({ session_id: id, disabled });
     });
