@@ -2,8 +2,24 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 /**
- * Two test levels (STYLE.md habit 8):
- * - `unit`: pure code under plain vitest in Node (test/unit).
+ * Tests that start other processes (wrangler dev, Chromium, the demo over the emulator, tool
+ * child-process cleanup, programs run as programs, spawned engines): the `slow` project, kept
+ * out of `npm run test:fast`.
+ */
+const SLOW = [
+  "test/unit/dashboard-browser.test.ts",
+  "test/unit/tool-children-cleanup.test.ts",
+  "test/unit/demo.test.ts",
+  "test/unit/emulator-server.test.ts",
+  "test/unit/load-do-state.test.ts",
+  "test/unit/config/config-check.test.ts",
+  "test/unit/engines/reference-engine.test.ts",
+];
+
+/**
+ * Three test projects (STYLE.md habit 8):
+ * - `unit`: pure code under plain vitest in Node (test/unit), without the SLOW files.
+ * - `slow`: the SLOW files, in Node.
  * - `workers`: routes, Durable Objects and alarms in workerd via the Workers vitest plugin
  *   (test/workers). A real upstream stand-in (test/support/upstream-server.ts) is started by
  *   globalSetup on 127.0.0.1 and its URL injected into the worker's vars.
@@ -15,8 +31,17 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
+          exclude: SLOW,
           environment: "node",
           testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "slow",
+          include: SLOW,
+          environment: "node",
+          testTimeout: 120_000,
         },
       },
       {
