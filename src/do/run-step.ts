@@ -27,15 +27,15 @@ export interface StepDeps {
 /** Runs one step and flushes the store; never throws for well-formed input (engine failures are counted, not thrown). */
 export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOutput> {
   const { store, sql } = deps;
-  const { view, config, now_ms } = input;
+  const { facts, config, now_ms } = input;
   const ledger = loadLedger(sql);
-  const state = beginCall(store, { now_ms, model: view.model, provider: view.provider, config }, ledger);
+  const state = beginCall(store, { now_ms, model: facts.model, provider: facts.provider, config }, ledger);
   if (store.getMeta("disabled") === "1") {
     store.add("disabled_requests", 1);
     store.flush();
-    return disabledOutput(view.est_tokens);
+    return disabledOutput(facts.est_tokens);
   }
-  const ctx = stepContext(state, view, config, now_ms, input.correlation_id);
+  const ctx = stepContext(state, facts, config, now_ms, input.correlation_id);
 
   if (config.engine !== "heuristic") ctx.verdicts = await stepVerdicts(deps, config, ctx);
 

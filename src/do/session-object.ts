@@ -22,8 +22,8 @@ import { sessionStats, type SessionStats } from "./session-stats";
 
 export class SessionObject extends DurableObject<Env> {
   private readonly store: SessionStore;
-  /** The last request's step view and config, in memory only (never stored: DESIGN invariant 7), for the idle alarm's precomputation. */
-  private last: { view: StepInput["view"]; config: StepInput["config"] } | null = null;
+  /** The last request's facts and config, in memory only (never stored: DESIGN invariant 7), for the idle alarm's precomputation. */
+  private last: { facts: StepInput["facts"]; config: StepInput["config"] } | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -34,7 +34,7 @@ export class SessionObject extends DurableObject<Env> {
   async step(input: StepInput): Promise<StepOutput> {
     if (this.store.getMeta("session_id") === null) this.store.setMeta("session_id", input.session_id);
     const out = await runStep({ store: this.store, sql: this.ctx.storage.sql, env: this.env }, input);
-    this.last = { view: input.view, config: input.config };
+    this.last = { facts: input.facts, config: input.config };
     await this.scheduleAlarm(input.now_ms);
     this.store.flush();
     return out;
@@ -102,7 +102,7 @@ export class SessionObject extends DurableObject<Env> {
     }
     // Idle: a good moment to ask an HTTP engine about the next step, off the request path.
     if (kind === "idle" && this.last !== null) {
-      await precomputeVerdicts({ store: this.store, sql: this.ctx.storage.sql, env: this.env }, this.last.config, this.last.view).catch(() => undefined);
+      await precomputeVerdicts({ store: this.store, sql: this.ctx.storage.sql, env: this.env }, this.last.config, this.last.facts).catch(() => undefined);
     }
     await this.scheduleAlarm(this.store.getMetaNumber("last_activity_ms", Date.now()));
     this.store.flush();

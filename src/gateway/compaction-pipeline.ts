@@ -1,7 +1,7 @@
 /**
  * The live compaction pipeline (shell, DESIGN §1), one function that reads top to bottom:
  * body (read once by the app) → parse into the view (./prepare-compaction.ts, pure) → session
- * key → ONE `step` RPC to the session DO (the step view: ../core/view/step-view.ts) → apply the
+ * key → ONE `step` RPC to the session DO (the request's facts: ../core/facts/step-facts.ts) → apply the
  * plan by splicing and check the edited bytes independently (./decide-forward.ts, pure) →
  * forward (the caller, ./handle-request.ts) → after the answer, ONE `report` RPC in waitUntil
  * carrying the outcome and the provider's usage. The DO is the only decision site and holds
@@ -17,7 +17,7 @@
 import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
 import type { Provider } from "../core/view/types";
-import { stepView } from "../core/view/step-view";
+import { stepFactsOf } from "../core/facts/step-facts";
 import type { SessionObject } from "../do/session-object";
 import type { CallReport, FailOpenReason, OutcomeRecorded, OutcomeReport, StepOutput } from "../session/step-types";
 import { scanCache, type ScanCache } from "./scan-cache";
@@ -126,7 +126,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   // 3. The one step RPC.
   let out: StepOutput;
   try {
-    out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, view: stepView(view, deps.config.head_chars), config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0 })), deps.doTimeoutMs);
+    out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts: stepFactsOf(view, deps.config), config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0 })), deps.doTimeoutMs);
   } catch (err) {
     const reason = err instanceof Deadline ? "do_timeout" : "do_error";
     log(reason, sid, est, err);

@@ -7,7 +7,7 @@
 import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
 import type { EditPlan } from "../core/plan/types";
-import type { ConversationView } from "../core/view/types";
+import type { StepFacts } from "../core/facts/step-facts";
 import type { SkipReason, Tier } from "../core/policy/types";
 import type { Usage } from "../usage/extract-usage";
 
@@ -31,8 +31,8 @@ export type Outcome = "compacted" | "unchanged" | "measured" | FailOpenReason;
 /** The one pre-forward RPC of a request (SessionObject.step). */
 export interface StepInput {
   session_id: string;
-  /** The request's view with each result's text cut to at most STEP_RESULT_CHARS (src/core/view/step-view.ts): no whole body crosses the RPC. */
-  view: ConversationView;
+  /** What the core reads of the request, computed in the gateway (src/core/facts/step-facts.ts): hashes, sizes, classifications, at most head_chars of each result. */
+  facts: StepFacts;
   config: CompactionConfig;
   mode: Exclude<CompactionMode, "off">;
   correlation_id: string;

@@ -10,7 +10,8 @@ import { searchMemory } from "../../src/admin/search-memory";
 import { totalsOf } from "../../src/admin/summarize-index";
 import { buildTierMap } from "../../src/core/memory/build-tier-map";
 import type { StepOutput } from "../../src/session/step-types";
-import { makeView } from "../support/make-view";
+import { factsOf, makeView } from "../support/make-view";
+import { hashText } from "../../src/core/hash";
 import { parseExposition, valueOf } from "../support/parse-exposition";
 
 const STEP: StepOutput = { disabled: false, tier: "micro", plan: { actions: {} }, step: 3, tokens_original: 52_000, tokens_after: 31_500, pairs_removed: 4, skipped: null, cost_estimate: 0.0031, new_pair_ids: ["t1"], warnings: [] };
@@ -164,10 +165,12 @@ describe("totals and memory search", () => {
       { role: "user", results: [{ id: "a", text: "export const app = 1;" }, { id: "b", text: "Error: 2 tests failed", is_error: true }] },
       { role: "assistant", text: "done" },
     ] });
-    const map = buildTierMap(view, 4);
-    const r = searchMemory(map, "APP", null);
-    expect(r.matches.map((e) => `${e.kind}:${e.key}`)).toEqual(["command:npm test -- app", "path:src/App.ts"]);
-    expect(searchMemory(map, "app", "path")).toEqual({ q: "app", kind: "path", total: 1, matches: [{ kind: "path", key: "src/App.ts", pair_ids: ["a"], first_message: 1, last_message: 1, count: 1 }] });
+    const map = buildTierMap(factsOf(view), 4);
+    // Tool names and error lines by substring; paths and commands (hashed in the facts) by their exact text.
+    expect(searchMemory(map, "READ", null).matches.map((e) => `${e.kind}:${e.key}`)).toEqual(["tool:Read"]);
+    expect(searchMemory(map, "app", "path").total).toBe(0);
+    expect(searchMemory(map, "./src/App.ts", "path")).toEqual({ q: "./src/App.ts", kind: "path", total: 1, matches: [{ kind: "path", key: hashText("src/App.ts"), pair_ids: ["a"], first_message: 1, last_message: 1, count: 1 }] });
+    expect(searchMemory(map, "npm test -- app", "command").matches.map((e) => e.pair_ids)).toEqual([["b"]]);
     expect(searchMemory(map, "", "error").matches.map((e) => e.key)).toEqual(["Error: 2 tests failed"]);
   });
 });

@@ -11,6 +11,8 @@ import { outcomeUpdate, usageUpdate } from "../../src/admin/index-update";
 import type { Env } from "../../src/config/env";
 import { loadConfig } from "../../src/config/load-config";
 import type { ConversationView } from "../../src/core/view/types";
+import { DEFAULTS } from "../../src/config/defaults";
+import { stepFactsOf, type StepFacts } from "../../src/core/facts/step-facts";
 import type { SessionIndex } from "../../src/do/index-object";
 import type { SessionObject } from "../../src/do/session-object";
 import type { OutcomeRecorded, OutcomeReport } from "../../src/session/step-types";
@@ -40,6 +42,11 @@ export const indexStub = (name: string): DurableObjectStub<SessionIndex> => E.SE
 /** An app with the admin sub-app under /admin, reading the index instance `indexName`. */
 export const adminAppFor = (indexName: string) =>
   new Hono<{ Bindings: Env }>().route("/admin", createAdminApp({ ...defaultAdminDeps, index: () => indexStub(indexName) as never }));
+
+/** The step facts of seedView() (defaults: head_chars, heuristic engine). */
+export function seedFacts(): StepFacts {
+  return stepFactsOf(seedView(), { head_chars: DEFAULTS.head_chars, engine: "heuristic" });
+}
 
 /** A small Anthropic conversation: a Read, a failed Bash, prose on both sides. */
 export function seedView(): ConversationView {
@@ -80,7 +87,7 @@ export async function seedSession(id: string, indexName: string): Promise<Outcom
   const recorded: OutcomeRecorded[] = [];
   for (const [i, call] of CALLS.entries()) {
     const now = Date.now();
-    const step = await stub.step({ session_id: id, view, config: loaded.config, mode: "compact", correlation_id: `req-${i}`, now_ms: now });
+    const step = await stub.step({ session_id: id, facts: stepFactsOf(view, loaded.config), config: loaded.config, mode: "compact", correlation_id: `req-${i}`, now_ms: now });
     const report: OutcomeReport = { correlation_id: `req-${i}`, outcome: call.outcome, rollback_step: null, tokens_original: call.tokens_original, tokens_sent: call.tokens_sent, tier: step.tier, pairs_removed: 0, would_send: null };
     const rec = (await stub.report({ outcome: report, usage: null, estimated_input_tokens: 0 }))!;
     recorded.push(rec);

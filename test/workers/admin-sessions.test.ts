@@ -12,7 +12,7 @@ import { buildTierMap } from "../../src/core/memory/build-tier-map";
 import type { SessionObject } from "../../src/do/session-object";
 import type { SessionStats } from "../../src/do/session-stats";
 import { parseExposition, valueOf } from "../support/parse-exposition";
-import { ARCHIVED_TEXT, AUTH, CALLS, FAIL_OPEN, MARKERS, USAGE, adminAppFor, envWith, seedSession, seedView, sessionStub } from "./admin-seed";
+import { ARCHIVED_TEXT, AUTH, CALLS, FAIL_OPEN, MARKERS, USAGE, adminAppFor, envWith, seedFacts, seedSession, sessionStub } from "./admin-seed";
 
 const get = (app: ReturnType<typeof adminAppFor>, path: string, extra: Record<string, unknown> = {}) => app.request(path, { headers: AUTH }, envWith(extra));
 const SAVED = CALLS[0].tokens_original - CALLS[0].tokens_sent;
@@ -60,7 +60,7 @@ describe("admin sessions", () => {
     await seedSession("adm-mem-1", "idx-mem");
     const before = await get(app, "/admin/sessions/adm-mem-1/memory");
     expect(before.status).toBe(404);
-    const map = buildTierMap(seedView(), 1);
+    const map = buildTierMap(seedFacts(), 1);
     await runInDurableObject(sessionStub("adm-mem-1"), (_i: SessionObject, state) => {
       state.storage.sql.exec("INSERT INTO meta (key, value) VALUES ('memory', ?)", JSON.stringify(map));
     });
@@ -96,7 +96,7 @@ describe("admin sessions", () => {
     expect(await (await post("disable")).json()).toEqual({ session_id: "adm-kill-1", disabled: true });
     const config = loadConfig({ SLUICE_COMPACTION: "1" });
     if (!config.ok) throw new Error("config");
-    const step = () => sessionStub("adm-kill-1").step({ session_id: "adm-kill-1", view: seedView(), config: config.config, mode: "compact", correlation_id: "next", now_ms: Date.now() });
+    const step = () => sessionStub("adm-kill-1").step({ session_id: "adm-kill-1", facts: seedFacts(), config: config.config, mode: "compact", correlation_id: "next", now_ms: Date.now() });
     const off = await step();
     expect([off.disabled, off.plan, off.step]).toEqual([true, { actions: {} }, null]);
     const listed = (await (await get(app, "/admin/sessions")).json()) as { sessions: SessionSummary[] };
@@ -119,7 +119,7 @@ describe("admin sessions", () => {
     const app = adminAppFor("idx-grep");
     await seedSession("adm-grep-1", "idx-grep");
     await runInDurableObject(sessionStub("adm-grep-1"), (_i: SessionObject, state) => {
-      state.storage.sql.exec("INSERT INTO meta (key, value) VALUES ('memory', ?)", JSON.stringify(buildTierMap(seedView(), 1)));
+      state.storage.sql.exec("INSERT INTO meta (key, value) VALUES ('memory', ?)", JSON.stringify(buildTierMap(seedFacts(), 1)));
     });
     const paths = ["/admin/sessions", "/admin/sessions/adm-grep-1", "/admin/sessions/adm-grep-1/memory", "/admin/sessions/adm-grep-1/memory?q=e",
       "/admin/metrics", "/admin/audit", "/admin/audit/verify", "/admin/dashboard", "/admin/dashboard.js", "/admin/dashboard.css"];

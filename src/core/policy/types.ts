@@ -10,7 +10,7 @@ import type { NetBenefit } from "../cost/net-benefit";
 import type { Verdicts } from "../engine/verdict";
 import type { TierMap } from "../memory/build-tier-map";
 import type { EditPlan } from "../plan/types";
-import type { ConversationView } from "../view/types";
+import type { StepFacts } from "../facts/step-facts";
 import type { Ledger, LedgerAdditions } from "./ledger";
 
 /** The tiers, highest priority first (selectTier order). */
@@ -58,7 +58,7 @@ export interface CoreConfig {
 
 /** Everything a tier needs for one request. The host (session DO) supplies it; nothing here does I/O. */
 export interface TierContext {
-  view: ConversationView;
+  view: StepFacts;
   /** The session's ledger before this request. */
   ledger: Ledger;
   pressure: BudgetPressure;

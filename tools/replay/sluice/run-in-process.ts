@@ -3,7 +3,7 @@
  * same steps as the Worker pipeline (src/gateway/compaction-pipeline.ts) with the Workers parts
  * replaced —
  * 1. `prepareCompaction` (parse, session id; src/gateway/prepare-compaction.ts), then the step
- *    view (src/core/view/step-view.ts) that the Worker sends in its one step RPC;
+ *    facts (src/core/facts/step-facts.ts) that the Worker sends in its one step RPC;
  * 2. the session's state: one in-memory SQLite `SqlStorage` per session id (./create-memory-sql.ts)
  *    under the DO's own `SessionStore`; before the step, the alarms the virtual-time gap since the
  *    last activity would have fired run (src/do/session-alarms.ts: idle → complete → retention);
@@ -21,7 +21,7 @@ import { recordOutcome } from "../../../src/do/record-outcome";
 import { runStep } from "../../../src/do/run-step";
 import { nextAlarm, runAlarm } from "../../../src/do/session-alarms";
 import { SessionStore } from "../../../src/do/session-store";
-import { stepView } from "../../../src/core/view/step-view";
+import { stepFactsOf } from "../../../src/core/facts/step-facts";
 import type { SluiceTransform } from "../types";
 import { createMemorySql } from "./create-memory-sql";
 
@@ -82,7 +82,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     host = catchUp(id, host, call.time_ms);
     if (host.store.getMeta("session_id") === null) host.store.setMeta("session_id", id);
     const correlation_id = `${call.session_id}#${call.call_index}`;
-    const out = await runStep({ store: host.store, sql: host.sql, env: {} }, { session_id: id, view: stepView(prepared.parsed.view, config.head_chars), config, mode, correlation_id, now_ms: call.time_ms });
+    const out = await runStep({ store: host.store, sql: host.sql, env: {} }, { session_id: id, facts: stepFactsOf(prepared.parsed.view, config), config, mode, correlation_id, now_ms: call.time_ms });
     const decision = decideForward(prepared, body, out, mode, correlation_id);
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
     host.store.flush();
