@@ -7,11 +7,7 @@ import type { EditPlan, PairAction } from "../plan/types";
 import { MEDIA_TOKENS, estimateTokensFromBytes } from "../tokens/estimate";
 import type { PairFacts, StepFacts } from "../facts/step-facts";
 
-/**
- * Tokens a drop_result leaves behind: the adapter keeps "a short exact head" (plan/types.ts);
- * we assume 64 bytes ≈ 16 tokens. An estimate for the cost model only; the adapter decides.
- */
-export const DROP_RESULT_KEPT_TOKENS = 16;
+import { DROP_RESULT_KEPT_TOKENS } from "../plan/drop-result-head";
 
 /** Estimated tokens of a pair's call (its input). */
 export function callTokens(pair: PairFacts): number {
