@@ -11,6 +11,7 @@
  */
 import type { IndexUpdate } from "../admin/index-update";
 import { FLUSH_STALL_MS, WindowFlusher } from "./window-flusher";
+import { INDEX_BUFFER_BUDGET_BYTES, INDEX_UPDATE_BYTES } from "../core/isolate-memory-budget";
 
 /**
  * How long the flusher waits for other requests' updates before sending, ms. A constant, not a
@@ -22,12 +23,17 @@ import { FLUSH_STALL_MS, WindowFlusher } from "./window-flusher";
 export const INDEX_WINDOW_MS = 250;
 /** Updates per `recordMany` call (the index validates and writes them in one transaction). */
 export const INDEX_BATCH_MAX = 200;
+/** Most updates waiting (the index buffer's share of the isolate budget); past it the oldest are dropped (metrics only, never a request). */
+export const INDEX_PENDING_MAX = Math.floor(INDEX_BUFFER_BUDGET_BYTES / INDEX_UPDATE_BYTES);
 
 export class IndexBuffer {
   private pending: IndexUpdate[] = [];
   private readonly flusher: WindowFlusher;
 
-  constructor(windowMs = INDEX_WINDOW_MS, private readonly batchMax = INDEX_BATCH_MAX, stallMs = FLUSH_STALL_MS) {
+  /** Updates dropped because the buffer was full. */
+  dropped = 0;
+
+  constructor(windowMs = INDEX_WINDOW_MS, private readonly batchMax = INDEX_BATCH_MAX, stallMs = FLUSH_STALL_MS, private readonly pendingMax = INDEX_PENDING_MAX) {
     this.flusher = new WindowFlusher(windowMs, stallMs);
   }
 
@@ -39,6 +45,7 @@ export class IndexBuffer {
   add(updates: readonly IndexUpdate[], send: (batch: IndexUpdate[]) => Promise<unknown>): Promise<void> {
     if (updates.length === 0) return Promise.resolve();
     this.pending.push(...updates);
+    if (this.pending.length > this.pendingMax) this.dropped += this.pending.splice(0, this.pending.length - this.pendingMax).length;
     return this.flusher.schedule(() => this.pending.length === 0, async (progress) => {
       await send(this.pending.splice(0, this.batchMax)).catch(() => undefined);
       progress();

@@ -64,7 +64,7 @@ describe("metrics", () => {
       outcomeUpdate(facts({ step_ms: 1_500, recorded: { calls: 8, tokens_saved: 0, usd_saved: 0 }, report: { correlation_id: "r2", outcome: "do_error", rollback_step: null, tokens_original: 1_000, tokens_sent: 1_000, tier: "none", pairs_removed: 0, would_send: null } })),
       usageUpdate("cc:abc", "anthropic", 1_700_000_000_500, { input_tokens: 1_000, cache_read_input_tokens: 30_000, cache_creation_input_tokens: 500, output_tokens: 200 }),
     ]);
-    const text = renderExposition(buildFamilies(series, 1));
+    const text = renderExposition(buildFamilies(series, 1, { scan_hits: 7, scan_misses: 2 }));
     expect(text).toBe(`# HELP sluice_requests_total Chat requests through the compaction pipeline, by provider and outcome (compacted, unchanged, disabled, fail_open).
 # TYPE sluice_requests_total counter
 sluice_requests_total{provider="anthropic",outcome="compacted"} 1
@@ -112,19 +112,24 @@ sluice_engine_latency_seconds_count 2
 # HELP sluice_sessions Sessions held in the session index.
 # TYPE sluice_sessions gauge
 sluice_sessions 1
+# HELP sluice_scan_cache_lookups_total Scans of received bodies by the isolate answering this scrape, by result (hit: the session's last body was kept and its shared prefix reused; miss).
+# TYPE sluice_scan_cache_lookups_total counter
+sluice_scan_cache_lookups_total{result="hit"} 7
+sluice_scan_cache_lookups_total{result="miss"} 2
 `);
     const parsed = parseExposition(text);
     expect(parsed.map((f) => [f.name, f.type])).toEqual([
       ["sluice_requests_total", "counter"], ["sluice_compaction_steps_total", "counter"], ["sluice_fail_open_total", "counter"],
       ["sluice_tokens_original_total", "counter"], ["sluice_tokens_sent_total", "counter"], ["sluice_tokens_saved_total", "counter"],
       ["sluice_usd_saved_total", "counter"], ["sluice_usage_tokens_total", "counter"], ["sluice_engine_latency_seconds", "histogram"], ["sluice_sessions", "gauge"],
+      ["sluice_scan_cache_lookups_total", "counter"],
     ]);
     expect(valueOf(parsed, "sluice_engine_latency_seconds_bucket", { le: "+Inf" })).toBe(2);
   });
 
   it("an empty index still renders every unlabelled family, valid", () => {
     const parsed = parseExposition(renderExposition(buildFamilies([], 0)));
-    expect(parsed.map((f) => f.samples.length)).toEqual([0, 0, 0, 1, 1, 1, 1, 0, 14, 1]);
+    expect(parsed.map((f) => f.samples.length)).toEqual([0, 0, 0, 1, 1, 1, 1, 0, 14, 1, 2]);
   });
 
   it("escapes HELP and label values and formats special floats per the spec", () => {
