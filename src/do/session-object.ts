@@ -43,10 +43,11 @@ export class SessionObject extends DurableObject<Env> {
   /**
    * The one after-the-answer RPC of a request: its outcome (./record-outcome.ts: counters, the
    * per-call row, a rollback) and its provider usage (./record-usage.ts), each possibly null,
-   * one flush for both. Returns what the outcome recorded (null without one).
+   * one flush for both; counted in `reports`. Returns what the outcome recorded (null without one).
    */
   async report(r: CallReport): Promise<OutcomeRecorded | null> {
     const now = Date.now();
+    this.store.add("reports", 1);
     const recorded = r.outcome === null ? null : recordOutcome(this.store, this.ctx.storage.sql, r.outcome, now);
     if (r.usage !== null) recordUsage(this.store, r.usage, r.estimated_input_tokens, now);
     this.store.flush();
