@@ -4,6 +4,7 @@
  * the kill switch (effective on the next step), and a grep that no admin answer or metric
  * carries text from the seeded requests.
  */
+import { hashText } from "../../src/core/hash";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SessionSummary } from "../../src/admin/summarize-index";
@@ -66,8 +67,9 @@ describe("admin sessions", () => {
     });
     const all = (await (await get(app, "/admin/sessions/adm-mem-1/memory")).json()) as { tier_map: unknown; search: unknown };
     expect(all).toEqual({ session_id: "adm-mem-1", tier_map: map, search: null });
-    const found = await (await get(app, "/admin/sessions/adm-mem-1/memory?q=SEED%2FAPP")).json();
-    expect(found).toEqual({ session_id: "adm-mem-1", tier_map: map, search: { q: "SEED/APP", kind: null, total: 1, matches: [{ kind: "path", key: "src/seed/app.ts", pair_ids: ["toolu_read"], first_message: 1, last_message: 1, count: 1 }] } });
+    // A path is found by its exact text (the map keys it by hash: src/core/facts/step-facts.ts).
+    const found = await (await get(app, "/admin/sessions/adm-mem-1/memory?q=src%2Fseed%2Fapp.ts")).json();
+    expect(found).toEqual({ session_id: "adm-mem-1", tier_map: map, search: { q: "src/seed/app.ts", kind: null, total: 1, matches: [{ kind: "path", key: hashText("src/seed/app.ts"), pair_ids: ["toolu_read"], first_message: 1, last_message: 1, count: 1 }] } });
     const errors = (await (await get(app, "/admin/sessions/adm-mem-1/memory?q=fail&kind=error")).json()) as { search: { matches: { key: string }[] } };
     expect(errors.search.matches.map((m) => m.key)).toEqual(["Error: build failed"]);
     const bad = await get(app, "/admin/sessions/adm-mem-1/memory?kind=prose");
