@@ -80,7 +80,7 @@ export interface OutcomeFacts {
   step: StepOutput | null;
   /** What the pipeline reported to the session DO. */
   report: OutcomeReport;
-  /** What the DO recorded (reportOutcome's answer), or null when it did not answer. */
+  /** What the DO recorded (SessionObject.report's answer), or null when it did not answer. */
   recorded: OutcomeRecorded | null;
   step_ms: number | null;
 }

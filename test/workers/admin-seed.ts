@@ -1,6 +1,6 @@
 /**
  * TEST FIXTURE (not product code): seeds one session's state the way the gateway does — the
- * SessionObject's RPCs (step, reportOutcome, reportUsage, countFailOpen, archive) and the
+ * SessionObject's RPCs (step, report, countFailOpen, archive) and the
  * SessionIndex's `record` with updates derived by the pure functions the pipeline will call —
  * and builds an admin app whose index is a per-test instance. The request text carries MARKERS
  * so tests can grep every admin answer for them.

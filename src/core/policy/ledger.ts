@@ -122,9 +122,9 @@ function isEmpty(record: Record<string, unknown>): boolean {
 }
 
 /**
- * Merges additions into a ledger (pure; returns a new ledger, neither input changed). Parts the
- * additions leave alone are shared with `ledger`, not copied: a lease holder merges after every
- * request, most of which add a few first-seen times and no entry.
+ * Merges additions into a ledger (pure; returns a new ledger, neither input changed), as the
+ * session DO's SQL store does (src/do/ledger-sql.ts): for hosts that keep the ledger in memory
+ * (the core's corpus replay). Parts the additions leave alone are shared with `ledger`.
  */
 export function mergeLedger(ledger: Ledger, add: LedgerAdditions): Ledger {
   let entries = ledger.entries;
