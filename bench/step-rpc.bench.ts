@@ -14,6 +14,7 @@
  */
 import { loadConfig } from "../src/config/load-config";
 import { stepFactsOf } from "../src/core/facts/step-facts";
+import { decodeStepFacts, encodeStepFacts } from "../src/core/facts/wire-facts";
 import { decideForward } from "../src/gateway/decide-forward";
 import { prepareCompaction } from "../src/gateway/prepare-compaction";
 import { ScanCache } from "../src/gateway/scan-cache";
@@ -41,7 +42,7 @@ function requestFor(adapter: ProviderAdapter, s: Session, end: number): Uint8Arr
 function stepInputOf(adapter: ProviderAdapter, bytes: Uint8Array, scan?: ScanCache, key = ""): { input: StepInput; prepared: Extract<ReturnType<typeof prepareCompaction>, { kind: "ready" }> } | null {
   const prepared = prepareCompaction(adapter.provider, new Headers(), bytes, () => adapter, scan ? (b) => scan.scan(key, b) : undefined);
   if (prepared.kind !== "ready") return null;
-  const input: StepInput = { session_id: prepared.session.id, facts: stepFactsOf(prepared.parsed.view, CONFIG), config: CONFIG, mode: "compact", correlation_id: "00000000-0000-4000-8000-000000000000", now_ms: 0 };
+  const input: StepInput = { session_id: prepared.session.id, facts: encodeStepFacts(stepFactsOf(prepared.parsed.view, CONFIG)), config: CONFIG, mode: "compact", correlation_id: "00000000-0000-4000-8000-000000000000", now_ms: 0 };
   return { input, prepared };
 }
 
@@ -58,13 +59,14 @@ function payload(adapter: ProviderAdapter): void {
   const step = stepInputOf(adapter, best.bytes);
   if (!step) return;
   const json = JSON.stringify(step.input).length;
-  const pairs = step.input.facts.pairs.length;
+  const facts = decodeStepFacts(step.input.facts);
+  const pairs = facts.pairs.length;
   const target = PAYLOAD_FIXED_BYTES + PAYLOAD_PER_PAIR_BYTES * pairs;
-  const longestHead = Math.max(0, ...step.input.facts.pairs.map((p) => p.result_head.length));
+  const longestText = Math.max(0, ...facts.pairs.map((p) => Math.max(p.result_head.length, p.error_line.length, p.input_head.length)));
   console.log(
-    `${adapter.provider}: step RPC payload for ${best.id} (${best.bytes.length.toLocaleString("en")}-byte body, ${pairs} pairs, ${step.input.facts.messages.length} messages): ` +
+    `${adapter.provider}: step RPC payload for ${best.id} (${best.bytes.length.toLocaleString("en")}-byte body, ${pairs} pairs, ${facts.messages.length} messages): ` +
       `${json.toLocaleString("en")} bytes JSON (${(json / best.bytes.length * 100).toFixed(1)} % of the body); target ≤ ${target.toLocaleString("en")} → ${json <= target ? "met" : "MISSED"}; ` +
-      `longest result text ${longestHead} chars (head_chars ${CONFIG.head_chars})`,
+      `longest text carried ${longestText} chars (a failed result's first line; head_chars ${CONFIG.head_chars} bounds it)`,
   );
 }
 

@@ -8,6 +8,7 @@
  * have removed (SessionObject.report counts measure_*).
  */
 import { compact } from "../core/policy/compact";
+import { decodeStepFacts } from "../core/facts/wire-facts";
 import { stepContext } from "../core/policy/step-context";
 import { loadLedger, saveAdditions } from "./ledger-sql";
 import { beginCall } from "./session-calls";
@@ -27,7 +28,8 @@ export interface StepDeps {
 /** Runs one step and flushes the store; never throws for well-formed input (engine failures are counted, not thrown). */
 export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOutput> {
   const { store, sql } = deps;
-  const { facts, config, now_ms } = input;
+  const { config, now_ms } = input;
+  const facts = decodeStepFacts(input.facts);
   const ledger = loadLedger(sql);
   const state = beginCall(store, { now_ms, model: facts.model, provider: facts.provider, config }, ledger);
   if (store.getMeta("disabled") === "1") {

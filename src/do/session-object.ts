@@ -12,6 +12,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config/env";
 import { recordOutcome } from "./record-outcome";
+import { decodeStepFacts } from "../core/facts/wire-facts";
 import { recordUsage } from "./record-usage";
 import { runStep } from "./run-step";
 import { nextAlarm, runAlarm } from "./session-alarms";
@@ -103,7 +104,7 @@ export class SessionObject extends DurableObject<Env> {
     }
     // Idle: a good moment to ask an HTTP engine about the next step, off the request path.
     if (kind === "idle" && this.last !== null) {
-      await precomputeVerdicts({ store: this.store, sql: this.ctx.storage.sql, env: this.env }, this.last.config, this.last.facts).catch(() => undefined);
+      await precomputeVerdicts({ store: this.store, sql: this.ctx.storage.sql, env: this.env }, this.last.config, decodeStepFacts(this.last.facts)).catch(() => undefined);
     }
     await this.scheduleAlarm(this.store.getMetaNumber("last_activity_ms", Date.now()));
     this.store.flush();

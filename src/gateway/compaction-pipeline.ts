@@ -18,6 +18,7 @@ import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
 import type { Provider } from "../core/view/types";
 import { stepFactsOf } from "../core/facts/step-facts";
+import { encodeStepFacts } from "../core/facts/wire-facts";
 import type { SessionObject } from "../do/session-object";
 import type { CallReport, FailOpenReason, OutcomeRecorded, OutcomeReport, StepOutput } from "../session/step-types";
 import { scanCache, type ScanCache } from "./scan-cache";
@@ -126,7 +127,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   // 3. The one step RPC.
   let out: StepOutput;
   try {
-    out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts: stepFactsOf(view, deps.config), config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0 })), deps.doTimeoutMs);
+    out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts: encodeStepFacts(stepFactsOf(view, deps.config)), config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0 })), deps.doTimeoutMs);
   } catch (err) {
     const reason = err instanceof Deadline ? "do_timeout" : "do_error";
     log(reason, sid, est, err);

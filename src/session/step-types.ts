@@ -7,7 +7,7 @@
 import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
 import type { EditPlan } from "../core/plan/types";
-import type { StepFacts } from "../core/facts/step-facts";
+import type { WireFacts } from "../core/facts/wire-facts";
 import type { SkipReason, Tier } from "../core/policy/types";
 import type { Usage } from "../usage/extract-usage";
 
@@ -31,8 +31,8 @@ export type Outcome = "compacted" | "unchanged" | "measured" | FailOpenReason;
 /** The one pre-forward RPC of a request (SessionObject.step). */
 export interface StepInput {
   session_id: string;
-  /** What the core reads of the request, computed in the gateway (src/core/facts/step-facts.ts): hashes, sizes, classifications, at most head_chars of each result. */
-  facts: StepFacts;
+  /** What the core reads of the request, computed in the gateway (src/core/facts/step-facts.ts), columnar (src/core/facts/wire-facts.ts): hashes, sizes, classifications, no result text beyond a failed result's first line (HTTP engines: head_chars). */
+  facts: WireFacts;
   config: CompactionConfig;
   mode: Exclude<CompactionMode, "off">;
   correlation_id: string;

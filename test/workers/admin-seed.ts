@@ -13,6 +13,7 @@ import { loadConfig } from "../../src/config/load-config";
 import type { ConversationView } from "../../src/core/view/types";
 import { DEFAULTS } from "../../src/config/defaults";
 import { stepFactsOf, type StepFacts } from "../../src/core/facts/step-facts";
+import { encodeStepFacts } from "../../src/core/facts/wire-facts";
 import type { SessionIndex } from "../../src/do/index-object";
 import type { SessionObject } from "../../src/do/session-object";
 import type { OutcomeRecorded, OutcomeReport } from "../../src/session/step-types";
@@ -87,7 +88,7 @@ export async function seedSession(id: string, indexName: string): Promise<Outcom
   const recorded: OutcomeRecorded[] = [];
   for (const [i, call] of CALLS.entries()) {
     const now = Date.now();
-    const step = await stub.step({ session_id: id, facts: stepFactsOf(view, loaded.config), config: loaded.config, mode: "compact", correlation_id: `req-${i}`, now_ms: now });
+    const step = await stub.step({ session_id: id, facts: encodeStepFacts(stepFactsOf(view, loaded.config)), config: loaded.config, mode: "compact", correlation_id: `req-${i}`, now_ms: now });
     const report: OutcomeReport = { correlation_id: `req-${i}`, outcome: call.outcome, rollback_step: null, tokens_original: call.tokens_original, tokens_sent: call.tokens_sent, tier: step.tier, pairs_removed: 0, would_send: null };
     const rec = (await stub.report({ outcome: report, usage: null, estimated_input_tokens: 0 }))!;
     recorded.push(rec);

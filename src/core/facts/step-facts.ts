@@ -11,9 +11,12 @@
  * - the input as a hash (duplicate calls: same tool, same input hash, same result hash);
  * - whether the result reports a failure (resultLooksFailed);
  * - the truncation head for `head_chars` (src/core/tiers/cut-head.ts headBytes);
- * - at most `head_chars` of the result (the tier map's error line, HTTP engines' result_head)
- *   and, for HTTP engines only, at most `head_chars` of the input (their input_excerpt).
- * Size: about 200 bytes of JSON per pair plus its heads, and 60 per message.
+ * - for a result that looks failed, its first line (≤ KEY_MAX_CHARS: the tier map's error key);
+ * - for HTTP engines only, at most `head_chars` of the result and of the input (the engine
+ *   protocol's result_head and input_excerpt); with the heuristic engine no result or input
+ *   text at all.
+ * On the wire the facts travel columnar (./wire-facts.ts): ≈ 150–200 bytes of JSON per pair and
+ * 10–20 per message.
  */
 import { hashText } from "../hash";
 import { readToolCallMemo } from "../engine/read-tool-call-memo";
@@ -73,7 +76,9 @@ export interface PairFacts {
   looks_failed: boolean;
   /** UTF-8 bytes of the result's truncation head for the step's head_chars (headBytes), or null when the result is no longer than that. */
   head_bytes: number | null;
-  /** At most head_chars UTF-16 units of the result's text. */
+  /** The first line of the result's text when it looks failed (trimmed, ≤ ERROR_LINE_CHARS UTF-16 units), else "". */
+  error_line: string;
+  /** At most head_chars UTF-16 units of the result's text, for HTTP engines only; "" with the heuristic engine. */
   result_head: string;
   /** At most head_chars UTF-16 units of the input text, for HTTP engines only; "" with the heuristic engine. */
   input_head: string;
@@ -97,6 +102,15 @@ export interface FactsOptions {
   engine: EngineKind;
 }
 
+/** Longest error line kept, UTF-16 units: the tier map's key bound (src/core/memory/build-tier-map.ts KEY_MAX_CHARS). */
+export const ERROR_LINE_CHARS = 160;
+
+/** The first line of `text` after leading blanks, cut to ERROR_LINE_CHARS. */
+function errorLine(text: string): string {
+  const head = headChars(text.trimStart(), ERROR_LINE_CHARS + 1);
+  return headChars(head.split("\n")[0]!.trimEnd(), ERROR_LINE_CHARS);
+}
+
 const rangeFacts = (r: LineRange | null): LineRangeFacts | null => (r === null ? null : { from: r.from, to: r.to === Infinity ? null : r.to });
 
 /** The facts of one pair (every text read once, here). */
@@ -109,14 +123,16 @@ export function pairFacts(p: ToolPair, opts: FactsOptions): PairFacts {
     : info.kind === "edit" ? { kind: "edit", paths: info.paths.map((x) => hashText(normalisePath(x))), readonly: false, intent, shell }
     : { kind: "other", readonly: info.readonly, intent, shell };
   const text = p.result_text;
+  const failed = resultLooksFailed(p);
   return {
     id: p.id, tool_name: p.tool_name, input_hash: hashText(p.input_text), input_bytes: p.input_bytes, call: p.call, result: p.result, turn_index: p.turn_index,
     result_bytes: p.result_bytes, result_est_tokens: p.result_est_tokens, result_is_error: p.result_is_error, result_media_count: p.result_media_count,
     result_hash: p.result_hash, locked: p.locked,
     call_class,
-    looks_failed: resultLooksFailed(p),
+    looks_failed: failed,
     head_bytes: headBytes(text, opts.head_chars),
-    result_head: headChars(text, opts.head_chars),
+    error_line: failed ? errorLine(text) : "",
+    result_head: opts.engine === "heuristic" ? "" : headChars(text, opts.head_chars),
     input_head: opts.engine === "heuristic" ? "" : headChars(p.input_text, opts.head_chars),
   };
 }

@@ -77,7 +77,7 @@ export function buildTierMap(view: StepFacts, preserve_recent_turns: number): Ti
     const info = p.call_class;
     if (info.kind !== "other") for (const path of info.paths) note("path", path, p.id, at);
     if (info.shell) note("command", info.intent, p.id, at);
-    if (p.looks_failed) note("error", p.result_head.trim().split("\n")[0] ?? "", p.id, p.result.message_index);
+    if (p.looks_failed) note("error", p.error_line, p.id, p.result.message_index);
   }
   const reference: Record<string, ReferenceEntry> = {};
   for (const k of [...refs.keys()].sort()) reference[k] = refs.get(k)!;

@@ -22,6 +22,7 @@ import { runStep } from "../../../src/do/run-step";
 import { nextAlarm, runAlarm } from "../../../src/do/session-alarms";
 import { SessionStore } from "../../../src/do/session-store";
 import { stepFactsOf } from "../../../src/core/facts/step-facts";
+import { encodeStepFacts } from "../../../src/core/facts/wire-facts";
 import type { SluiceTransform } from "../types";
 import { createMemorySql } from "./create-memory-sql";
 
@@ -82,7 +83,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     host = catchUp(id, host, call.time_ms);
     if (host.store.getMeta("session_id") === null) host.store.setMeta("session_id", id);
     const correlation_id = `${call.session_id}#${call.call_index}`;
-    const out = await runStep({ store: host.store, sql: host.sql, env: {} }, { session_id: id, facts: stepFactsOf(prepared.parsed.view, config), config, mode, correlation_id, now_ms: call.time_ms });
+    const out = await runStep({ store: host.store, sql: host.sql, env: {} }, { session_id: id, facts: encodeStepFacts(stepFactsOf(prepared.parsed.view, config)), config, mode, correlation_id, now_ms: call.time_ms });
     const decision = decideForward(prepared, body, out, mode, correlation_id);
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
     host.store.flush();
