@@ -24,7 +24,7 @@ import { normalisePath, resultLooksFailed, type LineRange } from "../engine/read
 import { headBytes } from "../tiers/cut-head";
 import { headChars } from "../text/head-chars";
 import type { EngineKind } from "../../config/defaults";
-import type { ConversationView, Position, Provider, ToolPair } from "../view/types";
+import type { ConversationView, Provider, ToolPair } from "../view/types";
 
 /** A tool call's classification with its texts hashed (src/core/engine/read-tool-call.ts ToolCallInfo). */
 export type CallFacts =
@@ -50,27 +50,13 @@ export interface MessageFacts {
   est_tokens: number;
 }
 
-/** What the core reads of one tool pair (src/core/view/types.ts ToolPair, texts replaced by facts). */
-export interface PairFacts {
-  /** tool_use id / tool_call_id / call_id. */
-  id: string;
-  tool_name: string;
+/** The fields of a pair the core reads as the view has them (src/core/view/types.ts ToolPair). */
+type PairCopied = Pick<ToolPair, "id" | "tool_name" | "input_bytes" | "call" | "result" | "turn_index" | "result_bytes" | "result_est_tokens" | "result_is_error" | "result_media_count" | "result_hash" | "locked">;
+
+/** What the core reads of one tool pair: ToolPair's sizes, positions and hashes, its texts replaced by facts. */
+export interface PairFacts extends PairCopied {
   /** Hash (src/core/hash.ts hashText) of the call's input text. */
   input_hash: string;
-  input_bytes: number;
-  call: Position;
-  result: Position;
-  /** Turn index of the call. */
-  turn_index: number;
-  /** Bytes the result occupies in the body. */
-  result_bytes: number;
-  result_est_tokens: number;
-  result_is_error: boolean;
-  result_media_count: number;
-  /** Hash of the result's content bytes; with `id` it keys the ledger. */
-  result_hash: string;
-  /** Why the adapter refuses to edit this pair, or null. */
-  locked: string | null;
   call_class: CallFacts;
   /** The result reports a failure (the wire's error flag or its text: resultLooksFailed). */
   looks_failed: boolean;
