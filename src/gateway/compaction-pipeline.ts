@@ -120,19 +120,20 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const view = prepared.parsed.view;
   const est = view.est_tokens;
   const t0 = deps.now();
-  const facts = { session_id: sid, provider: prepared.provider, model: view.model, turns: view.turn_count, now_ms: t0 };
+  const call = { session_id: sid, provider: prepared.provider, model: view.model, turns: view.turn_count, now_ms: t0 };
   const index = deps.index;
   const record = (updates: IndexUpdate[]) => (index ? (deps.indexBuffer ?? indexBuffer).add(updates, (batch) => Promise.resolve(index.recordMany(batch))) : Promise.resolve());
 
-  // 3. The one step RPC.
+  // 3. The one step RPC, carrying the request's facts (a throw building them reaches the hook's boundary: hook_error).
+  const facts = encodeStepFacts(stepFactsOf(view, deps.config));
   let out: StepOutput;
   try {
-    out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts: encodeStepFacts(stepFactsOf(view, deps.config)), config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0 })), deps.doTimeoutMs);
+    out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0 })), deps.doTimeoutMs);
   } catch (err) {
     const reason = err instanceof Deadline ? "do_timeout" : "do_error";
     log(reason, sid, est, err);
     const report: OutcomeReport = { correlation_id: req.requestId, outcome: reason, rollback_step: null, tokens_original: est, tokens_sent: est, tier: "none", pairs_removed: 0, would_send: null };
-    return { body: received, headers: { [COMPACTION_HEADER]: `skipped; reason=${reason}` }, ...reportAfter(deps, stub, facts, record, { ...facts, step: null, report, step_ms: null }) };
+    return { body: received, headers: { [COMPACTION_HEADER]: `skipped; reason=${reason}` }, ...reportAfter(deps, stub, call, record, { ...call, step: null, report, step_ms: null }) };
   }
   const stepMs = deps.now() - t0;
 
@@ -151,7 +152,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
       } catch { /* audit is best effort */ }
     }
   }
-  const outcome: PendingOutcome = { ...facts, step: out, report: decision.report, step_ms: stepMs };
+  const outcome: PendingOutcome = { ...call, step: out, report: decision.report, step_ms: stepMs };
   const result = { body: decision.body, headers: { [COMPACTION_HEADER]: decision.note } };
   if (decision.report.rollback_step !== null) {
     // A step to roll back must be gone before the session's next request: its outcome goes now, its usage after the answer.
@@ -160,10 +161,10 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
         .catch(() => null)
         .then((recorded) => record([outcomeUpdate({ ...outcome, recorded })])),
     );
-    return { ...result, ...reportAfter(deps, stub, facts, record, null, decision.report.tokens_sent) };
+    return { ...result, ...reportAfter(deps, stub, call, record, null, decision.report.tokens_sent) };
   }
   // 5. Forward (the caller), then the one report.
-  return { ...result, ...reportAfter(deps, stub, facts, record, outcome) };
+  return { ...result, ...reportAfter(deps, stub, call, record, outcome) };
 }
 
 /** An outcome held until the answer ends, to travel with its usage (everything outcomeUpdate needs but `recorded`). */
@@ -179,7 +180,7 @@ type PendingOutcome = Omit<OutcomeFacts, "recorded">;
 function reportAfter(
   deps: PipelineDeps,
   stub: DurableObjectStub<SessionObject>,
-  facts: { session_id: string; provider: Provider },
+  call: { session_id: string; provider: Provider },
   record: (u: IndexUpdate[]) => Promise<unknown>,
   outcome: PendingOutcome | null,
   estimated = outcome?.report.tokens_sent ?? 0,
@@ -191,12 +192,12 @@ function reportAfter(
     const at = deps.now();
     await record([
       ...(outcome ? [outcomeUpdate({ ...outcome, recorded })] : []),
-      ...(u ? [usageUpdate(facts.session_id, facts.provider, at, u)] : []),
+      ...(u ? [usageUpdate(call.session_id, call.provider, at, u)] : []),
     ]);
   };
   return {
     after: (res) => {
-      const tapped = tapUsage(res, facts.provider);
+      const tapped = tapUsage(res, call.provider);
       deps.waitUntil(tapped.usage.catch(() => null).then(send).catch(() => undefined));
       return tapped.response;
     },
