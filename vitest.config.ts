@@ -3,8 +3,24 @@ import { defineConfig } from "vitest/config";
 import { DEVELOPMENT_VARS } from "./src/config/secrets";
 
 /**
- * Two test levels (STYLE.md habit 8):
- * - `unit`: pure code under plain vitest in Node (test/unit).
+ * Tests that start other processes (wrangler dev, Chromium, the demo over the emulator, tool
+ * child-process cleanup, programs run as programs, spawned engines): the `slow` project, kept
+ * out of `npm run test:fast`.
+ */
+const SLOW = [
+  "test/unit/dashboard-browser.test.ts",
+  "test/unit/tool-children-cleanup.test.ts",
+  "test/unit/demo.test.ts",
+  "test/unit/emulator-server.test.ts",
+  "test/unit/load-do-state.test.ts",
+  "test/unit/config/config-check.test.ts",
+  "test/unit/engines/reference-engine.test.ts",
+];
+
+/**
+ * Three test projects (STYLE.md habit 8):
+ * - `unit`: pure code under plain vitest in Node (test/unit), without the SLOW files.
+ * - `slow`: the SLOW files, in Node.
  * - `workers`: routes, Durable Objects and alarms in workerd via the Workers vitest plugin
  *   (test/workers). A real upstream stand-in (test/support/upstream-server.ts) is started by
  *   globalSetup on 127.0.0.1 and its URL injected into the worker's vars.
@@ -16,8 +32,17 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
+          exclude: SLOW,
           environment: "node",
           testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "slow",
+          include: SLOW,
+          environment: "node",
+          testTimeout: 120_000,
         },
       },
       {
@@ -38,11 +63,6 @@ export default defineConfig({
                   // header policy must never forward.
                   UNREACHABLE_URL: unreachable,
                   SLUICE_ADMIN_TOKEN: "sluice-admin-test-token-5f1c",
-                  // Short batching windows: the harness waits for each request's waitUntil, and a
-                  // request that opens a window waits it out (the defaults, 2 s and 1 s, would make
-                  // the suite ~3× slower). Tests of the batching itself inject their own buffers.
-                  SLUICE_REPORT_WINDOW_MS: "500",
-                  SLUICE_INDEX_WINDOW_MS: "50",
                 },
                 // A second limiter with a small limit, for test/workers/rate-limit.test.ts (wrangler.toml's allows 600/min).
                 ratelimits: { TEST_RATE_LIMITER_3: { namespace_id: "9001", simple: { limit: 3, period: 60 } } },

@@ -1,8 +1,10 @@
 /**
  * `npm run bench`: parse + apply + check on the largest corpus request of every registered
  * provider adapter, as a ratio to a bare JSON.parse + JSON.stringify of the same body, measured
- * in the same run (issue 3 target: ≤ 3×). Then the token estimator's error (estimator.bench.ts)
- * and the usage tap's CPU per streamed answer (usage-tap.bench.ts).
+ * in the same run (issue 3 target: ≤ 3×). Then the step RPC's payload bytes and the gateway's
+ * CPU per compaction-on request over the corpus calls (step-rpc.bench.ts), the token
+ * estimator's error (estimator.bench.ts) and the usage tap's CPU per streamed answer
+ * (usage-tap.bench.ts).
  *
  * Method: the two workloads alternate in one loop (so machine load hits both alike); each is
  * timed per iteration; the figure is the median of the per-iteration ratios (paired, robust to
@@ -17,6 +19,7 @@ import type { ProviderAdapter } from "../src/providers/types";
 import { anthropicRequest, callPrefixes, openaiRequest, randomPlan, rng, sessions } from "../test/support/corpus";
 import { runEstimatorBench } from "./estimator.bench";
 import { runUsageTapBench } from "./usage-tap.bench";
+import { runStepRpcBench } from "./step-rpc.bench";
 
 const WARMUP = 15;
 const RUNS = 61;
@@ -89,6 +92,8 @@ function benchAdapter(adapter: ProviderAdapter): void {
 
 console.log(`node ${process.version}, ${RUNS} timed runs after ${WARMUP} warm-up, medians\n`);
 for (const adapter of registeredAdapters()) benchAdapter(adapter);
+console.log("");
+await runStepRpcBench(registeredAdapters());
 console.log("");
 runEstimatorBench();
 console.log("");

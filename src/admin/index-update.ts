@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { TIERS, type Tier } from "../core/policy/types";
 import type { Provider } from "../core/view/types";
-import type { OutcomeRecorded, OutcomeReport, StepOutput } from "../do/step-types";
+import type { OutcomeRecorded, OutcomeReport, StepOutput } from "../session/step-types";
 import type { Usage } from "../usage/extract-usage";
 
 export const PROVIDERS = ["anthropic", "openai-chat", "openai-responses"] as const satisfies readonly Provider[];
@@ -80,7 +80,7 @@ export interface OutcomeFacts {
   step: StepOutput | null;
   /** What the pipeline reported to the session DO. */
   report: OutcomeReport;
-  /** What the DO recorded (reportOutcome's answer), or null when it did not answer. */
+  /** What the DO recorded (SessionObject.report's answer), or null when it did not answer. */
   recorded: OutcomeRecorded | null;
   step_ms: number | null;
 }

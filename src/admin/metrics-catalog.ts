@@ -25,7 +25,14 @@ export const METRICS = {
   usage: { name: "sluice_usage_tokens_total", type: "counter", help: "Provider-reported tokens, by provider and kind (input, cache_read, cache_write, output)." },
   latency: { name: "sluice_engine_latency_seconds", type: "histogram", help: "Time of the session step (ledger, tier choice, decision engine) as seen by the gateway, seconds." },
   sessions: { name: "sluice_sessions", type: "gauge", help: "Sessions held in the session index." },
+  scanCache: { name: "sluice_scan_cache_lookups_total", type: "counter", help: "Scans of received bodies by the isolate answering this scrape, by result (hit: the session's last body was kept and its shared prefix reused; miss)." },
 } as const satisfies Record<string, { name: string; type: MetricType; help: string }>;
+
+/** Counters of the isolate that answers the scrape (not stored: per isolate, since it started). */
+export interface IsolateCounters {
+  scan_hits: number;
+  scan_misses: number;
+}
 
 /** One stored series: family name, sample suffix, labels (in render order), value. */
 export interface SeriesDelta {
@@ -100,7 +107,7 @@ export interface StoredSeries {
  * The families to render, in catalogue order. Unlabelled counters and the histogram always
  * appear (zero before any request); labelled series appear once seen, sorted by labels.
  */
-export function buildFamilies(stored: readonly StoredSeries[], sessions: number): MetricFamily[] {
+export function buildFamilies(stored: readonly StoredSeries[], sessions: number, isolate: IsolateCounters = { scan_hits: 0, scan_misses: 0 }): MetricFamily[] {
   const byFamily = new Map<string, StoredSeries[]>();
   for (const s of stored) byFamily.set(s.family, [...(byFamily.get(s.family) ?? []), s]);
   const labelKey = (s: { labels: Record<string, string> }) => JSON.stringify(Object.entries(s.labels));
@@ -128,5 +135,6 @@ export function buildFamilies(stored: readonly StoredSeries[], sessions: number)
     fam(m.usage, sorted(m.usage.name)),
     fam(m.latency, latency),
     fam(m.sessions, [{ suffix: "", labels: {}, value: sessions }]),
+    fam(m.scanCache, [{ suffix: "", labels: { result: "hit" }, value: isolate.scan_hits }, { suffix: "", labels: { result: "miss" }, value: isolate.scan_misses }]),
   ];
 }

@@ -6,6 +6,8 @@
  */
 import { z } from "zod";
 import type { ReferenceEntry, TierMap } from "../core/memory/build-tier-map";
+import { hashText } from "../core/hash";
+import { normalisePath } from "../core/engine/read-tool-call";
 
 /** Longest query accepted (characters): the longest key is KEY_MAX_CHARS = 160 (build-tier-map.ts). */
 export const QUERY_MAX_CHARS = 200;
@@ -43,9 +45,17 @@ export interface MemorySearch {
   total: number;
 }
 
-/** Reference entries whose key contains `q` (case-insensitive), of `kind` when given. */
+/**
+ * Reference entries of `kind` (any when null) that match `q`: an error line or a tool name
+ * containing it (case-insensitive); a path or command whose key is the hash of `q` as given (a
+ * path normalised), since the step facts key those by hash (src/core/facts/step-facts.ts).
+ */
 export function searchMemory(map: TierMap, q: string, kind: MemorySearch["kind"]): MemorySearch {
   const needle = q.toLowerCase();
-  const all = Object.values(map.reference).filter((e) => (kind === null || e.kind === kind) && e.key.toLowerCase().includes(needle));
+  const pathKey = hashText(normalisePath(q));
+  const commandKey = hashText(`sh:${q}`);
+  const matches = (e: ReferenceEntry): boolean =>
+    e.kind === "path" ? q === "" || e.key === pathKey : e.kind === "command" ? q === "" || e.key === commandKey : e.key.toLowerCase().includes(needle);
+  const all = Object.values(map.reference).filter((e) => (kind === null || e.kind === kind) && matches(e));
   return { q, kind, matches: all.slice(0, MATCHES_MAX), total: all.length };
 }

@@ -62,13 +62,6 @@ export const DEFAULTS = {
   complete_after_seconds: 3_600,
   /** State retention after last activity, seconds (7 days). */
   retention_seconds: 604_800,
-  /**
-   * Step lease, ms (0 = off): after a step call the session DO lets the calling gateway isolate
-   * decide the session's next requests itself for this long, as long as they take no new step
-   * (docs/config.md "Step lease"). Also the longest an admin disable or a new alarm waits to be
-   * seen by a request. Never longer than idle_seconds.
-   */
-  step_lease_ms: 10_000,
   /** Context use (0..1 of the model's window) at which the auto tier fires. */
   auto_context_pct: 0.7,
   /** NAME of the secret holding the audit trail's HMAC key. */

@@ -18,10 +18,6 @@ export interface Env {
   SLUICE_MEASURE?: string;
   /** Upstream timeout to response headers, ms. Default 600000. */
   UPSTREAM_TIMEOUT_MS?: string;
-  /** How long after-the-answer reports wait to be sent together per session, ms (0–10000). Default 2000. */
-  SLUICE_REPORT_WINDOW_MS?: string;
-  /** How long admin index updates wait to be sent together, ms (0–10000). Default 1000. */
-  SLUICE_INDEX_WINDOW_MS?: string;
   /** Session Durable Object namespace. */
   SESSION: DurableObjectNamespace;
   /** Audit trail Durable Object namespace (one instance, src/do/audit-object.ts). */

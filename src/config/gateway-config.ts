@@ -1,13 +1,14 @@
 /**
  * The gateway's own settings, read from the Worker's vars (pure: env object in, config out).
  * zod validates every var at this boundary; an invalid value throws an Error naming the var.
+ * Only the vars without which nothing can be forwarded live here (base URLs, the upstream
+ * timeout): a var that tunes compaction belongs to the compaction config
+ * (./load-config.ts), whose errors turn compaction off and never fail a request.
  * The compaction config schema proper comes later (src/config/schema.ts); here we only need to
  * know whether compaction is configured at all (for GET /healthz).
  */
 import { z } from "zod";
 import type { ProviderFamily } from "../gateway/provider-errors";
-import { INDEX_WINDOW_MS } from "../gateway/index-buffer";
-import { REPORT_WINDOW_MS } from "../gateway/report-buffer";
 import { DEFAULTS } from "./defaults";
 import type { Env } from "./env";
 
@@ -23,9 +24,6 @@ export const DEFAULT_BASE_URLS: Record<ProviderFamily, string> = {
  */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 600_000;
 
-/** Largest batching window a var may set, ms: well inside the 30 s a waitUntil may run after the response. */
-export const MAX_WINDOW_MS = 10_000;
-
 /** Settings the proxy needs on every request. */
 export interface GatewayConfig {
   /** Upstream base URL per provider family: http(s), no credentials, query or fragment, no trailing "/". */
@@ -36,10 +34,6 @@ export interface GatewayConfig {
   adminToken: string | null;
   /** True when COMPACTION_CONFIG is a non-empty string, or SLUICE_COMPACTION or SLUICE_MEASURE is "1" (measurement runs the pipeline too). */
   compactionConfigured: boolean;
-  /** Batching window of the per-session after-the-answer reports, ms (0 … MAX_WINDOW_MS). */
-  reportWindowMs: number;
-  /** Batching window of the admin index updates, ms (0 … MAX_WINDOW_MS). */
-  indexWindowMs: number;
 }
 
 /** "" (= use the default) or an http(s) URL without credentials, query or fragment; trailing "/" removed. */
@@ -54,12 +48,6 @@ const baseUrl = z
   }, "must be an http(s) URL without credentials, query or fragment")
   .transform((s) => s.replace(/\/+$/, ""));
 
-/** "" (= the default) or an integer of milliseconds in 0 … MAX_WINDOW_MS. */
-const windowVar = z
-  .string()
-  .trim()
-  .refine((s) => s === "" || (/^\d+$/.test(s) && Number(s) <= MAX_WINDOW_MS), `must be an integer from 0 to ${MAX_WINDOW_MS} (milliseconds)`);
-
 const vars = z.object({
   ANTHROPIC_BASE_URL: baseUrl.optional(),
   OPENAI_BASE_URL: baseUrl.optional(),
@@ -70,8 +58,6 @@ const vars = z.object({
   COMPACTION_CONFIG: z.string().optional(),
   SLUICE_COMPACTION: z.string().optional(),
   SLUICE_MEASURE: z.string().optional(),
-  SLUICE_REPORT_WINDOW_MS: windowVar.optional(),
-  SLUICE_INDEX_WINDOW_MS: windowVar.optional(),
 });
 
 /**
@@ -88,7 +74,7 @@ const memo = new Map<string, GatewayConfig | Error>();
  */
 export function readGatewayConfig(env: Env): GatewayConfig {
   const e = env as Record<string, unknown>;
-  const key = JSON.stringify([e.ANTHROPIC_BASE_URL, e.OPENAI_BASE_URL, e.UPSTREAM_TIMEOUT_MS, e.COMPACTION_CONFIG, e.SLUICE_COMPACTION, e.SLUICE_MEASURE, e.SLUICE_REPORT_WINDOW_MS, e.SLUICE_INDEX_WINDOW_MS, e[DEFAULTS.admin_token_env]]);
+  const key = JSON.stringify([e.ANTHROPIC_BASE_URL, e.OPENAI_BASE_URL, e.UPSTREAM_TIMEOUT_MS, e.COMPACTION_CONFIG, e.SLUICE_COMPACTION, e.SLUICE_MEASURE, e[DEFAULTS.admin_token_env]]);
   let r = memo.get(key);
   if (r === undefined) {
     try {
@@ -121,7 +107,5 @@ function parseGatewayConfig(env: Env): GatewayConfig {
     upstreamTimeoutMs: timeout,
     adminToken: typeof adminToken === "string" && adminToken.length > 0 ? adminToken : null,
     compactionConfigured: (v.COMPACTION_CONFIG ?? "").trim() !== "" || (v.SLUICE_COMPACTION ?? "").trim() === "1" || (v.SLUICE_MEASURE ?? "").trim() === "1",
-    reportWindowMs: v.SLUICE_REPORT_WINDOW_MS ? Number(v.SLUICE_REPORT_WINDOW_MS) : REPORT_WINDOW_MS,
-    indexWindowMs: v.SLUICE_INDEX_WINDOW_MS ? Number(v.SLUICE_INDEX_WINDOW_MS) : INDEX_WINDOW_MS,
   };
 }

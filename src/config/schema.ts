@@ -27,8 +27,6 @@ export const RANGES = {
   complete_after_seconds: [1, 2_592_000, true],
   retention_seconds: [60, 31_536_000, true],
   auto_context_pct: [0.01, 1, false],
-  /** 5 min cap: the default provider cache TTL; longer would only delay admin disables. */
-  step_lease_ms: [0, 300_000, true],
 } as const satisfies Record<string, readonly [number, number, boolean]>;
 
 /** Seed (Portuguese) key names → English key, for the unknown-key hint (DESIGN "Config names"). */
@@ -101,7 +99,6 @@ const baseSchema = z.strictObject({
   complete_after_seconds: num("complete_after_seconds"),
   retention_seconds: num("retention_seconds"),
   auto_context_pct: num("auto_context_pct"),
-  step_lease_ms: num("step_lease_ms"),
   audit_key_env: envName("audit_key_env").default(DEFAULTS.audit_key_env),
   admin_token_env: envName("admin_token_env").default(DEFAULTS.admin_token_env),
 }, {

@@ -2,7 +2,7 @@
  * Idle-time precomputation of HTTP engine verdicts (shell over the SQL store; DESIGN §6: the idle
  * alarm is "a good moment to precompute the next step, off the request path"). At the idle alarm
  * the DO asks the configured engine about every unlocked, not-excluded, undecided pair of the
- * last view it saw (held in memory only: no conversation text is stored) and keeps the verdicts
+ * last facts it got (held in memory only: no conversation text is stored) and keeps the verdicts
  * (ids, kinds, confidences — no text) in meta `precomputed_verdicts`. The next request uses them
  * instead of calling the engine when they cover every pair it would have asked about, so it does
  * not wait on the engine; otherwise it calls the engine as usual. Used verdicts are cleared.
@@ -12,7 +12,7 @@ import type { Verdicts } from "../core/engine/verdict";
 import { reapplyLedger } from "../core/policy/ledger";
 import { eligiblePairs, ledgerGuards } from "../core/policy/take-step";
 import type { TierContext } from "../core/policy/types";
-import type { ConversationView, ToolPair } from "../core/view/types";
+import type { PairFacts, StepFacts } from "../core/facts/step-facts";
 import { buildEngineRequest } from "../engines/build-engine-request";
 import { createEngine } from "../engines/create-engine";
 import { engineFailureCounter } from "../engines/http-engine";
@@ -30,7 +30,7 @@ export interface EngineDeps {
 }
 
 /** Asks the engine about `pairs`; undefined on any failure (counted as fail_open_engine_<reason>). */
-export async function askEngine(deps: EngineDeps, config: CompactionConfig, view: ConversationView, pairs: readonly ToolPair[]): Promise<Verdicts | undefined> {
+export async function askEngine(deps: EngineDeps, config: CompactionConfig, view: StepFacts, pairs: readonly PairFacts[]): Promise<Verdicts | undefined> {
   const engine = createEngine(config, { env: deps.env, fetch: deps.fetch });
   if (engine.kind === "heuristic") return undefined;
   if (pairs.length === 0) return {};
@@ -46,14 +46,14 @@ export async function askEngine(deps: EngineDeps, config: CompactionConfig, view
 }
 
 /** Pairs of `ctx.view` a step could edit, ignoring age when `anyAge` (precomputation covers pairs that age into eligibility). */
-function candidates(ctx: Pick<TierContext, "view" | "ledger" | "config">, anyAge: boolean): ToolPair[] {
+function candidates(ctx: Pick<TierContext, "view" | "ledger" | "config">, anyAge: boolean): PairFacts[] {
   const decided = new Set(Object.keys(reapplyLedger(ctx.view, ctx.ledger, ledgerGuards(ctx.config, ctx.view)).actions));
   const config = anyAge ? { ...ctx.config, preserve_recent_turns: 0 } : ctx.config;
   return eligiblePairs({ ...(ctx as TierContext), config }, decided);
 }
 
 /** At the idle alarm: asks the engine about every candidate of `view` and stores the verdicts. */
-export async function precomputeVerdicts(deps: EngineDeps, config: CompactionConfig, view: ConversationView): Promise<void> {
+export async function precomputeVerdicts(deps: EngineDeps, config: CompactionConfig, view: StepFacts): Promise<void> {
   if (config.engine === "heuristic") return;
   const pairs = candidates({ view, ledger: loadLedger(deps.sql), config }, true);
   const verdicts = await askEngine(deps, config, view, pairs);

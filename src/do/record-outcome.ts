@@ -10,10 +10,10 @@ import type { ModelPrice } from "../core/cost/prices";
 import type { Provider } from "../core/view/types";
 import { rollbackStep } from "./ledger-sql";
 import type { SessionStore } from "./session-store";
-import type { OutcomeRecorded, OutcomeReport } from "./step-types";
+import type { Outcome, OutcomeRecorded, OutcomeReport } from "../session/step-types";
 
 /** Outcomes counted under their own name; any other outcome is a fail-open reason. `native_not_applied`: ../usage/settle-native.ts. */
-const OUTCOMES = new Set(["compacted", "unchanged", "measured", "native_not_applied"]);
+const OUTCOMES: ReadonlySet<Outcome> = new Set<Outcome>(["compacted", "unchanged", "measured", "native_not_applied"]);
 
 /**
  * Records `r` at `now_ms` (epoch ms: the DO's clock, or the replay's virtual clock). Returns what
@@ -21,10 +21,7 @@ const OUTCOMES = new Set(["compacted", "unchanged", "measured", "native_not_appl
  */
 export function recordOutcome(store: SessionStore, sql: SqlStorage, r: OutcomeReport, now_ms: number): OutcomeRecorded {
   const s = store;
-  if (r.rollback_step !== null) {
-    rollbackStep(sql, r.rollback_step);
-    s.setMeta("lease_holder", ""); // the lease granted with that step held its entries (../core/policy/step-lease.ts rule 4)
-  }
+  if (r.rollback_step !== null) rollbackStep(sql, r.rollback_step);
   s.add(OUTCOMES.has(r.outcome) ? r.outcome : `fail_open_${r.outcome}`, 1);
   const saved = Math.max(0, r.tokens_original - r.tokens_sent);
   s.add("tokens_original", r.tokens_original);

@@ -57,13 +57,3 @@ export type EngineVerdict = z.infer<typeof engineVerdictSchema>;
 /** The answer body. */
 export const engineAnswerSchema = z.object({ verdicts: z.array(engineVerdictSchema) });
 export type EngineAnswer = z.infer<typeof engineAnswerSchema>;
-
-/**
- * The first `n` UTF-16 code units of `text`, never ending in the middle of a surrogate pair
- * (so a cut never produces a lone surrogate, which JSON would carry as `\udXXX`).
- */
-export function headChars(text: string, n: number): string {
-  if (text.length <= n) return text;
-  const code = text.charCodeAt(n - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
-}

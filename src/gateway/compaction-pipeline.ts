@@ -1,29 +1,28 @@
 /**
- * The live compaction pipeline (shell, DESIGN §1): parse → neutral view (./prepare-compaction.ts,
- * pure) → the step: this isolate's own under a step lease when it takes no new step
- * (./decide-leased.ts; without a lease in force, one is asked for alone first: ../do/open-lease.ts),
- * else one session-DO RPC with the view (ledger re-application, tier, maybe a new step, maybe a
- * lease) → apply the plan by splicing and check the guarantee (./decide-forward.ts,
- * pure) → forward; then, off the hot path, the usage tap and one report per request, batched
- * per session (reportAfter). The Workers-specific parts live here: the DO stub,
- * its deadline, waitUntil, the archive and the audit hook. Every failure (parse, DO error or
- * deadline, check failed, any exception) forwards the ORIGINAL bytes and counts its reason
+ * The live compaction pipeline (shell, DESIGN §1), one function that reads top to bottom:
+ * body (read once by the app) → parse into the view (./prepare-compaction.ts, pure) → session
+ * key → ONE `step` RPC to the session DO (the request's facts: ../core/facts/step-facts.ts) → apply the
+ * plan by splicing and check the edited bytes independently (./decide-forward.ts, pure) →
+ * forward (the caller, ./handle-request.ts) → after the answer, ONE `report` RPC in waitUntil
+ * carrying the outcome and the provider's usage. The DO is the only decision site and holds
+ * the only copy of the session's state; this isolate keeps nothing per session.
+ *
+ * A step to roll back (the edited bytes failed the check, or applying threw) must be gone
+ * before the session's next request, so its outcome is reported at once in waitUntil, not held
+ * until the answer ends; its usage follows in a second report after the answer (the failure
+ * path only; docs/dev/decisions/one-round-trip.md). Every failure forwards the ORIGINAL bytes,
+ * writes one structured log line (./log-fail-open.ts) and reaches the DO as a typed outcome
  * (DESIGN invariant 5).
  */
 import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
-import type { ConversationView, Provider } from "../core/view/types";
+import type { Provider } from "../core/view/types";
+import { stepFactsOf } from "../core/facts/step-facts";
+import { encodeStepFacts } from "../core/facts/wire-facts";
 import type { SessionObject } from "../do/session-object";
-import type { CallReport, NeedFullView, OutcomeRecorded, OutcomeReport, StepInput, StepOutput } from "../do/step-types";
-import { deltaAgainst, sentViewOf } from "../do/view-delta";
-import { slimView } from "../do/step-types";
-import { sentViews, type SentViews } from "./sent-views";
+import type { CallReport, FailOpenReason, OutcomeRecorded, OutcomeReport, StepOutput } from "../session/step-types";
 import { scanCache, type ScanCache } from "./scan-cache";
 import { indexBuffer, type IndexBuffer } from "./index-buffer";
-import { leaseStore, type LeaseStore } from "./lease-store";
-import { reportBuffer, type ReportBuffer } from "./report-buffer";
-import { decideLeased, leaseInForce } from "./decide-leased";
-import { configKey, mayGrantLease } from "../core/policy/step-lease";
 import { hashBytes } from "../core/hash";
 import type { ProviderAdapter } from "../providers/types";
 import { outcomeUpdate, usageUpdate, type IndexUpdate, type OutcomeFacts } from "../admin/index-update";
@@ -34,6 +33,7 @@ import { decideForward } from "./decide-forward";
 import { betaHeaderFor } from "./request-headers";
 import type { IncomingRequest, RouteKind } from "./handle-request";
 import { COMPACTION_HEADER, prepareCompaction } from "./prepare-compaction";
+import { errorName, logFailOpen } from "./log-fail-open";
 
 export { COMPACTION_HEADER };
 
@@ -43,9 +43,6 @@ export { COMPACTION_HEADER };
  */
 const SCAN_KEY_PREFIX_BYTES = 2048;
 
-/** Suffix of the scan-cache key under which a session's forwarded (edited) bodies are kept, apart from the bodies received. */
-export const SENT_SCAN_SUFFIX = "\u0000sent";
-
 /** Dependencies of the pipeline, built per request by the app. */
 export interface PipelineDeps {
   config: CompactionConfig;
@@ -53,7 +50,7 @@ export interface PipelineDeps {
   sessions: DurableObjectNamespace<SessionObject>;
   waitUntil: (p: Promise<unknown>) => void;
   now: () => number;
-  /** Deadline of the DO step RPC, ms. */
+  /** Deadline of the step RPC, ms. */
   doTimeoutMs: number;
   /** The global session index (admin list and metrics); best effort, off the hot path. */
   index?: { recordMany(u: IndexUpdate[]): Promise<unknown> };
@@ -61,18 +58,8 @@ export interface PipelineDeps {
   adapterFor?: (provider: Provider) => ProviderAdapter | undefined;
   /** Batches index updates across requests (./index-buffer.ts: the isolate's instance unless injected). */
   indexBuffer?: IndexBuffer;
-  /** The last body scanned per session, for scan reuse (./scan-cache.ts: the isolate's instance unless injected). */
+  /** Received bodies last scanned per session, for scan reuse (./scan-cache.ts: the isolate's instance unless injected). */
   scanCache?: ScanCache;
-  /** The views last sent per session, for deltas (./sent-views.ts: the isolate's instance unless injected). */
-  sentViews?: SentViews;
-  /** The step leases this isolate holds (./lease-store.ts: the isolate's instance unless injected). */
-  leases?: LeaseStore;
-  /** Batches the after-the-answer reports per session (./report-buffer.ts: the isolate's instance unless injected). */
-  reports?: ReportBuffer;
-  /** Wait of a report flush a request starts in the isolate's buffer, ms (SLUICE_REPORT_WINDOW_MS; unset: the buffer's own). An injected `reports` keeps its own window. */
-  reportWindowMs?: number;
-  /** Wait of an index flush a request starts in the isolate's buffer, ms (SLUICE_INDEX_WINDOW_MS; unset: the buffer's own). An injected `indexBuffer` keeps its own window. */
-  indexWindowMs?: number;
   /** Called when a new step was forwarded (audit trail: counts only). */
   onStep?: (step: { tier: StepOutput["tier"]; tokens_before: number; tokens_after: number; usd: number; correlation_id: string; session_id: string }) => void;
 }
@@ -83,7 +70,7 @@ export interface PipelineResult {
   headers: Record<string, string>;
   /** Wraps the upstream response (usage tap); returns the response for the client. */
   after?: (res: Response) => Response;
-  /** Called instead of `after` when no upstream response came (the held outcome is reported alone). */
+  /** Called instead of `after` when no upstream response came (the outcome is reported without usage). */
   noResponse?: () => void;
   /** Headers to set on the forwarded request (the native edit's beta: ./request-headers.ts). Absent: the client's headers as they came. */
   requestHeaders?: Record<string, string>;
@@ -95,33 +82,14 @@ const PROVIDER_OF: Partial<Record<RouteKind, Provider>> = {
   "openai-responses": "openai-responses",
 };
 
-class Deadline extends Error {}
+class Deadline extends Error {
+  override name = "Deadline";
+}
 
 function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const t = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Deadline(`no answer within ${ms} ms`)), ms); });
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
-}
-
-/**
- * The step RPC for `view` (as parsed): sent as a delta against the last view this isolate sent
- * the session (../do/view-delta.ts); when the DO has no base for it (`need_full`), the whole
- * slim view goes in a second call. The view sent is remembered for the next request.
- */
-async function stepWithDelta(
-  deps: PipelineDeps,
-  stub: DurableObjectStub<SessionObject>,
-  sid: string,
-  view: ConversationView,
-  rest: Omit<StepInput, "view" | "view_token" | "delta">,
-): Promise<StepOutput> {
-  const views = deps.sentViews ?? sentViews;
-  const token = rest.correlation_id;
-  const { view: sent, delta } = deltaAgainst(views.get(sid), view);
-  let out: StepOutput | NeedFullView = delta ? await stub.stepDelta({ ...rest, view: sent, view_token: token, delta }) : { need_full: true };
-  if ("need_full" in out) out = await stub.step({ ...rest, view: delta ? slimView(view) : sent, view_token: token });
-  views.set(sid, sentViewOf(token, view));
-  return out;
 }
 
 /** The session DO named `sid`. */
@@ -131,93 +99,55 @@ function sessionStub(deps: PipelineDeps, sid: string): DurableObjectStub<Session
 
 /** Runs the pipeline for one chat request. Never throws: failures return the original bytes. */
 export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Promise<PipelineResult> {
-  const original = req.body!;
+  const received = req.body!;
+  const log = (reason: FailOpenReason, session_id: string | null, est_tokens: number | null, err: unknown = null) =>
+    logFailOpen({ reason, session_id, request_id: req.requestId, route: req.route, body_bytes: received.length, est_tokens, error: errorName(err) });
+
+  // 1. Parse into the view (the scan reuses the session's last received body).
   const scans = deps.scanCache ?? scanCache;
   const named = headerSessionId(req.headers);
-  const scanKey = named?.id ?? `prefix:${hashBytes(original.subarray(0, SCAN_KEY_PREFIX_BYTES))}`;
-  const prepared = prepareCompaction(PROVIDER_OF[req.route], req.headers, original, deps.adapterFor, (b) => scans.scan(scanKey, b));
+  const scanKey = named?.id ?? `prefix:${hashBytes(received.subarray(0, SCAN_KEY_PREFIX_BYTES))}`;
+  const prepared = prepareCompaction(PROVIDER_OF[req.route], req.headers, received, deps.adapterFor, (b) => scans.scan(scanKey, b));
   if (prepared.kind === "skip") {
-    // Without a parsed body there is no fingerprint; a session named in a header still gets the count.
-    if (prepared.reason === "parse" && named) deps.waitUntil(Promise.resolve(sessionStub(deps, named.id).countFailOpen("parse")).catch(() => undefined));
-    return { body: original, headers: { [COMPACTION_HEADER]: prepared.note } };
+    if (prepared.reason === "parse") {
+      log("parse", named?.id ?? null, null);
+      // Without a parsed body there is no fingerprint; a session named in a header still gets the count.
+      if (named) deps.waitUntil(Promise.resolve(sessionStub(deps, named.id).countFailOpen("parse")).catch(() => undefined));
+    }
+    return { body: received, headers: { [COMPACTION_HEADER]: prepared.note } };
   }
 
+  // 2. The session key.
   const sid = prepared.session.id;
-  // Made on first use: a request decided under a step lease usually calls no DO at all.
-  let stubMade: DurableObjectStub<SessionObject> | undefined;
-  const stub = () => (stubMade ??= sessionStub(deps, sid));
-  const est = prepared.parsed.view.est_tokens;
+  const stub = sessionStub(deps, sid);
+  const view = prepared.parsed.view;
+  const est = view.est_tokens;
   const t0 = deps.now();
-  const facts = { session_id: sid, provider: prepared.provider, model: prepared.parsed.view.model, turns: prepared.parsed.view.turn_count, now_ms: t0 };
+  const call = { session_id: sid, provider: prepared.provider, model: view.model, turns: view.turn_count, now_ms: t0 };
   const index = deps.index;
-  const record = (updates: IndexUpdate[]) => (index ? (deps.indexBuffer ?? indexBuffer).add(updates, (batch) => Promise.resolve(index.recordMany(batch)), deps.indexBuffer ? undefined : deps.indexWindowMs) : Promise.resolve());
+  const record = (updates: IndexUpdate[]) => (index ? (deps.indexBuffer ?? indexBuffer).add(updates, (batch) => Promise.resolve(index.recordMany(batch))) : Promise.resolve());
 
-  const leases = deps.leases ?? leaseStore;
-  const key = leaseKeyOf(deps);
-  // Without a lease in force here, ask the DO for one alone first (../do/open-lease.ts): no view is sent unless the request would step.
-  // Not while a call of the session is in flight from here: its answer decides (as before lease-first) what this isolate holds.
-  const leaseFirst = mayGrantLease(deps.config, leases.holder, false) && !leases.busy(sid) && leaseInForce(leases, sid, key, t0) === undefined;
-  let leasedDecision = leaseFirst ? null : decideLeased(leases, sid, key, prepared.parsed.view, deps.config, t0, req.requestId);
+  // 3. The one step RPC, carrying the request's facts (a throw building them reaches the hook's boundary: hook_error).
+  const facts = encodeStepFacts(stepFactsOf(view, deps.config));
   let out: StepOutput;
-  // A leased request's report, made now: until it is sent, a step call of the session carries its call instead (LeaseStore.track).
-  let leased: CallReport | null = null;
-  /** A DO call that failed or passed its deadline: the original bytes go, the reason is counted (DESIGN invariant 5). */
-  const doFailed = (err: unknown): PipelineResult => {
-    leases.drop(sid);
-    (deps.sentViews ?? sentViews).delete(sid); // the DO may not hold what we last sent
+  try {
+    out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0 })), deps.doTimeoutMs);
+  } catch (err) {
     const reason = err instanceof Deadline ? "do_timeout" : "do_error";
-    deps.waitUntil(Promise.resolve(stub().countFailOpen(reason)).catch(() => undefined));
+    log(reason, sid, est, err);
     const report: OutcomeReport = { correlation_id: req.requestId, outcome: reason, rollback_step: null, tokens_original: est, tokens_sent: est, tier: "none", pairs_removed: 0, would_send: null };
-    deps.waitUntil(record([outcomeUpdate({ ...facts, step: null, recorded: null, step_ms: null, report })]));
-    return { body: original, headers: { [COMPACTION_HEADER]: `skipped; reason=${reason}` }, ...reportAfter(deps, facts, record, est, null, null) };
-  };
-  // One deadline for this request's DO calls: the lease ask and, when its decision would step, the step call (as stepWithDelta's two calls share one).
-  const doDeadline = Date.now() + deps.doTimeoutMs;
-  /** The activity before this request, when its own lease ask was granted (that ask recorded this request's activity: ../do/open-lease.ts). */
-  let asked: { previous_activity_ms: number } | null = null;
-  if (leaseFirst) {
-    const ticket = leases.begin(sid);
-    const leasedCalls = leases.takeUnreported(sid);
-    try {
-      const lease = await withDeadline(Promise.resolve(stub().lease({ session_id: sid, config: deps.config, mode: deps.mode, now_ms: t0, lease_holder: leases.holder, ...(leasedCalls.length > 0 ? { leased_calls: leasedCalls } : {}) })), deps.doTimeoutMs);
-      if (lease !== null) {
-        leases.grant(sid, lease, ticket);
-        asked = { previous_activity_ms: lease.last_activity_ms };
-      }
-    } catch (err) {
-      return doFailed(err);
-    } finally {
-      leases.end(sid);
-    }
-    leasedDecision = decideLeased(leases, sid, key, prepared.parsed.view, deps.config, t0, req.requestId);
-  }
-  if (leasedDecision !== null) {
-    out = leasedDecision.out;
-    leased = { leased: leasedDecision.call, outcome: null, usage: null, estimated_input_tokens: 0 };
-    leases.track(sid, leased);
-  } else {
-    const ticket = leases.begin(sid);
-    const leasedCalls = leases.takeUnreported(sid);
-    try {
-      out = await withDeadline(stepWithDelta(deps, stub(), sid, prepared.parsed.view, { session_id: sid, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, lease_holder: leases.holder, ...(leasedCalls.length > 0 ? { leased_calls: leasedCalls } : {}), ...(asked ?? {}) }), Math.max(0, doDeadline - Date.now()));
-      // Before `end`: a drop since this call began (a concurrent call's rollback) voids the lease it brings.
-      if (out.lease !== undefined) leases.grant(sid, out.lease, ticket);
-      else leases.drop(sid);
-    } catch (err) {
-      return doFailed(err);
-    } finally {
-      leases.end(sid);
-    }
+    return { body: received, headers: { [COMPACTION_HEADER]: `skipped; reason=${reason}` }, ...reportAfter(deps, stub, call, record, { ...call, step: null, report, step_ms: null }) };
   }
   const stepMs = deps.now() - t0;
 
-  // The edited body's check scan reuses the session's last forwarded body (its own cache key: the bodies differ from the ones received).
-  const decision = decideForward(prepared, original, out, deps.mode, req.requestId, (b) => scans.scan(`${scanKey}${SENT_SCAN_SUFFIX}`, b));
+  // 4. Apply by splicing, then the independent check of the edited bytes.
+  const decision = decideForward(prepared, received, out, deps.mode, req.requestId);
+  if (decision.report.outcome === "guarantee_check" || decision.report.outcome === "apply_error") log(decision.report.outcome, sid, est);
   if (decision.kind === "edited" && deps.mode === "compact") {
     if (deps.config.archive_removed && out.new_pair_ids.length > 0) {
       const ids = new Set(out.new_pair_ids);
-      const items = prepared.parsed.view.pairs.filter((p) => ids.has(p.id)).map((p) => ({ call_id: p.id, text: p.result_text }));
-      deps.waitUntil(Promise.resolve(stub().archive(items)).catch(() => undefined));
+      const items = view.pairs.filter((p) => ids.has(p.id)).map((p) => ({ call_id: p.id, text: p.result_text }));
+      deps.waitUntil(Promise.resolve(stub.archive(items)).catch(() => undefined));
     }
     if (out.step !== null) {
       try {
@@ -225,20 +155,20 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
       } catch { /* audit is best effort */ }
     }
   }
-  const outcome: PendingOutcome = { ...facts, step: out, report: decision.report, step_ms: stepMs };
+  const outcome: PendingOutcome = { ...call, step: out, report: decision.report, step_ms: stepMs };
   const requestHeaders = decision.kind === "edited" && decision.beta !== undefined ? betaHeaderFor(req.headers, decision.beta) : undefined;
   const result = { body: decision.body, headers: { [COMPACTION_HEADER]: decision.note }, ...(requestHeaders ? { requestHeaders } : {}) };
   if (decision.report.rollback_step !== null) {
-    // A step to roll back must be gone before the session's next request: report it at once (the lease that came with it goes too).
-    leases.drop(sid);
+    // A step to roll back must be gone before the session's next request: its outcome goes now, its usage after the answer.
     deps.waitUntil(
-      Promise.resolve(stub().reportOutcome(decision.report))
+      Promise.resolve(stub.report({ outcome: decision.report, usage: null, estimated_input_tokens: 0 }))
         .catch(() => null)
-        .then((recorded) => record([outcomeUpdate({ ...outcome, recorded: recorded ?? null })])),
+        .then((recorded) => record([outcomeUpdate({ ...outcome, recorded })])),
     );
-    return { ...result, ...reportAfter(deps, facts, record, decision.report.tokens_sent, null, leased) };
+    return { ...result, ...reportAfter(deps, stub, call, record, null, decision.report.tokens_sent) };
   }
-  return { ...result, ...reportAfter(deps, facts, record, decision.report.tokens_sent, outcome, leased) };
+  // 5. Forward (the caller), then the one report.
+  return { ...result, ...reportAfter(deps, stub, call, record, outcome) };
 }
 
 /** An outcome held until the answer ends, to travel with its usage (everything outcomeUpdate needs but `recorded`). */
@@ -247,52 +177,34 @@ type PendingOutcome = Omit<OutcomeFacts, "recorded">;
 /**
  * The after-the-answer report (off the hot path, in waitUntil): the usage tap reads the
  * provider's usage as the body streams to the client; when the body ends (or is cancelled, or
- * fails — the tap's promise always settles) the request's CallReport — the call itself when a
- * lease holder decided it, the held outcome, the usage — goes to the isolate's report buffer
- * (./report-buffer.ts: one `reportCalls` RPC per session per window), whose flusher then hands
- * the index updates to the index buffer (./index-buffer.ts: one `recordMany` for all requests
- * ending within 1 s). Without an upstream response (502/504) the report goes without usage.
+ * fails — the tap's promise always settles) ONE `report` RPC carries the held outcome and the
+ * usage; the DO's answer completes the index update (./index-buffer.ts batches those across
+ * requests). Without an upstream response (502/504) the report goes without usage.
  */
 function reportAfter(
   deps: PipelineDeps,
-  facts: { session_id: string; provider: Provider; now_ms: number },
+  stub: DurableObjectStub<SessionObject>,
+  call: { session_id: string; provider: Provider },
   record: (u: IndexUpdate[]) => Promise<unknown>,
-  estimated: number,
   outcome: PendingOutcome | null,
-  leased: CallReport | null,
+  estimated = outcome?.report.tokens_sent ?? 0,
 ): Pick<PipelineResult, "after" | "noResponse"> {
-  const send = (u: Usage | null) => {
-    if (outcome === null && u === null && leased === null) return Promise.resolve();
-    // A leased request's report is the object the lease store tracks (its `leased` may be taken by a step call until it is sent).
-    const report: CallReport = leased ?? { leased: null, outcome: null, usage: null, estimated_input_tokens: 0 };
-    report.outcome = outcome?.report ?? null;
-    report.usage = u;
-    report.estimated_input_tokens = estimated;
+  const send = async (u: Usage | null): Promise<void> => {
+    if (outcome === null && u === null) return;
+    const report: CallReport = { outcome: outcome?.report ?? null, usage: u, estimated_input_tokens: estimated };
+    const recorded: OutcomeRecorded | null = await Promise.resolve(stub.report(report)).catch(() => null);
     const at = deps.now();
-    const updates = (recorded: OutcomeRecorded | null): IndexUpdate[] => [
+    await record([
       ...(outcome ? [outcomeUpdate({ ...outcome, recorded })] : []),
-      ...(u ? [usageUpdate(facts.session_id, facts.provider, at, u)] : []),
-    ];
-    const sendReports = (sid: string, batch: CallReport[]) => {
-      (deps.leases ?? leaseStore).sent(sid, batch); // from here the batch carries its calls: no step call may take them
-      return Promise.resolve(sessionStub(deps, sid).reportCalls(batch));
-    };
-    return (deps.reports ?? reportBuffer).add(facts.session_id, { report, updates }, sendReports, record, deps.reports ? undefined : deps.reportWindowMs);
+      ...(u ? [usageUpdate(call.session_id, call.provider, at, u)] : []),
+    ]);
   };
   return {
     after: (res) => {
-      const tapped = tapUsage(res, facts.provider);
+      const tapped = tapUsage(res, call.provider);
       deps.waitUntil(tapped.usage.catch(() => null).then(send).catch(() => undefined));
       return tapped.response;
     },
     noResponse: () => deps.waitUntil(send(null).catch(() => undefined)),
   };
-}
-
-/** The lease key of the pipeline's config and mode, computed once per config object. */
-const leaseKeys = new WeakMap<object, { mode: string; key: string }>();
-function leaseKeyOf(deps: PipelineDeps): string {
-  let k = leaseKeys.get(deps.config);
-  if (k === undefined || k.mode !== deps.mode) leaseKeys.set(deps.config, (k = { mode: deps.mode, key: configKey(deps.config, deps.mode) }));
-  return k.key;
 }

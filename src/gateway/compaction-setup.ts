@@ -67,7 +67,7 @@ async function auditConfig(env: Env, r: Extract<LoadConfigResult, { ok: true }>)
 
 /**
  * The compaction hook for this request, or undefined when compaction is off or misconfigured.
- * `overrides` replaces pipeline deps (the app: the batching windows of the gateway config; tests: a wrapped DO namespace, a clock, an adapter).
+ * `overrides` replaces pipeline deps (tests: a wrapped DO namespace, a clock, an adapter, a buffer).
  */
 export function compactionHookFor(env: Env, ctx: ExecutionContext | undefined, overrides: Partial<PipelineDeps> = {}): CompactionHook | undefined {
   const r = compactionConfigOf(env);

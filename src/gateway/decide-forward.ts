@@ -16,9 +16,8 @@
 import type { CompactionMode } from "../config/load-config";
 import { applyPlan } from "../core/plan/apply-plan";
 import { checkGuarantee } from "../core/plan/check-guarantee";
-import type { OutcomeReport, StepOutput } from "../do/step-types";
+import type { FailOpenReason, OutcomeReport, StepOutput } from "../session/step-types";
 import type { Prepared } from "./prepare-compaction";
-import type { JsonNode } from "../providers/shared/json-scan";
 import { decideNative } from "./decide-native";
 
 /** What to forward. `kind` "edited" means the plan passed the check (the bytes may still equal the original when every action was refused). */
@@ -47,9 +46,8 @@ export function summaryOf(mode: Exclude<CompactionMode, "off">, out: StepOutput,
 }
 
 /**
- * Decides the forwarded bytes for a prepared request and its step output. Never throws.
- * `scanEdited`, when given, scans the edited body for the check (CheckOptions.scanOutput: it
- * must return exactly `scanJson(bytes)`; a throw fails open as a failed check).
+ * Decides the forwarded bytes for a prepared request and its step output. Never throws. The
+ * check scans the edited bytes fresh: nothing of the reader's parse of them, no cache.
  */
 export function decideForward(
   prepared: Extract<Prepared, { kind: "ready" }>,
@@ -57,21 +55,20 @@ export function decideForward(
   out: StepOutput,
   mode: Exclude<CompactionMode, "off">,
   correlation_id: string,
-  scanEdited?: (bytes: Uint8Array) => JsonNode,
 ): ForwardDecision {
   const est = prepared.parsed.view.est_tokens;
   const base = { correlation_id, rollback_step: null, tokens_original: est, tokens_sent: est, pairs_removed: 0, would_send: null };
-  const original_ = (note: string, report: Partial<OutcomeReport> & Pick<OutcomeReport, "outcome" | "tier">): ForwardDecision =>
+  const asReceived = (note: string, report: Partial<OutcomeReport> & Pick<OutcomeReport, "outcome" | "tier">): ForwardDecision =>
     ({ kind: "original", body: original, note, report: { ...base, ...report } });
-  const failOpen = (reason: string) => original_(`skipped; reason=${reason}`, { outcome: reason, rollback_step: out.step, tier: out.tier });
+  const failOpen = (reason: FailOpenReason) => asReceived(`skipped; reason=${reason}`, { outcome: reason, rollback_step: out.step, tier: out.tier });
 
   // 1. Disabled by an operator.
-  if (out.disabled) return original_("off; reason=session_disabled", { outcome: "unchanged", tier: "none" });
+  if (out.disabled) return asReceived("off; reason=session_disabled", { outcome: "unchanged", tier: "none" });
 
   // 2. Native: one inserted server-side edit instead of splicing.
   if (out.native !== undefined) return decideNative(prepared, original, { ...out, native: out.native }, mode, base, (pairs, sent) => summaryOf(mode, out, pairs, est, sent));
 
-  // 2. Apply and check.
+  // 3. Apply and check.
   let edited: Uint8Array = original;
   let sent = est;
   let pairs = 0;
@@ -80,7 +77,7 @@ export function decideForward(
       const applied = applyPlan(prepared.adapter, prepared.parsed, out.plan);
       edited = applied.bytes;
       if (edited !== original) {
-        const check = checkGuarantee(prepared.adapter, original, edited, { input: prepared.parsed, scanOutput: scanEdited });
+        const check = checkGuarantee(prepared.adapter, original, edited, { input: prepared.parsed });
         if (!check.ok || !check.output) return failOpen("guarantee_check");
         sent = check.output.view.est_tokens;
         pairs = Object.entries(out.plan.actions).filter(([id, a]) => a.kind !== "keep" && applied.refused[id] === undefined).length;
@@ -91,8 +88,8 @@ export function decideForward(
   }
   const note = summaryOf(mode, out, pairs, est, sent);
 
-  // 3. Measurement forwards the original and reports what would have been sent.
-  if (mode === "measure") return original_(note, { outcome: "measured", tier: out.tier, pairs_removed: pairs, would_send: sent });
-  if (edited === original) return original_(note, { outcome: "unchanged", tier: out.tier });
+  // 4. Measurement forwards the original and reports what would have been sent.
+  if (mode === "measure") return asReceived(note, { outcome: "measured", tier: out.tier, pairs_removed: pairs, would_send: sent });
+  if (edited === original) return asReceived(note, { outcome: "unchanged", tier: out.tier });
   return { kind: "edited", body: edited, note, report: { ...base, outcome: "compacted", tokens_sent: sent, tier: out.tier, pairs_removed: pairs } };
 }

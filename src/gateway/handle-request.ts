@@ -10,6 +10,7 @@ import { forwardUpstream } from "./forward";
 import { providerError, type GatewayError, type ProviderFamily } from "./provider-errors";
 import { compactDecoded } from "./request-encoding";
 import { resolveUpstreamUrl } from "./resolve-upstream-url";
+import { errorName, logFailOpen } from "./log-fail-open";
 
 /** What kind of route a request came through. `chat` routes may be compacted; `passthrough` never. */
 export type RouteKind = "anthropic-messages" | "openai-chat" | "openai-responses" | "passthrough";
@@ -78,10 +79,11 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingRequest): Pr
       }
       after = out.after;
       noResponse = out.noResponse;
-    } catch {
+    } catch (err) {
       body = req.body; // fail open: the original bytes, with their headers
       forwardHeaders = req.headers;
       extraHeaders = {};
+      logFailOpen({ reason: "hook_error", session_id: null, request_id: req.requestId, route: req.route, body_bytes: req.body?.length ?? 0, est_tokens: null, error: errorName(err) });
     }
   }
   const result = await forwardUpstream({

@@ -2,10 +2,9 @@
  * The first pure half of the compaction pipeline (DESIGN §1), shared by the Worker pipeline
  * (./compaction-pipeline.ts) and the replay's in-process host (tools/replay/strategies/):
  * honour the client's opt-out header, find the provider adapter, parse the body into the
- * neutral view, refuse server-managed requests, and name the session. The view sent to the
- * session step is built from `parsed.view` by the caller (src/do/step-types.ts slimView, or a
- * delta: src/do/view-delta.ts), so nothing is decoded here that the step does not need. No I/O,
- * no clock.
+ * neutral view, refuse server-managed requests, and name the session. The facts sent to the
+ * session step are built from `parsed.view` by the caller (src/core/facts/step-facts.ts). No
+ * I/O, no clock.
  */
 import type { Provider } from "../core/view/types";
 import { adapterFor } from "../providers/registry";

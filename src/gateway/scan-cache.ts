@@ -1,6 +1,8 @@
 /**
- * Scans a chat body reusing the last body of the same session (shell state: isolate memory
- * only, never stored). An agent's next request repeats its last one and appends a turn, so
+ * Scans a received chat body reusing the last body received for the same session (shell state:
+ * isolate memory only, never stored; its share of the isolate's one budget:
+ * ../core/isolate-memory-budget.ts). It serves received bodies only: the guarantee checker
+ * scans the edited bytes fresh (../core/plan/check-guarantee.ts). An agent's next request repeats its last one and appends a turn, so
  * the history elements inside the shared byte prefix are lent to the new scan
  * (../providers/shared/json-scan.ts ScanReuse) instead of being scanned again; the nodes are
  * the same objects, which also lets adapters memoise per element. Correctness never depends on
@@ -8,24 +10,14 @@
  * wrong or stale entry costs a full scan and nothing else.
  */
 import { BoundedLru } from "../core/bounded-lru";
+import { SCAN_CACHE_BUDGET_BYTES } from "../core/isolate-memory-budget";
 import { commonPrefixLength } from "../providers/shared/common-prefix";
 import { REUSE_DEPTH, scanJson, type JsonNode } from "../providers/shared/json-scan";
 
-/**
- * Entries kept (least recently used dropped first): 32 sessions, each with two — the body it
- * sent and, when compacted, the body forwarded (its guarantee check scans that one:
- * ./compaction-pipeline.ts SENT_SCAN_SUFFIX). Sessions taking turns miss on every call once
- * they need more entries than this (an LRU under a cyclic pattern), so both bodies count.
- */
+/** Entries kept (least recently used dropped first): one per session recently served. */
 export const MAX_SCAN_ENTRIES = 64;
-/**
- * Memory all entries may hold, in bytes, as HELD_PER_BODY_BYTE × their bodies' bytes. Bound: a
- * quarter of the 128 MB isolate memory limit (developers.cloudflare.com/workers/platform/limits/),
- * so a few large sessions cannot crowd out the requests themselves: 10 MiB of bodies. (A body of
- * mostly media — base64 in one string node — holds less than that per byte and is kept only
- * under the same 10 MiB.)
- */
-export const MAX_SCAN_BYTES = 32 * 1024 * 1024;
+/** Memory all entries may hold, bytes, as HELD_PER_BODY_BYTE × their bodies' bytes: the scan cache's share of the isolate budget (≈ 3.75 MiB of bodies). */
+export const MAX_SCAN_BYTES = SCAN_CACHE_BUDGET_BYTES;
 /**
  * What an entry holds per byte of its body: the body itself (1, an ArrayBuffer outside the JS
  * heap) and its scanned tree with the per-node facts the readers keep on it (measured 2.12–2.13
@@ -61,6 +53,10 @@ export class ScanCache {
   private readonly entries: BoundedLru<string, Entry>;
   /** Bytes reused by the last `scan` (the shared prefix covered by lent nodes is at most this), for tests and profiling. */
   lastPrefix = 0;
+  /** Scans that found an entry for their key (/admin/metrics sluice_scan_cache_lookups_total{result="hit"}). */
+  hits = 0;
+  /** Scans that found none. */
+  misses = 0;
 
   /** @param maxHeld memory all entries may hold, bytes (each weighs HELD_PER_BODY_BYTE × its body's bytes) */
   constructor(maxEntries = MAX_SCAN_ENTRIES, maxHeld = MAX_SCAN_BYTES) {
@@ -72,11 +68,13 @@ export class ScanCache {
     const prev = this.entries.get(key);
     let root: JsonNode;
     if (prev) {
+      this.hits++;
       const limit = commonPrefixLength(prev.bytes, bytes);
       this.lastPrefix = limit;
       prev.nodes ??= lendableNodes(prev.root);
       root = scanJson(bytes, { limit, nodes: prev.nodes });
     } else {
+      this.misses++;
       this.lastPrefix = 0;
       root = scanJson(bytes);
     }
@@ -86,6 +84,11 @@ export class ScanCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Bytes held (HELD_PER_BODY_BYTE × the bodies' bytes). */
+  get held(): number {
+    return this.entries.weight;
   }
 }
 

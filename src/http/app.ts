@@ -39,11 +39,8 @@ export function routeKind(family: ProviderFamily, method: string, path: string):
 /** Per-request dependencies built from the Worker env and execution context. */
 export type DepsFactory = (env: Env, ctx?: ExecutionContext) => HandlerDeps;
 
-/** Default deps: the gateway config from env vars and, when configured, the compaction pipeline (with the config's batching windows). */
-export const defaultDeps: DepsFactory = (env, ctx) => {
-  const config = readGatewayConfig(env);
-  return { config, compact: compactionHookFor(env, ctx, { reportWindowMs: config.reportWindowMs, indexWindowMs: config.indexWindowMs }) };
-};
+/** Default deps: the gateway config from env vars and, when configured, the compaction pipeline. */
+export const defaultDeps: DepsFactory = (env, ctx) => ({ config: readGatewayConfig(env), compact: compactionHookFor(env, ctx) });
 
 /** Body of GET /healthz. */
 export interface Health {

@@ -4,6 +4,8 @@
  * estimates come from the text sizes (src/core/tokens/estimate.ts) unless given.
  */
 import { hashText } from "../../src/core/hash";
+import { DEFAULTS } from "../../src/config/defaults";
+import { stepFactsOf, type FactsOptions, type StepFacts } from "../../src/core/facts/step-facts";
 import { estimateTokens, estimateTokensFromBytes } from "../../src/core/tokens/estimate";
 import type { ConversationView, MessageInfo, Provider, ToolPair } from "../../src/core/view/types";
 
@@ -89,4 +91,9 @@ export function lines(n: number, tag = "line"): string {
   let s = "";
   for (let i = 1; s.length < n; i++) s += `${tag} ${i}: ${"x".repeat(40)}\n`;
   return s.slice(0, n);
+}
+
+/** The step facts of `view` (src/core/facts/step-facts.ts) for the default head_chars and the heuristic engine unless `opts` says otherwise. */
+export function factsOf(view: ConversationView, opts: Partial<FactsOptions> = {}): StepFacts {
+  return stepFactsOf(view, { head_chars: DEFAULTS.head_chars, engine: "heuristic", ...opts });
 }

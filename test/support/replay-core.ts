@@ -14,7 +14,8 @@ import { CORE_DEFAULTS, compact } from "../../src/core/policy/compact";
 import { actionSavings } from "../../src/core/policy/estimate-savings";
 import { EMPTY_LEDGER, mergeLedger, type Ledger } from "../../src/core/policy/ledger";
 import type { CoreConfig, TierResult } from "../../src/core/policy/types";
-import type { ConversationView } from "../../src/core/view/types";
+import type { StepFacts } from "../../src/core/facts/step-facts";
+import { factsOf } from "./make-view";
 import { readCorpusSession } from "./read-corpus-session";
 
 export interface ReplayCall {
@@ -42,7 +43,7 @@ export interface ReplayRun {
   cost_without: number;
 }
 
-function forwarded(view: ConversationView, result: TierResult): { signatures: string[]; tokens: number[] } {
+function forwarded(view: StepFacts, result: TierResult): { signatures: string[]; tokens: number[] } {
   const tags: string[][] = view.messages.map(() => []);
   const tokens = view.messages.map((m) => m.est_tokens);
   for (const p of view.pairs) {
@@ -73,7 +74,8 @@ export function replayCore(id: string, config: CoreConfig = CORE_DEFAULTS): Repl
   const pWrite = pIn * price.cache_write_multiplier;
   let prevOriginalLen = 0;
   session.calls.forEach((call, k) => {
-    const view = session.viewAt(k);
+    const full = session.viewAt(k);
+    const view = factsOf(full, { head_chars: config.head_chars });
     const now = call.at_ms ?? k * 10_000;
     const result = compact({
       view,
@@ -103,7 +105,7 @@ export function replayCore(id: string, config: CoreConfig = CORE_DEFAULTS): Repl
     removedTotal += view.est_tokens - allTok;
     originalTotal += view.est_tokens;
     const removed = Object.entries(result.plan.actions).filter(([, a]) => a.kind !== "keep").map(([pid]) => pid).sort();
-    calls.push({ k, result, removed, signatures: fw.signatures, tokens: fw.tokens, orphans: view.orphans.map((o) => o.id) });
+    calls.push({ k, result, removed, signatures: fw.signatures, tokens: fw.tokens, orphans: full.orphans.map((o) => o.id) });
   });
   return { id, calls, steps: ledger.steps.length, ledger, tokens_removed_total: removedTotal, tokens_original_total: originalTotal, cost_with: costWith, cost_without: costWithout };
 }

@@ -9,8 +9,9 @@ import { escapeLabelValue, formatValue, renderExposition } from "../../src/admin
 import { searchMemory } from "../../src/admin/search-memory";
 import { totalsOf } from "../../src/admin/summarize-index";
 import { buildTierMap } from "../../src/core/memory/build-tier-map";
-import type { StepOutput } from "../../src/do/step-types";
-import { makeView } from "../support/make-view";
+import type { StepOutput } from "../../src/session/step-types";
+import { factsOf, makeView } from "../support/make-view";
+import { hashText } from "../../src/core/hash";
 import { parseExposition, valueOf } from "../support/parse-exposition";
 
 const STEP: StepOutput = { disabled: false, tier: "micro", plan: { actions: {} }, step: 3, tokens_original: 52_000, tokens_after: 31_500, pairs_removed: 4, skipped: null, cost_estimate: 0.0031, new_pair_ids: ["t1"], warnings: [] };
@@ -63,7 +64,7 @@ describe("metrics", () => {
       outcomeUpdate(facts({ step_ms: 1_500, recorded: { calls: 8, tokens_saved: 0, usd_saved: 0 }, report: { correlation_id: "r2", outcome: "do_error", rollback_step: null, tokens_original: 1_000, tokens_sent: 1_000, tier: "none", pairs_removed: 0, would_send: null } })),
       usageUpdate("cc:abc", "anthropic", 1_700_000_000_500, { input_tokens: 1_000, cache_read_input_tokens: 30_000, cache_creation_input_tokens: 500, output_tokens: 200 }),
     ]);
-    const text = renderExposition(buildFamilies(series, 1));
+    const text = renderExposition(buildFamilies(series, 1, { scan_hits: 7, scan_misses: 2 }));
     expect(text).toBe(`# HELP sluice_requests_total Chat requests through the compaction pipeline, by provider and outcome (compacted, unchanged, disabled, fail_open).
 # TYPE sluice_requests_total counter
 sluice_requests_total{provider="anthropic",outcome="compacted"} 1
@@ -111,19 +112,24 @@ sluice_engine_latency_seconds_count 2
 # HELP sluice_sessions Sessions held in the session index.
 # TYPE sluice_sessions gauge
 sluice_sessions 1
+# HELP sluice_scan_cache_lookups_total Scans of received bodies by the isolate answering this scrape, by result (hit: the session's last body was kept and its shared prefix reused; miss).
+# TYPE sluice_scan_cache_lookups_total counter
+sluice_scan_cache_lookups_total{result="hit"} 7
+sluice_scan_cache_lookups_total{result="miss"} 2
 `);
     const parsed = parseExposition(text);
     expect(parsed.map((f) => [f.name, f.type])).toEqual([
       ["sluice_requests_total", "counter"], ["sluice_compaction_steps_total", "counter"], ["sluice_fail_open_total", "counter"],
       ["sluice_tokens_original_total", "counter"], ["sluice_tokens_sent_total", "counter"], ["sluice_tokens_saved_total", "counter"],
       ["sluice_usd_saved_total", "counter"], ["sluice_usage_tokens_total", "counter"], ["sluice_engine_latency_seconds", "histogram"], ["sluice_sessions", "gauge"],
+      ["sluice_scan_cache_lookups_total", "counter"],
     ]);
     expect(valueOf(parsed, "sluice_engine_latency_seconds_bucket", { le: "+Inf" })).toBe(2);
   });
 
   it("an empty index still renders every unlabelled family, valid", () => {
     const parsed = parseExposition(renderExposition(buildFamilies([], 0)));
-    expect(parsed.map((f) => f.samples.length)).toEqual([0, 0, 0, 1, 1, 1, 1, 0, 14, 1]);
+    expect(parsed.map((f) => f.samples.length)).toEqual([0, 0, 0, 1, 1, 1, 1, 0, 14, 1, 2]);
   });
 
   it("escapes HELP and label values and formats special floats per the spec", () => {
@@ -149,7 +155,7 @@ describe("totals and memory search", () => {
     const series: StoredSeries[] = [
       ...deltasOf(outcomeUpdate(facts())),
       ...deltasOf(usageUpdate("cc:abc", "anthropic", 1, { input_tokens: 1_000, cache_read_input_tokens: 30_000, cache_creation_input_tokens: 500, output_tokens: 200 })),
-      ...deltasOf(outcomeUpdate(facts({ report: { correlation_id: "r", outcome: "parse_error", rollback_step: null, tokens_original: 10, tokens_sent: 10, tier: "none", pairs_removed: 0, would_send: null }, recorded: null }))),
+      ...deltasOf(outcomeUpdate(facts({ report: { correlation_id: "r", outcome: "parse", rollback_step: null, tokens_original: 10, tokens_sent: 10, tier: "none", pairs_removed: 0, would_send: null }, recorded: null }))),
     ].map((d) => ({ family: d.family, suffix: d.suffix, labels: d.labels, value: d.delta }));
     expect(totalsOf(series, 3)).toEqual({
       sessions: 3, requests: 2, compacted: 1, fail_open: 1, tokens_original: 52_010, tokens_sent: 31_510, tokens_saved: 20_500,
@@ -164,10 +170,12 @@ describe("totals and memory search", () => {
       { role: "user", results: [{ id: "a", text: "export const app = 1;" }, { id: "b", text: "Error: 2 tests failed", is_error: true }] },
       { role: "assistant", text: "done" },
     ] });
-    const map = buildTierMap(view, 4);
-    const r = searchMemory(map, "APP", null);
-    expect(r.matches.map((e) => `${e.kind}:${e.key}`)).toEqual(["command:npm test -- app", "path:src/App.ts"]);
-    expect(searchMemory(map, "app", "path")).toEqual({ q: "app", kind: "path", total: 1, matches: [{ kind: "path", key: "src/App.ts", pair_ids: ["a"], first_message: 1, last_message: 1, count: 1 }] });
+    const map = buildTierMap(factsOf(view), 4);
+    // Tool names and error lines by substring; paths and commands (hashed in the facts) by their exact text.
+    expect(searchMemory(map, "READ", null).matches.map((e) => `${e.kind}:${e.key}`)).toEqual(["tool:Read"]);
+    expect(searchMemory(map, "app", "path").total).toBe(0);
+    expect(searchMemory(map, "./src/App.ts", "path")).toEqual({ q: "./src/App.ts", kind: "path", total: 1, matches: [{ kind: "path", key: hashText("src/App.ts"), pair_ids: ["a"], first_message: 1, last_message: 1, count: 1 }] });
+    expect(searchMemory(map, "npm test -- app", "command").matches.map((e) => e.pair_ids)).toEqual([["b"]]);
     expect(searchMemory(map, "", "error").matches.map((e) => e.key)).toEqual(["Error: 2 tests failed"]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DROP_RESULT_HEAD_BYTES } from "../../src/providers/anthropic-messages/edit-rules";
+import { DROP_RESULT_HEAD_BYTES } from "../../src/core/plan/drop-result-head";
 import { assistant, bodyBytes, image, result, run, text, use, user } from "../support/anthropic-bodies";
 
 const M = "claude-sonnet-4-5";

@@ -13,6 +13,7 @@ import { runHeuristicEngine } from "../../src/core/engine/run-heuristic-engine";
 import { CORE_DEFAULTS } from "../../src/core/policy/compact";
 import { CORPUS_IDS, readCorpusSession } from "../support/read-corpus-session";
 import { replayCore } from "../support/replay-core";
+import { factsOf } from "../support/make-view";
 
 const RULES = ["superseded_read", "duplicate_result", "failed_then_retried", "stale_large_output"] as const;
 
@@ -22,7 +23,7 @@ describe("heuristic engine on the corpus (final request of each session)", () =>
     for (const id of CORPUS_IDS) {
       const s = readCorpusSession(id);
       const view = s.viewAt(s.calls.length - 1);
-      const run = runHeuristicEngine(view, CORE_DEFAULTS);
+      const run = runHeuristicEngine(factsOf(view), CORE_DEFAULTS);
       const finalDrops = Object.values(run.verdicts).filter((v) => v.kind !== "keep").length;
       table[id] = { pairs: view.pairs.length, ...Object.fromEntries(RULES.map((r) => [r, run.hits[r].length])), removals: finalDrops };
     }

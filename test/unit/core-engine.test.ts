@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readToolCall, resultLooksFailed } from "../../src/core/engine/read-tool-call";
 import { runHeuristicEngine } from "../../src/core/engine/run-heuristic-engine";
-import { lines, makeView, type MessageSpec } from "../support/make-view";
+import { factsOf, lines, makeView, type MessageSpec } from "../support/make-view";
 
 const cfg = { exclude_tools: [] as string[], min_result_bytes: 2048 };
 /** One assistant call + its result per entry, in order, then `pad` empty turns. */
@@ -48,7 +48,7 @@ describe("heuristic rules — exact verdicts", () => {
       { id: "e1", tool: "Edit", input: { file_path: "/p/b.ts", old_string: "x", new_string: "y" }, text: "ok" },
       { id: "r5", tool: "Read", input: { file_path: "/p/c.ts" }, text: "C" },
     ]) });
-    const { verdicts, hits } = runHeuristicEngine(view, cfg);
+    const { verdicts, hits } = runHeuristicEngine(factsOf(view), cfg);
     expect(verdicts).toEqual({
       r1: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" },
       r2: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" },
@@ -69,7 +69,7 @@ describe("heuristic rules — exact verdicts", () => {
       { id: "d5", tool: "update_plan", input: { plan: 1 }, text: "Plan updated" },
       { id: "d6", tool: "update_plan", input: { plan: 2 }, text: "Plan updated" },
     ]) });
-    const { verdicts } = runHeuristicEngine(view, cfg);
+    const { verdicts } = runHeuristicEngine(factsOf(view), cfg);
     expect(verdicts.d1).toEqual({ kind: "drop_pair", confidence: 0.95, rule: "duplicate_result" });
     expect(verdicts.d2).toEqual({ kind: "drop_result", confidence: 0.7, rule: "duplicate_result" });
     expect(verdicts.d5).toEqual({ kind: "keep", confidence: 0, rule: "none" });
@@ -83,7 +83,7 @@ describe("heuristic rules — exact verdicts", () => {
       { id: "f4", tool: "apply_patch", input: "*** Begin Patch\n*** Update File: index.js\n@@\n-c\n+b\n*** End Patch", text: '{"output":"Success. Updated the following files:\\nM index.js\\n","metadata":{"exit_code":0}}' },
       { id: "f5", tool: "shell_command", input: { command: "ls exported-session.jsonl" }, text: "Exit code: 0\nOutput:\nexported-session.jsonl" },
     ]) });
-    const { verdicts } = runHeuristicEngine(view, cfg);
+    const { verdicts } = runHeuristicEngine(factsOf(view), cfg);
     expect(verdicts.f1).toEqual({ kind: "drop_pair", confidence: 0.85, rule: "failed_then_retried" });
     expect(verdicts.f2).toEqual({ kind: "drop_pair", confidence: 0.85, rule: "failed_then_retried" });
     expect(verdicts.f3).toEqual({ kind: "keep", confidence: 0, rule: "none" });
@@ -96,7 +96,7 @@ describe("heuristic rules — exact verdicts", () => {
       { id: "s3", tool: "Glob", input: { pattern: "*" }, text: lines(3000) },
     ], 10) });
     // turn_count = 13: s1 turn 0 (age 13), s2 turn 1, s3 turn 2 (age 11 < 12 but also small)
-    const { verdicts, hits } = runHeuristicEngine(view, cfg);
+    const { verdicts, hits } = runHeuristicEngine(factsOf(view), cfg);
     expect(view.turn_count).toBe(13);
     expect(verdicts.s1).toEqual({ kind: "drop_result", confidence: 0.65, rule: "stale_large_output" });
     expect(verdicts.s2).toEqual({ kind: "keep", confidence: 0, rule: "none" });
@@ -110,9 +110,9 @@ describe("heuristic rules — exact verdicts", () => {
       { id: "x3", tool: "Read", input: { file_path: "/a" }, text: "2" },
       { id: "x4", tool: "Read", input: { file_path: "/b" }, text: "2" },
     ]) });
-    const { verdicts, hits } = runHeuristicEngine(view, { ...cfg, exclude_tools: ["Read"] });
+    const { verdicts, hits } = runHeuristicEngine(factsOf(view), { ...cfg, exclude_tools: ["Read"] });
     expect(Object.values(verdicts).every((v) => v.kind === "keep" && v.rule === "exclude_tools")).toBe(true);
-    const r2 = runHeuristicEngine(view, cfg);
+    const r2 = runHeuristicEngine(factsOf(view), cfg);
     expect(r2.verdicts.x1).toEqual({ kind: "drop_pair", confidence: 0.9, rule: "superseded_read" });
     expect(r2.verdicts.x2).toEqual({ kind: "keep", confidence: 1, rule: "locked" });
     expect(hits.exclude_tools).toEqual(["x1", "x2", "x3", "x4"]);

@@ -8,7 +8,8 @@ import { tierCostEstimate } from "../../src/core/policy/take-step";
 import { TIER_COST_WEIGHT, type BudgetPressure, type TierContext } from "../../src/core/policy/types";
 import { recordTierEvent } from "../../src/core/trace/record-tier-event";
 import type { ConversationView } from "../../src/core/view/types";
-import { lines, makeView, type MessageSpec } from "../support/make-view";
+import { hashText } from "../../src/core/hash";
+import { factsOf, lines, makeView, type MessageSpec } from "../support/make-view";
 
 const P = (o: Partial<BudgetPressure> = {}): BudgetPressure => ({ turn_count: 5, context_pct_used: 0.3, idle_seconds: 0, session_complete: false, ...o });
 
@@ -21,22 +22,23 @@ function readSession(n: number, opts: { media?: number } = {}): ConversationView
   }
   return makeView({ outside_tokens: 1_000, messages: m });
 }
+/** The context of `view`'s facts (for the head_chars of `o.config`, else the default). */
 const ctx = (view: ConversationView, o: Partial<TierContext> = {}): TierContext => ({
-  view, ledger: EMPTY_LEDGER, pressure: P({ context_pct_used: view.est_tokens / 200_000 }), config: CORE_DEFAULTS, prices: MODEL_PRICES,
+  view: factsOf(view, { head_chars: (o.config ?? CORE_DEFAULTS).head_chars }), ledger: EMPTY_LEDGER, pressure: P({ context_pct_used: view.est_tokens / 200_000 }), config: CORE_DEFAULTS, prices: MODEL_PRICES,
   now_ms: 1_000_000, expected_remaining_calls: 50, correlation_id: "req-1", ...o,
 });
 
 describe("reapplyLedger", () => {
   const guards = { preserve_recent_turns: 2, exclude_tools: [] };
   it("an empty ledger: nothing to apply, nothing skipped (the walk is skipped)", () => {
-    expect(reapplyLedger(readSession(6), EMPTY_LEDGER, guards)).toEqual({ actions: {}, skipped: {} });
+    expect(reapplyLedger(factsOf(readSession(6)), EMPTY_LEDGER, guards)).toEqual({ actions: {}, skipped: {} });
   });
   it("one entry: its pair's action; an entry whose result changed is skipped; recent pairs are protected", () => {
     const view = readSession(6);
     const hashOf = (id: string) => view.pairs.find((p) => p.id === id)!.result_hash;
     const entry = (id: string, hash: string) => ({ pair_id: id, result_hash: hash, action: { kind: "drop_pair" as const }, step: 1, first_seen_ms: 1 });
     const ledger: Ledger = { ...EMPTY_LEDGER, entries: { [`t0#${hashOf("t0")}`]: entry("t0", hashOf("t0")), "t1#other": entry("t1", "other"), [`t5#${hashOf("t5")}`]: entry("t5", hashOf("t5")) } };
-    expect(reapplyLedger(view, ledger, guards)).toEqual({ actions: { t0: { kind: "drop_pair" } }, skipped: { t1: "result_changed", t5: "recent" } });
+    expect(reapplyLedger(factsOf(view), ledger, guards)).toEqual({ actions: { t0: { kind: "drop_pair" } }, skipped: { t1: "result_changed", t5: "recent" } });
   });
 });
 
@@ -157,9 +159,10 @@ describe("tiers", () => {
     ] });
     const r = compact(ctx(v, { pressure: P({ session_complete: true }) }));
     expect(r).toMatchObject({ tier: "session_memory", plan: { actions: {} }, cost_estimate: 0 });
-    expect(Object.keys(r.memory!.reference)).toEqual(["command:ls missing", "error:Exit code 1", "path:/r/x.ts", "tool:Bash", "tool:Read"]);
-    expect(r.memory).toEqual(buildTierMap(v, 4));
-    expect(buildTierMap(v, 1).archival).toEqual([{ from_turn: 0, to_turn: 2, from_message: 0, to_message: 5, tool_calls: 2, tool_counts: { Bash: 1, Read: 1 }, errors: 1, est_tokens: v.messages.reduce((s, m) => s + m.est_tokens, 0) }]);
+    // Paths and commands are keyed by their hashes: the step facts carry no call input text.
+    expect(Object.keys(r.memory!.reference)).toEqual([`command:${hashText("sh:ls missing")}`, "error:Exit code 1", `path:${hashText("/r/x.ts")}`, "tool:Bash", "tool:Read"].sort());
+    expect(r.memory).toEqual(buildTierMap(factsOf(v), 4));
+    expect(buildTierMap(factsOf(v), 1).archival).toEqual([{ from_turn: 0, to_turn: 2, from_message: 0, to_message: 5, tool_calls: 2, tool_counts: { Bash: 1, Read: 1 }, errors: 1, est_tokens: v.messages.reduce((s, m) => s + m.est_tokens, 0) }]);
   });
 });
 

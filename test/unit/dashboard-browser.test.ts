@@ -24,7 +24,6 @@ import { agentHeaders } from "../../tools/replay/agent-headers";
 import { readCorpus } from "../../tools/replay/read-corpus";
 import { startWranglerDev, type WranglerDev } from "../../tools/shared/start-wrangler-dev";
 import { CORPUS_PATH } from "../support/shared-dir";
-import { REPORT_WINDOW_MS } from "../../src/gateway/report-buffer";
 import { INDEX_WINDOW_MS } from "../../src/gateway/index-buffer";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -86,8 +85,8 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
     // 2. Operator actions through the admin API.
     expect(await admin(`/sessions/${KILLED}/disable`, "POST")).toEqual({ session_id: KILLED, disabled: true });
     expect(await admin("/audit/verify")).toMatchObject({ ok: true, first_bad_seq: null });
-    // The reports settle: the report window, then the index window, then a margin.
-    await new Promise((r) => setTimeout(r, REPORT_WINDOW_MS + INDEX_WINDOW_MS + 500));
+    // The reports settle: the index window, then a margin.
+    await new Promise((r) => setTimeout(r, INDEX_WINDOW_MS + 500));
     const api = await admin<{ totals: IndexTotals; sessions: SessionSummary[] }>("/sessions");
     expect(api.sessions.find((s) => s.id === KILLED)).toMatchObject({ disabled: true, last_activity_ms: null });
     const wired = api.sessions.some((s) => s.id === sessionOf(SENT[0].corpus));

@@ -12,7 +12,7 @@ const dirs: string[] = [];
 afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
 
 /** A wrangler-dev-like persist dir holding one SessionObject file per `sessions` row (and miniflare's metadata.sqlite). */
-function persistDir(sessions: { file: string; meta: Record<string, string>; requests?: number }[]): string {
+function persistDir(sessions: { file: string; meta: Record<string, string>; requests?: number; reports?: number }[]): string {
   const root = mkdtempSync(join(tmpdir(), "sluice-do-state-"));
   dirs.push(root);
   const dir = join(root, "v3", "do", "sluice-SessionObject");
@@ -24,21 +24,22 @@ function persistDir(sessions: { file: string; meta: Record<string, string>; requ
     db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE counters (name TEXT PRIMARY KEY, value REAL NOT NULL);");
     for (const [k, v] of Object.entries(s.meta)) db.prepare("INSERT INTO meta VALUES (?, ?)").run(k, v);
     if (s.requests !== undefined) db.prepare("INSERT INTO counters VALUES ('requests', ?)").run(s.requests);
+    if (s.reports !== undefined) db.prepare("INSERT INTO counters VALUES ('reports', ?)").run(s.reports);
     db.close();
   }
   return root;
 }
 
 describe("readSessionStates (the load run's DO consistency check)", () => {
-  it("reads each SessionObject file's session_id, calls and requests, skipping metadata.sqlite", () => {
+  it("reads each SessionObject file's session_id, calls, requests and reports, skipping metadata.sqlite", () => {
     const root = persistDir([
-      { file: "a.sqlite", meta: { session_id: "s-1", calls: "12" }, requests: 12 },
+      { file: "a.sqlite", meta: { session_id: "s-1", calls: "12" }, requests: 12, reports: 11 },
       { file: "b.sqlite", meta: {} },
     ]);
     const rows = readSessionStates(root).sort((x, y) => String(x.session_id).localeCompare(String(y.session_id)));
     expect(rows).toEqual([
-      { session_id: null, calls: 0, requests: 0 },
-      { session_id: "s-1", calls: 12, requests: 12 },
+      { session_id: null, calls: 0, requests: 0, reports: 0 },
+      { session_id: "s-1", calls: 12, requests: 12, reports: 11 },
     ]);
   });
 

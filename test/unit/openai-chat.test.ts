@@ -156,14 +156,14 @@ describe("openai-chat compile", () => {
     expect(a.parsed.view.messages[1]!.removable_with).toEqual(["x"]);
     expect(a.text).toBe(body(without(msgs, [1, 2])));
   });
-  it("drop_result keeps an exact 128-byte head; string vs parts content", () => {
+  it("drop_result keeps an exact 64-byte head; string vs parts content", () => {
     const long = "line\n".repeat(100);
     const msgs: Msg[] = [{ role: "user", content: "u" }, { role: "assistant", content: null, tool_calls: [call("x", "f", "{}"), call("y", "f", "{}")] }, tool("x", long), tool("y", [{ type: "text", text: long }, { type: "text", text: "second" }]), ...TAIL];
     const a = apply(chat, body(msgs), planAll(["x", "y"], { kind: "drop_result" }));
     const want = structuredClone(msgs);
-    // 128 bytes of JSON literal = 25 × "line\n" (6 bytes each as written: "line\\n") + "li".
-    const head = "line\n".repeat(21) + "li";
-    expect(JSON.stringify(head).length - 2).toBe(128);
+    // 64 bytes of JSON literal = 10 × "line\n" (6 bytes each as written: "line\\n") + "line".
+    const head = "line\n".repeat(10) + "line";
+    expect(JSON.stringify(head).length - 2).toBe(64);
     want[2] = tool("x", head);
     want[3] = tool("y", [{ type: "text", text: head }]);
     expect(a.text).toBe(body(want));

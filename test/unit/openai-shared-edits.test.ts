@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { getMember, scanJson, type JsonNode } from "../../src/providers/shared/json-scan";
 import { spliceOut } from "../../src/providers/shared/splice";
-import { cutStringMiddle, DROP_RESULT_HEAD_BYTES } from "../../src/providers/shared/cut-string-middle";
+import { cutStringMiddle } from "../../src/providers/shared/cut-string-middle";
+import { DROP_RESULT_HEAD_BYTES } from "../../src/core/plan/drop-result-head";
 import { removeArrayItems, removeObjectMembers } from "../../src/providers/shared/remove-json-items";
 import { editResultContent, partType, type ResultAction } from "../../src/providers/shared/edit-result-content";
 import { CHAT_PART_KINDS } from "../../src/providers/openai-chat/wire";
@@ -40,8 +41,8 @@ describe("cutStringMiddle", () => {
     expect(cut('"\\u00e9xyz"', 2)).toBe('"\\u00e9"');
     expect(cut('"😀xyz"', 0, 0, true)).toBe('""');
   });
-  it("uses a 128-byte head for drop_result", () => {
-    expect(DROP_RESULT_HEAD_BYTES).toBe(128);
+  it("uses a 64-byte head for drop_result", () => {
+    expect(DROP_RESULT_HEAD_BYTES).toBe(64);
   });
 });
 
@@ -88,7 +89,7 @@ describe("editResultContent (Chat part kinds)", () => {
   it("drop_result keeps only the first text part's head", () => {
     expect(edit(PARTS, { kind: "drop_result" })).toBe('[{"type":"text","text":"hello world"}]');
     const long = `"${"x".repeat(300)}"`;
-    expect(edit(long, { kind: "drop_result" })).toBe(`"${"x".repeat(128)}"`);
+    expect(edit(long, { kind: "drop_result" })).toBe(`"${"x".repeat(64)}"`);
   });
   it("truncate_result cuts across parts; media in the removed middle goes", () => {
     expect(edit(PARTS, { kind: "truncate_result", head_bytes: 5, tail_bytes: 4 })).toBe('[{"type":"text","text":"hello"},{"type":"text","text":"text"}]');

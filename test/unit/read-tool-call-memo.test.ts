@@ -21,16 +21,4 @@ describe("readToolCallMemo", () => {
     const c = { id: "memo-2", tool_name: "Read", input_text: b.input_text };
     expect(readToolCallMemo(c)).toEqual(readToolCall(c));
   });
-
-  it("holds at most TOOL_CALL_MEMO_CHARS of input text: large inputs push older entries out, an input over the bound is not kept", async () => {
-    const { TOOL_CALL_MEMO_CHARS, toolCallMemoSize } = await import("../../src/core/engine/read-tool-call-memo");
-    const big = (i: number) => ({ id: `memo-big-${i}`, tool_name: "Write", input_text: JSON.stringify({ file_path: `f${i}`, content: "z".repeat(TOOL_CALL_MEMO_CHARS / 3) }) });
-    for (let i = 0; i < 5; i++) readToolCallMemo(big(i));
-    const after = toolCallMemoSize();
-    expect(after.chars).toBeLessThanOrEqual(TOOL_CALL_MEMO_CHARS);
-    expect(after.entries).toBeGreaterThanOrEqual(2);
-    const huge = { id: "memo-huge", tool_name: "Write", input_text: "y".repeat(TOOL_CALL_MEMO_CHARS + 1) };
-    expect(readToolCallMemo(huge)).toEqual(readToolCall(huge));
-    expect(toolCallMemoSize()).toEqual(after);
-  });
 });

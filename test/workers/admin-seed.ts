@@ -1,6 +1,6 @@
 /**
  * TEST FIXTURE (not product code): seeds one session's state the way the gateway does — the
- * SessionObject's RPCs (step, reportOutcome, reportUsage, countFailOpen, archive) and the
+ * SessionObject's RPCs (step, report, countFailOpen, archive) and the
  * SessionIndex's `record` with updates derived by the pure functions the pipeline will call —
  * and builds an admin app whose index is a per-test instance. The request text carries MARKERS
  * so tests can grep every admin answer for them.
@@ -11,9 +11,12 @@ import { outcomeUpdate, usageUpdate } from "../../src/admin/index-update";
 import type { Env } from "../../src/config/env";
 import { loadConfig } from "../../src/config/load-config";
 import type { ConversationView } from "../../src/core/view/types";
+import { DEFAULTS } from "../../src/config/defaults";
+import { stepFactsOf, type StepFacts } from "../../src/core/facts/step-facts";
+import { encodeStepFacts } from "../../src/core/facts/wire-facts";
 import type { SessionIndex } from "../../src/do/index-object";
 import type { SessionObject } from "../../src/do/session-object";
-import type { OutcomeRecorded, OutcomeReport } from "../../src/do/step-types";
+import type { OutcomeRecorded, OutcomeReport } from "../../src/session/step-types";
 import { createAdminApp, defaultAdminDeps } from "../../src/http/routes/admin";
 import type { Usage } from "../../src/usage/extract-usage";
 import { makeView } from "../support/make-view";
@@ -40,6 +43,11 @@ export const indexStub = (name: string): DurableObjectStub<SessionIndex> => E.SE
 /** An app with the admin sub-app under /admin, reading the index instance `indexName`. */
 export const adminAppFor = (indexName: string) =>
   new Hono<{ Bindings: Env }>().route("/admin", createAdminApp({ ...defaultAdminDeps, index: () => indexStub(indexName) as never }));
+
+/** The step facts of seedView() (defaults: head_chars, heuristic engine). */
+export function seedFacts(): StepFacts {
+  return stepFactsOf(seedView(), { head_chars: DEFAULTS.head_chars, engine: "heuristic" });
+}
 
 /** A small Anthropic conversation: a Read, a failed Bash, prose on both sides. */
 export function seedView(): ConversationView {
@@ -80,14 +88,14 @@ export async function seedSession(id: string, indexName: string): Promise<Outcom
   const recorded: OutcomeRecorded[] = [];
   for (const [i, call] of CALLS.entries()) {
     const now = Date.now();
-    const step = await stub.step({ session_id: id, view, config: loaded.config, mode: "compact", correlation_id: `req-${i}`, now_ms: now });
+    const step = await stub.step({ session_id: id, facts: encodeStepFacts(stepFactsOf(view, loaded.config)), config: loaded.config, mode: "compact", correlation_id: `req-${i}`, now_ms: now });
     const report: OutcomeReport = { correlation_id: `req-${i}`, outcome: call.outcome, rollback_step: null, tokens_original: call.tokens_original, tokens_sent: call.tokens_sent, tier: step.tier, pairs_removed: 0, would_send: null };
-    const rec = await stub.reportOutcome(report);
+    const rec = (await stub.report({ outcome: report, usage: null, estimated_input_tokens: 0 }))!;
     recorded.push(rec);
     const r = await index.record(outcomeUpdate({ session_id: id, provider: "anthropic", model: view.model, turns: view.turn_count, now_ms: now, step, report, recorded: rec, step_ms: call.step_ms }));
     if (!r.ok) throw new Error(r.error);
     if (i === 0) {
-      await stub.reportCalls([{ leased: null, outcome: null, usage: USAGE, estimated_input_tokens: call.tokens_sent }]);
+      await stub.report({ outcome: null, usage: USAGE, estimated_input_tokens: call.tokens_sent });
       await index.record(usageUpdate(id, "anthropic", Date.now(), USAGE));
     }
   }

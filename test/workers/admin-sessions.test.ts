@@ -4,6 +4,8 @@
  * the kill switch (effective on the next step), and a grep that no admin answer or metric
  * carries text from the seeded requests.
  */
+import { hashText } from "../../src/core/hash";
+import { encodeStepFacts } from "../../src/core/facts/wire-facts";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SessionSummary } from "../../src/admin/summarize-index";
@@ -12,7 +14,7 @@ import { buildTierMap } from "../../src/core/memory/build-tier-map";
 import type { SessionObject } from "../../src/do/session-object";
 import type { SessionStats } from "../../src/do/session-stats";
 import { parseExposition, valueOf } from "../support/parse-exposition";
-import { ARCHIVED_TEXT, AUTH, CALLS, FAIL_OPEN, MARKERS, USAGE, adminAppFor, envWith, seedSession, seedView, sessionStub } from "./admin-seed";
+import { ARCHIVED_TEXT, AUTH, CALLS, FAIL_OPEN, MARKERS, USAGE, adminAppFor, envWith, seedFacts, seedSession, sessionStub } from "./admin-seed";
 
 const get = (app: ReturnType<typeof adminAppFor>, path: string, extra: Record<string, unknown> = {}) => app.request(path, { headers: AUTH }, envWith(extra));
 const SAVED = CALLS[0].tokens_original - CALLS[0].tokens_sent;
@@ -60,14 +62,15 @@ describe("admin sessions", () => {
     await seedSession("adm-mem-1", "idx-mem");
     const before = await get(app, "/admin/sessions/adm-mem-1/memory");
     expect(before.status).toBe(404);
-    const map = buildTierMap(seedView(), 1);
+    const map = buildTierMap(seedFacts(), 1);
     await runInDurableObject(sessionStub("adm-mem-1"), (_i: SessionObject, state) => {
       state.storage.sql.exec("INSERT INTO meta (key, value) VALUES ('memory', ?)", JSON.stringify(map));
     });
     const all = (await (await get(app, "/admin/sessions/adm-mem-1/memory")).json()) as { tier_map: unknown; search: unknown };
     expect(all).toEqual({ session_id: "adm-mem-1", tier_map: map, search: null });
-    const found = await (await get(app, "/admin/sessions/adm-mem-1/memory?q=SEED%2FAPP")).json();
-    expect(found).toEqual({ session_id: "adm-mem-1", tier_map: map, search: { q: "SEED/APP", kind: null, total: 1, matches: [{ kind: "path", key: "src/seed/app.ts", pair_ids: ["toolu_read"], first_message: 1, last_message: 1, count: 1 }] } });
+    // A path is found by its exact text (the map keys it by hash: src/core/facts/step-facts.ts).
+    const found = await (await get(app, "/admin/sessions/adm-mem-1/memory?q=src%2Fseed%2Fapp.ts")).json();
+    expect(found).toEqual({ session_id: "adm-mem-1", tier_map: map, search: { q: "src/seed/app.ts", kind: null, total: 1, matches: [{ kind: "path", key: hashText("src/seed/app.ts"), pair_ids: ["toolu_read"], first_message: 1, last_message: 1, count: 1 }] } });
     const errors = (await (await get(app, "/admin/sessions/adm-mem-1/memory?q=fail&kind=error")).json()) as { search: { matches: { key: string }[] } };
     expect(errors.search.matches.map((m) => m.key)).toEqual(["Error: build failed"]);
     const bad = await get(app, "/admin/sessions/adm-mem-1/memory?kind=prose");
@@ -96,7 +99,7 @@ describe("admin sessions", () => {
     expect(await (await post("disable")).json()).toEqual({ session_id: "adm-kill-1", disabled: true });
     const config = loadConfig({ SLUICE_COMPACTION: "1" });
     if (!config.ok) throw new Error("config");
-    const step = () => sessionStub("adm-kill-1").step({ session_id: "adm-kill-1", view: seedView(), config: config.config, mode: "compact", correlation_id: "next", now_ms: Date.now() });
+    const step = () => sessionStub("adm-kill-1").step({ session_id: "adm-kill-1", facts: encodeStepFacts(seedFacts()), config: config.config, mode: "compact", correlation_id: "next", now_ms: Date.now() });
     const off = await step();
     expect([off.disabled, off.plan, off.step]).toEqual([true, { actions: {} }, null]);
     const listed = (await (await get(app, "/admin/sessions")).json()) as { sessions: SessionSummary[] };
@@ -119,7 +122,7 @@ describe("admin sessions", () => {
     const app = adminAppFor("idx-grep");
     await seedSession("adm-grep-1", "idx-grep");
     await runInDurableObject(sessionStub("adm-grep-1"), (_i: SessionObject, state) => {
-      state.storage.sql.exec("INSERT INTO meta (key, value) VALUES ('memory', ?)", JSON.stringify(buildTierMap(seedView(), 1)));
+      state.storage.sql.exec("INSERT INTO meta (key, value) VALUES ('memory', ?)", JSON.stringify(buildTierMap(seedFacts(), 1)));
     });
     const paths = ["/admin/sessions", "/admin/sessions/adm-grep-1", "/admin/sessions/adm-grep-1/memory", "/admin/sessions/adm-grep-1/memory?q=e",
       "/admin/metrics", "/admin/audit", "/admin/audit/verify", "/admin/dashboard", "/admin/dashboard.js", "/admin/dashboard.css"];

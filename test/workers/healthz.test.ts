@@ -57,6 +57,20 @@ describe("GET /healthz", () => {
   });
 });
 
+describe("vars that tune compaction never break forwarding", () => {
+  // SLUICE_INDEX_WINDOW_MS / SLUICE_REPORT_WINDOW_MS once answered 500 on every proxied request when malformed; windows are constants now, and a bad compaction setting turns compaction off.
+  const TUNING = { SLUICE_INDEX_WINDOW_MS: "1.5", SLUICE_REPORT_WINDOW_MS: "soon", COMPACTION_CONFIG: '{"idle_seconds":-1}' };
+  it("passthrough and chat routes answer 200 with the bytes forwarded untouched; /healthz 503 names the compaction key", async () => {
+    const models = await gatewayWithEnv(TUNING, "/openai/v1/models");
+    expect(models.status).toBe(200);
+    const chat = await gatewayWithEnv(TUNING, "/anthropic/v1/messages", { method: "POST", headers: { "content-type": "application/json" }, body: '{"model":"claude-sonnet-4-5","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}' });
+    expect([chat.status, chat.headers.get("x-sluice-compaction")]).toEqual([200, null]);
+    const health = await gatewayWithEnv(TUNING, "/healthz");
+    expect(health.status).toBe(503);
+    expect(((await health.json()) as { error: { field: string } }).error.field).toBe("idle_seconds");
+  });
+});
+
 describe("bad vars are named", () => {
   it("GET /healthz with a bad gateway var → 503 naming it", async () => {
     const res = await gatewayWithEnv({ UPSTREAM_TIMEOUT_MS: "10s" }, "/healthz");

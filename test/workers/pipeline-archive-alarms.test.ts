@@ -45,7 +45,7 @@ describe("alarms", () => {
     expect({ idle: s.idle, complete: s.complete, alarms_idle: s.counters.alarms_idle, alarms_complete: s.counters.alarms_complete }).toEqual({ idle: true, complete: true, alarms_idle: 1, alarms_complete: 1 });
     expect(await stub.memory()).toBeNull();
 
-    clock.advance(11_000); // an alarm cannot fire before the first call's step lease (10 s) ends
+    clock.advance(11_000); // the next call, 11 s later
     const { res } = await send(vars, PATH, headers, LITERAL_BODY, { now: clock.now });
     expect(compactionHeader(res).tier).toBe("session_memory");
     s = await statsOf(session);

@@ -35,7 +35,7 @@ describe("pipeline on cc-cctrace-opus4, calls 1–40", () => {
     expect(replay.calls[39]!.header.tier).toBe("micro");
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect((await statsOf(replay.session)).idle).toBe(true);
-    // 11 s: an alarm cannot fire before the step lease (10 s) of the last call ends.
+    // The next call, 11 s after the last one.
     const next = await replay.sendMore(callEnds(doc)[40]!, 11_000);
     expect(next.header.tier).toBe("time_based");
     expect(checkGuarantee(anthropicAdapter, next.original, next.forwarded).ok).toBe(true);

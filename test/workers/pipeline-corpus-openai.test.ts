@@ -32,7 +32,7 @@ describe("pipeline on codex-rtchess-01 (openai-chat), calls 31–70", () => {
   it("(d) after the idle alarm runs, the next call gets the time_based tier; without it the tier stays micro", async () => {
     expect(replay.calls[39]!.header.tier).toBe("micro");
     expect(await runDurableObjectAlarm(sessionStub(replay.session))).toBe(true);
-    // 11 s: an alarm cannot fire before the step lease (10 s) of the last call ends.
+    // The next call, 11 s after the last one.
     const next = await replay.sendMore(callEnds(doc)[70]!, 11_000);
     expect(next.header.tier).toBe("time_based");
     expect(checkGuarantee(openaiChatAdapter, next.original, next.forwarded).ok).toBe(true);

@@ -22,13 +22,13 @@ const twoCalls = (overrides: Partial<PipelineDeps>, extraHeaders: Record<string,
 
 const doExists = async (session: string): Promise<boolean> => (await listDurableObjectIds(SESSIONS)).some((id) => id.equals(SESSIONS.idFromName(session)));
 
-/** A namespace whose stubs answer `step` and `lease` (the lease asked for alone: src/do/open-lease.ts) with `step` and pass everything else to the real DO. */
+/** A namespace whose stubs answer `step` with `step` and pass everything else to the real DO. */
 function sessionsWith(step: () => Promise<never>): DurableObjectNamespace<never> {
   return {
     idFromName: (name: string) => SESSIONS.idFromName(name),
     get: (id: DurableObjectId) => {
       const real = SESSIONS.get(id);
-      return { step, lease: step, countFailOpen: (r: string) => real.countFailOpen(r), reportOutcome: (r: never) => real.reportOutcome(r), reportCalls: (b: never) => real.reportCalls(b), archive: (i: never) => real.archive(i) };
+      return { step, countFailOpen: (r: never) => real.countFailOpen(r), report: (r: never) => real.report(r), archive: (i: never) => real.archive(i) };
     },
   } as unknown as DurableObjectNamespace<never>;
 }
@@ -54,18 +54,18 @@ describe("fail open: the original bytes go, the reason is counted", () => {
     expect(r.stats.counters.compacted).toBe(1);
   });
 
-  it("the DO step (or lease ask) throws → do_error", async () => {
+  it("the DO step throws → do_error", async () => {
     const r = await twoCalls({ sessions: sessionsWith(() => Promise.reject(new Error("injected DO failure"))) });
     expect(r.raw).toBe("skipped; reason=do_error");
     expect(r.forwarded).toEqual(BODY);
-    expect(r.stats.counters).toEqual({ fail_open_do_error: 2 });
+    expect(r.stats.counters).toEqual({ fail_open_do_error: 2, reports: 2, tokens_original: 2 * 14_443, tokens_sent: 2 * 14_443 });
   });
 
-  it("the DO step (or lease ask) misses its deadline → do_timeout", async () => {
+  it("the DO step misses its deadline → do_timeout", async () => {
     const r = await twoCalls({ sessions: sessionsWith(() => new Promise<never>(() => {})), doTimeoutMs: 20 });
     expect(r.raw).toBe("skipped; reason=do_timeout");
     expect(r.forwarded).toEqual(BODY);
-    expect(r.stats.counters).toEqual({ fail_open_do_timeout: 2 });
+    expect(r.stats.counters).toEqual({ fail_open_do_timeout: 2, reports: 2, tokens_original: 2 * 14_443, tokens_sent: 2 * 14_443 });
   });
 
   it("the guarantee checker refuses the edited body (compile also cuts a byte of `model`) → guarantee_check, and the step is rolled back", async () => {

@@ -2,7 +2,7 @@
  * Harness of the pipeline tests (Workers runtime): sends requests through `createApp` with the
  * real compaction hook (src/gateway/compaction-setup.ts) built from modified vars and optional
  * pipeline dep overrides (a wrapped DO namespace, a clock, an adapter) — injection through
- * deps, no product flags. Reports are sent with a 0 ms window (a fresh ReportBuffer per call) so
+ * deps, no product flags. Index updates are sent with a 0 ms window (a fresh IndexBuffer per call) so
  * a call's `settled()` includes its own report. The upstream is the real stand-in (test/support/upstream-server.ts).
  * Also: session DO stubs, small literal conversations, and corpus request bodies (MANIFEST.md).
  */
@@ -18,7 +18,7 @@ import { readGatewayConfig } from "../../src/config/gateway-config";
 import type { PipelineDeps } from "../../src/gateway/compaction-pipeline";
 import { compactionHookFor } from "../../src/gateway/compaction-setup";
 import { createApp } from "../../src/http/app";
-import { ReportBuffer } from "../../src/gateway/report-buffer";
+import { IndexBuffer } from "../../src/gateway/index-buffer";
 import type { SessionObject } from "../../src/do/session-object";
 import type { SessionStats } from "../../src/do/session-stats";
 import { TEST_API_KEY, bytesOf, newTestId, received, utf8 } from "./helpers";
@@ -40,8 +40,8 @@ export interface Sent {
 /** Sends `body` to `path` with `vars` over the test env and `overrides` of the pipeline deps; does not wait for waitUntil. */
 export async function sendNoWait(vars: Record<string, string>, path: string, headers: Record<string, string>, body: Uint8Array | string, overrides: Partial<PipelineDeps> = {}): Promise<Sent> {
   const ctx = createExecutionContext();
-  // Reports go at once (window 0) unless a test brings its own buffer, so `settled()` includes the request's own report.
-  const deps: Partial<PipelineDeps> = { reports: new ReportBuffer(0), ...overrides };
+  // Index updates go at once (window 0) unless a test brings its own buffer, so `settled()` does not wait out a window.
+  const deps: Partial<PipelineDeps> = { indexBuffer: new IndexBuffer(0), ...overrides };
   const app = createApp((e, c) => ({ config: readGatewayConfig(e), compact: compactionHookFor(e, c, deps) }));
   const req = new Request(`http://sluice.test${path}`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": TEST_API_KEY, ...headers }, body: typeof body === "string" ? utf8(body) : body });
   const res = await app.fetch(req, { ...E, ...vars }, ctx);

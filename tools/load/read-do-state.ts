@@ -12,10 +12,13 @@ import { loadSqlite } from "../shared/load-sqlite";
 export interface SessionRow {
   session_id: string | null;
   calls: number;
+  /** Step RPCs the session counted. */
   requests: number;
+  /** Report RPCs the session counted. */
+  reports: number;
 }
 
-/** Every SessionObject's session id, call count and `requests` counter. */
+/** Every SessionObject's session id, call count and `requests` and `reports` counters. */
 export function readSessionStates(persistDir: string, script = "sluice"): SessionRow[] {
   const dir = join(persistDir, "v3", "do", `${script}-SessionObject`);
   if (!existsSync(dir)) return [];
@@ -26,8 +29,8 @@ export function readSessionStates(persistDir: string, script = "sluice"): Sessio
       const db = new (loadSqlite().DatabaseSync)(join(dir, f), { readOnly: true });
       try {
         const meta = (key: string) => (db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)?.value ?? null;
-        const req = db.prepare("SELECT value FROM counters WHERE name = 'requests'").get() as { value: number } | undefined;
-        return { session_id: meta("session_id"), calls: Number(meta("calls") ?? 0), requests: req?.value ?? 0 };
+        const counter = (name: string) => (db.prepare("SELECT value FROM counters WHERE name = ?").get(name) as { value: number } | undefined)?.value ?? 0;
+        return { session_id: meta("session_id"), calls: Number(meta("calls") ?? 0), requests: counter("requests"), reports: counter("reports") };
       } finally {
         db.close();
       }

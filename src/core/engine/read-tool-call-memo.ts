@@ -1,25 +1,25 @@
 /**
  * `readToolCall` remembered per pair (pure in effect: a transparent cache of a pure function).
- * The session step runs the heuristic rules over every pair of the history on every request,
- * and classifying a call parses its input JSON: measured under load (tools/load/profile-workerd.ts)
- * that parse was ~40 % of the engine's time, for pairs that did not change since the last call.
- * An entry is used only when the pair's tool name and input text are the same as when it was
- * stored (the same string objects in the session DO, whose rebuilt views share the base's
- * texts: src/do/view-delta.ts), so a reused or colliding pair id can never get a wrong answer.
+ * The gateway classifies every pair of the history on every request for the step facts
+ * (src/core/facts/step-facts.ts), and classifying a call parses its input JSON, for pairs that
+ * did not change since the session's last call. An entry is used only when the pair's tool name
+ * and input text equal those it was stored with, so a reused or colliding pair id can never get
+ * a wrong answer.
  */
 import type { ToolPair } from "../view/types";
 import { BoundedLru } from "../bounded-lru";
+import { TOOL_CALL_MEMO_BUDGET_BYTES } from "../isolate-memory-budget";
 import { readToolCall, type ToolCallInfo } from "./read-tool-call";
 
-/**
- * Bounds (least recently used dropped first: ../bounded-lru.ts): entries, and input text held, in UTF-16 units —
- * inputs can be large (an apply_patch or Write input is the whole change), so the text bound is
- * what keeps the memo small: 4 Mi units ≈ 8 MiB per isolate.
- */
+/** Most entries (least recently used dropped first: ../bounded-lru.ts). */
 export const TOOL_CALL_MEMO_SIZE = 8_192;
-export const TOOL_CALL_MEMO_CHARS = 4 * 1024 * 1024;
 
-const memo = new BoundedLru<string, { tool_name: string; input_text: string; info: ToolCallInfo }>(TOOL_CALL_MEMO_SIZE, TOOL_CALL_MEMO_CHARS, (e) => e.input_text.length);
+type Entry = { tool_name: string; input_text: string; info: ToolCallInfo };
+
+/** Bytes an entry is counted as: its texts (2 bytes per UTF-16 unit) and a flat 64 for the rest. Inputs can be large (an apply_patch or Write input is the whole change). */
+export const memoEntryBytes = (e: Entry): number => 2 * (e.tool_name.length + e.input_text.length) + 64;
+
+const memo = new BoundedLru<string, Entry>(TOOL_CALL_MEMO_SIZE, TOOL_CALL_MEMO_BUDGET_BYTES, memoEntryBytes);
 
 /** `readToolCall(pair)`, from the memo when the pair's id, tool name and input text match an entry. */
 export function readToolCallMemo(pair: Pick<ToolPair, "id" | "tool_name" | "input_text">): ToolCallInfo {
@@ -30,7 +30,7 @@ export function readToolCallMemo(pair: Pick<ToolPair, "id" | "tool_name" | "inpu
   return info;
 }
 
-/** Entries and input text held now (for tests). */
-export function toolCallMemoSize(): { entries: number; chars: number } {
-  return { entries: memo.size, chars: memo.weight };
+/** Entries and bytes held now (memoEntryBytes summed), for the budget's test. */
+export function toolCallMemoSize(): { entries: number; bytes: number } {
+  return { entries: memo.size, bytes: memo.weight };
 }

@@ -5,7 +5,7 @@
  * drop_result, confidence 0.7 — and only for results of at least 256 bytes, below which the
  * kept head would be about as long as the result.
  */
-import type { ToolPair } from "../view/types";
+import type { PairFacts } from "../facts/step-facts";
 import type { Verdict, Verdicts } from "./verdict";
 
 /** Confidence when call and result both repeat later. */
@@ -19,7 +19,7 @@ const DROP_PAIR: Verdict = Object.freeze({ kind: "drop_pair", confidence: DUPLIC
 const DROP_RESULT: Verdict = Object.freeze({ kind: "drop_result", confidence: DUPLICATE_RESULT_CONFIDENCE, rule: "duplicate_result" });
 
 /** Verdicts for results repeated later. `pairs` in call order. */
-export function ruleDuplicateResult(pairs: ToolPair[]): Verdicts {
+export function ruleDuplicateResult(pairs: PairFacts[]): Verdicts {
   const out: Verdicts = {};
   // Walk backwards remembering, per tool and hash (nested maps: no key string per pair), whether a later pair exists and with which inputs.
   const later = new Map<string, Map<string, Set<string>>>();
@@ -29,11 +29,11 @@ export function ruleDuplicateResult(pairs: ToolPair[]): Verdicts {
     if (byHash === undefined) later.set(p.tool_name, (byHash = new Map()));
     const inputs = byHash.get(p.result_hash);
     if (inputs !== undefined) {
-      if (inputs.has(p.input_text)) out[p.id] = DROP_PAIR;
+      if (inputs.has(p.input_hash)) out[p.id] = DROP_PAIR;
       else if (p.result_bytes >= DUPLICATE_RESULT_MIN_BYTES) out[p.id] = DROP_RESULT;
-      inputs.add(p.input_text);
+      inputs.add(p.input_hash);
     } else {
-      byHash.set(p.result_hash, new Set([p.input_text]));
+      byHash.set(p.result_hash, new Set([p.input_hash]));
     }
   }
   return out;

@@ -3,8 +3,8 @@
  * command, same patched files, same edited/read path; see read-tool-call.ts) whose result does
  * not report a failure. The failed attempt goes whole: drop_pair, confidence 0.85.
  */
-import type { ToolPair } from "../view/types";
-import type { ToolCallInfo } from "./read-tool-call";
+import type { PairFacts } from "../facts/step-facts";
+import type { CallFacts } from "../facts/step-facts";
 import type { Verdict, Verdicts } from "./verdict";
 
 /** Confidence of a failed attempt later retried successfully. */
@@ -13,7 +13,7 @@ export const FAILED_RETRIED_CONFIDENCE = 0.85;
 const DROP_PAIR: Verdict = Object.freeze({ kind: "drop_pair", confidence: FAILED_RETRIED_CONFIDENCE, rule: "failed_then_retried" });
 
 /** Verdicts for failed-then-retried calls. Parallel arrays in call order. */
-export function ruleFailedRetried(pairs: ToolPair[], infos: ToolCallInfo[], failed: boolean[]): Verdicts {
+export function ruleFailedRetried(pairs: PairFacts[], infos: CallFacts[], failed: boolean[]): Verdicts {
   const out: Verdicts = {};
   // Intents that succeeded later, per tool (nested: no key string per pair).
   const succeededLater = new Map<string, Set<string>>();

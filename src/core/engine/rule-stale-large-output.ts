@@ -7,8 +7,8 @@
  * long file views and listings of the corpus, not the short status outputs); "past an age" =
  * at least 12 turns old (three times the default preserve_recent_turns of 4).
  */
-import type { ToolPair } from "../view/types";
-import type { ToolCallInfo } from "./read-tool-call";
+import type { PairFacts } from "../facts/step-facts";
+import type { CallFacts } from "../facts/step-facts";
 import type { Verdicts } from "./verdict";
 
 /** Confidence of a stale large read-only output. */
@@ -19,7 +19,7 @@ export const STALE_AFTER_TURNS = 12;
 export const STALE_SIZE_FACTOR = 2;
 
 /** Verdicts for stale large outputs. Parallel arrays; `turn_count` of the view. */
-export function ruleStaleLargeOutput(pairs: ToolPair[], infos: ToolCallInfo[], turn_count: number, min_result_bytes: number): Verdicts {
+export function ruleStaleLargeOutput(pairs: PairFacts[], infos: CallFacts[], turn_count: number, min_result_bytes: number): Verdicts {
   const out: Verdicts = {};
   for (let i = 0; i < pairs.length; i++) {
     const p = pairs[i]!;

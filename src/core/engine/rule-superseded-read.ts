@@ -8,8 +8,8 @@
  * tool_result") holds no content and supersedes nothing; it points at the earlier result, which
  * ./referenced-results.ts locks.
  */
-import type { ToolPair } from "../view/types";
-import type { ToolCallInfo } from "./read-tool-call";
+import type { PairFacts } from "../facts/step-facts";
+import type { CallFacts, LineRangeFacts } from "../facts/step-facts";
 import type { Verdicts } from "./verdict";
 import { isReferenceReply } from "./reference-replies";
 
@@ -19,7 +19,7 @@ export const SUPERSEDED_BY_READ_CONFIDENCE = 0.9;
 export const SUPERSEDED_BY_EDIT_CONFIDENCE = 0.7;
 
 /** Verdicts for superseded reads. `pairs` and `infos` are parallel arrays in call order; `failed[i]` marks failed calls (they supersede nothing). */
-export function ruleSupersededRead(pairs: ToolPair[], infos: ToolCallInfo[], failed: boolean[]): Verdicts {
+export function ruleSupersededRead(pairs: PairFacts[], infos: CallFacts[], failed: boolean[]): Verdicts {
   const out: Verdicts = {};
   for (let i = 0; i < pairs.length; i++) {
     const a = infos[i]!;
@@ -40,8 +40,9 @@ export function ruleSupersededRead(pairs: ToolPair[], infos: ToolCallInfo[], fai
   return out;
 }
 
-function covers(later: { from: number; to: number } | null, earlier: { from: number; to: number } | null): boolean {
+/** Whether `later` covers `earlier` (`to` null = to the end of the file). */
+function covers(later: LineRangeFacts | null, earlier: LineRangeFacts | null): boolean {
   if (later === null) return false;
-  if (earlier === null) return later.from === 1 && later.to === Infinity;
-  return later.from <= earlier.from && later.to >= earlier.to;
+  if (earlier === null) return later.from === 1 && later.to === null;
+  return later.from <= earlier.from && (later.to === null || (earlier.to !== null && later.to >= earlier.to));
 }

@@ -4,9 +4,7 @@
  * wins a tie). Guards first: a pair whose tool is in `exclude_tools` or that the adapter locked
  * is always keep with confidence 1 (DESIGN §5).
  */
-import type { ConversationView, ToolPair } from "../view/types";
-import { resultLooksFailed } from "./read-tool-call";
-import { readToolCallMemo } from "./read-tool-call-memo";
+import type { PairFacts, StepFacts } from "../facts/step-facts";
 import { ruleDuplicateResult } from "./rule-duplicate-result";
 import { ruleFailedRetried } from "./rule-failed-retried";
 import { ruleStaleLargeOutput } from "./rule-stale-large-output";
@@ -28,7 +26,7 @@ export interface EngineRun {
 }
 
 /** Pairs in call order (message index, then block index). */
-export function pairsInCallOrder(pairs: readonly ToolPair[]): ToolPair[] {
+export function pairsInCallOrder(pairs: readonly PairFacts[]): PairFacts[] {
   return [...pairs].sort((a, b) => a.call.message_index - b.call.message_index || a.call.block_index - b.call.block_index);
 }
 
@@ -37,10 +35,10 @@ const KEEP_EXCLUDED: Verdict = Object.freeze({ kind: "keep", confidence: 1, rule
 const KEEP_LOCKED: Verdict = Object.freeze({ kind: "keep", confidence: 1, rule: "locked" });
 
 /** Runs the heuristic rules over `view`. */
-export function runHeuristicEngine(view: ConversationView, config: HeuristicConfig): EngineRun {
+export function runHeuristicEngine(view: StepFacts, config: HeuristicConfig): EngineRun {
   const pairs = pairsInCallOrder(view.pairs);
-  const infos = pairs.map(readToolCallMemo);
-  const failed = pairs.map(resultLooksFailed);
+  const infos = pairs.map((p) => p.call_class);
+  const failed = pairs.map((p) => p.looks_failed);
   const byRule: Array<[Exclude<RuleName, "none" | "exclude_tools" | "locked">, Verdicts]> = [
     ["superseded_read", ruleSupersededRead(pairs, infos, failed)],
     ["duplicate_result", ruleDuplicateResult(pairs)],

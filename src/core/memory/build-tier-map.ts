@@ -6,12 +6,12 @@
  *   appeared (pair ids, first/last message, count);
  * - archival: the closed stretches before the working turns, ARCHIVAL_STRETCH_TURNS turns
  *   each, as counts (calls per tool, errors, estimated tokens).
- * Keys are the short identifiers DESIGN §7 names (paths, commands, error lines, tool names),
- * each capped at KEY_MAX_CHARS; no result bodies or prose are copied.
+ * Keys are the short identifiers DESIGN §7 names, each capped at KEY_MAX_CHARS: tool names,
+ * error lines (from the result's head), and — as the step facts carry them — the hashes of
+ * file paths and commands (src/core/facts/step-facts.ts); no result bodies or prose are copied.
  */
-import { readToolCall, resultLooksFailed } from "../engine/read-tool-call";
 import { pairsInCallOrder } from "../engine/run-heuristic-engine";
-import type { ConversationView } from "../view/types";
+import type { StepFacts } from "../facts/step-facts";
 
 /** Turns per archival stretch. Calibration: ~10 model calls is one "episode" of an agent task in the corpus. */
 export const ARCHIVAL_STRETCH_TURNS = 10;
@@ -52,7 +52,7 @@ export interface TierMap {
 }
 
 /** Builds the tier map of `view`, keeping the last `preserve_recent_turns` turns as working. */
-export function buildTierMap(view: ConversationView, preserve_recent_turns: number): TierMap {
+export function buildTierMap(view: StepFacts, preserve_recent_turns: number): TierMap {
   const fromTurn = Math.max(0, view.turn_count - preserve_recent_turns + 1);
   const wi = view.messages.findIndex((m) => m.turn_index >= fromTurn);
   const workingFrom = wi < 0 ? view.messages.length : wi;
@@ -74,10 +74,10 @@ export function buildTierMap(view: ConversationView, preserve_recent_turns: numb
   for (const p of pairs) {
     const at = p.call.message_index;
     note("tool", p.tool_name, p.id, at);
-    const info = readToolCall(p);
+    const info = p.call_class;
     if (info.kind !== "other") for (const path of info.paths) note("path", path, p.id, at);
-    if (info.intent.startsWith("sh:")) note("command", info.intent.slice(3).split("\n")[0]!, p.id, at);
-    if (resultLooksFailed(p)) note("error", p.result_text.trim().split("\n")[0] ?? "", p.id, p.result.message_index);
+    if (info.shell) note("command", info.intent, p.id, at);
+    if (p.looks_failed) note("error", p.error_line, p.id, p.result.message_index);
   }
   const reference: Record<string, ReferenceEntry> = {};
   for (const k of [...refs.keys()].sort()) reference[k] = refs.get(k)!;
@@ -97,7 +97,7 @@ export function buildTierMap(view: ConversationView, preserve_recent_turns: numb
       to_message: msgs[msgs.length - 1]!.index,
       tool_calls: inStretch.length,
       tool_counts: counts,
-      errors: inStretch.filter(resultLooksFailed).length,
+      errors: inStretch.filter((p) => p.looks_failed).length,
       est_tokens: msgs.reduce((s, m) => s + m.est_tokens, 0),
     });
   }

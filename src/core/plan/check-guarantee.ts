@@ -38,25 +38,20 @@ export interface GuaranteeResult {
 /** Options: a pre-parsed input (the gateway already has one) saves one parse. */
 export interface CheckOptions {
   input?: ParsedRequest;
-  /**
-   * Scans the output instead of `scanJson`, and must return exactly `scanJson(output)`: the
-   * gateway passes its scan cache (src/gateway/scan-cache.ts) keyed by the session's forwarded
-   * bodies, which start with the last one forwarded (a compacted session re-applies its ledger,
-   * so its bytes grow by appending). The check is unchanged: it still walks every byte of both
-   * trees; the tree and the adapter's per-node memos are merely shared with the last check.
-   * Errors: throws what scanJson throws (JsonScanError), reported as "output is not valid JSON".
-   */
-  scanOutput?: (output: Uint8Array) => JsonNode;
 }
 
-/** Checks that `output` is a valid subtraction of `input` for `adapter`'s provider. */
+/**
+ * Checks that `output` is a valid subtraction of `input` for `adapter`'s provider. The output is
+ * scanned fresh here (scanJson, then the adapter reads that tree): the check shares no tree and
+ * no memo with whatever produced `output`.
+ */
 export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, output: Uint8Array, opts: CheckOptions = {}): GuaranteeResult {
   const same = byteComparer(input, output);
   if (same(0, input.length, 0, output.length)) return { ok: true, violations: [] };
   const v: string[] = [];
   let outRoot: JsonNode;
   try {
-    outRoot = opts.scanOutput ? opts.scanOutput(output) : scanJson(output);
+    outRoot = scanJson(output);
   } catch (e) {
     return { ok: false, violations: [`output is not valid JSON: ${(e as Error).message}`] };
   }

@@ -25,12 +25,7 @@ export const CORE_DEFAULTS: CoreConfig = {
   auto_context_pct: DEFAULTS.auto_context_pct,
 };
 
-/**
- * Selects the tier for ctx.pressure and runs it. With `ctx.steps_held` the selected tier is not
- * run: the none tier re-applies the ledger and the result says `skipped: {tier, "lease_held"}`.
- */
+/** Selects the tier for ctx.pressure and runs it. */
 export function compact(ctx: TierContext): TierResult {
-  const tier = selectTier(ctx.pressure, ctx.config);
-  if (ctx.steps_held === true && tier !== "none") return { ...TIER_REGISTRY.none.compact(ctx), skipped: { tier, reason: "lease_held" } };
-  return TIER_REGISTRY[tier].compact(ctx);
+  return TIER_REGISTRY[selectTier(ctx.pressure, ctx.config)].compact(ctx);
 }

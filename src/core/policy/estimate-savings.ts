@@ -5,21 +5,17 @@
  */
 import type { EditPlan, PairAction } from "../plan/types";
 import { MEDIA_TOKENS, estimateTokensFromBytes } from "../tokens/estimate";
-import type { ConversationView, ToolPair } from "../view/types";
+import type { PairFacts, StepFacts } from "../facts/step-facts";
 
-/**
- * Tokens a drop_result leaves behind: the adapter keeps "a short exact head" (plan/types.ts);
- * we assume 64 bytes ≈ 16 tokens. An estimate for the cost model only; the adapter decides.
- */
-export const DROP_RESULT_KEPT_TOKENS = 16;
+import { DROP_RESULT_KEPT_TOKENS } from "../plan/drop-result-head";
 
 /** Estimated tokens of a pair's call (its input). */
-export function callTokens(pair: ToolPair): number {
+export function callTokens(pair: PairFacts): number {
   return estimateTokensFromBytes(pair.input_bytes);
 }
 
 /** Estimated tokens `action` removes from the call's message and from the result's message. */
-export function actionSavings(pair: ToolPair, action: PairAction): { call: number; result: number } {
+export function actionSavings(pair: PairFacts, action: PairAction): { call: number; result: number } {
   switch (action.kind) {
     case "keep":
       return { call: 0, result: 0 };
@@ -39,13 +35,13 @@ export function actionSavings(pair: ToolPair, action: PairAction): { call: numbe
 }
 
 /** Total estimated tokens `action` removes. */
-export function savedTokens(pair: ToolPair, action: PairAction): number {
+export function savedTokens(pair: PairFacts, action: PairAction): number {
   const s = actionSavings(pair, action);
   return s.call + s.result;
 }
 
 /** Estimated tokens of each message of `view` after `plan`. */
-export function messageTokensAfter(view: ConversationView, plan: EditPlan): number[] {
+export function messageTokensAfter(view: StepFacts, plan: EditPlan): number[] {
   const tokens = view.messages.map((m) => m.est_tokens);
   for (const pair of view.pairs) {
     const action = plan.actions[pair.id];
@@ -57,14 +53,4 @@ export function messageTokensAfter(view: ConversationView, plan: EditPlan): numb
     if (tokens[ri] !== undefined) tokens[ri] = Math.max(0, tokens[ri]! - s.result);
   }
   return tokens;
-}
-
-/** Estimated tokens of the whole request after `plan`. */
-export function requestTokensAfter(view: ConversationView, plan: EditPlan): number {
-  let saved = 0;
-  for (const pair of view.pairs) {
-    const action = plan.actions[pair.id];
-    if (action !== undefined) saved += savedTokens(pair, action);
-  }
-  return Math.max(0, view.est_tokens - saved);
 }

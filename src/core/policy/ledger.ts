@@ -6,14 +6,14 @@
  * entries. The host stores the ledger (session DO) and merges the additions compact() returns.
  */
 import type { PairAction } from "../plan/types";
-import type { ConversationView } from "../view/types";
+import type { StepFacts } from "../facts/step-facts";
 import type { Tier } from "./types";
 import { pairIsOld } from "./locate-boundaries";
 
 /** One sticky decision. */
 export interface LedgerEntry {
   pair_id: string;
-  /** ToolPair.result_hash when decided; a pair whose result changed is not re-edited. */
+  /** PairFacts.result_hash when decided; a pair whose result changed is not re-edited. */
   result_hash: string;
   action: PairAction;
   /** Step number that decided it (1-based). */
@@ -86,7 +86,7 @@ export interface ReapplyGuards {
  * bring it back into the protected window, and the protection wins (found by the fresh-user pass
  * of 2026-12-01).
  */
-export function reapplyLedger(view: ConversationView, ledger: Ledger, guards: ReapplyGuards): Reapplied {
+export function reapplyLedger(view: StepFacts, ledger: Ledger, guards: ReapplyGuards): Reapplied {
   const actions: Record<string, PairAction> = {};
   const skipped: Record<string, string> = {};
   // No entry, nothing to re-apply or skip: the walk below would only build a key per pair (most sessions, most calls).
@@ -124,9 +124,9 @@ function isEmpty(record: Record<string, unknown>): boolean {
 }
 
 /**
- * Merges additions into a ledger (pure; returns a new ledger, neither input changed). Parts the
- * additions leave alone are shared with `ledger`, not copied: a lease holder merges after every
- * request, most of which add a few first-seen times and no entry.
+ * Merges additions into a ledger (pure; returns a new ledger, neither input changed), as the
+ * session DO's SQL store does (src/do/ledger-sql.ts): for hosts that keep the ledger in memory
+ * (the core's corpus replay). Parts the additions leave alone are shared with `ledger`.
  */
 export function mergeLedger(ledger: Ledger, add: LedgerAdditions): Ledger {
   let entries = ledger.entries;

@@ -1,8 +1,6 @@
 /**
- * The TierContext of one request from the session's state (pure), shared by the session DO's
- * step (src/do/run-step.ts, state read from SQL) and a gateway isolate holding a step lease
- * (./step-lease.ts, state copied from the DO's last answer), so both decide from the same
- * formula:
+ * The TierContext of one request from the session's state (pure), for the session DO's step
+ * (src/do/run-step.ts, state read from SQL) and the replay's in-process host:
  *
  * - turn_count = the view's turn count + 1 (this request's model call);
  * - context_pct_used = view.est_tokens / the model's context window (src/core/cost/prices.ts);
@@ -14,7 +12,7 @@ import { COST_DEFAULTS } from "../cost/cost-defaults";
 import { estimateRemainingCalls } from "../cost/estimate-remaining-calls";
 import { findModelPrice } from "../cost/find-model-price";
 import { MODEL_PRICES } from "../cost/prices";
-import type { ConversationView } from "../view/types";
+import type { StepFacts } from "../facts/step-facts";
 import type { Ledger } from "./ledger";
 import type { CoreConfig, TierContext } from "./types";
 
@@ -33,7 +31,7 @@ export interface SessionStepState {
 }
 
 /** The context `compact` gets for `view` at `now_ms` (epoch ms) under `state` and `config`. */
-export function stepContext(state: SessionStepState, view: ConversationView, config: CoreConfig, now_ms: number, correlation_id: string): TierContext {
+export function stepContext(state: SessionStepState, view: StepFacts, config: CoreConfig, now_ms: number, correlation_id: string): TierContext {
   const idleRaw = state.last_activity_ms === null ? 0 : Math.max(0, (now_ms - state.last_activity_ms) / 1000);
   const { price } = findModelPrice(view.model, view.provider, MODEL_PRICES);
   return {

@@ -23,7 +23,7 @@ import { findModelPrice } from "../cost/find-model-price";
 import { netBenefit, type NetBenefit } from "../cost/net-benefit";
 import type { ModelPrice } from "../cost/prices";
 import type { EditPlan, PairAction } from "../plan/types";
-import type { ConversationView, ToolPair } from "../view/types";
+import type { PairFacts } from "../facts/step-facts";
 import { reapplyLedger, type LedgerAdditions, type LedgerEntry, type ReapplyGuards } from "./ledger";
 import { cachedEnd, pairIsOld, protectedStart } from "./locate-boundaries";
 import { messageTokensAfter, savedTokens } from "./estimate-savings";
@@ -33,12 +33,12 @@ import { TIER_COST_WEIGHT, type CoreConfig, type SkipReason, type Tier, type Tie
 
 /** A tier's proposal for one pair. */
 export interface Proposal {
-  pair: ToolPair;
+  pair: PairFacts;
   action: PairAction;
 }
 
 /** How a tier proposes actions: over the eligible (old, unlocked, not excluded, undecided) pairs. */
-export type Propose = (ctx: TierContext, eligible: ToolPair[]) => Proposal[];
+export type Propose = (ctx: TierContext, eligible: PairFacts[]) => Proposal[];
 
 /** Options of a step. `gate: false` skips the cost model (session_memory at level rewrite). */
 export interface StepOptions {
@@ -64,7 +64,7 @@ export function costParamsFor(ctx: TierContext): { price: ModelPrice; params: Co
  * Pairs a new step may edit: old, unlocked, tool not excluded, no ledger decision. Under the
  * native mechanism the splice-only locks do not count (./native-prefix.ts).
  */
-export function eligiblePairs(ctx: TierContext, decided: ReadonlySet<string>): ToolPair[] {
+export function eligiblePairs(ctx: TierContext, decided: ReadonlySet<string>): PairFacts[] {
   const excluded = new Set(ctx.config.exclude_tools);
   const native = resolveMechanism(ctx.config.mechanism, ctx.view.provider, ctx.view.model) === "native";
   return ctx.view.pairs.filter(

@@ -10,7 +10,7 @@ import type { NetBenefit } from "../cost/net-benefit";
 import type { Verdicts } from "../engine/verdict";
 import type { TierMap } from "../memory/build-tier-map";
 import type { EditPlan } from "../plan/types";
-import type { ConversationView } from "../view/types";
+import type { StepFacts } from "../facts/step-facts";
 import type { Ledger, LedgerAdditions } from "./ledger";
 import type { NativeParams } from "./resolve-mechanism";
 
@@ -61,7 +61,7 @@ export interface CoreConfig {
 
 /** Everything a tier needs for one request. The host (session DO) supplies it; nothing here does I/O. */
 export interface TierContext {
-  view: ConversationView;
+  view: StepFacts;
   /** The session's ledger before this request. */
   ledger: Ledger;
   pressure: BudgetPressure;
@@ -84,8 +84,6 @@ export interface TierContext {
   verdicts?: Verdicts;
   /** USD the engine charged for the verdicts (compaction request cost of a removal step). 0 by default. */
   engine_cost_usd?: number;
-  /** True while another isolate holds the session's step lease: the ledger is re-applied, no step is taken (./step-lease.ts rule 3). */
-  steps_held?: boolean;
 }
 
 /** Why no step was taken. */
@@ -95,9 +93,7 @@ export type SkipReason =
   | "no_candidates"
   | "under_min_reduction"
   | "not_positive"
-  | "not_selected"
-  /** Another gateway isolate holds the session's step lease (./step-lease.ts rule 3). */
-  | "lease_held";
+  | "not_selected";
 
 /** The step taken by this request, if any. */
 export interface StepTaken {

@@ -7,8 +7,8 @@
  *
  * One pass over the head's UTF-16 units, no copies: the micro tier calls this for every eligible
  * result on every request, and the earlier `Array.from(text)` form (one string per code point of
- * the whole text) was the largest part of the lease holder's proposal step (Node profile of the
- * load run's calls). test/unit/cut-head.test.ts checks it against that form.
+ * the whole text) was the largest part of a proposal step in a Node profile of the load run's
+ * calls. test/unit/cut-head.test.ts checks it against that form.
  */
 
 const isHigh = (u: number) => u >= 0xd800 && u <= 0xdbff;

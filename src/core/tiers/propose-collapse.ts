@@ -10,11 +10,10 @@
 import { isRemoval, type Verdicts } from "../engine/verdict";
 import type { Proposal } from "../policy/take-step";
 import type { CoreConfig } from "../policy/types";
-import type { ToolPair } from "../view/types";
-import { headBytes } from "./cut-head";
+import type { PairFacts } from "../facts/step-facts";
 
 /** Proposals for `eligible` pairs under `verdicts`. */
-export function proposeCollapse(eligible: ToolPair[], verdicts: Verdicts, config: CoreConfig): Proposal[] {
+export function proposeCollapse(eligible: PairFacts[], verdicts: Verdicts, config: CoreConfig): Proposal[] {
   const out: Proposal[] = [];
   for (const pair of eligible) {
     const v = verdicts[pair.id];
@@ -23,7 +22,7 @@ export function proposeCollapse(eligible: ToolPair[], verdicts: Verdicts, config
       continue;
     }
     if (pair.result_bytes <= config.min_result_bytes) continue;
-    const head = headBytes(pair.result_text, config.head_chars);
+    const head = pair.head_bytes;
     if (head !== null) out.push({ pair, action: { kind: "truncate_result", head_bytes: head } });
   }
   return out;

@@ -23,6 +23,7 @@ import type { TierMap } from "../../core/memory/build-tier-map";
 import { DASHBOARD_CSP, DASHBOARD_CSS, DASHBOARD_HTML } from "../../admin/dashboard-html";
 import { DASHBOARD_JS } from "../../admin/dashboard-script";
 import { buildFamilies, type StoredSeries } from "../../admin/metrics-catalog";
+import { scanCache } from "../../gateway/scan-cache";
 import { EXPOSITION_CONTENT_TYPE, renderExposition } from "../../admin/render-exposition";
 import { QUERY_MAX_CHARS, REFERENCE_KINDS, searchMemory, tierMapSchema } from "../../admin/search-memory";
 import type { IndexTotals, SessionSummary } from "../../admin/summarize-index";
@@ -30,7 +31,6 @@ import { SESSION_INDEX_NAME } from "../../do/index-object";
 import type { SessionStats } from "../../do/session-stats";
 import { adminAuth, adminToken, adminTokenName } from "./admin-auth";
 import { createAdminAuditRoutes, type AuditReader } from "./admin-audit";
-import { leaseStore } from "../../gateway/lease-store";
 
 /** What the routes need from one session DO (its RPC methods). */
 export interface SessionAdmin {
@@ -142,7 +142,6 @@ export function createAdminApp(deps: AdminDeps = defaultAdminDeps) {
     app.post(`/sessions/:id/${action}`, async (c) => {
       const id = sessionId(c.req.param("id"));
       await deps.session(c.env, id).setDisabled(disabled);
-      leaseStore.drop(id); // this isolate's step lease for the session ends now; other isolates' within step_lease_ms
       await deps.index(c.env).setDisabled(id, disabled);
       return c.json({ session_id: id, disabled });
     });
@@ -150,7 +149,7 @@ export function createAdminApp(deps: AdminDeps = defaultAdminDeps) {
 
   app.get("/metrics", async (c) => {
     const { series, sessions } = await deps.index(c.env).series();
-    return c.body(renderExposition(buildFamilies(series, sessions)), 200, { "content-type": EXPOSITION_CONTENT_TYPE });
+    return c.body(renderExposition(buildFamilies(series, sessions, { scan_hits: scanCache.hits, scan_misses: scanCache.misses })), 200, { "content-type": EXPOSITION_CONTENT_TYPE });
   });
 
   app.route("/", createAdminAuditRoutes(deps.audit));

@@ -28,13 +28,8 @@ import { locateHistory, mayFollowSystem, mayPrecedeSystem, resultParts, type Arr
 import { isMediaPart } from "./wire";
 import type { ResultAction } from "../shared/edit-result-content";
 import { screenPlan } from "../shared/screen-plan";
+import { DROP_RESULT_HEAD_BYTES } from "../../core/plan/drop-result-head";
 
-/**
- * Bytes of result text kept by `drop_result` (raw JSON bytes of the literal, before cutting back to
- * a character boundary). 64 bytes hold a first line — an error message, a path, a status — which
- * tells the model what the call returned without keeping its body; the rest is removed.
- */
-export const DROP_RESULT_HEAD_BYTES = 64;
 
 
 /** Compiles `plan` into deletions over `parsed.bytes`. Never throws for a plan over known ids. */

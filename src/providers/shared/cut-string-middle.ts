@@ -8,13 +8,6 @@
 import type { ByteRange } from "../../core/view/types";
 import type { JsonNode } from "./json-scan";
 
-/**
- * Bytes of a tool result kept by `drop_result` (an exact head of the result; the action's
- * contract forbids emptying it, since providers reject empty text). 128 bytes ≈ 32 tokens
- * (4 bytes/token, src/core/tokens/estimate.ts): one or two lines, enough for the model to
- * recognise which output it was. Design choice, not a provider number.
- */
-export const DROP_RESULT_HEAD_BYTES = 128;
 
 /** Length in bytes of the token starting at `i` of `raw` (an escape, a UTF-8 character or a byte). */
 function tokenLength(raw: Uint8Array, i: number): number {

@@ -9,22 +9,6 @@ import type { JsonNode } from "./json-scan";
 
 type StringNode = Extract<JsonNode, { type: "string" }>;
 
-/**
- * Unit boundaries of a string literal: ascending absolute byte offsets from the first content
- * byte (`node.start + 1`) to the closing quote (`node.end - 1`), both included.
- */
-export function unitBoundaries(bytes: Uint8Array, node: StringNode): number[] {
-  const out: number[] = [];
-  const end = node.end - 1;
-  let p = node.start + 1;
-  out.push(p);
-  while (p < end) {
-    p += unitLength(bytes, p);
-    out.push(p);
-  }
-  return out;
-}
-
 /** Byte length of the unit starting at `p` (assumes valid JSON, as produced by scanJson). */
 export function unitLength(bytes: Uint8Array, p: number): number {
   const c = bytes[p]!;

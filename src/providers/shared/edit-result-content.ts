@@ -7,7 +7,8 @@
 import type { ByteRange } from "../../core/view/types";
 import type { PairAction } from "../../core/plan/types";
 import { getMember, stringValue, type JsonNode } from "./json-scan";
-import { DROP_RESULT_HEAD_BYTES, cutStringMiddle, literalContentBytes } from "./cut-string-middle";
+import { cutStringMiddle, literalContentBytes } from "./cut-string-middle";
+import { DROP_RESULT_HEAD_BYTES } from "../../core/plan/drop-result-head";
 import { removeArrayItems } from "./remove-json-items";
 
 /** Which part `type` values carry text (in a `text` member) and which are media. */

@@ -24,7 +24,7 @@ import { EMPTY_LEDGER, type Ledger } from "../../../src/core/policy/ledger";
 import type { BudgetPressure, TierContext } from "../../../src/core/policy/types";
 import type { ParsedRequest } from "../../../src/providers/types";
 import { adapterFor } from "../../../src/providers/registry";
-import { slimView } from "../../../src/do/step-types";
+import { stepFactsOf } from "../../../src/core/facts/step-facts";
 import { sessionIdOf } from "../../../src/gateway/session-id";
 import { checkForwarded, sameBytes } from "./check-forwarded";
 import type { FuzzCase } from "./make-case";
@@ -147,9 +147,9 @@ export function fuzzPipeline(c: FuzzCase, randomPlans: number): CaseOutcome {
     if (problems.length > 0) out.findings.push({ kind: "unsafe_edit", detail: `${from}: ${problems.slice(0, 3).join("; ")}` });
   };
 
-  let view: ReturnType<typeof slimView>;
+  let view: ReturnType<typeof stepFactsOf>;
   try {
-    view = slimView(parsed.view); // reads every lazy field, as the step RPC does (F03 threw here)
+    view = stepFactsOf(parsed.view, STRICT); // reads every lazy field, as the step facts do (F03 threw here)
   } catch (e) {
     out.findings.push({ kind: "throw:slim_view", detail: errText(e) });
     return out;

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { ToolPair } from "../../../src/core/view/types";
 import { buildEngineRequest } from "../../../src/engines/build-engine-request";
-import { engineRequestSchema, headChars } from "../../../src/engines/protocol";
+import { engineRequestSchema } from "../../../src/engines/protocol";
+import { headChars } from "../../../src/core/text/head-chars";
+import { pairFacts } from "../../../src/core/facts/step-facts";
 import { readEngineAnswer } from "../../../src/engines/read-engine-answer";
 
 const pair = (id: string, over: Partial<ToolPair> = {}): ToolPair => ({
@@ -22,8 +24,9 @@ describe("headChars", () => {
 
 describe("buildEngineRequest", () => {
   it("maps pairs to candidates with head_chars caps and ages", () => {
+    const facts = (p: ToolPair) => pairFacts(p, { head_chars: 8, engine: "local" });
     const req = buildEngineRequest(
-      [pair("t1", { result_text: "0123456789", input_text: "abcdefghijkl" }), pair("t2", { turn_index: 5, result_is_error: true, tool_name: "Bash" })],
+      [facts(pair("t1", { result_text: "0123456789", input_text: "abcdefghijkl" })), facts(pair("t2", { turn_index: 5, result_is_error: true, tool_name: "Bash" }))],
       { model: "qwen3:8b", head_chars: 8, turn_count: 6 });
     expect(req).toEqual({
       protocol: "sluice-engine/1", model: "qwen3:8b", head_chars: 8,

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/load-config";
 import type { ToolPair } from "../../../src/core/view/types";
+import { pairFacts } from "../../../src/core/facts/step-facts";
 import { buildEngineRequest } from "../../../src/engines/build-engine-request";
 import { createEngine } from "../../../src/engines/create-engine";
 import type { HttpEngine } from "../../../src/engines/http-engine";
@@ -24,7 +25,7 @@ const PAIRS = [
   pair("toolu_03", { turn_index: 3, tool_name: "Bash", input_text: '{"command":"npm test"}', result_text: "ok" }),
   pair("toolu_04", { turn_index: 4 }),
 ];
-const REQUEST = buildEngineRequest(PAIRS, { model: null, head_chars: 500, turn_count: 8 });
+const REQUEST = buildEngineRequest(PAIRS.map((p) => pairFacts(p, { head_chars: 500, engine: "local" })), { model: null, head_chars: 500, turn_count: 8 });
 
 const engines: Record<string, SpawnedEngine> = {};
 beforeAll(async () => {

@@ -2,14 +2,16 @@
  * The Sluice strategy in-process (Node host over the gateway's own code): for each call, the
  * same steps as the Worker pipeline (src/gateway/compaction-pipeline.ts) with the Workers parts
  * replaced —
- * 1. `prepareCompaction` (parse, session id, slim view; src/gateway/prepare-compaction.ts);
+ * 1. `prepareCompaction` (parse, session id; src/gateway/prepare-compaction.ts), then the step
+ *    facts (src/core/facts/step-facts.ts) that the Worker sends in its one step RPC;
  * 2. the session's state: one in-memory SQLite `SqlStorage` per session id (./create-memory-sql.ts)
  *    under the DO's own `SessionStore`; before the step, the alarms the virtual-time gap since the
  *    last activity would have fired run (src/do/session-alarms.ts: idle → complete → retention);
  * 3. `runStep` (src/do/run-step.ts) with the replay's virtual clock as `now_ms`;
  * 4. `decideForward` (apply, guarantee check, fail-open decision; src/gateway/decide-forward.ts),
  *    and the request headers it needs (the native edit's beta: src/gateway/request-headers.ts);
- * 5. `recordOutcome` (src/do/record-outcome.ts: rollback of a step that was not forwarded).
+ * 5. `recordOutcome` (src/do/record-outcome.ts: rollback of a step that was not forwarded), as
+ *    the Worker's one report RPC does.
  * Not done here (no effect on what is forwarded): the archive, the audit trail, the usage tap.
  */
 import { loadConfig } from "../../../src/config/load-config";
@@ -21,7 +23,8 @@ import { recordOutcome } from "../../../src/do/record-outcome";
 import { runStep } from "../../../src/do/run-step";
 import { nextAlarm, runAlarm } from "../../../src/do/session-alarms";
 import { SessionStore } from "../../../src/do/session-store";
-import { slimView } from "../../../src/do/step-types";
+import { stepFactsOf } from "../../../src/core/facts/step-facts";
+import { encodeStepFacts } from "../../../src/core/facts/wire-facts";
 import type { SluiceTransform } from "../types";
 import { createMemorySql } from "./create-memory-sql";
 
@@ -82,7 +85,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     host = catchUp(id, host, call.time_ms);
     if (host.store.getMeta("session_id") === null) host.store.setMeta("session_id", id);
     const correlation_id = `${call.session_id}#${call.call_index}`;
-    const out = await runStep({ store: host.store, sql: host.sql, env: {} }, { session_id: id, view: slimView(prepared.parsed.view), config, mode, correlation_id, now_ms: call.time_ms });
+    const out = await runStep({ store: host.store, sql: host.sql, env: {} }, { session_id: id, facts: encodeStepFacts(stepFactsOf(prepared.parsed.view, config)), config, mode, correlation_id, now_ms: call.time_ms });
     const decision = decideForward(prepared, body, out, mode, correlation_id);
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
     host.store.flush();

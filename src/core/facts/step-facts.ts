@@ -1,0 +1,137 @@
+/**
+ * What a session step reads of a request (pure data and the pure function that builds it): the
+ * facts the core's tiers, rules, ledger and cost model use, computed in the gateway from the
+ * parsed view and sent in the step RPC instead of the view (DESIGN §1: "per-pair facts — ids,
+ * hashes, sizes, token estimates, classifications, at most head_chars of a result — never whole
+ * texts"). Derived from the view alone: no state on either side of the RPC.
+ *
+ * Per pair, what the core used to read from the texts is computed here once:
+ * - the call's classification (src/core/engine/read-tool-call.ts) with its file paths and its
+ *   intent (file path, command, or tool + input) as hashes: the rules only compare them;
+ * - the input as a hash (duplicate calls: same tool, same input hash, same result hash);
+ * - whether the result reports a failure (resultLooksFailed);
+ * - the truncation head for `head_chars` (src/core/tiers/cut-head.ts headBytes);
+ * - for a result that looks failed, its first line (≤ KEY_MAX_CHARS: the tier map's error key);
+ * - for HTTP engines only, at most `head_chars` of the result and of the input (the engine
+ *   protocol's result_head and input_excerpt); with the heuristic engine no result or input
+ *   text at all.
+ * On the wire the facts travel columnar (./wire-facts.ts): ≈ 150–200 bytes of JSON per pair and
+ * 10–20 per message.
+ */
+import { hashText } from "../hash";
+import { readToolCallMemo } from "../engine/read-tool-call-memo";
+import { normalisePath, resultLooksFailed, type LineRange } from "../engine/read-tool-call";
+import { headBytes } from "../tiers/cut-head";
+import { headChars } from "../text/head-chars";
+import type { EngineKind } from "../../config/defaults";
+import type { ConversationView, Provider, ToolPair } from "../view/types";
+
+/** A tool call's classification with its texts hashed (src/core/engine/read-tool-call.ts ToolCallInfo). */
+export type CallFacts =
+  /** Reads the files whose normalised paths hash to `paths`; `range` null = a partial read of unknown extent; `to` null = to the end. */
+  | { kind: "read"; paths: string[]; range: LineRangeFacts | null; readonly: true; intent: string; shell: boolean }
+  /** Changes the files whose normalised paths hash to `paths`. */
+  | { kind: "edit"; paths: string[]; readonly: false; intent: string; shell: boolean }
+  /** Anything else. In every kind, `shell` marks a shell command (its intent hashes "sh:" + the command). */
+  | { kind: "other"; readonly: boolean; intent: string; shell: boolean };
+
+/** A read's line range, 1-based inclusive; `to` null = to the end (JSON has no Infinity). */
+export interface LineRangeFacts {
+  from: number;
+  to: number | null;
+}
+
+/** What the core reads of one message. */
+export interface MessageFacts {
+  index: number;
+  role: string;
+  turn_index: number;
+  /** Estimated tokens of the message (src/core/tokens). */
+  est_tokens: number;
+}
+
+/** The fields of a pair the core reads as the view has them (src/core/view/types.ts ToolPair). */
+type PairCopied = Pick<ToolPair, "id" | "tool_name" | "input_bytes" | "call" | "result" | "turn_index" | "result_bytes" | "result_est_tokens" | "result_is_error" | "result_media_count" | "result_hash" | "locked">;
+
+/** What the core reads of one tool pair: ToolPair's sizes, positions and hashes, its texts replaced by facts. */
+export interface PairFacts extends PairCopied {
+  /** Hash (src/core/hash.ts hashText) of the call's input text. */
+  input_hash: string;
+  call_class: CallFacts;
+  /** The result reports a failure (the wire's error flag or its text: resultLooksFailed). */
+  looks_failed: boolean;
+  /** UTF-8 bytes of the result's truncation head for the step's head_chars (headBytes), or null when the result is no longer than that. */
+  head_bytes: number | null;
+  /** The first line of the result's text when it looks failed (trimmed, ≤ ERROR_LINE_CHARS UTF-16 units), else "". */
+  error_line: string;
+  /** At most head_chars UTF-16 units of the result's text, for HTTP engines only; "" with the heuristic engine. */
+  result_head: string;
+  /** At most head_chars UTF-16 units of the input text, for HTTP engines only; "" with the heuristic engine. */
+  input_head: string;
+}
+
+/** What the core reads of one request. */
+export interface StepFacts {
+  provider: Provider;
+  model: string | null;
+  /** Estimated input tokens of the whole request. */
+  est_tokens: number;
+  turn_count: number;
+  server_managed: string | null;
+  messages: MessageFacts[];
+  pairs: PairFacts[];
+}
+
+/** The config keys the facts depend on. */
+export interface FactsOptions {
+  head_chars: number;
+  engine: EngineKind;
+}
+
+/** Longest error line kept, UTF-16 units: the tier map's key bound (src/core/memory/build-tier-map.ts KEY_MAX_CHARS). */
+export const ERROR_LINE_CHARS = 160;
+
+/** The first line of `text` after leading blanks, cut to ERROR_LINE_CHARS. */
+function errorLine(text: string): string {
+  const head = headChars(text.trimStart(), ERROR_LINE_CHARS + 1);
+  return headChars(head.split("\n")[0]!.trimEnd(), ERROR_LINE_CHARS);
+}
+
+const rangeFacts = (r: LineRange | null): LineRangeFacts | null => (r === null ? null : { from: r.from, to: r.to === Infinity ? null : r.to });
+
+/** The facts of one pair (every text read once, here). */
+export function pairFacts(p: ToolPair, opts: FactsOptions): PairFacts {
+  const info = readToolCallMemo(p);
+  const intent = hashText(info.intent);
+  const shell = info.intent.startsWith("sh:");
+  const call_class: CallFacts =
+    info.kind === "read" ? { kind: "read", paths: info.paths.map((x) => hashText(normalisePath(x))), range: rangeFacts(info.range), readonly: true, intent, shell }
+    : info.kind === "edit" ? { kind: "edit", paths: info.paths.map((x) => hashText(normalisePath(x))), readonly: false, intent, shell }
+    : { kind: "other", readonly: info.readonly, intent, shell };
+  const text = p.result_text;
+  const failed = resultLooksFailed(p);
+  return {
+    id: p.id, tool_name: p.tool_name, input_hash: hashText(p.input_text), input_bytes: p.input_bytes, call: p.call, result: p.result, turn_index: p.turn_index,
+    result_bytes: p.result_bytes, result_est_tokens: p.result_est_tokens, result_is_error: p.result_is_error, result_media_count: p.result_media_count,
+    result_hash: p.result_hash, locked: p.locked,
+    call_class,
+    looks_failed: failed,
+    head_bytes: headBytes(text, opts.head_chars),
+    error_line: failed ? errorLine(text) : "",
+    result_head: opts.engine === "heuristic" ? "" : headChars(text, opts.head_chars),
+    input_head: opts.engine === "heuristic" ? "" : headChars(p.input_text, opts.head_chars),
+  };
+}
+
+/** The step facts of `view` for `opts` (plain data: structured-clone and JSON safe). */
+export function stepFactsOf(view: ConversationView, opts: FactsOptions): StepFacts {
+  return {
+    provider: view.provider,
+    model: view.model,
+    est_tokens: view.est_tokens,
+    turn_count: view.turn_count,
+    server_managed: view.server_managed,
+    messages: view.messages.map((m) => ({ index: m.index, role: m.role, turn_index: m.turn_index, est_tokens: m.est_tokens })),
+    pairs: view.pairs.map((p) => pairFacts(p, opts)),
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The session Durable Object's RPC shapes (pure data, no behaviour): what the gateway sends per
+ * request — one `step` before the forward, one `report` after the answer — and what it gets
+ * back (DESIGN §1, §6). Reasons and outcomes are closed unions, so a new reason is a type error
+ * on both sides of the RPC, never a free string.
+ */
+import type { CompactionConfig } from "../config/schema";
+import type { CompactionMode } from "../config/load-config";
+import type { EditPlan } from "../core/plan/types";
+import type { WireFacts } from "../core/facts/wire-facts";
+import type { SkipReason, Tier } from "../core/policy/types";
+import type { NativeParams } from "../core/policy/resolve-mechanism";
+import type { Usage } from "../usage/extract-usage";
+
+/**
+ * Why a request went upstream with its original bytes (DESIGN invariant 5):
+ * - `parse`: the body did not parse as the route's chat request;
+ * - `do_error` / `do_timeout`: the step RPC threw or passed its deadline;
+ * - `apply_error`: applying the plan threw;
+ * - `guarantee_check`: the edited bytes failed the independent check;
+ * - `hook_error`: anything else the compaction hook threw (src/gateway/handle-request.ts).
+ */
+export type FailOpenReason = "parse" | "do_error" | "do_timeout" | "apply_error" | "guarantee_check" | "hook_error";
+
+/**
+ * What became of one request: `compacted` (edited bytes forwarded), `unchanged` (nothing to
+ * edit, or the session is disabled), `measured` (measurement mode: original forwarded, what
+ * would have been sent counted), or the fail-open reason.
+ */
+/** `native_not_applied`: a native edit the provider did not apply (../usage/settle-native.ts). */
+export type Outcome = "compacted" | "unchanged" | "measured" | "native_not_applied" | FailOpenReason;
+
+/** The one pre-forward RPC of a request (SessionObject.step). */
+export interface StepInput {
+  session_id: string;
+  /** What the core reads of the request, computed in the gateway (src/core/facts/step-facts.ts), columnar (src/core/facts/wire-facts.ts): hashes, sizes, classifications, no result text beyond a failed result's first line (HTTP engines: head_chars). */
+  facts: WireFacts;
+  config: CompactionConfig;
+  mode: Exclude<CompactionMode, "off">;
+  correlation_id: string;
+  /** Request time, epoch ms (the Worker's clock). */
+  now_ms: number;
+}
+
+/** The DO's answer. `plan` is the whole plan to apply (re-applied ledger + any new step). */
+export interface StepOutput {
+  /** True when an operator turned compaction off for this session (nothing else was decided). */
+  disabled: boolean;
+  /** The tier the policy selected for this request (DESIGN §3), whether or not it took a step. */
+  tier: Tier;
+  /** Why the selected tier took no step, or null. */
+  skipped: SkipReason | null;
+  plan: EditPlan;
+  /** Step number taken by this request, or null. */
+  step: number | null;
+  /** Estimated tokens of the request as sent by the client. */
+  tokens_original: number;
+  /** Estimated tokens after the plan. */
+  tokens_after: number;
+  /** Pairs whose action is a removal in the plan (before the adapter's refusals). */
+  pairs_removed: number;
+  /** The tier's cost estimate, USD (DESIGN §3: tokens_saved/1000 × cost_per_1k × weight). */
+  cost_estimate: number;
+  /** Pair ids newly edited by this request's step ([] without a step). */
+  new_pair_ids: string[];
+  warnings: string[];
+  /**
+   * Present when the plan goes by the native mechanism (../core/policy/resolve-mechanism.ts):
+   * the gateway forwards the messages byte for byte and adds one server-side edit
+   * (../gateway/decide-forward.ts). Absent: the plan is spliced.
+   */
+  native?: NativeParams;
+}
+
+/** An outcome as the gateway decided it (src/gateway/decide-forward.ts). */
+export interface OutcomeReport {
+  correlation_id: string;
+  outcome: Outcome;
+  /** The step to roll back when the edited body was not forwarded (measurement mode keeps its steps: they are the simulation). */
+  rollback_step: number | null;
+  /** Estimated tokens of the request as the client sent it. */
+  tokens_original: number;
+  /** Estimated tokens of the bytes forwarded (the estimator over the edited body). */
+  tokens_sent: number;
+  tier: Tier;
+  /** Pairs whose removal action was applied (refused ones excluded). */
+  pairs_removed: number;
+  /** Measurement mode: estimated tokens the edited body would have had; null otherwise. */
+  would_send: number | null;
+  /**
+   * Native mechanism: the tool uses the forwarded edit asks the provider to clear (C). The
+   * saving counts only once the provider's `applied_edits` confirms it (../usage/settle-native.ts).
+   * Absent: a spliced (or unchanged) request.
+   */
+  native_cleared?: number;
+}
+
+/**
+ * The after-the-answer RPC of a request (SessionObject.report): its outcome and the provider's
+ * usage, each possibly null (a rollback's outcome goes at once, its usage after the answer).
+ */
+export interface CallReport {
+  outcome: OutcomeReport | null;
+  usage: Usage | null;
+  /** Estimated input tokens of the bytes forwarded (calibration against `usage`). */
+  estimated_input_tokens: number;
+}
+
+/** What the session DO recorded for one outcome (report's answer; feeds the session index). */
+export interface OutcomeRecorded {
+  /** The session's model calls so far. */
+  calls: number;
+  /** max(0, tokens_original − tokens_sent) of this call. */
+  tokens_saved: number;
+  /** tokens_saved priced at the session's effective input price, USD. */
+  usd_saved: number;
+}

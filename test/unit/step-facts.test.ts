@@ -1,0 +1,50 @@
+/**
+ * The step facts (src/core/facts/step-facts.ts) and their wire form (src/core/facts/wire-facts.ts)
+ * over the corpus's last calls: the wire form decodes to the facts field for field; it carries no
+ * result or input text with the heuristic engine but a failed result's first line; and the
+ * payload stays within 16 KB + 200 B per pair (issue 24).
+ */
+import { describe, expect, it } from "vitest";
+import { stepFactsOf } from "../../src/core/facts/step-facts";
+import { decodeStepFacts, encodeStepFacts } from "../../src/core/facts/wire-facts";
+import { headBytes } from "../../src/core/tiers/cut-head";
+import { resultLooksFailed } from "../../src/core/engine/read-tool-call";
+import { CORPUS_IDS, readCorpusSession } from "../support/read-corpus-session";
+
+const HEURISTIC = { head_chars: 500, engine: "heuristic" } as const;
+
+describe("step facts over the corpus's last calls", () => {
+  for (const id of CORPUS_IDS) {
+    it(`${id}: wire round trip, derived fields, no text beyond a failed result's first line, payload ≤ 16 KB + 200 B per pair`, () => {
+      const s = readCorpusSession(id);
+      const view = s.viewAt(s.calls.length - 1);
+      const facts = stepFactsOf(view, HEURISTIC);
+      const wire = encodeStepFacts(facts);
+      expect(decodeStepFacts(JSON.parse(JSON.stringify(wire)))).toEqual(facts);
+      view.pairs.forEach((p, i) => {
+        const f = facts.pairs[i]!;
+        expect([f.id, f.result_hash, f.head_bytes, f.looks_failed]).toEqual([p.id, p.result_hash, headBytes(p.result_text, 500), resultLooksFailed(p)]);
+        expect([f.result_head, f.input_head]).toEqual(["", ""]);
+        if (!f.looks_failed) expect(f.error_line).toBe("");
+        else expect(p.result_text.trimStart().startsWith(f.error_line)).toBe(true);
+      });
+      expect(JSON.stringify(wire).length).toBeLessThanOrEqual(16 * 1024 + 200 * facts.pairs.length);
+    });
+  }
+
+  it("an HTTP engine gets at most head_chars of each result and input", () => {
+    const s = readCorpusSession(CORPUS_IDS[0]!);
+    const view = s.viewAt(s.calls.length - 1);
+    const facts = stepFactsOf(view, { head_chars: 40, engine: "local" });
+    view.pairs.forEach((p, i) => {
+      expect(facts.pairs[i]!.result_head).toBe(p.result_text.slice(0, Math.min(40, p.result_text.length)).replace(/[\ud800-\udbff]$/, ""));
+      expect(facts.pairs[i]!.input_head.length).toBeLessThanOrEqual(40);
+    });
+  });
+
+  it("a message numbered out of order is refused by the encoder (the pipeline then forwards the original bytes)", () => {
+    const s = readCorpusSession(CORPUS_IDS[0]!);
+    const facts = stepFactsOf(s.viewAt(0), HEURISTIC);
+    expect(() => encodeStepFacts({ ...facts, messages: [{ ...facts.messages[0]!, index: 5 }] })).toThrow("messages[0].index is 5");
+  });
+});
