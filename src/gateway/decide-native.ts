@@ -13,7 +13,7 @@
  * src/usage/settle-native.ts settles the saving then.
  */
 import type { CompactionMode } from "../config/load-config";
-import type { OutcomeReport, StepOutput } from "../do/step-types";
+import type { FailOpenReason, OutcomeReport, StepOutput } from "../session/step-types";
 import type { NativeParams } from "../core/policy/resolve-mechanism";
 import { checkNativeEdit } from "../providers/anthropic-messages/check-native-edit";
 import { CONTEXT_MANAGEMENT_BETA, insertNativeEdit, renderNativeEdit } from "../providers/anthropic-messages/native-edit";
@@ -39,7 +39,7 @@ export function decideNative(
   summary: (pairs: number, sent: number) => string,
 ): ForwardDecision {
   const est = prepared.parsed.view.est_tokens;
-  const failOpen = (reason: string): ForwardDecision =>
+  const failOpen = (reason: FailOpenReason): ForwardDecision =>
     ({ kind: "original", body: original, note: `skipped; reason=${reason}`, report: { ...base, outcome: reason, rollback_step: out.step, tier: out.tier } });
   if (prepared.provider !== "anthropic") return failOpen("native_unsupported");
   let edited: Uint8Array;

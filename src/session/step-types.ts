@@ -20,7 +20,13 @@ import type { Usage } from "../usage/extract-usage";
  * - `guarantee_check`: the edited bytes failed the independent check;
  * - `hook_error`: anything else the compaction hook threw (src/gateway/handle-request.ts).
  */
-export type FailOpenReason = "parse" | "do_error" | "do_timeout" | "apply_error" | "guarantee_check" | "hook_error";
+/**
+ * Why the original bytes went: the body did not parse, the session DO failed or was late, the
+ * plan could not be applied or failed the guarantee check, the compaction hook threw; native
+ * mechanism only: the route has no native edit (`native_unsupported`), a new step's pairs are not
+ * the leading tool uses the edit clears (`native_not_prefix`).
+ */
+export type FailOpenReason = "parse" | "do_error" | "do_timeout" | "apply_error" | "guarantee_check" | "hook_error" | "native_unsupported" | "native_not_prefix";
 
 /**
  * What became of one request: `compacted` (edited bytes forwarded), `unchanged` (nothing to

@@ -13,7 +13,7 @@
  *   and `native_not_applied` is counted. The ledger stays: the same edit goes with the next
  *   request.
  */
-import type { OutcomeReport } from "../do/step-types";
+import type { OutcomeReport } from "../session/step-types";
 import type { Usage } from "./extract-usage";
 
 /** The outcome to record and the counters to add (name → amount). */

@@ -11,7 +11,6 @@
 import type { PairFacts } from "../facts/step-facts";
 import type { CallFacts, LineRangeFacts } from "../facts/step-facts";
 import type { Verdicts } from "./verdict";
-import { isReferenceReply } from "./reference-replies";
 
 /** Confidence of a read superseded by a covering later read. */
 export const SUPERSEDED_BY_READ_CONFIDENCE = 0.9;
@@ -31,7 +30,7 @@ export function ruleSupersededRead(pairs: PairFacts[], infos: CallFacts[], faile
         out[pairs[i]!.id] = { kind: "drop_pair", confidence: SUPERSEDED_BY_EDIT_CONFIDENCE, rule: "superseded_read" };
         break;
       }
-      if (b.kind === "read" && a.paths.every((p) => b.paths.includes(p)) && covers(b.range, a.range) && !isReferenceReply(pairs[j]!)) {
+      if (b.kind === "read" && a.paths.every((p) => b.paths.includes(p)) && covers(b.range, a.range) && !pairs[j]!.reference_reply) {
         out[pairs[i]!.id] = { kind: "drop_pair", confidence: SUPERSEDED_BY_READ_CONFIDENCE, rule: "superseded_read" };
         break;
       }

@@ -22,6 +22,7 @@ import { hashText } from "../hash";
 import { readToolCallMemo } from "../engine/read-tool-call-memo";
 import { normalisePath, resultLooksFailed, type LineRange } from "../engine/read-tool-call";
 import { headBytes } from "../tiers/cut-head";
+import { isReferenceReply } from "../engine/reference-replies";
 import { headChars } from "../text/head-chars";
 import type { EngineKind } from "../../config/defaults";
 import type { ConversationView, Provider, ToolPair } from "../view/types";
@@ -58,6 +59,8 @@ export interface PairFacts extends PairCopied {
   /** Hash (src/core/hash.ts hashText) of the call's input text. */
   input_hash: string;
   call_class: CallFacts;
+  /** The result is a reference reply pointing back at an earlier result (../engine/reference-replies.ts): never a newer copy. */
+  reference_reply: boolean;
   /** The result reports a failure (the wire's error flag or its text: resultLooksFailed). */
   looks_failed: boolean;
   /** UTF-8 bytes of the result's truncation head for the step's head_chars (headBytes), or null when the result is no longer than that. */
@@ -78,6 +81,8 @@ export interface StepFacts {
   est_tokens: number;
   turn_count: number;
   server_managed: string | null;
+  /** Message indexes of assistant messages holding a tool call without a result (an orphan call), in order. */
+  orphan_call_messages: number[];
   messages: MessageFacts[];
   pairs: PairFacts[];
 }
@@ -116,6 +121,7 @@ export function pairFacts(p: ToolPair, opts: FactsOptions): PairFacts {
     result_hash: p.result_hash, locked: p.locked,
     call_class,
     looks_failed: failed,
+    reference_reply: isReferenceReply(p),
     head_bytes: headBytes(text, opts.head_chars),
     error_line: failed ? errorLine(text) : "",
     result_head: opts.engine === "heuristic" ? "" : headChars(text, opts.head_chars),
@@ -131,6 +137,9 @@ export function stepFactsOf(view: ConversationView, opts: FactsOptions): StepFac
     est_tokens: view.est_tokens,
     turn_count: view.turn_count,
     server_managed: view.server_managed,
+    orphan_call_messages: view.orphans
+      .filter((o) => o.kind !== "result_without_call" && view.messages[o.position.message_index]?.role === "assistant")
+      .map((o) => o.position.message_index),
     messages: view.messages.map((m) => ({ index: m.index, role: m.role, turn_index: m.turn_index, est_tokens: m.est_tokens })),
     pairs: view.pairs.map((p) => pairFacts(p, opts)),
   };

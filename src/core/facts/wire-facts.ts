@@ -9,7 +9,7 @@
 import type { CallFacts, MessageFacts, PairFacts, StepFacts } from "./step-facts";
 
 /** Flag bits of a pair. */
-const IS_ERROR = 1, LOOKS_FAILED = 2, READONLY = 4, SHELL = 8;
+const IS_ERROR = 1, LOOKS_FAILED = 2, READONLY = 4, SHELL = 8, REFERENCE_REPLY = 16;
 const KINDS = ["read", "edit", "other"] as const;
 
 /**
@@ -31,6 +31,7 @@ export interface WireFacts {
   est_tokens: number;
   turn_count: number;
   server_managed: string | null;
+  orphan_call_messages: number[];
   /** Strings referred to by index: roles, tool names, lock reasons. */
   strings: string[];
   /** Per message, in order: role (index into `strings`), turn index, estimated tokens. */
@@ -53,14 +54,14 @@ export function encodeStepFacts(f: StepFacts): WireFacts {
     if (m.index !== i) throw new Error(`messages[${i}].index is ${m.index}: step facts number messages in order`);
   });
   return {
-    provider: f.provider, model: f.model, est_tokens: f.est_tokens, turn_count: f.turn_count, server_managed: f.server_managed,
+    provider: f.provider, model: f.model, est_tokens: f.est_tokens, turn_count: f.turn_count, server_managed: f.server_managed, orphan_call_messages: f.orphan_call_messages,
     strings,
     message_roles: f.messages.map((m) => ref(m.role)),
     message_turns: f.messages.map((m) => m.turn_index),
     message_tokens: f.messages.map((m) => m.est_tokens),
     pairs: f.pairs.map((p): PairTuple => {
       const c = p.call_class;
-      const flags = (p.result_is_error ? IS_ERROR : 0) | (p.looks_failed ? LOOKS_FAILED : 0) | (c.readonly ? READONLY : 0) | (c.shell ? SHELL : 0);
+      const flags = (p.result_is_error ? IS_ERROR : 0) | (p.looks_failed ? LOOKS_FAILED : 0) | (c.readonly ? READONLY : 0) | (c.shell ? SHELL : 0) | (p.reference_reply ? REFERENCE_REPLY : 0);
       const range = c.kind === "read" ? c.range : null;
       return [
         p.id, ref(p.tool_name), p.input_hash, p.input_bytes, p.call.message_index, p.call.block_index, p.result.message_index, p.result.block_index,
@@ -86,9 +87,9 @@ export function decodeStepFacts(w: WireFacts): StepFacts {
     return {
       id, tool_name: w.strings[tool]!, input_hash, input_bytes, call: { message_index: cm, block_index: cb }, result: { message_index: rm, block_index: rb },
       turn_index, result_bytes, result_est_tokens, result_is_error: (flags & IS_ERROR) !== 0, result_media_count, result_hash,
-      locked: locked === -1 ? null : w.strings[locked]!, call_class, looks_failed: (flags & LOOKS_FAILED) !== 0,
+      locked: locked === -1 ? null : w.strings[locked]!, call_class, looks_failed: (flags & LOOKS_FAILED) !== 0, reference_reply: (flags & REFERENCE_REPLY) !== 0,
       head_bytes: head === -1 ? null : head, error_line, result_head, input_head,
     };
   });
-  return { provider: w.provider, model: w.model, est_tokens: w.est_tokens, turn_count: w.turn_count, server_managed: w.server_managed, messages, pairs };
+  return { provider: w.provider, model: w.model, est_tokens: w.est_tokens, turn_count: w.turn_count, server_managed: w.server_managed, orphan_call_messages: w.orphan_call_messages, messages, pairs };
 }

@@ -20,7 +20,7 @@
  * Locks that exist only because bytes are spliced do not apply natively, since no message byte
  * changes: `thinking_prefix` (a spliced edit before a thinking block would fail the prefix check).
  */
-import type { ToolPair } from "../view/types";
+import type { PairFacts } from "../facts/step-facts";
 import type { Proposal } from "./take-step";
 import type { TierContext } from "./types";
 import { pairIsOld } from "./locate-boundaries";
@@ -44,10 +44,7 @@ export interface NativeCandidates {
 export function nativeCandidates(ctx: TierContext, re: Reapplied, proposed: ReadonlySet<string>): NativeCandidates {
   const { view, config } = ctx;
   const excluded = new Set(config.exclude_tools);
-  const orphanCalls = view.orphans
-    .filter((o) => o.kind !== "result_without_call" && view.messages[o.position.message_index]?.role === "assistant")
-    .map((o) => o.position);
-  const firstOrphan = orphanCalls.reduce((m, p) => Math.min(m, p.message_index), Number.POSITIVE_INFINITY);
+  const firstOrphan = view.orphan_call_messages.reduce((m, i) => Math.min(m, i), Number.POSITIVE_INFINITY);
   const proposals: Proposal[] = [];
   for (const pair of view.pairs) {
     if (pair.call.message_index >= firstOrphan) break;
@@ -75,6 +72,6 @@ export function nativeCandidates(ctx: TierContext, re: Reapplied, proposed: Read
 }
 
 /** True when `pair` is locked for a reason that holds natively too. */
-export function lockHolds(pair: ToolPair): boolean {
+export function lockHolds(pair: Pick<PairFacts, "locked">): boolean {
   return pair.locked !== null && !SPLICE_ONLY_LOCKS.has(pair.locked);
 }

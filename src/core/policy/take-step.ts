@@ -23,7 +23,7 @@ import { findModelPrice } from "../cost/find-model-price";
 import { netBenefit, type NetBenefit } from "../cost/net-benefit";
 import type { ModelPrice } from "../cost/prices";
 import type { EditPlan, PairAction } from "../plan/types";
-import type { PairFacts } from "../facts/step-facts";
+import type { PairFacts, StepFacts } from "../facts/step-facts";
 import { reapplyLedger, type LedgerAdditions, type LedgerEntry, type ReapplyGuards } from "./ledger";
 import { cachedEnd, pairIsOld, protectedStart } from "./locate-boundaries";
 import { messageTokensAfter, savedTokens } from "./estimate-savings";
@@ -73,7 +73,7 @@ export function eligiblePairs(ctx: TierContext, decided: ReadonlySet<string>): P
 }
 
 /** The re-application guards of `config` for `view`: under the native mechanism the splice-only locks do not stop a re-application (./native-prefix.ts). */
-export function ledgerGuards(config: CoreConfig, view: ConversationView): ReapplyGuards {
+export function ledgerGuards(config: CoreConfig, view: Pick<StepFacts, "provider" | "model">): ReapplyGuards {
   return nativeParamsFor(config, view) ? { ...config, ignored_locks: SPLICE_ONLY_LOCKS } : config;
 }
 
