@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { checkAnthropicRules } from "../../src/providers/anthropic-messages/check-rules";
 import { checkGuarantee } from "../../src/core/plan/check-guarantee";
 import { scanJson } from "../../src/providers/shared/json-scan";
-import { DROP_RESULT_HEAD_BYTES } from "../../src/providers/anthropic-messages/edit-rules";
+import { DROP_RESULT_HEAD_BYTES } from "../../src/core/plan/drop-result-head";
 import { anthropicAdapter, assistant, bodyBytes, result, run, text, use, user } from "../support/anthropic-bodies";
 
 const M = "claude-opus-4-8";

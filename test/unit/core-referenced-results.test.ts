@@ -8,11 +8,10 @@ import { describe, expect, it } from "vitest";
 import { REFERENCE_REPLIES, isReferenceReply } from "../../src/core/engine/reference-replies";
 import { referencedResults, REFERENCED_LOCK, lockReferencedResults } from "../../src/core/engine/referenced-results";
 import { ruleSupersededRead } from "../../src/core/engine/rule-superseded-read";
-import { readToolCall, resultLooksFailed } from "../../src/core/engine/read-tool-call";
 import { runHeuristicEngine, pairsInCallOrder } from "../../src/core/engine/run-heuristic-engine";
 import { reapplyLedger, ledgerKey, EMPTY_LEDGER } from "../../src/core/policy/ledger";
 import { checkGuarantee } from "../../src/core/plan/check-guarantee";
-import { makeView, type MessageSpec } from "../support/make-view";
+import { factsOf, makeView, type MessageSpec } from "../support/make-view";
 import { openaiChatAdapter } from "../../src/providers/openai-chat";
 import { openaiResponsesAdapter } from "../../src/providers/openai-responses";
 import { anthropicAdapter, assistant, bodyBytes, result, run, text, use, user } from "../support/anthropic-bodies";
@@ -69,13 +68,13 @@ describe("reference replies", () => {
       { id: "r4", input: { file_path: "/p/b.ts" }, text: LONG },
       { id: "r5", input: { file_path: "/p/b.ts" }, text: content(30) },
     ]) });
-    const pairs = pairsInCallOrder(view.pairs);
-    const verdicts = ruleSupersededRead(pairs, pairs.map(readToolCall), pairs.map(resultLooksFailed));
+    const pairs = pairsInCallOrder(factsOf(view).pairs);
+    const verdicts = ruleSupersededRead(pairs, pairs.map((p) => p.call_class), pairs.map((p) => p.looks_failed));
     // r1 stays (a reply follows it, no copy); r3 and the reply r4 are superseded by the full copy r5.
     expect(verdicts).toEqual({ r3: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" }, r4: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" } });
     // With the locks the adapters apply, the engine keeps every result a reply points at, r3 included.
     lockReferencedResults(view.pairs);
-    const run = runHeuristicEngine(view, { exclude_tools: [], min_result_bytes: 2048 });
+    const run = runHeuristicEngine(factsOf(view), { exclude_tools: [], min_result_bytes: 2048 });
     expect(run.hits.locked).toEqual(["r1", "r3"]);
     expect(Object.entries(run.verdicts).filter(([, v]) => v.kind !== "keep").map(([id]) => id)).toEqual(["r4"]);
   });
@@ -110,7 +109,7 @@ describe("a referred-to result through the Anthropic adapter", () => {
     const view = anthropicAdapter.read(bytes).view;
     const r1 = view.pairs[0]!;
     const ledger = { ...EMPTY_LEDGER, entries: { [ledgerKey("r1", r1.result_hash)]: { pair_id: "r1", result_hash: r1.result_hash, action: { kind: "drop_pair" as const }, step: 1, first_seen_ms: 0 } } };
-    expect(reapplyLedger(view, ledger, { preserve_recent_turns: 0, exclude_tools: [] })).toEqual({ actions: {}, skipped: { r1: `locked: ${REFERENCED_LOCK}` } });
+    expect(reapplyLedger(factsOf(view), ledger, { preserve_recent_turns: 0, exclude_tools: [] })).toEqual({ actions: {}, skipped: { r1: `locked: ${REFERENCED_LOCK}` } });
   });
 
   it("the checker refuses an output that cut it", () => {

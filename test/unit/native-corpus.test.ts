@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runStep } from "../../src/do/run-step";
 import { SessionStore } from "../../src/do/session-store";
-import { slimView } from "../../src/do/step-types";
+import { stepFactsOf } from "../../src/core/facts/step-facts";
+import { encodeStepFacts } from "../../src/core/facts/wire-facts";
 import { decideForward } from "../../src/gateway/decide-forward";
 import { prepareCompaction } from "../../src/gateway/prepare-compaction";
 import { loadConfig } from "../../src/config/load-config";
@@ -38,7 +39,7 @@ describe.each(["cc-brain-explore-cleanup", "cc-cctrace-opus4"])("native on %s re
       const body = enc(call.body);
       const prepared = prepareCompaction("anthropic", new Headers({ "x-sluice-session": name }), body);
       if (prepared.kind !== "ready") throw new Error(prepared.note);
-      const out = await runStep({ store, sql, env: {} }, { session_id: name, view: slimView(prepared.parsed.view), config: loaded.config, mode: "compact", correlation_id: `c${call.index}`, now_ms: times[call.index]! });
+      const out = await runStep({ store, sql, env: {} }, { session_id: name, facts: encodeStepFacts(stepFactsOf(prepared.parsed.view, loaded.config)), config: loaded.config, mode: "compact", correlation_id: `c${call.index}`, now_ms: times[call.index]! });
       expect(out.native).toEqual({ exclude_tools: [] });
       const removed = Object.values(out.plan.actions).filter((a) => a.kind !== "keep").length;
       const render = renderNativeEdit(body, prepared.parsed.root, out.plan, out.native!);

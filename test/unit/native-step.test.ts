@@ -8,7 +8,7 @@ import { CORE_DEFAULTS, compact } from "../../src/core/policy/compact";
 import { EMPTY_LEDGER, mergeLedger } from "../../src/core/policy/ledger";
 import type { CoreConfig, TierContext } from "../../src/core/policy/types";
 import type { ConversationView } from "../../src/core/view/types";
-import { lines, makeView, type MessageSpec } from "../support/make-view";
+import { factsOf, lines, makeView, type MessageSpec } from "../support/make-view";
 
 /** `n` Bash turns on a prefix-check model, every pair locked as the adapter locks them there; `locks` overrides some. */
 function session(n: number, locks: Record<string, string> = {}, model = "claude-opus-5-5", tiny: string[] = []): ConversationView {
@@ -20,7 +20,7 @@ function session(n: number, locks: Record<string, string> = {}, model = "claude-
   return makeView({ model, outside_tokens: 1_000, messages: m });
 }
 const ctx = (view: ConversationView, config: Partial<CoreConfig> = {}): TierContext => ({
-  view, ledger: EMPTY_LEDGER, pressure: { turn_count: 12, context_pct_used: 0.8, idle_seconds: 0, session_complete: false }, config: { ...CORE_DEFAULTS, exclude_tools: ["memory"], ...config },
+  view: factsOf(view), ledger: EMPTY_LEDGER, pressure: { turn_count: 12, context_pct_used: 0.8, idle_seconds: 0, session_complete: false }, config: { ...CORE_DEFAULTS, exclude_tools: ["memory"], ...config },
   prices: MODEL_PRICES, now_ms: 1_000, expected_remaining_calls: 50, correlation_id: "r",
 });
 

@@ -1,6 +1,6 @@
 /** applied_edits read from Anthropic answers (JSON and SSE) and the native saving settled against them. */
 import { describe, expect, it } from "vitest";
-import type { OutcomeReport } from "../../src/do/step-types";
+import type { OutcomeReport } from "../../src/session/step-types";
 import { usageFromEvents, usageFromJson } from "../../src/usage/extract-usage";
 import { settleNative } from "../../src/usage/settle-native";
 

@@ -11,7 +11,7 @@ import type { IndexUpdate } from "../../src/admin/index-update";
 import { readGatewayConfig } from "../../src/config/gateway-config";
 import type { PipelineDeps } from "../../src/gateway/compaction-pipeline";
 import { compactionHookFor } from "../../src/gateway/compaction-setup";
-import { ReportBuffer } from "../../src/gateway/report-buffer";
+import { IndexBuffer } from "../../src/gateway/index-buffer";
 import { createApp } from "../../src/http/app";
 import { rejectionCounts } from "../../src/http/middleware/rejections";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
@@ -33,7 +33,7 @@ async function call(vars: Record<string, string>, path: string, headers: Record<
     },
   } as unknown as PipelineDeps["sessions"];
   const index = { recordMany: async (u: IndexUpdate[]) => { doCalls.push(`index:${u.length}`); return { ok: true }; } };
-  const deps: Partial<PipelineDeps> = { reports: new ReportBuffer(0), sessions, index };
+  const deps: Partial<PipelineDeps> = { indexBuffer: new IndexBuffer(0), sessions, index };
   const app = createApp((e, c) => ({ config: readGatewayConfig(e), compact: compactionHookFor(e, c, deps) }));
   const ctx = createExecutionContext();
   const res = await app.fetch(new Request(`http://sluice.test${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? utf8(body) : body }), { ...E, SLUICE_COMPACTION: "1", ...vars }, ctx);
