@@ -38,6 +38,8 @@ export interface FuzzCase {
   headers: Record<string, string>;
   /** The exact bytes the client sends. */
   body: Uint8Array;
+  /** For a compressed body: the bytes before compression (what the gateway decodes and may edit, then forwards as identity). */
+  decoded?: Uint8Array;
 }
 
 /** Options: mutations to leave out (e.g. `huge_string` where memory is tight). */
@@ -75,12 +77,12 @@ export async function makeCase(seeds: readonly SeedBody[], seed: number, index: 
     const m = MUTATIONS[kind]!(text, provider, rng);
     if (!m) continue;
     if (m.contentType !== "") headers["content-type"] = m.contentType;
-    let body = m.body;
+    const base = fromCorpus ? s.name : "generated";
     if (m.gzip) {
-      body = await gzipBytes(body);
       headers["content-encoding"] = "gzip";
+      return { index, kind, base, provider, path: CHAT_PATH[provider], headers, body: await gzipBytes(m.body), decoded: m.body };
     }
-    return { index, kind, base: fromCorpus ? s.name : "generated", provider, path: CHAT_PATH[provider], headers, body };
+    return { index, kind, base, provider, path: CHAT_PATH[provider], headers, body: m.body };
   }
   headers["content-type"] = "application/json";
   return { index, kind: "unmutated", base: fromCorpus ? s.name : "generated", provider, path: CHAT_PATH[provider], headers, body: enc.encode(text) };
