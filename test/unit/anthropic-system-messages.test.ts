@@ -58,11 +58,12 @@ describe("edits next to a mid-conversation system message", () => {
     expect(r.check.violations).toEqual([]);
   });
 
-  it("two system messages in a row are one run: a removal between them and a later one may join them", () => {
+  it("a removal never makes two system messages neighbours (Claude Code's per-turn system messages): the user message before the second stays as a stub", () => {
     const body = { model: M, messages: [user("go"), system("One."), assistant([use("a")]), user([result("a", long)]), system("Two."), assistant("ok"), ...tail] };
     const r = run(bodyBytes(body), { a: { kind: "drop_pair" } });
-    expect(r.refused).toEqual({});
-    expect(r.text).toBe(JSON.stringify({ model: M, messages: [user("go"), system("One."), system("Two."), assistant("ok"), ...tail] }));
+    expect(r.compileRefused).toEqual({ a: "would_orphan_system" });
+    expect(r.downgraded).toEqual(["a"]);
+    expect(r.text).toBe(JSON.stringify({ model: M, messages: [user("go"), system("One."), assistant([use("a")]), user([result("a", head)]), system("Two."), assistant("ok"), ...tail] }));
     expect(r.check.violations).toEqual([]);
   });
 });

@@ -28,21 +28,10 @@ export interface CheckResult {
 }
 
 /**
- * Checks expected to fail on the main branch the harness was written against, with their reason.
+ * Checks expected to fail today, with their reason and what fixes them (none at present).
  * Remove an entry once its fix has merged (the e2e vitest project then fails until it is removed).
  */
-export const KNOWN_FAILING: Partial<Record<ClientSetting, Partial<Record<CheckName, string>>>> = {
-  "claude-default": {
-    compaction_steps:
-      "claude-opus-5-5 requests carry context_management [clear_thinking_20251015]: Sluice stands aside (skipped; reason=server_managed). Passes with issue 25 items 1 (clear_thinking alone never stops compaction) and 2 (native clear_tool_uses on models that run the preserved-thinking prefix check).",
-    billed_input_reduction: "No step is taken (see compaction_steps); the native mechanism of issue 25 item 2 makes the provider clear old tool results.",
-  },
-  "claude-4x-thinking": {
-    compaction_steps:
-      "With thinking on, Claude Code sends context_management [clear_thinking_20251015] on claude-opus-4-8 too: skipped; reason=server_managed. Passes with issue 25 item 1 (splice stays allowed on 4.x).",
-    billed_input_reduction: "No step is taken (see compaction_steps).",
-  },
-};
+export const KNOWN_FAILING: Partial<Record<ClientSetting, Partial<Record<CheckName, string>>>> = {};
 
 /** The checks of one setting from its direct and through-Sluice sessions. */
 export function evaluate(setting: ClientSetting, direct: SessionReport, sluice: SessionReport): CheckResult[] {

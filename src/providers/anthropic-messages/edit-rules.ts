@@ -111,8 +111,9 @@ function firstRoleViolation(history: LocatedHistory, removed: Set<number>): { fr
     if (prev !== -1 && i > prev + 1) {
       const [a, b] = [msgs[prev]!, msgs[i]!];
       if (a.role === b.role && a.role !== "system") return { from: prev + 1, to: i, reason: "would_merge_roles" };
-      // Judged on content-bearing and directive-only system messages alike (stricter than the API, never looser).
-      if (b.role === "system" && a.role !== "system" && !mayPrecedeSystem(a)) return { from: prev + 1, to: i, reason: "would_orphan_system", keep: i - 1 };
+      // Judged on content-bearing and directive-only system messages alike (stricter than the API, never looser):
+      // a removal never makes two system messages neighbours, though the API may read a run of them as one.
+      if (b.role === "system" && !mayPrecedeSystem(a)) return { from: prev + 1, to: i, reason: "would_orphan_system", keep: i - 1 };
       if (a.role === "system" && b.role !== "system" && !mayFollowSystem(b)) return { from: prev + 1, to: i, reason: "would_orphan_system", keep: prev + 1 };
     }
     prev = i;
