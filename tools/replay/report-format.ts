@@ -17,8 +17,8 @@ export const ratioPct = (r: number): string => pct(r * 100);
 /** US dollars, two decimals, no sign: 4.891 → "4.89" (the column or label says "$"). */
 export const usd = (x: number): string => (Math.abs(x) < 0.005 ? 0 : x).toFixed(2);
 
-/** US dollars with the sign: "$4.89". */
-export const dollars = (x: number): string => `$${usd(x)}`;
+/** US dollars with the sign: "$4.89", "-$3.03". */
+export const dollars = (x: number): string => (usd(x).startsWith("-") ? `-$${usd(-x)}` : `$${usd(x)}`);
 
 /** A token or call count: 4600000 → "4,600,000". */
 export const count = (n: number): string => n.toLocaleString("en-US");
