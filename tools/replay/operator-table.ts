@@ -6,7 +6,8 @@
  * - engine cost: what the engine charged (the built-in heuristic costs 0);
  * - worst-case loss: every removed result re-sent once as uncached input (estimate,
  *   ./summarize-report.ts);
- * - balance = saving − engine − loss; ratio = saving ÷ (engine + loss);
+ * - balance = saving − engine − loss; ratio = saving ÷ (engine + loss), "—" without a saving
+ *   or without anything it is set against;
  * - latency: added p50/p99, and the share of calls on which Sluice took a step (its note);
  * - removals re-fetched: same tool name + input called again later.
  */
@@ -35,6 +36,7 @@ export const OPERATOR_ROWS: readonly OperatorRow[] = [
     label: "ratio (saving ÷ (engine + loss))",
     value: (m) => {
       const cost = m.engine_cost_usd + m.worst_case_loss_usd;
+      if (saving(m) <= 0) return "— (no saving)";
       return cost <= 0 ? "— (nothing removed)" : `${(saving(m) / cost).toFixed(1)}×`;
     },
   },
