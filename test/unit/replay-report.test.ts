@@ -56,7 +56,7 @@ const MASK = [usage(M, 0, 0), usage(M / 10, M, 0), usage(M / 20, 0, M), usage(M 
 
 /** Sluice's notes for the four calls, as the gateway writes them (src/gateway/decide-forward.ts, prepare-compaction.ts). */
 const NOTES = [
-  "compact; tier=micro; step=none; skipped=under_threshold; pairs_removed=0; tokens_before=900; tokens_after=900",
+  "compact; tier=none; step=none; pairs_removed=0; tokens_before=900; tokens_after=900",
   "compact; tier=micro; step=none; skipped=under_threshold; pairs_removed=0; tokens_before=950; tokens_after=950",
   "compact; tier=micro; step=none; skipped=no_candidates; pairs_removed=0; tokens_before=25000; tokens_after=25000",
   "skipped; reason=server_managed",
@@ -84,13 +84,13 @@ describe("the report explains itself", () => {
   it("counts Sluice's decisions per call and gives the reason beside a 0.0% saving", async () => {
     const { report } = await run();
     const s = report.total.sluice!;
-    expect([s.savings_pct, s.decisions]).toEqual([0, { under_threshold: 2, no_candidates: 1, server_managed: 1 }]);
-    expect(zeroReason("sluice", s)).toBe("under threshold ×2, no candidates ×1, server-managed ×1");
+    expect([s.savings_pct, s.decisions]).toEqual([0, { no_tier: 1, under_threshold: 1, no_candidates: 1, server_managed: 1 }]);
+    expect(zeroReason("sluice", s)).toBe("no candidates ×1, no tier (far under threshold) ×1, server-managed ×1, under threshold ×1");
     expect(zeroReason("none", report.total.none!)).toBe("baseline");
     expect(zeroReason("observation-mask", report.total["observation-mask"]!)).toBeNull(); // −62.0%
     const table = renderTable(report);
-    expect(table.split("\n").find((l) => l.includes("sluice") && l.startsWith("TOTAL") === false && l.includes("×"))).toMatch(/\s4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+0\s+0\s+0\s+0\.00\s+0\.00\s+under threshold ×2, no candidates ×1, server-managed ×1$/);
-    expect(renderHtml(report)).toContain('<td>4.89</td><td>4.89</td><td>0.0%</td><td>71.7%</td><td>0</td><td>0</td><td>0</td><td>0.00</td><td>0.00</td><td class="why">under threshold ×2, no candidates ×1, server-managed ×1</td>');
+    expect(table.split("\n").find((l) => l.includes("sluice") && l.startsWith("TOTAL") === false && l.includes("×"))).toMatch(/\s4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+0\s+0\s+0\s+0\.00\s+0\.00\s+no candidates ×1, no tier \(far under threshold\) ×1, server-managed ×1, under threshold ×1$/);
+    expect(renderHtml(report)).toContain('<td>4.89</td><td>4.89</td><td>0.0%</td><td>71.7%</td><td>0</td><td>0</td><td>0</td><td>0.00</td><td>0.00</td><td class="why">no candidates ×1, no tier (far under threshold) ×1, server-managed ×1, under threshold ×1</td>');
   });
 
   it("prints the legend of strategies and columns, and the model and prices, in the terminal and on the page", async () => {

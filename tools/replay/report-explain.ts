@@ -31,6 +31,7 @@ const DECISION_WORDS: Readonly<Record<string, string>> = {
   client_header: "client opted out",
   no_adapter: "no adapter",
   parse: "body not parsed",
+  no_tier: "no tier (far under threshold)",
   no_step: "no step",
 };
 

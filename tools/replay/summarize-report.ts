@@ -12,7 +12,9 @@
  *   each call's round trip minus the same call's direct round trip under `none`; round trip
  *   p50/p99 of the calls themselves.
  * - what Sluice decided per call, counted from its `x-sluice-compaction` note: `step` (a step was
- *   taken), or the skip reason (`under_threshold`, `no_candidates`, `server_managed`, …);
+ *   taken), the skip reason (`under_threshold`, `no_candidates`, `server_managed`, …), or
+ *   `no_tier` (tier=none: src/core/policy/select-tier.ts picked no tier, the context is under 5 %
+ *   of the window or the session has fewer than 2 turns);
  * - worst-case loss: the removed results' estimated tokens (each pair once) at the model's
  *   uncached input price, i.e. what re-sending all of them once would cost (an estimate: the
  *   replay does not bill re-fetches separately).
@@ -103,12 +105,13 @@ interface Acc {
   loss_usd: number;
 }
 
-/** What one call's Sluice note says was decided: "step", the skip reason, or null without a note. */
+/** What one call's Sluice note says was decided: "step", the skip reason, "no_tier", or null without a note. */
 export function decisionOf(note: string | undefined): string | null {
   if (note === undefined) return null;
   if (/(?:^|; )step=\d+/.test(note)) return "step";
   const why = /(?:^|; )(?:skipped|reason)=([a-z_]+)/.exec(note);
-  return why ? why[1]! : "no_step";
+  if (why) return why[1]!;
+  return /(?:^|; )tier=none(?:;|$)/.test(note) ? "no_tier" : "no_step";
 }
 
 function metrics(acc: Acc, base: Acc): StrategyMetrics {
