@@ -140,11 +140,12 @@ describe("the report explains itself", () => {
     expect(renderTable(report)).toMatch(/^removals from deterministic tools\s+not measured\s+not measured\s+not measured$/m);
   });
 
-  it("keeps every chart line visible: others first, each narrower, none last, dashed, with markers", async () => {
+  it("keeps every chart line visible: a line identical to later ones is a wider band beneath them, none last, dashed, with markers", async () => {
+    // Sluice forwards unchanged here, so its line is none's: 2 + 3 px, beneath none's dashes.
     const html = renderHtml((await run()).report);
     expect(html.match(/<polyline data-strategy="[^"]+" fill="none" stroke="[^"]+" stroke-width="[\d.]+"/g)).toEqual([
-      '<polyline data-strategy="observation-mask" fill="none" stroke="#d97706" stroke-width="4"',
-      '<polyline data-strategy="sluice" fill="none" stroke="#2563eb" stroke-width="1.5"',
+      '<polyline data-strategy="observation-mask" fill="none" stroke="#d97706" stroke-width="2"',
+      '<polyline data-strategy="sluice" fill="none" stroke="#2563eb" stroke-width="5"',
       '<polyline data-strategy="none" fill="none" stroke="#111111" stroke-width="1.5"',
     ]);
     expect(html).toMatch(/data-strategy="none"[^>]*stroke-dasharray="7 4"/);

@@ -6,8 +6,8 @@
  *
  * Chart: one polyline per strategy (`data-strategy` names it), sessions concatenated with dashed
  * boundaries. Strategies often draw the very same line (nothing removed), so every line stays
- * visible: the others are drawn first, each narrower than the one before (identical lines show
- * as nested bands), and `none` last, dashed, with markers.
+ * visible: the others are drawn first, each 3 px wider for every later-drawn line with the very
+ * same values (identical lines show as nested bands), and `none` last, dashed, with markers.
  */
 import { COLUMNS, WHY_MEANING, WHY_TITLE } from "./report-columns";
 import { strategyMeaning, zeroReason } from "./report-explain";
@@ -68,9 +68,12 @@ export function renderChart(report: ReplayReport, width = 960, height = 360): st
   });
   parts.push(`<text x="${(width / 2).toFixed(0)}" y="${height - 6}" text-anchor="middle" font-size="11">call (sessions concatenated)</text>`);
   const others = report.strategies.filter((s) => s !== "none");
+  const series = (s: string) => JSON.stringify(report.cumulative_cost_usd[s] ?? []);
+  const drawOrder = [...others, "none"];
   others.forEach((s, k) => {
     const pts = (report.cumulative_cost_usd[s] ?? []).map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-    const w = 1.5 + 2.5 * (others.length - 1 - k);
+    // Wider by 3 for every later-drawn line it coincides with, so it shows as a band around them.
+    const w = 2 + 3 * drawOrder.slice(k + 1).filter((t) => series(t) === series(s)).length;
     parts.push(`<polyline data-strategy="${esc(s)}" fill="none" stroke="${colorOf(report, s)}" stroke-width="${w}" stroke-linejoin="round" points="${pts}"><title>${esc(s)}</title></polyline>`);
   });
   if (report.strategies.includes("none")) {
@@ -86,7 +89,7 @@ export function renderChart(report: ReplayReport, width = 960, height = 360): st
       return `<span class="key"><svg width="26" height="10"><line x1="0" y1="5" x2="26" y2="5" stroke="${colorOf(report, s)}" ${line}/></svg> ${esc(s)}</span>`;
     })
     .join(" ");
-  const note = "Lines that coincide are drawn as nested bands (the first strategy widest); <code>none</code> is the dashed line with dots, drawn on top.";
+  const note = "Lines that coincide are drawn as nested bands (each wider than the lines drawn over it); <code>none</code> is the dashed line with dots, drawn on top.";
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="cumulative input cost per call">${parts.join("")}</svg><p class="legend">${key}</p><p class="note">${note}</p>`;
 }
 
@@ -98,7 +101,7 @@ export function renderHtml(report: ReplayReport, title = "Sluice replay report")
   const warnings = report.warnings.length > 0 ? `<ul class="warn">${report.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>` : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
-<style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 20px}th,td{padding:3px 8px;border-bottom:1px solid #e5e5e5;text-align:right}th:first-child,td.why{text-align:left}td.why{color:#555}small{color:#777;font-weight:normal}.legend .key{margin-right:14px}.note,.prices{color:#555}dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{font-weight:600}dd{margin:0}.warn{color:#a16207}</style>
+<style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 20px}th,td{padding:3px 8px;border-bottom:1px solid #e5e5e5;text-align:right}th:first-child,th:last-child,td.why{text-align:left}td.why{color:#555}small{color:#777;font-weight:normal}.legend .key{margin-right:14px}.note,.prices{color:#555}dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{font-weight:600}dd{margin:0}.warn{color:#a16207}</style>
 </head><body>
 <h1>${esc(title)}</h1>
 <h2>Cumulative input cost per call</h2>
