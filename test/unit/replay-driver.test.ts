@@ -3,7 +3,6 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_START_MS } from "../../tools/replay/defaults";
 import { driveReplay } from "../../tools/replay/drive-replay";
-import { readCorpus } from "../../tools/replay/read-corpus";
 import { renderHtml } from "../../tools/replay/render-html";
 import { renderTable } from "../../tools/replay/render-table";
 import { createHttpSender } from "../../tools/replay/send-http";
@@ -13,29 +12,10 @@ import { createGatewayStrategy, createSluiceStrategy } from "../../tools/replay/
 import { percentile, summarizeReport } from "../../tools/replay/summarize-report";
 import type { CallUsage, JsonObject, Strategy } from "../../tools/replay/types";
 import { createFakeSender } from "../support/replay-fake-sender";
+import { litSession } from "../support/replay-lit-session";
 
 /** Four calls; the third reply reads the same file as the first (a re-fetch once t1 is masked). */
-const session = readCorpus(
-  JSON.stringify({
-    id: "lit-1",
-    provider: "anthropic",
-    model: "claude-sonnet-4-5-20250929",
-    system: null,
-    tools: [],
-    messages: [
-      { role: "user", content: "go" },
-      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Read", input: { p: "a" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "A" }] },
-      { role: "assistant", content: [{ type: "tool_use", id: "t2", name: "Read", input: { p: "b" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t2", content: "B" }] },
-      { role: "assistant", content: [{ type: "tool_use", id: "t3", name: "Read", input: { p: "a" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t3", content: "A" }] },
-      { role: "assistant", content: [{ type: "text", text: "done" }] },
-    ],
-    timestamps: [null, null, null, null, null, null, null, null],
-  }),
-  "lit-1.json",
-);
+const session = litSession("lit-1");
 
 const M = 1_000_000;
 const u = (input: number, cache_read: number, cache_write: number): CallUsage => ({ input, cache_read, cache_write, output: 10 });

@@ -12,7 +12,6 @@ import { afterAll, describe, expect, it } from "vitest";
 import { driveReplay } from "../../tools/replay/drive-replay";
 import { OPERATOR_ROWS } from "../../tools/replay/operator-table";
 import { parseArgs } from "../../tools/replay/parse-args";
-import { readCorpus } from "../../tools/replay/read-corpus";
 import { zeroReason, STRATEGY_LEGEND } from "../../tools/replay/report-explain";
 import { dollars, pct, ratioPct } from "../../tools/replay/report-format";
 import { renderHtml } from "../../tools/replay/render-html";
@@ -25,28 +24,9 @@ import { createSluiceStrategy } from "../../tools/replay/strategies/sluice-slot"
 import { summarizeReport } from "../../tools/replay/summarize-report";
 import type { CallUsage, Strategy } from "../../tools/replay/types";
 import { createFakeSender } from "../support/replay-fake-sender";
+import { litSession } from "../support/replay-lit-session";
 
-const session = readCorpus(
-  JSON.stringify({
-    id: "lit-2",
-    provider: "anthropic",
-    model: "claude-sonnet-4-5-20250929",
-    system: null,
-    tools: [],
-    messages: [
-      { role: "user", content: "go" },
-      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Read", input: { p: "a" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "alpha beta gamma delta" }] },
-      { role: "assistant", content: [{ type: "tool_use", id: "t2", name: "Read", input: { p: "b" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t2", content: "B" }] },
-      { role: "assistant", content: [{ type: "tool_use", id: "t3", name: "Read", input: { p: "a" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t3", content: "A" }] },
-      { role: "assistant", content: [{ type: "text", text: "done" }] },
-    ],
-    timestamps: [null, null, null, null, null, null, null, null],
-  }),
-  "lit-2.json",
-);
+const session = litSession("lit-2", "alpha beta gamma delta");
 
 const M = 1_000_000;
 const usage = (input: number, cache_read: number, cache_write: number): CallUsage => ({ input, cache_read, cache_write, output: 10 });
