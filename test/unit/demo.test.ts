@@ -4,11 +4,13 @@
  * emulator with no rejection, and the report files are written. Exact figures: the emulator's
  * billing is deterministic (token counts of the recorded bodies, gpt-4o prices).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runDemo, SAMPLES_DIR, sampleFiles } from "../../tools/demo/run-demo";
+import { zeroReason } from "../../tools/replay/report-explain";
+import { renderTable } from "../../tools/replay/render-table";
 
 const out = mkdtempSync(join(tmpdir(), "sluice-demo-test-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -21,7 +23,8 @@ describe("npm run demo, core path", () => {
   });
 
   it("replays one sample under every strategy with no rejection and writes the report", async () => {
-    const { outcome, paths } = await runDemo({ files: [join(SAMPLES_DIR, "tau-airline-gpt4o-task09.json")], sluice: "in-process", out });
+    const forwarded = join(out, "forwarded");
+    const { outcome, paths } = await runDemo({ files: [join(SAMPLES_DIR, "tau-airline-gpt4o-task09.json")], sluice: "in-process", out, saveForwarded: forwarded });
     const { report } = outcome;
     expect(report.strategies).toEqual(["none", "anthropic-clear", "observation-mask", "idle-microcompact", "sluice"]);
     const counts = Object.fromEntries(report.strategies.map((s) => {
@@ -39,5 +42,19 @@ describe("npm run demo, core path", () => {
     expect([existsSync(paths.json), existsSync(paths.html)]).toEqual([true, true]);
     const json = JSON.parse(readFileSync(paths.json, "utf8")) as { meta: { sluice: string }; runs: unknown[] };
     expect([json.meta.sluice, json.runs.length]).toEqual(["in-process", 5]);
+    // Why Sluice saves 0.0% here, from its own x-sluice-compaction notes, on the page and in the terminal.
+    const sluice = report.total.sluice!;
+    // 21 calls under 5 % of gpt-4o's window (no tier), 9 in micro but under threshold_tokens.
+    expect(sluice.decisions).toEqual({ no_tier: 21, under_threshold: 9 });
+    const why = zeroReason("sluice", sluice)!;
+    expect(why).toBe("no tier (far under threshold) ×21, under threshold ×9");
+    expect(readFileSync(paths.html, "utf8")).toContain(`<td class="why">${why}</td>`);
+    expect(renderTable(report)).toContain(`  ${why}`);
+    // --save-forwarded: every call of every strategy, the unchanged ones byte-identical to none's.
+    expect(readdirSync(forwarded).sort()).toEqual(["anthropic-clear", "idle-microcompact", "none", "observation-mask", "sluice"]);
+    expect(readdirSync(join(forwarded, "sluice", "tau-airline-gpt4o-task09"))).toHaveLength(30);
+    const body = (s: string) => readFileSync(join(forwarded, s, "tau-airline-gpt4o-task09", "0029.json"), "utf8");
+    expect(body("sluice")).toBe(body("none"));
+    expect(body("observation-mask").length).toBeLessThan(body("none").length);
   });
 });

@@ -3,7 +3,6 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_START_MS } from "../../tools/replay/defaults";
 import { driveReplay } from "../../tools/replay/drive-replay";
-import { readCorpus } from "../../tools/replay/read-corpus";
 import { renderHtml } from "../../tools/replay/render-html";
 import { renderTable } from "../../tools/replay/render-table";
 import { createHttpSender } from "../../tools/replay/send-http";
@@ -13,29 +12,10 @@ import { createGatewayStrategy, createSluiceStrategy } from "../../tools/replay/
 import { percentile, summarizeReport } from "../../tools/replay/summarize-report";
 import type { CallUsage, JsonObject, Strategy } from "../../tools/replay/types";
 import { createFakeSender } from "../support/replay-fake-sender";
+import { litSession } from "../support/replay-lit-session";
 
 /** Four calls; the third reply reads the same file as the first (a re-fetch once t1 is masked). */
-const session = readCorpus(
-  JSON.stringify({
-    id: "lit-1",
-    provider: "anthropic",
-    model: "claude-sonnet-4-5-20250929",
-    system: null,
-    tools: [],
-    messages: [
-      { role: "user", content: "go" },
-      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Read", input: { p: "a" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "A" }] },
-      { role: "assistant", content: [{ type: "tool_use", id: "t2", name: "Read", input: { p: "b" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t2", content: "B" }] },
-      { role: "assistant", content: [{ type: "tool_use", id: "t3", name: "Read", input: { p: "a" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t3", content: "A" }] },
-      { role: "assistant", content: [{ type: "text", text: "done" }] },
-    ],
-    timestamps: [null, null, null, null, null, null, null, null],
-  }),
-  "lit-1.json",
-);
+const session = litSession("lit-1");
 
 const M = 1_000_000;
 const u = (input: number, cache_read: number, cache_write: number): CallUsage => ({ input, cache_read, cache_write, output: 10 });
@@ -91,6 +71,8 @@ describe("replay driver + report", () => {
       pairs_removed: 2,
       refetches: 1,
       rejections: 0,
+      worst_case_loss_usd: 0.000006, // results "A" and "B": 1 estimated token each at $3/M
+      decisions: {},
       added_latency_p50_ms: 1, // [2, 0, 4, 1] → nearest rank 2 of 4
       added_latency_p99_ms: 4,
       round_trip_p50_ms: 1, // the fake sender's latency
@@ -102,8 +84,9 @@ describe("replay driver + report", () => {
         provider: "anthropic",
         model: "claude-sonnet-4-5-20250929",
         calls: 4,
+        prices: { model: "claude-sonnet-4-5-20250929", input_per_mtok: 3, cache_read_per_mtok: 0.3, cache_write_per_mtok: 3.75, output_per_mtok: 15, known: true },
         strategies: {
-          none: { ...expectedMask, input_tokens_sent: 4_600_000, input_tokens_change_pct: 0, cache_read_tokens: 3_300_000, cache_write_tokens: 0, input_cost_with_usd: 4.89, savings_usd: 0, savings_pct: 0, cache_hit_ratio: 0.7174, pairs_removed: 0, refetches: 0, added_latency_p50_ms: 1, added_latency_p99_ms: 7 },
+          none: { ...expectedMask, worst_case_loss_usd: 0, input_tokens_sent: 4_600_000, input_tokens_change_pct: 0, cache_read_tokens: 3_300_000, cache_write_tokens: 0, input_cost_with_usd: 4.89, savings_usd: 0, savings_pct: 0, cache_hit_ratio: 0.7174, pairs_removed: 0, refetches: 0, added_latency_p50_ms: 1, added_latency_p99_ms: 7 },
           "observation-mask": expectedMask,
         },
       },
@@ -113,10 +96,10 @@ describe("replay driver + report", () => {
     expect(report.warnings).toEqual([]);
 
     const table = renderTable(report);
-    expect(table.split("\n")[2]).toMatch(/^lit-1\s+none\s+4\s+4,600,000\s+0\.0%\s+3,300,000\s+0\s+4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+0\s+0\s+0\s+1\.00\s+7\.00$/);
+    expect(table.split("\n")[2]).toMatch(/^lit-1\s+none\s+4\s+4,600,000\s+0\.0%\s+3,300,000\s+0\s+4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+0\s+0\s+0\s+1\.00\s+7\.00\s+baseline$/);
     expect(table).toContain("TOTAL");
     const html = renderHtml(report);
-    expect(html.match(/<polyline data-strategy="[^"]+"/g)).toEqual(['<polyline data-strategy="none"', '<polyline data-strategy="observation-mask"']);
+    expect(html.match(/<polyline data-strategy="[^"]+"/g)).toEqual(['<polyline data-strategy="observation-mask"', '<polyline data-strategy="none"']);
     expect(html.startsWith("<!doctype html>")).toBe(true);
     expect(html).not.toMatch(/<script|src="http/);
   });

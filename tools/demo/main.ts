@@ -7,6 +7,7 @@
 import { renderTable } from "../replay/render-table";
 import { runDemo } from "./run-demo";
 import { createProgressBar } from "../replay/progress-bar";
+import { dollars, ms, pct, ratioPct } from "../replay/report-format";
 
 async function main(): Promise<void> {
   const t0 = Date.now();
@@ -23,10 +24,10 @@ async function main(): Promise<void> {
     const none = report.total.none;
     if (s && none) {
       console.log(
-        `\nSluice: input cost $${none.input_cost_without_usd.toFixed(2)} → $${s.input_cost_with_usd.toFixed(2)} (${s.savings_pct.toFixed(1)}% saved), ` +
-          `cache hit ${(s.cache_hit_ratio * 100).toFixed(1)}% (none ${(none.cache_hit_ratio * 100).toFixed(1)}%), ${s.pairs_removed} pairs removed, ${s.refetches} re-fetched, ${s.rejections} rejected.`,
+        `\nSluice: input cost ${dollars(none.input_cost_without_usd)} → ${dollars(s.input_cost_with_usd)} (${pct(s.savings_pct)} saved), ` +
+          `cache hit ${ratioPct(s.cache_hit_ratio)} (none ${ratioPct(none.cache_hit_ratio)}), ${s.pairs_removed} pairs removed, ${s.refetches} re-fetched, ${s.rejections} rejected.`,
       );
-      console.log(`Gateway round trip p50/p99 ${s.round_trip_p50_ms.toFixed(1)}/${s.round_trip_p99_ms.toFixed(1)} ms; added vs direct p50/p99 ${s.added_latency_p50_ms.toFixed(1)}/${s.added_latency_p99_ms.toFixed(1)} ms.`);
+      console.log(`Gateway round trip p50/p99 ${ms(s.round_trip_p50_ms)}/${ms(s.round_trip_p99_ms)} ms; added vs direct p50/p99 ${ms(s.added_latency_p50_ms)}/${ms(s.added_latency_p99_ms)} ms.`);
     }
     console.log(`\nwrote ${paths.json} and ${paths.html} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   } finally {

@@ -27,6 +27,8 @@ export interface DemoOptions {
   sluice?: Exclude<SluiceMode, "off">;
   /** Output folder (default ./reports). */
   out?: string;
+  /** Folder to write every forwarded body to (tools/replay/save-forwarded.ts), or absent. */
+  saveForwarded?: string;
   onCall?: (done: number, total: number) => void;
   onStatus?: (message: string) => void;
 }
@@ -42,6 +44,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<{ outcome: Replay
     emulator: null,
     gateway: null,
     concurrency: 1,
+    saveForwarded: opts.saveForwarded ?? null,
     onCall: opts.onCall,
     onStatus: opts.onStatus,
   });

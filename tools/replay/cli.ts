@@ -34,13 +34,14 @@ async function main(): Promise<void> {
       emulator: args.emulator,
       gateway: args.gateway,
       concurrency: args.concurrency,
+      saveForwarded: args.save_forwarded,
       onStatus: (m) => console.error(m),
       onCall: bar.onCall,
     });
     bar.stop();
     const paths = writeReport(args.out, outcome, { files });
     console.log(renderTable(outcome.report));
-    console.log(`\nwrote ${paths.json} and ${paths.html}`);
+    console.log(`\nwrote ${paths.json} and ${paths.html}${args.save_forwarded !== null ? ` and the forwarded bodies under ${args.save_forwarded}` : ""}`);
   } finally {
     bar.stop();
   }

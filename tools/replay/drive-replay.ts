@@ -8,12 +8,16 @@
  *    strategy instead sends the original body through its own sender (the gateway over HTTP),
  *    which reports what the upstream received;
  * 4. the removed tool results are found by diffing the original and the sent bodies.
- * After a session: re-fetches of removed results. Runs of different (session, strategy) pairs are
+ * After a session: re-fetches of removed results, and the estimated tokens of every removed
+ * result (Sluice's own estimator, once per pair, at the call where it was first removed) for the
+ * report's worst-case loss. `onForwarded` sees every body as forwarded (--save-forwarded). Runs of different (session, strategy) pairs are
  * independent (own key, own state) and may run concurrently.
  */
 import { agentHeaders, strategySessionKey } from "./agent-headers";
 import { assignCallTimes } from "./assign-call-times";
+import { estimateTokens } from "../../src/core/tokens/estimate";
 import { countRefetches, findRemovedResults } from "./find-removed";
+import { historyOf, toolResultsIn } from "./tool-pairs";
 import type { CallRecord, JsonObject, RecordedSession, SendFn, SendResult, SessionRun, Strategy } from "./types";
 
 /** What the driver needs. */
@@ -29,6 +33,23 @@ export interface DriveOptions {
   concurrency?: number;
   /** Called after every sent call (progress). */
   onCall?: (done: number, total: number) => void;
+  /**
+   * Called with every body a strategy forwarded (JSON text; for a gateway strategy, what the
+   * upstream received, skipped when the sender could not read it back).
+   */
+  onForwarded?: (forwarded: ForwardedBody) => void;
+}
+
+/** One forwarded request body. */
+export interface ForwardedBody {
+  strategy: string;
+  session_id: string;
+  /** 0-based call index. */
+  call_index: number;
+  /** The body text as sent upstream. */
+  body: string;
+  /** Headers the strategy set on the call (e.g. the native edit's `anthropic-beta`), when any. */
+  headers?: Record<string, string>;
 }
 
 /** Replays every session under every strategy; results ordered session-major, strategy-minor. */
@@ -44,20 +65,21 @@ export async function driveReplay(opts: DriveOptions): Promise<SessionRun[]> {
     while (next < jobs.length) {
       const i = next++;
       const job = jobs[i]!;
-      results[i] = await runSession(job.session, job.strategy, opts.send, opts.run_id, now, tick);
+      results[i] = await runSession(job.session, job.strategy, opts.send, opts.run_id, now, tick, opts.onForwarded);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, jobs.length)) }, worker));
   return results;
 }
 
-async function runSession(session: RecordedSession, strategy: Strategy, send: SendFn, runId: string, now: () => number, tick: () => void): Promise<SessionRun> {
+async function runSession(session: RecordedSession, strategy: Strategy, send: SendFn, runId: string, now: () => number, tick: () => void, onForwarded?: (f: ForwardedBody) => void): Promise<SessionRun> {
   const p = session.provider;
   const times = assignCallTimes(session.calls);
   const key = strategySessionKey(runId, strategy.name, session.id);
   const headers = agentHeaders(p, key, `${runId}-${session.id}`);
   const removedFirstAt = new Map<string, number>();
   const records: CallRecord[] = [];
+  let removedTokens = 0;
   let state = strategy.kind === "pure" ? strategy.initial() : null;
   for (const call of session.calls) {
     const time_ms = times[call.index]!;
@@ -73,6 +95,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
       res = await strategy.send(p, original, opts);
       sent = typeof res.forwarded === "string" ? parseObject(res.forwarded) : null;
       note = res.note;
+      if (typeof res.forwarded === "string") onForwarded?.({ strategy: strategy.name, session_id: session.id, call_index: call.index, body: res.forwarded });
     } else {
       const t0 = now();
       let text: string;
@@ -90,10 +113,16 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
         sent = parseObject(text);
       }
       transform_ms = now() - t0;
+      onForwarded?.({ strategy: strategy.name, session_id: session.id, call_index: call.index, body: text, ...(callHeaders ? { headers: callHeaders } : {}) });
       res = await send(p, text, callHeaders ? { ...opts, headers: callHeaders } : opts);
     }
     const removed = sent === null ? [] : findRemovedResults(p, call.body, sent);
-    for (const id of removed) if (!removedFirstAt.has(id)) removedFirstAt.set(id, call.index);
+    const fresh = removed.filter((id) => !removedFirstAt.has(id));
+    for (const id of fresh) removedFirstAt.set(id, call.index);
+    if (fresh.length > 0) {
+      const text = new Map(toolResultsIn(p, historyOf(p, call.body)).map((r) => [r.key, r.text]));
+      for (const id of fresh) removedTokens += estimateTokens(text.get(id) ?? "");
+    }
     records.push({
       index: call.index,
       time_ms,
@@ -119,6 +148,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
     calls: records,
     pairs_removed: removedFirstAt.size,
     refetches: countRefetches(session, removedFirstAt),
+    removed_result_tokens: removedTokens,
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Command-line arguments of `npm run replay` (pure):
  * `[--out dir] [--strategies a,b] [--sluice in-process|http|off] [--gateway URL] [--emulator URL]
- * [--concurrency n] [--retarget-anthropic MODEL] <files or dirs…>`.
+ * [--concurrency n] [--retarget-anthropic MODEL] [--save-forwarded DIR] <files or dirs…>`.
  * Errors name the flag.
  */
 import type { SluiceMode } from "./run-replay";
@@ -21,18 +21,20 @@ export interface ReplayArgs {
   concurrency: number;
   /** Model every Anthropic session is replayed on instead of its recorded one (./retarget-model.ts), or null. */
   retarget_anthropic: string | null;
+  /** Folder to write every forwarded body to (one file per strategy/session/call), or null. */
+  save_forwarded: string | null;
   files: string[];
   help: boolean;
 }
 
 export const USAGE =
-  "usage: npm run replay -- [--out dir] [--strategies none,anthropic-clear,observation-mask,idle-microcompact,sluice,sluice-splice,sluice-native] [--sluice in-process|http|off] [--gateway URL] [--emulator URL] [--concurrency n] [--retarget-anthropic MODEL] <files or dirs…>";
+  "usage: npm run replay -- [--out dir] [--strategies none,anthropic-clear,observation-mask,idle-microcompact,sluice,sluice-splice,sluice-native] [--sluice in-process|http|off] [--gateway URL] [--emulator URL] [--concurrency n] [--retarget-anthropic MODEL] [--save-forwarded DIR] <files or dirs…>";
 
 const SLUICE_MODES: readonly SluiceMode[] = ["in-process", "http", "off"];
 
 /** Parses argv (without node and script). */
 export function parseArgs(argv: readonly string[]): ReplayArgs {
-  const args: ReplayArgs = { out: "replay-report", strategies: null, emulator: null, sluice: "in-process", gateway: null, concurrency: 4, retarget_anthropic: null, files: [], help: false };
+  const args: ReplayArgs = { out: "replay-report", strategies: null, emulator: null, sluice: "in-process", gateway: null, concurrency: 4, retarget_anthropic: null, save_forwarded: null, files: [], help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
@@ -79,6 +81,9 @@ export function parseArgs(argv: readonly string[]): ReplayArgs {
         args.retarget_anthropic = v;
         break;
       }
+      case "--save-forwarded":
+        args.save_forwarded = value();
+        break;
       case "-h":
       case "--help":
         args.help = true;

@@ -1,28 +1,53 @@
 /**
- * The report as one self-contained HTML page (pure): totals and per-session tables, and an
- * inline SVG chart of cumulative input cost per call, one polyline per strategy
- * (`data-strategy` names it), sessions concatenated with dashed boundaries. No script, no
- * external asset.
+ * The report as one self-contained HTML page (pure): the chart of cumulative input cost per
+ * call, the total and per-session tables (./report-columns.ts, the reason beside every 0.0%
+ * saving), the operator table of the total (./operator-table.ts), each session's model and
+ * prices, and the legend of every strategy and column. No script, no external asset.
+ *
+ * Chart: one polyline per strategy (`data-strategy` names it), sessions concatenated with dashed
+ * boundaries. Strategies often draw the very same line (nothing removed), so every line stays
+ * visible: the others are drawn first, each 3 px wider for every later-drawn line with the very
+ * same values (identical lines show as nested bands), and `none` last, dashed, with markers.
  */
+import { COLUMNS, WHY_MEANING, WHY_TITLE } from "./report-columns";
+import { strategyMeaning, zeroReason } from "./report-explain";
+import { OPERATOR_ROWS } from "./operator-table";
+import { dollars } from "./report-format";
+import { describePrices } from "./session-prices";
 import type { ReplayReport, StrategyMetrics } from "./summarize-report";
 
-const COLORS = ["#555555", "#d97706", "#2563eb", "#7c3aed", "#059669", "#dc2626", "#0891b2"];
+const COLORS = ["#111111", "#d97706", "#2563eb", "#7c3aed", "#059669", "#dc2626", "#0891b2"];
+const NONE_DASH = "7 4";
 
 const esc = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const colorOf = (report: ReplayReport, s: string) => COLORS[report.strategies.indexOf(s) % COLORS.length]!;
 
 function table(report: ReplayReport, by: Record<string, StrategyMetrics>): string {
-  const head = ["strategy", "calls", "input tok sent", "vs orig", "cache read", "cache write", "cost w/o $", "cost with $", "saved", "hit ratio", "pairs removed", "re-fetches", "rejections", "added p50 ms", "added p99 ms"];
+  const head = ["strategy", ...COLUMNS.map((c) => c.title), WHY_TITLE];
+  const titles = ["", ...COLUMNS.map((c) => c.meaning), WHY_MEANING];
   const rows = report.strategies
     .filter((s) => by[s] !== undefined)
     .map((s) => {
       const m = by[s]!;
-      const cells = [m.calls, m.input_tokens_sent.toLocaleString("en-US"), `${m.input_tokens_change_pct.toFixed(1)}%`, m.cache_read_tokens.toLocaleString("en-US"), m.cache_write_tokens.toLocaleString("en-US"), m.input_cost_without_usd.toFixed(2), m.input_cost_with_usd.toFixed(2), `${m.savings_pct.toFixed(1)}%`, m.cache_hit_ratio.toFixed(3), m.pairs_removed, m.refetches, m.rejections, m.added_latency_p50_ms.toFixed(2), m.added_latency_p99_ms.toFixed(2)];
-      return `<tr><th>${esc(s)}</th>${cells.map((c) => `<td>${esc(String(c))}</td>`).join("")}</tr>`;
+      const cells = COLUMNS.map((c) => `<td>${esc(c.cell(m))}</td>`).join("");
+      return `<tr><th title="${esc(strategyMeaning(s))}">${esc(s)}</th>${cells}<td class="why">${esc(zeroReason(s, m) ?? "")}</td></tr>`;
     });
-  return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  return `<table><thead><tr>${head.map((h, i) => `<th title="${esc(titles[i]!)}">${esc(h)}</th>`).join("")}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
-/** The SVG chart of cumulative input cost per call. */
+function operatorTable(report: ReplayReport): string {
+  const present = report.strategies.filter((s) => report.total[s] !== undefined);
+  const rows = OPERATOR_ROWS.map((r) => `<tr><th>${esc(r.label)}</th>${present.map((s) => `<td>${esc(r.value(report.total[s]!))}</td>`).join("")}</tr>`);
+  return `<table class="operator"><thead><tr><th>measure</th>${present.map((s) => `<th>${esc(s)}</th>`).join("")}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
+}
+
+function legend(report: ReplayReport): string {
+  const strategies = report.strategies.map((s) => `<dt>${esc(s)}</dt><dd>${esc(strategyMeaning(s))}</dd>`).join("");
+  const columns = [...COLUMNS.map((c) => [c.title, c.meaning] as const), [WHY_TITLE, WHY_MEANING] as const].map(([t, m]) => `<dt>${esc(t)}</dt><dd>${esc(m)}</dd>`).join("");
+  return `<h2>Legend</h2><h3>Strategies</h3><dl>${strategies}</dl><h3>Columns</h3><dl>${columns}</dl>`;
+}
+
+/** The SVG chart of cumulative input cost per call, with its key. */
 export function renderChart(report: ReplayReport, width = 960, height = 360): string {
   const pad = { l: 64, r: 16, t: 16, b: 36 };
   const n = Math.max(1, ...Object.values(report.cumulative_cost_usd).map((v) => v.length));
@@ -34,7 +59,7 @@ export function renderChart(report: ReplayReport, width = 960, height = 360): st
   parts.push(`<line x1="${pad.l}" y1="${pad.t}" x2="${pad.l}" y2="${height - pad.b}" stroke="#999"/>`);
   for (let k = 0; k <= 4; k++) {
     const v = (maxY * k) / 4;
-    parts.push(`<text x="${pad.l - 6}" y="${y(v).toFixed(1)}" text-anchor="end" dominant-baseline="middle" font-size="11">$${v.toFixed(2)}</text>`);
+    parts.push(`<text x="${pad.l - 6}" y="${y(v).toFixed(1)}" text-anchor="end" dominant-baseline="middle" font-size="11">${dollars(v)}</text>`);
   }
   let at = 0;
   report.session_calls.forEach((c, i) => {
@@ -42,25 +67,41 @@ export function renderChart(report: ReplayReport, width = 960, height = 360): st
     at += c;
   });
   parts.push(`<text x="${(width / 2).toFixed(0)}" y="${height - 6}" text-anchor="middle" font-size="11">call (sessions concatenated)</text>`);
-  report.strategies.forEach((s, i) => {
-    const pts = (report.cumulative_cost_usd[s] ?? []).map((v, k) => `${x(k).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-    parts.push(`<polyline data-strategy="${esc(s)}" fill="none" stroke="${COLORS[i % COLORS.length]}" stroke-width="1.8" points="${pts}"><title>${esc(s)}</title></polyline>`);
+  const others = report.strategies.filter((s) => s !== "none");
+  const series = (s: string) => JSON.stringify(report.cumulative_cost_usd[s] ?? []);
+  const drawOrder = [...others, "none"];
+  others.forEach((s, k) => {
+    const pts = (report.cumulative_cost_usd[s] ?? []).map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+    // Wider by 3 for every later-drawn line it coincides with, so it shows as a band around them.
+    const w = 2 + 3 * drawOrder.slice(k + 1).filter((t) => series(t) === series(s)).length;
+    parts.push(`<polyline data-strategy="${esc(s)}" fill="none" stroke="${colorOf(report, s)}" stroke-width="${w}" stroke-linejoin="round" points="${pts}"><title>${esc(s)}</title></polyline>`);
   });
-  const legend = report.strategies
-    .map((s, i) => `<span class="key"><span class="swatch" style="background:${COLORS[i % COLORS.length]}"></span>${esc(s)}</span>`)
+  if (report.strategies.includes("none")) {
+    const values = report.cumulative_cost_usd.none ?? [];
+    const pts = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+    const every = Math.max(1, Math.ceil(values.length / 40));
+    const marks = values.flatMap((v, i) => (i % every === 0 || i === values.length - 1 ? [`<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="2.5"/>`] : [])).join("");
+    parts.push(`<polyline data-strategy="none" fill="none" stroke="${colorOf(report, "none")}" stroke-width="1.5" stroke-dasharray="${NONE_DASH}" points="${pts}"><title>none</title></polyline><g fill="${colorOf(report, "none")}">${marks}</g>`);
+  }
+  const key = report.strategies
+    .map((s) => {
+      const line = s === "none" ? `stroke-dasharray="${NONE_DASH}" stroke-width="1.5"` : `stroke-width="3"`;
+      return `<span class="key"><svg width="26" height="10"><line x1="0" y1="5" x2="26" y2="5" stroke="${colorOf(report, s)}" ${line}/></svg> ${esc(s)}</span>`;
+    })
     .join(" ");
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="cumulative input cost per call">${parts.join("")}</svg><p class="legend">${legend}</p>`;
+  const note = "Lines that coincide are drawn as nested bands (each wider than the lines drawn over it); <code>none</code> is the dashed line with dots, drawn on top.";
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="cumulative input cost per call">${parts.join("")}</svg><p class="legend">${key}</p><p class="note">${note}</p>`;
 }
 
 /** The whole page. `title` goes in <title> and <h1>. */
 export function renderHtml(report: ReplayReport, title = "Sluice replay report"): string {
   const sessions = report.sessions
-    .map((s) => `<h3>${esc(s.id)} <small>${esc(s.provider)} · ${esc(s.model)} · ${s.calls} calls</small></h3>${table(report, s.strategies)}`)
+    .map((s) => `<h3>${esc(s.id)} <small>${esc(s.provider)} · ${s.calls} calls</small></h3><p class="prices">Model and prices billed (USD per million tokens): ${esc(describePrices(s.prices))}</p>${table(report, s.strategies)}`)
     .join("");
   const warnings = report.warnings.length > 0 ? `<ul class="warn">${report.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>` : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
-<style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 20px}th,td{padding:3px 8px;border-bottom:1px solid #e5e5e5;text-align:right}th:first-child{text-align:left}small{color:#777;font-weight:normal}.legend .key{margin-right:14px}.swatch{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-1px}.warn{color:#a16207}</style>
+<style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 20px}th,td{padding:3px 8px;border-bottom:1px solid #e5e5e5;text-align:right}th:first-child,th:last-child,td.why{text-align:left}td.why{color:#555}small{color:#777;font-weight:normal}.legend .key{margin-right:14px}.note,.prices{color:#555}dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{font-weight:600}dd{margin:0}.warn{color:#a16207}</style>
 </head><body>
 <h1>${esc(title)}</h1>
 <h2>Cumulative input cost per call</h2>
@@ -68,8 +109,11 @@ ${renderChart(report)}
 <h2>Total</h2>
 ${table(report, report.total)}
 ${warnings}
+<h2>Operator table (all sessions)</h2>
+${operatorTable(report)}
 <h2>Sessions</h2>
 ${sessions}
+${legend(report)}
 </body></html>
 `;
 }

@@ -12,6 +12,7 @@
 import { startEmulator } from "../emulator/server";
 import { driveReplay } from "./drive-replay";
 import { createGatewaySender } from "./send-gateway";
+import { createForwardedWriter } from "./save-forwarded";
 import { createHttpSender } from "./send-http";
 import { createInProcessSluice } from "./sluice/run-in-process";
 import { startGateway } from "./sluice/start-gateway";
@@ -36,6 +37,8 @@ export interface RunReplayOptions {
   /** Extra vars for a started gateway, and the env of the in-process one (e.g. COMPACTION_CONFIG). */
   sluiceEnv?: Record<string, string>;
   onCall?: (done: number, total: number) => void;
+  /** Folder to write every forwarded body to (./save-forwarded.ts), or absent. */
+  saveForwarded?: string | null;
   /** Progress messages (starting servers). */
   onStatus?: (message: string) => void;
 }
@@ -105,6 +108,7 @@ export async function runReplay(opts: RunReplayOptions): Promise<ReplayOutcome> 
       run_id: Date.now().toString(36),
       concurrency: opts.concurrency,
       onCall: opts.onCall,
+      ...(opts.saveForwarded ? { onForwarded: createForwardedWriter(opts.saveForwarded) } : {}),
     });
     return {
       report: summarizeReport(runs),

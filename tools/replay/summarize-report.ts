@@ -11,9 +11,18 @@
  *   time spent in the strategy step, or — for a strategy run through the gateway over HTTP —
  *   each call's round trip minus the same call's direct round trip under `none`; round trip
  *   p50/p99 of the calls themselves.
+ * - what Sluice decided per call, counted from its `x-sluice-compaction` note: `step` (a step was
+ *   taken), the skip reason (`under_threshold`, `no_candidates`, `server_managed`, …), or
+ *   `no_tier` (tier=none: src/core/policy/select-tier.ts picked no tier, the context is under 5 %
+ *   of the window or the session has fewer than 2 turns);
+ * - worst-case loss: the removed results' estimated tokens (each pair once) at the model's
+ *   uncached input price, i.e. what re-sending all of them once would cost (an estimate: the
+ *   replay does not bill re-fetches separately).
+ * Per session also the prices the model was billed at (./session-prices.ts).
  * Rounding: dollars to 6 decimals, percentages to 2, ratios to 4, ms to 3 — after summing.
  * Also: the cumulative input cost per call for each strategy (sessions concatenated) for the chart.
  */
+import { assumedPrices, type AssumedPrices } from "./session-prices";
 import type { CallRecord, Provider, SessionRun } from "./types";
 
 /** Numbers of one strategy over one session (or all). */
@@ -35,6 +44,10 @@ export interface StrategyMetrics {
   pairs_removed: number;
   refetches: number;
   rejections: number;
+  /** Worst-case loss, USD: every removed result re-sent once as uncached input (estimate, see header). */
+  worst_case_loss_usd: number;
+  /** Per-call decisions read from Sluice's note: `step` or the skip reason → calls. Empty for strategies without a note. */
+  decisions: Record<string, number>;
   added_latency_p50_ms: number;
   added_latency_p99_ms: number;
   /** Round trip of the calls (client → emulator, through the gateway when routed so), ms. */
@@ -47,6 +60,8 @@ export interface SessionReport {
   provider: Provider;
   model: string;
   calls: number;
+  /** Prices the emulator billed the session's model at. */
+  prices: AssumedPrices;
   strategies: Record<string, StrategyMetrics>;
 }
 
@@ -86,6 +101,17 @@ interface Acc {
   added: number[];
   pairs_removed: number;
   refetches: number;
+  /** Worst-case loss so far, USD (unrounded). */
+  loss_usd: number;
+}
+
+/** What one call's Sluice note says was decided: "step", the skip reason, "no_tier", or null without a note. */
+export function decisionOf(note: string | undefined): string | null {
+  if (note === undefined) return null;
+  if (/(?:^|; )step=\d+/.test(note)) return "step";
+  const why = /(?:^|; )(?:skipped|reason)=([a-z_]+)/.exec(note);
+  if (why) return why[1]!;
+  return /(?:^|; )tier=none(?:;|$)/.test(note) ? "no_tier" : "no_step";
 }
 
 function metrics(acc: Acc, base: Acc): StrategyMetrics {
@@ -98,6 +124,11 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
   const withCost = sum(acc, inputCost) + engine;
   const cacheRead = sum(acc, (c) => c.usage.cache_read);
   const trips = acc.calls.map((c) => c.latency_ms);
+  const decisions: Record<string, number> = {};
+  for (const c of acc.calls) {
+    const d = decisionOf(c.note);
+    if (d !== null) decisions[d] = (decisions[d] ?? 0) + 1;
+  }
   return {
     calls: acc.calls.length,
     input_tokens_sent: sent,
@@ -115,6 +146,8 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
     pairs_removed: acc.pairs_removed,
     refetches: acc.refetches,
     rejections: acc.calls.filter((c) => c.rejected !== null).length,
+    worst_case_loss_usd: round(acc.loss_usd, 6),
+    decisions,
     added_latency_p50_ms: round(percentile(acc.added, 50), 3),
     added_latency_p99_ms: round(percentile(acc.added, 99), 3),
     round_trip_p50_ms: round(percentile(trips, 50), 3),
@@ -128,29 +161,32 @@ export function summarizeReport(runs: readonly SessionRun[]): ReplayReport {
   if (!strategies.includes("none")) throw new Error("report: runs hold no `none` strategy (the baseline every saving is measured against)");
   const sessionIds = [...new Set(runs.map((r) => r.session_id))];
   const warnings: string[] = [];
-  const accOf = (r: SessionRun, base: SessionRun): Acc => ({
+  const accOf = (r: SessionRun, base: SessionRun, prices: AssumedPrices): Acc => ({
     calls: r.calls,
     added: r.route === "gateway" ? r.calls.map((c, i) => c.latency_ms - (base.calls[i]?.latency_ms ?? 0)) : r.calls.map((c) => c.transform_ms),
     pairs_removed: r.pairs_removed,
     refetches: r.refetches,
+    loss_usd: (r.removed_result_tokens * prices.input_per_mtok) / 1e6,
   });
-  const totals = new Map<string, Acc>(strategies.map((s) => [s, { calls: [], added: [], pairs_removed: 0, refetches: 0 }]));
+  const totals = new Map<string, Acc>(strategies.map((s) => [s, { calls: [], added: [], pairs_removed: 0, refetches: 0, loss_usd: 0 }]));
   const sessions: SessionReport[] = sessionIds.map((id) => {
     const own = runs.filter((r) => r.session_id === id);
     const base = own.find((r) => r.strategy === "none");
     if (base === undefined) throw new Error(`report: session ${id} has no \`none\` run`);
-    const baseAcc = accOf(base, base);
+    const prices = assumedPrices(base.provider, base.model);
+    const baseAcc = accOf(base, base, prices);
     const out: Record<string, StrategyMetrics> = {};
     for (const r of own) {
-      const acc = accOf(r, base);
+      const acc = accOf(r, base, prices);
       out[r.strategy] = metrics(acc, baseAcc);
       const t = totals.get(r.strategy)!;
       t.calls.push(...acc.calls);
       t.added.push(...acc.added);
       t.pairs_removed += acc.pairs_removed;
       t.refetches += acc.refetches;
+      t.loss_usd += acc.loss_usd;
     }
-    return { id, provider: base.provider, model: base.model, calls: base.calls.length, strategies: out };
+    return { id, provider: base.provider, model: base.model, calls: base.calls.length, prices, strategies: out };
   });
   const baseTotal = totals.get("none")!;
   const total: Record<string, StrategyMetrics> = {};

@@ -1,0 +1,155 @@
+/**
+ * The replay report explains itself: a legend line for every strategy and column (terminal and
+ * HTML), a reason beside every 0.0% saving (Sluice's own decisions from its x-sluice-compaction
+ * note), the model and prices per session, one number format, the operator table with "not
+ * measured" where the replay measures nothing, every chart line visible, and --save-forwarded's
+ * files holding the exact bytes each strategy sent.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { driveReplay } from "../../tools/replay/drive-replay";
+import { OPERATOR_ROWS } from "../../tools/replay/operator-table";
+import { parseArgs } from "../../tools/replay/parse-args";
+import { zeroReason, STRATEGY_LEGEND } from "../../tools/replay/report-explain";
+import { dollars, pct, ratioPct } from "../../tools/replay/report-format";
+import { renderHtml } from "../../tools/replay/render-html";
+import { renderTable } from "../../tools/replay/render-table";
+import { createForwardedWriter } from "../../tools/replay/save-forwarded";
+import { noneStrategy } from "../../tools/replay/strategies/none";
+import { createObservationMask } from "../../tools/replay/strategies/observation-mask";
+import { STRATEGY_NAMES } from "../../tools/replay/strategies/registry";
+import { createSluiceStrategy } from "../../tools/replay/strategies/sluice-slot";
+import { summarizeReport } from "../../tools/replay/summarize-report";
+import type { CallUsage, Strategy } from "../../tools/replay/types";
+import { createFakeSender } from "../support/replay-fake-sender";
+import { litSession } from "../support/replay-lit-session";
+
+const session = litSession("lit-2", "alpha beta gamma delta");
+
+const M = 1_000_000;
+const usage = (input: number, cache_read: number, cache_write: number): CallUsage => ({ input, cache_read, cache_write, output: 10 });
+/** none and sluice bill alike (Sluice forwards unchanged); the mask writes the cache again at call 2. */
+const USAGE = [usage(M, 0, 0), usage(M / 10, M, 0), usage(M / 10, 1.1 * M, 0), usage(M / 10, 1.2 * M, 0)];
+const MASK = [usage(M, 0, 0), usage(M / 10, M, 0), usage(M / 20, 0, M), usage(M / 20, 0.9 * M, 0)];
+
+/** Sluice's notes for the four calls, as the gateway writes them (src/gateway/decide-forward.ts, prepare-compaction.ts). */
+const NOTES = [
+  "compact; tier=none; step=none; pairs_removed=0; tokens_before=900; tokens_after=900",
+  "compact; tier=micro; step=none; skipped=under_threshold; pairs_removed=0; tokens_before=950; tokens_after=950",
+  "compact; tier=micro; step=none; skipped=no_candidates; pairs_removed=0; tokens_before=25000; tokens_after=25000",
+  "skipped; reason=server_managed",
+];
+
+async function run(onForwarded?: Parameters<typeof driveReplay>[0]["onForwarded"]) {
+  const sluice = createSluiceStrategy(async (bytes, _h, call) => ({ body: bytes, info: { engine_cost_usd: 0, note: NOTES[call.call_index]! } }));
+  const { send, seen } = createFakeSender((key, n) => (key.includes("observation-mask") ? MASK : USAGE)[n]!);
+  const runs = await driveReplay({
+    sessions: [session],
+    strategies: [noneStrategy as Strategy, createObservationMask({ keep: 1 }) as Strategy, sluice],
+    send,
+    run_id: "r",
+    now: () => 0,
+    ...(onForwarded ? { onForwarded } : {}),
+  });
+  return { report: summarizeReport(runs), seen };
+}
+
+describe("the report explains itself", () => {
+  it("has a legend line for every strategy the replay knows", () => {
+    expect(Object.keys(STRATEGY_LEGEND).sort()).toEqual([...STRATEGY_NAMES].sort());
+  });
+
+  it("counts Sluice's decisions per call and gives the reason beside a 0.0% saving", async () => {
+    const { report } = await run();
+    const s = report.total.sluice!;
+    expect([s.savings_pct, s.decisions]).toEqual([0, { no_tier: 1, under_threshold: 1, no_candidates: 1, server_managed: 1 }]);
+    expect(zeroReason("sluice", s)).toBe("no candidates ×1, no tier (far under threshold) ×1, server-managed ×1, under threshold ×1");
+    expect(zeroReason("none", report.total.none!)).toBe("baseline");
+    expect(zeroReason("observation-mask", report.total["observation-mask"]!)).toBeNull(); // −62.0%
+    const table = renderTable(report);
+    expect(table.split("\n").find((l) => l.includes("sluice") && l.startsWith("TOTAL") === false && l.includes("×"))).toMatch(/\s4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+0\s+0\s+0\s+0\.00\s+0\.00\s+no candidates ×1, no tier \(far under threshold\) ×1, server-managed ×1, under threshold ×1$/);
+    expect(renderHtml(report)).toContain('<td>4.89</td><td>4.89</td><td>0.0%</td><td>71.7%</td><td>0</td><td>0</td><td>0</td><td>0.00</td><td>0.00</td><td class="why">no candidates ×1, no tier (far under threshold) ×1, server-managed ×1, under threshold ×1</td>');
+  });
+
+  it("prints the legend of strategies and columns, and the model and prices, in the terminal and on the page", async () => {
+    const { report } = await run();
+    const table = renderTable(report);
+    for (const line of [
+      "Model and prices billed (USD per million tokens):",
+      "  lit-2: claude-sonnet-4-5-20250929 — input 3.00, cache read 0.30, cache write 3.75, output 15.00",
+      "Strategies:",
+      "  none: baseline: every recorded request sent as the agent sent it; every saving is measured against it",
+      '  observation-mask: SWE-agent LastNObservations: keep the last 5 tool results, older ones → "Old environment output: (N lines omitted)"',
+      "Columns:",
+      "  hit: cache hit ratio: cache read ÷ input tokens sent",
+      "  why 0.0%: why the saving is 0.0%: for Sluice, its decisions per call from the x-sluice-compaction header (under threshold, no candidates, server-managed, …)",
+    ]) expect(table.split("\n")).toContain(line);
+    const html = renderHtml(report);
+    expect(html).toContain("<dt>sluice</dt><dd>Sluice, default config: the gateway's pipeline and session step remove stale tool results once the history passes threshold_tokens, never breaking a request</dd>");
+    expect(html).toContain("<dt>hit</dt><dd>cache hit ratio: cache read ÷ input tokens sent</dd>");
+    expect(html).toContain("<dt>refetch</dt><dd>removed pairs whose same tool call (name + input) the session issued again later</dd>");
+    expect(html).toContain('<p class="prices">Model and prices billed (USD per million tokens): claude-sonnet-4-5-20250929 — input 3.00, cache read 0.30, cache write 3.75, output 15.00</p>');
+  });
+
+  it("writes every number in one format: percentages with one decimal, the hit ratio too", async () => {
+    expect([pct(90.349), pct(-0.04), pct(12.34, true), ratioPct(0.9034), dollars(-3.031), dollars(4.891)]).toEqual(["90.3%", "0.0%", "+12.3%", "90.3%", "-$3.03", "$4.89"]);
+    const html = renderHtml((await run()).report);
+    // Hit ratios of none (3.3M of 4.6M) and the mask (1.9M of 4.1M), never as 0.717 / 0.463.
+    expect(html).toContain("<td>71.7%</td>");
+    expect(html).toContain("<td>46.3%</td>");
+    expect(html).not.toMatch(/<td>0\.\d{3}<\/td>/);
+  });
+
+  it("shows the operator table per strategy, saying what the replay does not measure", async () => {
+    const { report } = await run();
+    const html = renderHtml(report);
+    const row = (label: string) => new RegExp(`<tr><th>${label.replace(/[()+÷−]/g, "\\$&")}</th>((?:<td>[^<]*</td>)+)</tr>`).exec(html)?.[1]?.match(/<td>([^<]*)<\/td>/g)?.map((c) => c.slice(4, -5));
+    expect(row("saving (of modelled input cost)")).toEqual(["0.0%, $0.00 of $4.89", "-62.0%, -$3.03 of $4.89", "0.0%, $0.00 of $4.89"]);
+    // Mask removed t1 ("alpha beta gamma delta": 4 estimated tokens) and t2 ("B": 1) → 5 × $3/M.
+    expect(report.total["observation-mask"]!.worst_case_loss_usd).toBe(0.000015);
+    expect(row("worst-case loss (every removed result re-sent once, estimated)")).toEqual(["$0.00", "$0.00", "$0.00"]);
+    expect(row("ratio (saving ÷ (engine + loss))")).toEqual(["— (no saving)", "— (no saving)", "— (no saving)"]);
+    // A strategy that saves: billed $5.50 (incl. $0.50 engine) of $10.00, $0.50 worst-case loss.
+    const saver = { ...report.total.none!, input_cost_without_usd: 10, input_cost_with_usd: 6, engine_cost_usd: 0.5, worst_case_loss_usd: 0.5 };
+    expect(OPERATOR_ROWS.slice(0, 5).map((r) => r.value(saver))).toEqual(["45.0%, $4.50 of $10.00", "$0.50", "$0.50", "$3.50", "4.5×"]);
+    expect(row("requests that took a step")).toEqual(["not measured", "not measured", "0 of 4 (0.0%)"]);
+    expect(row("removals re-fetched later (same tool + input)")).toEqual(["0 of 0 (0.0%)", "1 of 2 (50.0%)", "0 of 0 (0.0%)"]);
+    expect(row("removals mentioned again later")).toEqual(["not measured", "not measured", "not measured"]);
+    expect(renderTable(report)).toMatch(/^removals from deterministic tools\s+not measured\s+not measured\s+not measured$/m);
+  });
+
+  it("keeps every chart line visible: a line identical to later ones is a wider band beneath them, none last, dashed, with markers", async () => {
+    // Sluice forwards unchanged here, so its line is none's: 2 + 3 px, beneath none's dashes.
+    const html = renderHtml((await run()).report);
+    expect(html.match(/<polyline data-strategy="[^"]+" fill="none" stroke="[^"]+" stroke-width="[\d.]+"/g)).toEqual([
+      '<polyline data-strategy="observation-mask" fill="none" stroke="#d97706" stroke-width="2"',
+      '<polyline data-strategy="sluice" fill="none" stroke="#2563eb" stroke-width="5"',
+      '<polyline data-strategy="none" fill="none" stroke="#111111" stroke-width="1.5"',
+    ]);
+    expect(html).toMatch(/data-strategy="none"[^>]*stroke-dasharray="7 4"/);
+    expect(html.match(/<circle /g)).toHaveLength(4);
+  });
+});
+
+describe("--save-forwarded", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sluice-forwarded-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("parses the flag", () => {
+    expect(parseArgs(["--save-forwarded", "bodies", "a.json"]).save_forwarded).toBe("bodies");
+    expect(parseArgs(["a.json"]).save_forwarded).toBeNull();
+    expect(() => parseArgs(["--save-forwarded"])).toThrow(/^--save-forwarded: missing value/);
+  });
+
+  it("writes one file per strategy, session and call with the exact bytes sent", async () => {
+    const { seen } = await run(createForwardedWriter(dir));
+    expect(readdirSync(dir).sort()).toEqual(["none", "observation-mask", "sluice"]);
+    for (const s of ["none", "observation-mask", "sluice"]) expect(readdirSync(join(dir, s, "lit-2"))).toEqual(["0000.json", "0001.json", "0002.json", "0003.json"]);
+    // The fake sender saw none's 4 calls, then the mask's, then Sluice's: the files hold the same bytes.
+    expect(readFileSync(join(dir, "observation-mask", "lit-2", "0003.json"), "utf8")).toBe(seen[7]!.body);
+    expect(readFileSync(join(dir, "none", "lit-2", "0000.json"), "utf8")).toBe(JSON.stringify(session.calls[0]!.body));
+    expect(existsSync(join(dir, "sluice", "lit-2", "0000.headers.json"))).toBe(false);
+  });
+});

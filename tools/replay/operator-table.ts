@@ -1,0 +1,51 @@
+/**
+ * The seed's operator table per strategy (pure): one row per measure, one value per strategy,
+ * from the replay's totals. What the replay does not measure says "not measured".
+ * - saving: billed input cost without minus billed with (engine cost not included), and its
+ *   share of the cost without;
+ * - engine cost: what the engine charged (the built-in heuristic costs 0);
+ * - worst-case loss: every removed result re-sent once as uncached input (estimate,
+ *   ./summarize-report.ts);
+ * - balance = saving − engine − loss; ratio = saving ÷ (engine + loss), "—" without a saving
+ *   or without anything it is set against;
+ * - latency: added p50/p99, and the share of calls on which Sluice took a step (its note);
+ * - removals re-fetched: same tool name + input called again later.
+ */
+import { dollars, ms, pct } from "./report-format";
+import type { StrategyMetrics } from "./summarize-report";
+
+/** One measure: label, meaning, and its value for a strategy. */
+export interface OperatorRow {
+  label: string;
+  value: (m: StrategyMetrics) => string;
+}
+
+const NOT_MEASURED = "not measured";
+
+const saving = (m: StrategyMetrics) => m.input_cost_without_usd - (m.input_cost_with_usd - m.engine_cost_usd);
+
+export const OPERATOR_ROWS: readonly OperatorRow[] = [
+  {
+    label: "saving (of modelled input cost)",
+    value: (m) => `${pct(m.input_cost_without_usd === 0 ? 0 : (saving(m) / m.input_cost_without_usd) * 100)}, ${dollars(saving(m))} of ${dollars(m.input_cost_without_usd)}`,
+  },
+  { label: "engine cost", value: (m) => dollars(m.engine_cost_usd) },
+  { label: "worst-case loss (every removed result re-sent once, estimated)", value: (m) => dollars(m.worst_case_loss_usd) },
+  { label: "balance (saving − engine − loss)", value: (m) => dollars(saving(m) - m.engine_cost_usd - m.worst_case_loss_usd) },
+  {
+    label: "ratio (saving ÷ (engine + loss))",
+    value: (m) => {
+      const cost = m.engine_cost_usd + m.worst_case_loss_usd;
+      if (saving(m) <= 0) return "— (no saving)";
+      return cost <= 0 ? "— (nothing removed)" : `${(saving(m) / cost).toFixed(1)}×`;
+    },
+  },
+  { label: "added latency p50 / p99", value: (m) => `${ms(m.added_latency_p50_ms)} / ${ms(m.added_latency_p99_ms)} ms` },
+  {
+    label: "requests that took a step",
+    value: (m) => (Object.keys(m.decisions).length === 0 ? NOT_MEASURED : `${m.decisions.step ?? 0} of ${m.calls} (${pct(m.calls === 0 ? 0 : ((m.decisions.step ?? 0) / m.calls) * 100)})`),
+  },
+  { label: "removals re-fetched later (same tool + input)", value: (m) => `${m.refetches} of ${m.pairs_removed} (${pct(m.pairs_removed === 0 ? 0 : (m.refetches / m.pairs_removed) * 100)})` },
+  { label: "removals mentioned again later", value: () => NOT_MEASURED },
+  { label: "removals from deterministic tools", value: () => NOT_MEASURED },
+];

@@ -1,0 +1,57 @@
+/**
+ * What the report says in words (pure): one line per strategy (the rule it applies and where the
+ * rule comes from: ./strategies/*.ts), and the reason beside a saving shown as 0.0%.
+ */
+import { pct } from "./report-format";
+import type { StrategyMetrics } from "./summarize-report";
+
+/** One line per known strategy (every name of ./strategies/registry.ts STRATEGY_NAMES). */
+export const STRATEGY_LEGEND: Readonly<Record<string, string>> = {
+  none: "baseline: every recorded request sent as the agent sent it; every saving is measured against it",
+  "anthropic-clear": "Anthropic context editing (clear_tool_uses_20250919) done client-side: over 100k input tokens, every tool result but the last 3 tool uses' → [cleared]",
+  "observation-mask": "SWE-agent LastNObservations: keep the last 5 tool results, older ones → \"Old environment output: (N lines omitted)\"",
+  "idle-microcompact": "Claude Code time-based microcompact: after ≥ 60 min idle, every tool result but the 5 newest → [Old tool result content cleared]",
+  sluice: "Sluice, default config: the gateway's pipeline and session step remove stale tool results once the history passes threshold_tokens, never breaking a request",
+  "sluice-splice": "Sluice with config mechanism = splice: removed results are cut out of the forwarded body",
+  "sluice-native": "Sluice with config mechanism = native: a context-management edit in the request has the provider clear them",
+};
+
+/** The legend line of `name` (an unknown name says so). */
+export const strategyMeaning = (name: string): string => STRATEGY_LEGEND[name] ?? "no description (not a built-in strategy)";
+
+/** Words for the skip reasons of src/core/policy/types.ts SkipReason and src/gateway/prepare-compaction.ts. */
+const DECISION_WORDS: Readonly<Record<string, string>> = {
+  step: "step taken",
+  under_threshold: "under threshold",
+  no_candidates: "no candidates",
+  server_managed: "server-managed",
+  under_min_reduction: "reduction under the minimum",
+  not_positive: "cost model says no gain",
+  not_selected: "tier not selected",
+  client_header: "client opted out",
+  no_adapter: "no adapter",
+  parse: "body not parsed",
+  no_tier: "no tier (far under threshold)",
+  no_step: "no step",
+};
+
+/** "under threshold ×27, no candidates ×3": decisions by count, most frequent first. */
+export function describeDecisions(decisions: Readonly<Record<string, number>>): string {
+  return Object.entries(decisions)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([d, n]) => `${DECISION_WORDS[d] ?? d} ×${n}`)
+    .join(", ");
+}
+
+/**
+ * Why `strategy`'s saving is 0.0% as displayed, or null when it is not: the baseline; Sluice's
+ * decisions per call (from its x-sluice-compaction note); a strategy that removed nothing (its
+ * trigger was never reached); or removals whose saving the cache writes they caused cancelled.
+ */
+export function zeroReason(strategy: string, m: StrategyMetrics): string | null {
+  if (pct(m.savings_pct) !== "0.0%") return null;
+  if (strategy === "none") return "baseline";
+  if (Object.keys(m.decisions).length > 0) return describeDecisions(m.decisions);
+  if (m.pairs_removed === 0) return "nothing removed: its trigger was never reached";
+  return `${m.pairs_removed} pairs removed; the cache writes they caused cost what they saved`;
+}
