@@ -128,7 +128,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const record = (updates: IndexUpdate[]) => (index ? (deps.indexBuffer ?? indexBuffer).add(updates, (batch) => Promise.resolve(index.recordMany(batch))) : Promise.resolve());
 
   // 3. The one step RPC, carrying the request's facts (a throw building them reaches the hook's boundary: hook_error).
-  const facts = encodeStepFacts(stepFactsOf(view, deps.config));
+  const facts = encodeStepFacts(stepFactsOf(view, deps.config, req.headers));
   let out: StepOutput;
   try {
     out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0 })), deps.doTimeoutMs);

@@ -41,7 +41,11 @@ export function findModelPrice(model: string | null, provider: Provider, table: 
  * fallback's 200,000.
  */
 export function contextWindow(model: string | null, provider: Provider, betas: readonly string[] = []): number {
-  const { price } = findModelPrice(model, provider);
+  return windowWithBetas(findModelPrice(model, provider).price, betas);
+}
+
+/** The context window of `price`'s model, tokens, extended by any beta in `betas` (values or comma-separated lists) that extends it. */
+export function windowWithBetas(price: ModelPrice, betas: readonly string[]): number {
   const sent = new Set(betas.flatMap((b) => b.split(",")).map((b) => b.trim()));
   return price.beta_windows.reduce((w, b) => (sent.has(b.beta) ? Math.max(w, b.context_window) : w), price.context_window);
 }

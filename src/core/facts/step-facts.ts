@@ -81,6 +81,12 @@ export interface StepFacts {
   est_tokens: number;
   turn_count: number;
   server_managed: string | null;
+  /**
+   * The request's `anthropic-beta` values (trimmed, in order; [] for other providers or none):
+   * a beta such as `context-1m-2025-08-07` extends the model's context window
+   * (src/core/cost/find-model-price.ts windowWithBetas).
+   */
+  betas: string[];
   /** Message indexes of assistant messages holding a tool call without a result (an orphan call), in order. */
   orphan_call_messages: number[];
   messages: MessageFacts[];
@@ -95,6 +101,11 @@ export interface FactsOptions {
 
 /** Longest error line kept, UTF-16 units: the tier map's key bound (src/core/memory/build-tier-map.ts KEY_MAX_CHARS). */
 export const ERROR_LINE_CHARS = 160;
+
+/** The comma-separated values of an `anthropic-beta` header, trimmed, empty ones left out. */
+export function betaValues(header: string | null): string[] {
+  return header === null ? [] : header.split(",").map((b) => b.trim()).filter((b) => b !== "");
+}
 
 /** The first line of `text` after leading blanks, cut to ERROR_LINE_CHARS. */
 function errorLine(text: string): string {
@@ -129,14 +140,18 @@ export function pairFacts(p: ToolPair, opts: FactsOptions): PairFacts {
   };
 }
 
-/** The step facts of `view` for `opts` (plain data: structured-clone and JSON safe). */
-export function stepFactsOf(view: ConversationView, opts: FactsOptions): StepFacts {
+/**
+ * The step facts of `view` for `opts` (plain data: structured-clone and JSON safe); `headers`,
+ * when given, are the request's (only `anthropic-beta` is read).
+ */
+export function stepFactsOf(view: ConversationView, opts: FactsOptions, headers?: Headers): StepFacts {
   return {
     provider: view.provider,
     model: view.model,
     est_tokens: view.est_tokens,
     turn_count: view.turn_count,
     server_managed: view.server_managed,
+    betas: view.provider === "anthropic" && headers ? betaValues(headers.get("anthropic-beta")) : [],
     orphan_call_messages: view.orphans
       .filter((o) => o.kind !== "result_without_call" && view.messages[o.position.message_index]?.role === "assistant")
       .map((o) => o.position.message_index),

@@ -32,6 +32,7 @@ export interface WireFacts {
   turn_count: number;
   server_managed: string | null;
   orphan_call_messages: number[];
+  betas: string[];
   /** Strings referred to by index: roles, tool names, lock reasons. */
   strings: string[];
   /** Per message, in order: role (index into `strings`), turn index, estimated tokens. */
@@ -54,7 +55,7 @@ export function encodeStepFacts(f: StepFacts): WireFacts {
     if (m.index !== i) throw new Error(`messages[${i}].index is ${m.index}: step facts number messages in order`);
   });
   return {
-    provider: f.provider, model: f.model, est_tokens: f.est_tokens, turn_count: f.turn_count, server_managed: f.server_managed, orphan_call_messages: f.orphan_call_messages,
+    provider: f.provider, model: f.model, est_tokens: f.est_tokens, turn_count: f.turn_count, server_managed: f.server_managed, orphan_call_messages: f.orphan_call_messages, betas: f.betas,
     strings,
     message_roles: f.messages.map((m) => ref(m.role)),
     message_turns: f.messages.map((m) => m.turn_index),
@@ -91,5 +92,5 @@ export function decodeStepFacts(w: WireFacts): StepFacts {
       head_bytes: head === -1 ? null : head, error_line, result_head, input_head,
     };
   });
-  return { provider: w.provider, model: w.model, est_tokens: w.est_tokens, turn_count: w.turn_count, server_managed: w.server_managed, orphan_call_messages: w.orphan_call_messages, messages, pairs };
+  return { provider: w.provider, model: w.model, est_tokens: w.est_tokens, turn_count: w.turn_count, server_managed: w.server_managed, orphan_call_messages: w.orphan_call_messages, betas: w.betas, messages, pairs };
 }

@@ -10,7 +10,7 @@
  */
 import { COST_DEFAULTS } from "../cost/cost-defaults";
 import { estimateRemainingCalls } from "../cost/estimate-remaining-calls";
-import { findModelPrice } from "../cost/find-model-price";
+import { findModelPrice, windowWithBetas } from "../cost/find-model-price";
 import { MODEL_PRICES } from "../cost/prices";
 import type { StepFacts } from "../facts/step-facts";
 import type { Ledger } from "./ledger";
@@ -39,7 +39,7 @@ export function stepContext(state: SessionStepState, view: StepFacts, config: Co
     ledger: state.ledger,
     pressure: {
       turn_count: view.turn_count + 1,
-      context_pct_used: view.est_tokens / price.context_window,
+      context_pct_used: view.est_tokens / windowWithBetas(price, view.betas),
       idle_seconds: state.idle ? Math.max(idleRaw, config.idle_seconds) : idleRaw,
       session_complete: state.complete,
     },

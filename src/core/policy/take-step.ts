@@ -19,7 +19,7 @@
  */
 import { COST_DEFAULTS, type CostParams } from "../cost/cost-defaults";
 import { enumerateCutPoints, type CutCandidate } from "../cost/enumerate-cut-points";
-import { findModelPrice } from "../cost/find-model-price";
+import { findModelPrice, windowWithBetas } from "../cost/find-model-price";
 import { netBenefit, type NetBenefit } from "../cost/net-benefit";
 import type { ModelPrice } from "../cost/prices";
 import type { EditPlan, PairAction } from "../plan/types";
@@ -55,7 +55,7 @@ export function costParamsFor(ctx: TierContext): { price: ModelPrice; params: Co
     p_cache: price.cache_read_per_mtok,
     p_out: price.output_per_mtok,
     write_multiplier: price.cache_write_multiplier,
-    context_window: price.context_window,
+    context_window: windowWithBetas(price, ctx.view.betas),
   };
   return { price, params, fallback };
 }

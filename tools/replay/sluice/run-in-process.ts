@@ -77,7 +77,8 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
   };
 
   const transform: SluiceTransform = async (body, headers, call) => {
-    const prepared = prepareCompaction(call.provider, new Headers(headers), body);
+    const requestHeaders = new Headers(headers);
+    const prepared = prepareCompaction(call.provider, requestHeaders, body);
     if (prepared.kind === "skip") return { body, info: { note: prepared.note } };
     const id = prepared.session.id;
     let host = hosts.get(id);
@@ -85,7 +86,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     host = catchUp(id, host, call.time_ms);
     if (host.store.getMeta("session_id") === null) host.store.setMeta("session_id", id);
     const correlation_id = `${call.session_id}#${call.call_index}`;
-    const out = await runStep({ store: host.store, sql: host.sql, env: {} }, { session_id: id, facts: encodeStepFacts(stepFactsOf(prepared.parsed.view, config)), config, mode, correlation_id, now_ms: call.time_ms });
+    const out = await runStep({ store: host.store, sql: host.sql, env: {} }, { session_id: id, facts: encodeStepFacts(stepFactsOf(prepared.parsed.view, config, requestHeaders)), config, mode, correlation_id, now_ms: call.time_ms });
     const decision = decideForward(prepared, body, out, mode, correlation_id);
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
     host.store.flush();
