@@ -15,6 +15,7 @@ import { beginCall } from "./session-calls";
 import type { SessionStore } from "./session-store";
 import type { StepInput, StepOutput } from "../session/step-types";
 import { disabledOutput, stepOutputOf } from "../core/policy/step-output";
+import type { ProviderCleared } from "../usage/settle-native";
 import { stepVerdicts } from "./precompute-verdicts";
 
 /** Everything runStep needs from its host. */
@@ -24,6 +25,9 @@ export interface StepDeps {
   env: Record<string, unknown>;
   fetch?: typeof fetch;
 }
+
+/** Meta key of what the provider did with the session's last native edit (../usage/settle-native.ts ProviderCleared, JSON). */
+export const PROVIDER_CLEARED_META = "native_provider_cleared";
 
 /** Runs one step and flushes the store; never throws for well-formed input (engine failures are counted, not thrown). */
 export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOutput> {
@@ -45,6 +49,8 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   const stepInfo = result.step ? { tokens_before: result.tokens_original, tokens_after: result.tokens_after, correlation_id: input.correlation_id } : null;
   saveAdditions(sql, result.ledger_additions, stepInfo);
   const out = stepOutputOf(result);
+  const cleared = out.native !== undefined ? store.getMeta(PROVIDER_CLEARED_META) : null;
+  if (cleared !== null) out.provider_cleared = JSON.parse(cleared) as ProviderCleared;
   store.setMeta("last_tier", out.tier);
   if (result.step) store.add(`steps_${out.tier}`, 1);
   if (result.memory) store.setMeta("memory", JSON.stringify(result.memory));

@@ -15,7 +15,7 @@ import { recordOutcome } from "./record-outcome";
 import { decodeStepFacts } from "../core/facts/wire-facts";
 import { recordUsage } from "./record-usage";
 import { settleNative } from "../usage/settle-native";
-import { runStep } from "./run-step";
+import { PROVIDER_CLEARED_META, runStep } from "./run-step";
 import { nextAlarm, runAlarm } from "./session-alarms";
 import { precomputeVerdicts } from "./precompute-verdicts";
 import { SessionStore } from "./session-store";
@@ -53,6 +53,7 @@ export class SessionObject extends DurableObject<Env> {
     // A native request's saving stands only once the provider reports its edit applied.
     const settled = settleNative(r.outcome, r.usage);
     for (const [name, n] of Object.entries(settled.counters)) this.store.add(name, n);
+    if (settled.provider !== undefined) this.store.setMeta(PROVIDER_CLEARED_META, JSON.stringify(settled.provider));
     const recorded = settled.outcome === null ? null : recordOutcome(this.store, this.ctx.storage.sql, settled.outcome, now);
     if (r.usage !== null) recordUsage(this.store, r.usage, r.estimated_input_tokens, now);
     this.store.flush();

@@ -19,10 +19,18 @@ import { checkNativeEdit } from "../providers/anthropic-messages/check-native-ed
 import { CONTEXT_MANAGEMENT_BETA, insertNativeEdit, renderNativeEdit } from "../providers/anthropic-messages/native-edit";
 import type { ForwardDecision } from "./decide-forward";
 import type { Prepared } from "./prepare-compaction";
+import type { ProviderCleared } from "../usage/settle-native";
 
-/** The `x-sluice-compaction` suffix of a native request: `; mechanism=native; cleared_tool_uses=<C>`. */
-export function nativeNote(cleared: number): string {
-  return `; mechanism=native; cleared_tool_uses=${cleared}`;
+/**
+ * The `x-sluice-compaction` suffix of a native request: `; mechanism=native; cleared_tool_uses=<C>`,
+ * then what the provider reported for the session's previous native edit, once a report came:
+ * `; provider_cleared_tool_uses=<n>; provider_cleared_input_tokens=<n>` or `; provider_applied=no`.
+ */
+export function nativeNote(cleared: number, provider?: ProviderCleared): string {
+  const last = provider === undefined ? ""
+    : provider.applied ? `; provider_cleared_tool_uses=${provider.tool_uses}; provider_cleared_input_tokens=${provider.input_tokens}`
+    : "; provider_applied=no";
+  return `; mechanism=native; cleared_tool_uses=${cleared}${last}`;
 }
 
 /**
@@ -51,7 +59,7 @@ export function decideNative(
     const leading = new Set(render?.cleared_ids ?? []);
     if (out.new_pair_ids.some((id) => !leading.has(id))) return failOpen("native_not_prefix");
     if (render === null) {
-      const note = summary(0, est) + nativeNote(0);
+      const note = summary(0, est) + nativeNote(0, out.provider_cleared);
       return { kind: "original", body: original, note, report: { ...base, outcome: mode === "measure" ? "measured" : "unchanged", tier: out.tier, ...(mode === "measure" ? { would_send: est } : {}) } };
     }
     edited = insertNativeEdit(original, prepared.parsed.root, render.edit);
@@ -63,7 +71,7 @@ export function decideNative(
   } catch {
     return failOpen("apply_error");
   }
-  const note = summary(cleared, sent) + nativeNote(cleared);
+  const note = summary(cleared, sent) + nativeNote(cleared, out.provider_cleared);
   if (mode === "measure") return { kind: "original", body: original, note, report: { ...base, outcome: "measured", tier: out.tier, pairs_removed: cleared, would_send: sent } };
   return {
     kind: "edited",

@@ -10,6 +10,7 @@ import type { EditPlan } from "../core/plan/types";
 import type { WireFacts } from "../core/facts/wire-facts";
 import type { SkipReason, Tier } from "../core/policy/types";
 import type { NativeParams } from "../core/policy/resolve-mechanism";
+import type { ProviderCleared } from "../usage/settle-native";
 import type { Usage } from "../usage/extract-usage";
 
 /**
@@ -76,6 +77,8 @@ export interface StepOutput {
    * (../gateway/decide-forward.ts). Absent: the plan is spliced.
    */
   native?: NativeParams;
+  /** Native only: what the provider reported for the session's last native edit (from its `applied_edits`); absent before any report. */
+  provider_cleared?: ProviderCleared;
 }
 
 /** An outcome as the gateway decided it (src/gateway/decide-forward.ts). */

@@ -16,10 +16,22 @@
 import type { OutcomeReport } from "../session/step-types";
 import type { Usage } from "./extract-usage";
 
-/** The outcome to record and the counters to add (name → amount). */
+/** What the provider did with the last native edit of a session, as the next requests' header reports it. */
+export interface ProviderCleared {
+  /** The provider reported the edit applied. */
+  applied: boolean;
+  /** Tool uses it cleared (0 when not applied). */
+  tool_uses: number;
+  /** Input tokens it cleared (0 when not applied). */
+  input_tokens: number;
+}
+
+/** The outcome to record, the counters to add (name → amount) and, for a native request, what the provider did. */
 export interface NativeSettlement {
   outcome: OutcomeReport | null;
   counters: Record<string, number>;
+  /** Absent for a request that asked the provider to clear nothing. */
+  provider?: ProviderCleared;
 }
 
 /** Settles `outcome` (null: none) against the call's reported `usage` (null: none came). */
@@ -30,10 +42,11 @@ export function settleNative(outcome: OutcomeReport | null, usage: Usage | null)
   if (applied !== undefined && applied.cleared_tool_uses > 0) {
     const counters: Record<string, number> = { native_cleared_tool_uses: applied.cleared_tool_uses, native_cleared_input_tokens: applied.cleared_input_tokens };
     if (applied.cleared_tool_uses !== asked) counters.native_count_mismatch = 1;
-    return { outcome, counters };
+    return { outcome, counters, provider: { applied: true, tool_uses: applied.cleared_tool_uses, input_tokens: applied.cleared_input_tokens } };
   }
   return {
     outcome: { ...outcome, outcome: "native_not_applied", tokens_sent: outcome.tokens_original, pairs_removed: 0 },
     counters: {},
+    provider: { applied: false, tool_uses: 0, input_tokens: 0 },
   };
 }

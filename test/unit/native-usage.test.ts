@@ -32,15 +32,16 @@ describe("applied_edits", () => {
 describe("settleNative", () => {
   const outcome: OutcomeReport = { correlation_id: "c", outcome: "compacted", rollback_step: null, tokens_original: 60000, tokens_sent: 12000, tier: "auto", pairs_removed: 12, would_send: null, native_cleared: 12 };
   it("an applied edit keeps the saving and adds the provider's counts", () => {
-    expect(settleNative(outcome, { ...USAGE, applied_edits: NEUTRAL })).toEqual({ outcome, counters: { native_cleared_tool_uses: 12, native_cleared_input_tokens: 48000 } });
+    expect(settleNative(outcome, { ...USAGE, applied_edits: NEUTRAL })).toEqual({ outcome, counters: { native_cleared_tool_uses: 12, native_cleared_input_tokens: 48000 }, provider: { applied: true, tool_uses: 12, input_tokens: 48000 } });
     const other = NEUTRAL.map((e) => (e.type === "clear_tool_uses_20250919" ? { ...e, cleared_tool_uses: 11 } : e));
     expect(settleNative(outcome, { ...USAGE, applied_edits: other }).counters).toEqual({ native_cleared_tool_uses: 11, native_cleared_input_tokens: 48000, native_count_mismatch: 1 });
   });
   it("an edit the provider did not apply is recorded as native_not_applied and saves nothing", () => {
     const none = { ...outcome, outcome: "native_not_applied", tokens_sent: 60000, pairs_removed: 0 };
-    expect(settleNative(outcome, USAGE)).toEqual({ outcome: none, counters: {} });
-    expect(settleNative(outcome, { ...USAGE, applied_edits: [NEUTRAL[0]!] })).toEqual({ outcome: none, counters: {} });
-    expect(settleNative(outcome, null)).toEqual({ outcome: none, counters: {} });
+    const notApplied = { outcome: none, counters: {}, provider: { applied: false, tool_uses: 0, input_tokens: 0 } };
+    expect(settleNative(outcome, USAGE)).toEqual(notApplied);
+    expect(settleNative(outcome, { ...USAGE, applied_edits: [NEUTRAL[0]!] })).toEqual(notApplied);
+    expect(settleNative(outcome, null)).toEqual(notApplied);
   });
   it("a spliced outcome is left as it is", () => {
     const spliced = { ...outcome, native_cleared: undefined };

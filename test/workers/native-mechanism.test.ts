@@ -38,17 +38,23 @@ function claudeCodeBody(extra: Record<string, unknown> = {}): string {
 const PATH = "/anthropic/v1/messages";
 const CLIENT_BETA = "interleaved-thinking-2025-05-14,thinking-binding-controls-2026-08-01";
 
-/** Two calls of one session, the second 400 s later (past the cache TTL: a time_based step pays). */
-async function twoCalls(body: string, config: Record<string, unknown>, headers: Record<string, string> = {}) {
+/**
+ * Two calls of one session, the second 400 s later (past the cache TTL: a time_based step pays);
+ * `third`: one more call 1 s after the second (it re-applies the step and reports what the
+ * provider did with the second's edit).
+ */
+async function twoCalls(body: string, config: Record<string, unknown>, headers: Record<string, string> = {}, third = false) {
   const session = newTestId("native");
   const clock = manualClock();
   const h = { "x-test-id": session, "x-sluice-session": session, "anthropic-beta": CLIENT_BETA, ...headers };
   await send(compactVars(config), PATH, h, body, { now: clock.now });
   clock.advance(400_000);
   const second = await send(compactVars(config), PATH, h, body, { now: clock.now });
+  clock.advance(1_000);
+  const next = third ? await send(compactVars(config), PATH, h, body, { now: clock.now }) : null;
   const bodies = await upstreamBodies(session);
   const recs = await received(session);
-  return { session, second, forwarded: dec.decode(bodies[1]!), upstreamHeaders: recs[1]!.headers, stats: await statsOf(session) };
+  return { session, second, next, forwarded: dec.decode(bodies[1]!), upstreamHeaders: recs[1]!.headers, stats: await statsOf(session) };
 }
 
 const editJson = (keep: number) => JSON.stringify({ type: "clear_tool_uses_20250919", trigger: { type: "input_tokens", value: 1 }, keep: { type: "tool_uses", value: keep }, clear_tool_inputs: false });
@@ -56,16 +62,20 @@ const editJson = (keep: number) => JSON.stringify({ type: "clear_tool_uses_20250
 describe("native mechanism (auto on claude-opus-5-5)", () => {
   it("messages byte for byte, one edit after the client's, the beta appended; applied_edits reach the session", async () => {
     const body = claudeCodeBody();
-    const r = await twoCalls(body, LITERAL_CONFIG, { "x-test-scenario": "usage:anthropic-native:json" });
+    const r = await twoCalls(body, LITERAL_CONFIG, { "x-test-scenario": "usage:anthropic-native:json" }, true);
     const h = compactionHeader(r.second.res);
-    expect([h.mode, h.tier, h.step, h.mechanism, h.cleared_tool_uses]).toEqual(["compact", "time_based", "1", "native", "1"]);
+    expect([h.mode, h.tier, h.step, h.mechanism, h.cleared_tool_uses, h.provider_cleared_tool_uses]).toEqual(["compact", "time_based", "1", "native", "1", undefined]);
+    // The next call re-applies the step and says what the provider reported clearing for the previous one.
+    const n = compactionHeader(r.next!.res);
+    expect([n.step, n.mechanism, n.cleared_tool_uses, n.provider_cleared_tool_uses, n.provider_cleared_input_tokens]).toEqual(["none", "native", "1", "1", "6000"]);
     // Everything the client wrote is forwarded as it came: messages (the mid-conversation system message in place), thinking with block_binding, tools.
     expect(r.forwarded).toBe(body.replace(`${JSON.stringify(CLIENT_EDIT)}]}`, `${JSON.stringify(CLIENT_EDIT)},${editJson(1)}]}`));
     expect(r.upstreamHeaders["anthropic-beta"]).toBe(`${CLIENT_BETA},context-management-2025-06-27`);
     // The answer, with its applied_edits and input_transformations, goes back unchanged.
     expect(await r.second.text).toBe(USAGE_ANSWERS["anthropic-native:json"]!.body);
     const c = r.stats.counters;
-    expect([c.native_cleared_tool_uses, c.native_cleared_input_tokens, c.native_not_applied, c.compacted]).toEqual([1, 6000, undefined, 1]);
+    // Both edited calls (the step and its re-application) were reported applied: 1 tool use, 6,000 tokens each.
+    expect([c.native_cleared_tool_uses, c.native_cleared_input_tokens, c.native_not_applied, c.compacted]).toEqual([2, 12000, undefined, 2]);
     expect(c.tokens_saved).toBeGreaterThan(5_000);
   });
 
@@ -78,10 +88,11 @@ describe("native mechanism (auto on claude-opus-5-5)", () => {
   });
 
   it("an edit the provider did not report applied is recorded as native_not_applied and saves nothing", async () => {
-    const r = await twoCalls(claudeCodeBody(), LITERAL_CONFIG, { "x-test-scenario": "usage:anthropic:json" });
+    const r = await twoCalls(claudeCodeBody(), LITERAL_CONFIG, { "x-test-scenario": "usage:anthropic:json" }, true);
     expect(compactionHeader(r.second.res).mechanism).toBe("native");
+    expect(compactionHeader(r.next!.res).provider_applied).toBe("no");
     const c = r.stats.counters;
-    expect([c.native_not_applied, c.compacted, c.tokens_saved ?? 0, c.native_cleared_tool_uses]).toEqual([1, undefined, 0, undefined]);
+    expect([c.native_not_applied, c.compacted, c.tokens_saved ?? 0, c.native_cleared_tool_uses]).toEqual([2, undefined, 0, undefined]);
   });
 
   it("mechanism splice on the same model: every earlier pair is locked by its thinking, the bytes go unchanged", async () => {
