@@ -2,10 +2,13 @@
  * The trace line of a compaction step (src/core/trace/record-tier-event.ts, written by the
  * session DO's step: src/do/run-step.ts) in workerd through the real hook: exactly one JSON line
  * per request whose policy selected a tier, with tier, tokens, cost, correlation and session
- * ids — and no text of the request.
+ * ids — and no text of the request; and the step's `compaction_step` audit record the pipeline
+ * writes for a forwarded step (the config, consent and engine_destination records:
+ * engine-destination.test.ts).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { compactVars, LITERAL_CONFIG, literalTwoCalls } from "./pipeline-harness";
+import { auditStub } from "../../src/gateway/compaction-setup";
+import { compactVars, E, LITERAL_CONFIG, literalTwoCalls } from "./pipeline-harness";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -32,5 +35,18 @@ describe("tier event log line", () => {
     expect(cost_estimate).toBeCloseTo(0.0021177, 12);
     // Counts and ids only: no line carries text of the request.
     for (const l of lines.filter((x) => x.includes("sluice_tier_event"))) expect(l).not.toMatch(/line \d|Run the checks|make a/);
+  });
+
+  it("a forwarded step appends one compaction_step audit record: tier, tokens before/after as forwarded, USD, ids", async () => {
+    const r = await literalTwoCalls(compactVars(LITERAL_CONFIG));
+    const correlation = r.stats.steps[0]!.correlation_id;
+    const records = (await auditStub(E).list(0, 10_000)).filter((x) => x.kind === "compaction_step" && x.fields.session_id === r.session);
+    expect(records).toHaveLength(1);
+    const { usd, ...fields } = records[0]!.fields;
+    // tokens_after is the estimate over the bytes forwarded (the header's 7,388), not the plan's 7,384.
+    expect(fields).toEqual({ tier: "time_based", tokens_before: 14_443, tokens_after: 7_388, correlation_id: correlation, session_id: r.session });
+    expect(r.header.tokens_after).toBe("7388");
+    expect(usd).toBeCloseTo(0.0021177, 12);
+    expect(await auditStub(E).verify()).toMatchObject({ ok: true });
   });
 });
