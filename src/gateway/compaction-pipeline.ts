@@ -53,7 +53,7 @@ export interface PipelineDeps {
   now: () => number;
   /** Deadline of the step RPC, ms. */
   doTimeoutMs: number;
-  /** The global session index (admin list and metrics); best effort, off the hot path. */
+  /** The session index (admin list and metrics; sharded by session: ../admin/sharded-index.ts); best effort, off the hot path. */
   index?: { recordMany(u: IndexUpdate[]): Promise<unknown> };
   /** Provider → adapter (src/providers/registry.ts unless injected). */
   adapterFor?: (provider: Provider) => ProviderAdapter | undefined;

@@ -12,7 +12,7 @@ import type { AuditEntry } from "../core/audit/audit-record";
 import type { SessionObject } from "../do/session-object";
 import { AUDIT_OBJECT_NAME, type AuditObject } from "../do/audit-object";
 import { globalSwitch } from "./global-switch";
-import { SESSION_INDEX_NAME } from "../do/index-object";
+import { sessionIndexOf } from "../do/index-object";
 import { runPipeline, type PipelineDeps } from "./compaction-pipeline";
 import { announceEngineDestination, engineDestination } from "./engine-destination";
 import type { CompactionHook } from "./handle-request";
@@ -94,7 +94,7 @@ export function compactionHookFor(env: Env, ctx: ExecutionContext | undefined, o
         waitUntil,
         now: () => Date.now(),
         doTimeoutMs: DO_STEP_TIMEOUT_MS + (config.engine === "heuristic" ? 0 : config.timeout_ms),
-        index: env.SESSION_INDEX ? env.SESSION_INDEX.get(env.SESSION_INDEX.idFromName(SESSION_INDEX_NAME)) : undefined,
+        index: env.SESSION_INDEX ? sessionIndexOf(env.SESSION_INDEX) : undefined,
         globallyDisabled: env.AUDIT ? () => globalSwitch.disabled(() => auditStub(env).compactionDisabled(), Date.now()) : undefined,
         onStep: (step) => waitUntil(audit(env, { kind: "compaction_step", fields: step }, false)),
         ...overrides,

@@ -30,7 +30,7 @@ import { scanCache } from "../../gateway/scan-cache";
 import { EXPOSITION_CONTENT_TYPE, renderExposition } from "../../admin/render-exposition";
 import { QUERY_MAX_CHARS, REFERENCE_KINDS, searchMemory, tierMapSchema } from "../../admin/search-memory";
 import type { IndexTotals, SessionSummary } from "../../admin/summarize-index";
-import { SESSION_INDEX_NAME } from "../../do/index-object";
+import { sessionIndexOf } from "../../do/index-object";
 import type { AppendResult } from "../../do/audit-object";
 import { auditStub } from "../../gateway/compaction-setup";
 import { globalSwitch } from "../../gateway/global-switch";
@@ -46,7 +46,7 @@ export interface SessionAdmin {
   setDisabled(disabled: boolean): Promise<void>;
 }
 
-/** What the routes need from the session index DO. */
+/** What the routes need from the session index (all shards: ../../admin/sharded-index.ts). */
 export interface IndexAdmin {
   list(limit: number): Promise<SessionSummary[]>;
   get(id: string): Promise<SessionSummary | null>;
@@ -72,7 +72,7 @@ export interface AdminDeps {
 
 export const defaultAdminDeps: AdminDeps = {
   session: (env, id) => env.SESSION.get(env.SESSION.idFromName(id)) as unknown as SessionAdmin,
-  index: (env) => env.SESSION_INDEX.get(env.SESSION_INDEX.idFromName(SESSION_INDEX_NAME)) as unknown as IndexAdmin,
+  index: (env) => sessionIndexOf(env.SESSION_INDEX),
 };
 
 /** Default and largest `limit` of GET /sessions (our bounds: one DO read, a page a browser renders fast). */
