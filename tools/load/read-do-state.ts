@@ -3,11 +3,13 @@
  * (Node shell, wrangler-dev-only): each SessionObject is one SQLite file under
  * `<persist>/v3/do/<script>-SessionObject/`; its `meta` table holds `session_id` and `calls`
  * (src/do/session-store.ts). Used by the load run to check that every session counted exactly
- * the calls sent, without an admin route. Read after wrangler exited (files flushed).
+ * the calls sent, without an admin route, and to show how the session index's writes spread over
+ * its shards (`SessionIndex` files). Read after wrangler exited (files flushed).
  */
 import { readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadSqlite } from "../shared/load-sqlite";
+import { indexShardOf } from "../../src/admin/index-shards";
 
 export interface SessionRow {
   session_id: string | null;
@@ -35,4 +37,33 @@ export function readSessionStates(persistDir: string, script = "sluice"): Sessio
         db.close();
       }
     });
+}
+
+/** One index shard's rows as read from its SQLite file (the shard is the one every row's session id hashes to). */
+export interface IndexShardRow {
+  /** Shard number (src/admin/index-shards.ts indexShardOf), or null when the file's rows hash to different shards (a routing fault). */
+  shard: number | null;
+  sessions: number;
+  /** Outcome updates recorded (sum of the rows' `requests`). */
+  requests: number;
+}
+
+/** Every SessionIndex object's session count and recorded requests, by shard, restricted to `ids`. */
+export function readIndexShards(persistDir: string, ids: ReadonlySet<string>, script = "sluice"): IndexShardRow[] {
+  const dir = join(persistDir, "v3", "do", `${script}-SessionIndex`);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite")
+    .map((f) => {
+      const db = new (loadSqlite().DatabaseSync)(join(dir, f), { readOnly: true });
+      try {
+        const rows = (db.prepare("SELECT id, requests FROM sessions").all() as { id: string; requests: number }[]).filter((r) => ids.has(r.id));
+        const shards = new Set(rows.map((r) => indexShardOf(r.id)));
+        return { shard: shards.size === 1 ? [...shards][0]! : null, sessions: rows.length, requests: rows.reduce((a, r) => a + r.requests, 0) };
+      } finally {
+        db.close();
+      }
+    })
+    .filter((r) => r.sessions > 0)
+    .sort((a, b) => (a.shard ?? -1) - (b.shard ?? -1));
 }
