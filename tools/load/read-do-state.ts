@@ -18,9 +18,11 @@ export interface SessionRow {
   requests: number;
   /** Report RPCs the session counted. */
   reports: number;
+  /** Size of the object's SQLite database as of its latest commit, bytes (page_count × page_size: what the session stores, in whole pages). */
+  bytes: number;
 }
 
-/** Every SessionObject's session id, call count and `requests` and `reports` counters. */
+/** Every SessionObject's session id, call count, `requests` and `reports` counters and file size. */
 export function readSessionStates(persistDir: string, script = "sluice"): SessionRow[] {
   const dir = join(persistDir, "v3", "do", `${script}-SessionObject`);
   if (!existsSync(dir)) return [];
@@ -32,7 +34,7 @@ export function readSessionStates(persistDir: string, script = "sluice"): Sessio
       try {
         const meta = (key: string) => (db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)?.value ?? null;
         const counter = (name: string) => (db.prepare("SELECT value FROM counters WHERE name = ?").get(name) as { value: number } | undefined)?.value ?? 0;
-        return { session_id: meta("session_id"), calls: Number(meta("calls") ?? 0), requests: counter("requests"), reports: counter("reports") };
+        return { session_id: meta("session_id"), calls: Number(meta("calls") ?? 0), requests: counter("requests"), reports: counter("reports"), bytes: dbBytes(db) };
       } finally {
         db.close();
       }
@@ -66,4 +68,11 @@ export function readIndexShards(persistDir: string, ids: ReadonlySet<string>, sc
     })
     .filter((r) => r.sessions > 0)
     .sort((a, b) => (a.shard ?? -1) - (b.shard ?? -1));
+}
+
+/** Bytes of the database as of its latest commit (page_count × page_size: WAL pages included, the WAL's preallocated slack not). */
+function dbBytes(db: { prepare(sql: string): { get(): unknown } }): number {
+  const pages = (db.prepare("PRAGMA page_count").get() as { page_count: number }).page_count;
+  const size = (db.prepare("PRAGMA page_size").get() as { page_size: number }).page_size;
+  return pages * size;
 }
