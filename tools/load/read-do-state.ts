@@ -24,7 +24,18 @@ export interface SessionRow {
 
 /** Every SessionObject's session id, call count, `requests` and `reports` counters and file size. */
 export function readSessionStates(persistDir: string, script = "sluice"): SessionRow[] {
-  const dir = join(persistDir, "v3", "do", `${script}-SessionObject`);
+  return mapObjects(persistDir, `${script}-SessionObject`, (db) => {
+    const meta = (key: string) => (db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)?.value ?? null;
+    const counter = (name: string) => (db.prepare("SELECT value FROM counters WHERE name = ?").get(name) as { value: number } | undefined)?.value ?? 0;
+    return { session_id: meta("session_id"), calls: Number(meta("calls") ?? 0), requests: counter("requests"), reports: counter("reports"), bytes: dbBytes(db) };
+  });
+}
+
+type Db = InstanceType<ReturnType<typeof loadSqlite>["DatabaseSync"]>;
+
+/** `read` over every Durable Object SQLite file of `className` (opened read-only, closed after); [] when the class made none. */
+function mapObjects<T>(persistDir: string, className: string, read: (db: Db) => T): T[] {
+  const dir = join(persistDir, "v3", "do", className);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     // metadata.sqlite is miniflare's alarm table, not a Durable Object.
@@ -32,9 +43,7 @@ export function readSessionStates(persistDir: string, script = "sluice"): Sessio
     .map((f) => {
       const db = new (loadSqlite().DatabaseSync)(join(dir, f), { readOnly: true });
       try {
-        const meta = (key: string) => (db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)?.value ?? null;
-        const counter = (name: string) => (db.prepare("SELECT value FROM counters WHERE name = ?").get(name) as { value: number } | undefined)?.value ?? 0;
-        return { session_id: meta("session_id"), calls: Number(meta("calls") ?? 0), requests: counter("requests"), reports: counter("reports"), bytes: dbBytes(db) };
+        return read(db);
       } finally {
         db.close();
       }
@@ -52,26 +61,17 @@ export interface IndexShardRow {
 
 /** Every SessionIndex object's session count and recorded requests, by shard, restricted to `ids`. */
 export function readIndexShards(persistDir: string, ids: ReadonlySet<string>, script = "sluice"): IndexShardRow[] {
-  const dir = join(persistDir, "v3", "do", `${script}-SessionIndex`);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite")
-    .map((f) => {
-      const db = new (loadSqlite().DatabaseSync)(join(dir, f), { readOnly: true });
-      try {
-        const rows = (db.prepare("SELECT id, requests FROM sessions").all() as { id: string; requests: number }[]).filter((r) => ids.has(r.id));
-        const shards = new Set(rows.map((r) => indexShardOf(r.id)));
-        return { shard: shards.size === 1 ? [...shards][0]! : null, sessions: rows.length, requests: rows.reduce((a, r) => a + r.requests, 0) };
-      } finally {
-        db.close();
-      }
-    })
+  return mapObjects(persistDir, `${script}-SessionIndex`, (db) => {
+    const rows = (db.prepare("SELECT id, requests FROM sessions").all() as { id: string; requests: number }[]).filter((r) => ids.has(r.id));
+    const shards = new Set(rows.map((r) => indexShardOf(r.id)));
+    return { shard: shards.size === 1 ? [...shards][0]! : null, sessions: rows.length, requests: rows.reduce((a, r) => a + r.requests, 0) };
+  })
     .filter((r) => r.sessions > 0)
     .sort((a, b) => (a.shard ?? -1) - (b.shard ?? -1));
 }
 
 /** Bytes of the database as of its latest commit (page_count × page_size: WAL pages included, the WAL's preallocated slack not). */
-function dbBytes(db: { prepare(sql: string): { get(): unknown } }): number {
+function dbBytes(db: Db): number {
   const pages = (db.prepare("PRAGMA page_count").get() as { page_count: number }).page_count;
   const size = (db.prepare("PRAGMA page_size").get() as { page_size: number }).page_size;
   return pages * size;
