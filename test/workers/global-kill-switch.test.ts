@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { auditStub } from "../../src/gateway/compaction-setup";
 import { GlobalSwitch } from "../../src/gateway/global-switch";
 import { createApp } from "../../src/http/app";
-import { testVars } from "./helpers";
-import { compactVars, E, LITERAL_BODY, LITERAL_CONFIG, literalTwoCalls, observedDeps, send, upstreamBodies } from "./pipeline-harness";
+import { newTestId, testVars } from "./helpers";
+import { compactVars, E, LITERAL_BODY, LITERAL_CONFIG, literalTwoCalls, observedDeps, send, statsOf, upstreamBodies } from "./pipeline-harness";
 
 const PATH = "/anthropic/v1/messages";
 const admin = async (method: "GET" | "POST", path: string) => {
@@ -51,5 +51,22 @@ describe("global kill switch", () => {
     const switches = records.filter((x) => x.kind === "global_compaction");
     expect(switches.map((x) => [x.seq, x.fields])).toEqual([[disabled!.body.audit_seq, { disabled: true }], [enabled.body.audit_seq, { disabled: false }]]);
     expect(await auditStub(E).verify()).toMatchObject({ ok: true });
+  });
+
+  it("another isolate (its own cache, TTL 0) reads the stored flag on its next request; no session object is created", async () => {
+    const o = observedDeps();
+    const session = newTestId("global-other");
+    const headers = { "x-test-id": session, "x-sluice-session": session };
+    await auditStub(E).setCompactionDisabled(true);
+    const off = await send(compactVars(LITERAL_CONFIG), PATH, headers, LITERAL_BODY, { ...o.deps, globallyDisabled: otherIsolate });
+    expect(off.res.headers.get("x-sluice-compaction")).toBe("off; reason=global_disabled");
+    expect(await upstreamBodies(session)).toEqual([LITERAL_BODY]);
+    expect(o.calls).toEqual([]);
+    const stats = await statsOf(session);
+    expect([stats.session_id, Object.keys(stats.counters)]).toEqual([null, []]);
+    await auditStub(E).setCompactionDisabled(false);
+    const on = await send(compactVars(LITERAL_CONFIG), PATH, headers, LITERAL_BODY, { ...o.deps, globallyDisabled: otherIsolate });
+    expect(on.res.headers.get("x-sluice-compaction")).not.toMatch(/^off/);
+    expect(o.calls).toEqual(["step", "report"]);
   });
 });
