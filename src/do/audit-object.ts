@@ -1,7 +1,9 @@
 /**
  * Audit trail Durable Object (shell), SQLite-backed: one append-only, hash-chained,
  * HMAC-signed log (DESIGN §9, issue 6). The chain logic is pure (src/core/audit); this class
- * only owns the table, the clock and the key. One instance, named AUDIT_OBJECT_NAME.
+ * only owns the table, the clock and the key. One instance, named AUDIT_OBJECT_NAME. It also
+ * holds the global kill switch (one row beside the trail, so setting it and recording it happen
+ * in the same object; src/gateway/global-switch.ts reads it).
  *
  * Key: the secret whose NAME is the config's `audit_key_env` (default SLUICE_AUDIT_KEY). Unset,
  * or a development value (`dev-only-…`) outside wrangler dev (src/config/secrets.ts): the trail
@@ -40,6 +42,24 @@ export class AuditObject extends DurableObject<Env> {
     ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS audit_log (
       seq INTEGER PRIMARY KEY, time TEXT NOT NULL, kind TEXT NOT NULL, fields TEXT NOT NULL,
       prev_hash TEXT NOT NULL, hash TEXT NOT NULL, hmac TEXT NOT NULL)`);
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS control (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+  }
+
+  /** The global kill switch: true when an operator turned compaction off for the whole deployment (read by every isolate, cached GLOBAL_SWITCH_TTL_MS). */
+  async compactionDisabled(): Promise<boolean> {
+    return this.ctx.storage.sql.exec<{ value: number }>("SELECT value FROM control WHERE name = 'compaction_disabled'").toArray()[0]?.value === 1;
+  }
+
+  /**
+   * Sets the global kill switch and appends a `global_compaction` record. The flag is stored
+   * even when the trail cannot sign (an emergency switch must not wait for a key); `audit` then
+   * carries the error naming the secret.
+   */
+  async setCompactionDisabled(disabled: boolean): Promise<{ disabled: boolean; audit: AppendResult }> {
+    this.ctx.storage.sql.exec(
+      "INSERT INTO control (name, value) VALUES ('compaction_disabled', ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value", disabled ? 1 : 0,
+    );
+    return { disabled, audit: await this.append({ kind: "global_compaction", fields: { disabled } }) };
   }
 
   /** Appends an entry (validated against its kind's schema). Serialised: one append at a time. The returned record's fields are in canonical (stored) key order. */

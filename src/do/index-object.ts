@@ -1,9 +1,11 @@
 /**
- * Global session index Durable Object (thin shell, SQLite-backed; DESIGN §9): one instance,
- * named SESSION_INDEX_NAME, holding the recent sessions (one summary row each, at most
- * MAX_INDEX_SESSIONS, oldest activity pruned first) and the global metric series. The
+ * Session index Durable Object (thin shell, SQLite-backed; DESIGN §9): one shard of the index
+ * (INDEX_SHARDS instances, named by ../admin/index-shards.ts indexShardName; a session's updates
+ * always reach the shard of its id), each holding its recent sessions (one summary row each, at
+ * most MAX_INDEX_SESSIONS, oldest activity pruned first) and its share of the metric series. The
  * per-session SessionObject stays the source of truth; the index only makes listing and
- * metrics one read. The gateway calls `record` in waitUntil; the admin routes read.
+ * metrics one read per shard. The gateway calls `recordMany` in waitUntil (batched); the admin
+ * routes read every shard and merge (../admin/sharded-index.ts, `sessionIndexOf`).
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config/env";
@@ -13,10 +15,15 @@ import { execRows } from "./exec-rows";
 import { cacheHitRatio, totalsOf, type IndexTotals, type SessionSummary } from "../admin/summarize-index";
 import type { SampleSuffix } from "../admin/render-exposition";
 import { sessionLabel } from "../admin/session-label";
+import { indexShardName } from "../admin/index-shards";
+import { shardedIndex, type IndexShard, type ShardedIndex } from "../admin/sharded-index";
 
-/** The name of the single index object (`env.SESSION_INDEX.idFromName(SESSION_INDEX_NAME)`). */
-export const SESSION_INDEX_NAME = "index";
-/** Rows kept. Our bound: 10k rows × ~300 bytes ≈ 3 MB, far below a DO's SQLite size limit. */
+/** The whole sharded index over the SESSION_INDEX namespace. */
+export function sessionIndexOf(ns: DurableObjectNamespace<SessionIndex>): ShardedIndex {
+  return shardedIndex((i) => ns.get(ns.idFromName(indexShardName(i))) as unknown as IndexShard);
+}
+
+/** Rows kept per shard. Our bound: 10k rows × ~300 bytes ≈ 3 MB per shard, far below a DO's SQLite size limit. */
 export const MAX_INDEX_SESSIONS = 10_000;
 
 export type RecordResult = { ok: true } | { ok: false; error: string };

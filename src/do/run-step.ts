@@ -2,8 +2,9 @@
  * One request's compaction step inside the session DO (shell over the pure core): records the
  * call (./session-calls.ts), builds the context from the session's state
  * (../core/policy/step-context.ts), consults an HTTP engine when configured (with its deadline;
- * failures count and mean no engine removals), runs `compact`, persists the ledger additions,
- * and returns the plan. In measurement mode the same runs (the ledger evolves as if
+ * failures count and mean no engine removals), runs `compact`, writes the trace line of a
+ * selected tier (one JSON line: ../core/trace/record-tier-event.ts), persists the ledger
+ * additions, and returns the plan. In measurement mode the same runs (the ledger evolves as if
  * compacting); the gateway applies the plan without forwarding it and reports what it would
  * have removed (SessionObject.report counts measure_*).
  */
@@ -17,6 +18,7 @@ import type { StepInput, StepOutput } from "../session/step-types";
 import { disabledOutput, stepOutputOf } from "../core/policy/step-output";
 import type { ProviderCleared } from "../usage/settle-native";
 import { stepVerdicts } from "./precompute-verdicts";
+import { consoleTrace, recordTierEvent, type TraceSink } from "../core/trace/record-tier-event";
 
 /** Everything runStep needs from its host. */
 export interface StepDeps {
@@ -24,6 +26,8 @@ export interface StepDeps {
   sql: SqlStorage;
   env: Record<string, unknown>;
   fetch?: typeof fetch;
+  /** Where the step's trace line goes (../core/trace/record-tier-event.ts); default the Worker log. */
+  trace?: TraceSink;
 }
 
 /** Meta key of what the provider did with the session's last native edit (../usage/settle-native.ts ProviderCleared, JSON). */
@@ -46,6 +50,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   if (config.engine !== "heuristic") ctx.verdicts = await stepVerdicts(deps, config, ctx);
 
   const result = compact(ctx);
+  if (result.step !== null || result.skipped !== null) recordTierEvent(deps.trace ?? consoleTrace, result, input.session_id);
   const stepInfo = result.step ? { tokens_before: result.tokens_original, tokens_after: result.tokens_after, correlation_id: input.correlation_id } : null;
   saveAdditions(sql, result.ledger_additions, stepInfo);
   const out = stepOutputOf(result);

@@ -34,6 +34,7 @@ import { betaHeaderFor } from "./request-headers";
 import type { IncomingRequest, RouteKind } from "./handle-request";
 import { COMPACTION_HEADER, prepareCompaction } from "./prepare-compaction";
 import { errorName, logFailOpen } from "./log-fail-open";
+import { Deadline, withDeadline } from "./deadline";
 
 export { COMPACTION_HEADER };
 
@@ -52,7 +53,7 @@ export interface PipelineDeps {
   now: () => number;
   /** Deadline of the step RPC, ms. */
   doTimeoutMs: number;
-  /** The global session index (admin list and metrics); best effort, off the hot path. */
+  /** The session index (admin list and metrics; sharded by session: ../admin/sharded-index.ts); best effort, off the hot path. */
   index?: { recordMany(u: IndexUpdate[]): Promise<unknown> };
   /** Provider → adapter (src/providers/registry.ts unless injected). */
   adapterFor?: (provider: Provider) => ProviderAdapter | undefined;
@@ -60,6 +61,8 @@ export interface PipelineDeps {
   indexBuffer?: IndexBuffer;
   /** Received bodies last scanned per session, for scan reuse (./scan-cache.ts: the isolate's instance unless injected). */
   scanCache?: ScanCache;
+  /** True when compaction is off for the whole deployment (./global-switch.ts: the isolate's cache over the audit DO's flag). Absent: never off. */
+  globallyDisabled?: () => Promise<boolean>;
   /** Called when a new step was forwarded (audit trail: counts only). */
   onStep?: (step: { tier: StepOutput["tier"]; tokens_before: number; tokens_after: number; usd: number; correlation_id: string; session_id: string }) => void;
 }
@@ -82,16 +85,6 @@ const PROVIDER_OF: Partial<Record<RouteKind, Provider>> = {
   "openai-responses": "openai-responses",
 };
 
-class Deadline extends Error {
-  override name = "Deadline";
-}
-
-function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const t = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Deadline(`no answer within ${ms} ms`)), ms); });
-  return Promise.race([p, t]).finally(() => clearTimeout(timer));
-}
-
 /** The session DO named `sid`. */
 function sessionStub(deps: PipelineDeps, sid: string): DurableObjectStub<SessionObject> {
   return deps.sessions.get(deps.sessions.idFromName(sid));
@@ -102,6 +95,9 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const received = req.body!;
   const log = (reason: FailOpenReason, session_id: string | null, est_tokens: number | null, err: unknown = null) =>
     logFailOpen({ reason, session_id, request_id: req.requestId, route: req.route, body_bytes: received.length, est_tokens, error: errorName(err) });
+
+  // 0. The global kill switch: the client's bytes go as they came, no session call.
+  if (deps.globallyDisabled && (await deps.globallyDisabled().catch(() => false))) return { body: received, headers: { [COMPACTION_HEADER]: "off; reason=global_disabled" } };
 
   // 1. Parse into the view (the scan reuses the session's last received body).
   const scans = deps.scanCache ?? scanCache;

@@ -10,8 +10,9 @@ import type { Env } from "../config/env";
 import { loadConfig, type LoadConfigResult } from "../config/load-config";
 import type { AuditEntry } from "../core/audit/audit-record";
 import type { SessionObject } from "../do/session-object";
-import { AUDIT_OBJECT_NAME } from "../do/audit-object";
-import { SESSION_INDEX_NAME } from "../do/index-object";
+import { AUDIT_OBJECT_NAME, type AuditObject } from "../do/audit-object";
+import { globalSwitch } from "./global-switch";
+import { sessionIndexOf } from "../do/index-object";
 import { runPipeline, type PipelineDeps } from "./compaction-pipeline";
 import { announceEngineDestination, engineDestination } from "./engine-destination";
 import type { CompactionHook } from "./handle-request";
@@ -46,10 +47,15 @@ async function sha256Hex(text: string): Promise<string> {
   return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** The audit DO (the trail and the global kill switch). */
+export function auditStub(env: Env): DurableObjectStub<AuditObject> {
+  return env.AUDIT.get(env.AUDIT.idFromName(AUDIT_OBJECT_NAME));
+}
+
 /** Appends to the audit trail, best effort (never fails a request). */
 export function audit(env: Env, entry: AuditEntry, once: boolean): Promise<unknown> {
   if (!env.AUDIT) return Promise.resolve();
-  const stub = env.AUDIT.get(env.AUDIT.idFromName(AUDIT_OBJECT_NAME));
+  const stub = auditStub(env);
   return (once ? stub.appendOnce(entry) : stub.append(entry)).catch(() => undefined);
 }
 
@@ -88,7 +94,8 @@ export function compactionHookFor(env: Env, ctx: ExecutionContext | undefined, o
         waitUntil,
         now: () => Date.now(),
         doTimeoutMs: DO_STEP_TIMEOUT_MS + (config.engine === "heuristic" ? 0 : config.timeout_ms),
-        index: env.SESSION_INDEX ? env.SESSION_INDEX.get(env.SESSION_INDEX.idFromName(SESSION_INDEX_NAME)) : undefined,
+        index: env.SESSION_INDEX ? sessionIndexOf(env.SESSION_INDEX) : undefined,
+        globallyDisabled: env.AUDIT ? () => globalSwitch.disabled(() => auditStub(env).compactionDisabled(), Date.now()) : undefined,
         onStep: (step) => waitUntil(audit(env, { kind: "compaction_step", fields: step }, false)),
         ...overrides,
       },

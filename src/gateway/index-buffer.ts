@@ -1,6 +1,7 @@
 /**
  * Buffers session-index updates in the isolate and sends them in batches (shell state, isolate
- * memory only). The index is one global Durable Object; one RPC per request costs more than the
+ * memory only). The index is INDEX_SHARDS Durable Objects (a batch goes as one RPC per shard it
+ * touches: ../admin/sharded-index.ts); one RPC per request costs more than the
  * update itself (measured in workerd: ~0.8 ms per read RPC and ~1.4 ms per writing RPC, with 50
  * concurrent callers), so requests that end within WINDOW_MS of each other share one
  * `recordMany`. The first request to add updates to an empty buffer becomes the flusher: its
@@ -15,7 +16,7 @@ import { INDEX_BUFFER_BUDGET_BYTES, INDEX_UPDATE_BYTES } from "../core/isolate-m
 
 /**
  * How long the flusher waits for other requests' updates before sending, ms. A constant, not a
- * var: the index is one global object every request's report fans into, so batching is what
+ * var: the index shards are what every request's report fans into, so batching is what
  * keeps it off the critical path, and no setting of it may break forwarding. At 24 requests/s
  * an isolate sends about one `recordMany` per 6 requests; an operator reading the dashboard
  * sees a call within a quarter second.

@@ -170,9 +170,9 @@ describe("recordTierEvent", () => {
   it("appends one JSON line with tier, tokens, cost and correlation id", () => {
     const out: string[] = [];
     const r = compact(ctx(readSession(12)));
-    recordTierEvent({ append: (l) => out.push(l) }, r);
+    recordTierEvent({ append: (l) => out.push(l) }, r, "sess-9");
     expect(out).toHaveLength(1);
-    expect(JSON.parse(out[0]!)).toEqual({ type: "tier_event", tier: "micro", tokens_before: r.tokens_before, tokens_after: r.tokens_before - 39_056, cost_estimate: r.cost_estimate, correlation_id: "req-1", step: 1, pairs_edited: 8, skipped: null });
+    expect(JSON.parse(out[0]!)).toEqual({ event: "sluice_tier_event", session_id: "sess-9", tier: "micro", tokens_before: r.tokens_before, tokens_after: r.tokens_before - 39_056, cost_estimate: r.cost_estimate, correlation_id: "req-1", step: 1, pairs_edited: 8, skipped: null });
     expect(out[0]!.includes("\n")).toBe(false);
   });
 });

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { readSessionStates } from "../../tools/load/read-do-state";
+import { readIndexShards, readSessionStates } from "../../tools/load/read-do-state";
+import { indexShardOf } from "../../src/admin/index-shards";
 import { loadSqlite } from "../../tools/shared/load-sqlite";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url).href);
@@ -38,8 +39,9 @@ describe("readSessionStates (the load run's DO consistency check)", () => {
     ]);
     const rows = readSessionStates(root).sort((x, y) => String(x.session_id).localeCompare(String(y.session_id)));
     expect(rows).toEqual([
-      { session_id: null, calls: 0, requests: 0, reports: 0 },
-      { session_id: "s-1", calls: 12, requests: 12, reports: 11 },
+      // Two tables and their primary-key indexes, one 4 KiB page each, plus the schema page.
+      { session_id: null, calls: 0, requests: 0, reports: 0, bytes: 5 * 4096 },
+      { session_id: "s-1", calls: 12, requests: 12, reports: 11, bytes: 5 * 4096 },
     ]);
   });
 
@@ -47,6 +49,33 @@ describe("readSessionStates (the load run's DO consistency check)", () => {
     const root = mkdtempSync(join(tmpdir(), "sluice-do-state-"));
     dirs.push(root);
     expect(readSessionStates(root)).toEqual([]);
+  });
+
+  it("readIndexShards: per SessionIndex file the shard its rows hash to, the sessions and requests of the given ids; mixed shards → null", () => {
+    const root = mkdtempSync(join(tmpdir(), "sluice-do-state-"));
+    dirs.push(root);
+    const dir = join(root, "v3", "do", "sluice-SessionIndex");
+    mkdirSync(dir, { recursive: true });
+    const { DatabaseSync } = loadSqlite();
+    // Ids grouped by shard: the first two share a shard, the third is in another.
+    const ids = Array.from({ length: 200 }, (_, i) => `load-s${i}`);
+    const a = ids[0]!;
+    const same = ids.find((id) => id !== a && indexShardOf(id) === indexShardOf(a))!;
+    const other = ids.find((id) => indexShardOf(id) !== indexShardOf(a))!;
+    const file = (name: string, rows: [string, number][]) => {
+      const db = new DatabaseSync(join(dir, name));
+      db.exec("CREATE TABLE sessions (id TEXT PRIMARY KEY, requests INTEGER NOT NULL)");
+      for (const [id, n] of rows) db.prepare("INSERT INTO sessions VALUES (?, ?)").run(id, n);
+      db.close();
+    };
+    file("x.sqlite", [[a, 12], [same, 3], ["not-sent", 99]]);
+    file("y.sqlite", [[other, 7]]);
+    file("z.sqlite", [[a, 1], [other, 1]]);
+    const rows = readIndexShards(root, new Set([a, same, other]));
+    expect(rows).toEqual([
+      { shard: null, sessions: 2, requests: 2 },
+      ...[{ shard: indexShardOf(a), sessions: 2, requests: 15 }, { shard: indexShardOf(other), sessions: 1, requests: 7 }].sort((p, q) => p.shard - q.shard),
+    ]);
   });
 });
 

@@ -3,11 +3,13 @@
  * (Node shell, wrangler-dev-only): each SessionObject is one SQLite file under
  * `<persist>/v3/do/<script>-SessionObject/`; its `meta` table holds `session_id` and `calls`
  * (src/do/session-store.ts). Used by the load run to check that every session counted exactly
- * the calls sent, without an admin route. Read after wrangler exited (files flushed).
+ * the calls sent, without an admin route, and to show how the session index's writes spread over
+ * its shards (`SessionIndex` files). Read after wrangler exited (files flushed).
  */
 import { readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadSqlite } from "../shared/load-sqlite";
+import { indexShardOf } from "../../src/admin/index-shards";
 
 export interface SessionRow {
   session_id: string | null;
@@ -16,11 +18,24 @@ export interface SessionRow {
   requests: number;
   /** Report RPCs the session counted. */
   reports: number;
+  /** Size of the object's SQLite database as of its latest commit, bytes (page_count × page_size: what the session stores, in whole pages). */
+  bytes: number;
 }
 
-/** Every SessionObject's session id, call count and `requests` and `reports` counters. */
+/** Every SessionObject's session id, call count, `requests` and `reports` counters and file size. */
 export function readSessionStates(persistDir: string, script = "sluice"): SessionRow[] {
-  const dir = join(persistDir, "v3", "do", `${script}-SessionObject`);
+  return mapObjects(persistDir, `${script}-SessionObject`, (db) => {
+    const meta = (key: string) => (db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)?.value ?? null;
+    const counter = (name: string) => (db.prepare("SELECT value FROM counters WHERE name = ?").get(name) as { value: number } | undefined)?.value ?? 0;
+    return { session_id: meta("session_id"), calls: Number(meta("calls") ?? 0), requests: counter("requests"), reports: counter("reports"), bytes: dbBytes(db) };
+  });
+}
+
+type Db = InstanceType<ReturnType<typeof loadSqlite>["DatabaseSync"]>;
+
+/** `read` over every Durable Object SQLite file of `className` (opened read-only, closed after); [] when the class made none. */
+function mapObjects<T>(persistDir: string, className: string, read: (db: Db) => T): T[] {
+  const dir = join(persistDir, "v3", "do", className);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     // metadata.sqlite is miniflare's alarm table, not a Durable Object.
@@ -28,11 +43,36 @@ export function readSessionStates(persistDir: string, script = "sluice"): Sessio
     .map((f) => {
       const db = new (loadSqlite().DatabaseSync)(join(dir, f), { readOnly: true });
       try {
-        const meta = (key: string) => (db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)?.value ?? null;
-        const counter = (name: string) => (db.prepare("SELECT value FROM counters WHERE name = ?").get(name) as { value: number } | undefined)?.value ?? 0;
-        return { session_id: meta("session_id"), calls: Number(meta("calls") ?? 0), requests: counter("requests"), reports: counter("reports") };
+        return read(db);
       } finally {
         db.close();
       }
     });
+}
+
+/** One index shard's rows as read from its SQLite file (the shard is the one every row's session id hashes to). */
+export interface IndexShardRow {
+  /** Shard number (src/admin/index-shards.ts indexShardOf), or null when the file's rows hash to different shards (a routing fault). */
+  shard: number | null;
+  sessions: number;
+  /** Outcome updates recorded (sum of the rows' `requests`). */
+  requests: number;
+}
+
+/** Every SessionIndex object's session count and recorded requests, by shard, restricted to `ids`. */
+export function readIndexShards(persistDir: string, ids: ReadonlySet<string>, script = "sluice"): IndexShardRow[] {
+  return mapObjects(persistDir, `${script}-SessionIndex`, (db) => {
+    const rows = (db.prepare("SELECT id, requests FROM sessions").all() as { id: string; requests: number }[]).filter((r) => ids.has(r.id));
+    const shards = new Set(rows.map((r) => indexShardOf(r.id)));
+    return { shard: shards.size === 1 ? [...shards][0]! : null, sessions: rows.length, requests: rows.reduce((a, r) => a + r.requests, 0) };
+  })
+    .filter((r) => r.sessions > 0)
+    .sort((a, b) => (a.shard ?? -1) - (b.shard ?? -1));
+}
+
+/** Bytes of the database as of its latest commit (page_count × page_size: WAL pages included, the WAL's preallocated slack not). */
+function dbBytes(db: Db): number {
+  const pages = (db.prepare("PRAGMA page_count").get() as { page_count: number }).page_count;
+  const size = (db.prepare("PRAGMA page_size").get() as { page_size: number }).page_size;
+  return pages * size;
 }

@@ -10,6 +10,9 @@
  * - DO state: the compaction-on instance holds exactly N sessions, each whose call count,
  *   request count (step RPCs) and report count (report RPCs) equal the calls it was sent;
  *   the compaction-off instance holds none (DESIGN invariant 1);
+ * - session DO storage: the SQLite file size per session (median, largest);
+ * - index writes per shard: each shard's SessionIndex file holds only sessions that hash to it,
+ *   and the shards together hold every session and every call's outcome exactly once;
  * - RPCs per request: step RPCs and report RPCs the DOs counted per call sent (target: exactly
  *   1 before the forward, 1 after);
  * - p50 / p99 latency through the gateway, for orientation only (wrangler dev on a shared
@@ -30,7 +33,8 @@ import { readSessionText } from "../replay/read-session-text";
 import { ENDPOINT_PATH } from "../replay/send-http";
 import type { Provider, RecordedSession } from "../replay/types";
 import { INDEX_WINDOW_MS } from "../../src/gateway/index-buffer";
-import { readSessionStates } from "./read-do-state";
+import { readIndexShards, readSessionStates } from "./read-do-state";
+import { INDEX_SHARDS } from "../../src/admin/index-shards";
 import { startEmulatorProcess } from "./start-emulator-process";
 import { startWrangler } from "./start-wrangler";
 
@@ -138,7 +142,10 @@ async function run(emulatorUrl: string, sessions: Call[][], o: { n: number; m: n
   const exact = states.filter((s) => s.calls === sent.get(s.session_id!) && s.requests === s.calls && s.reports === s.calls);
   const offStates = readSessionStates(persistOff);
   const calls = [...sent.values()].reduce((a, b) => a + b, 0);
-  const consistent = states.length === sent.size && exact.length === sent.size && offStates.length === 0;
+  const shards = readIndexShards(persistOn, new Set(sent.keys()));
+  // Every session's rows in exactly one shard file, every call's outcome recorded once.
+  const shardsConsistent = shards.every((s) => s.shard !== null) && shards.reduce((a, s) => a + s.sessions, 0) === sent.size && shards.reduce((a, s) => a + s.requests, 0) === calls;
+  const consistent = states.length === sent.size && exact.length === sent.size && offStates.length === 0 && shardsConsistent;
   const report = {
     sessions: o.n,
     calls_per_session: o.m,
@@ -151,6 +158,8 @@ async function run(emulatorUrl: string, sessions: Call[][], o: { n: number; m: n
       before_forward: Math.round((states.reduce((a, s) => a + s.requests, 0) / calls) * 1000) / 1000,
       after_answer: Math.round((states.reduce((a, s) => a + s.reports, 0) / calls) * 1000) / 1000,
     },
+    session_do_bytes: { p50: quantile(states.map((s) => s.bytes), 0.5), max: Math.max(0, ...states.map((s) => s.bytes)) },
+    index_shards: { consistent: shardsConsistent, per_shard: shards },
     latency_ms: { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) },
   };
   removeState();
@@ -160,6 +169,8 @@ async function run(emulatorUrl: string, sessions: Call[][], o: { n: number; m: n
     `  errors: ${report.errors}${report.first_errors.length > 0 ? `\n    ${report.first_errors.join("\n    ")}` : ""}`,
     `  DO state: ${consistent ? "consistent" : "INCONSISTENT"} — ${exact.length}/${sent.size} sessions count exactly the calls sent (calls, step RPCs, report RPCs); compaction-off DO files: ${offStates.length}`,
     `  RPCs per request: ${report.rpcs_per_request.before_forward} before the forward, ${report.rpcs_per_request.after_answer} after the answer (target 1 and 1)`,
+    `  session DO storage (SQLite pages after ${o.m} calls): p50 ${report.session_do_bytes.p50} bytes, max ${report.session_do_bytes.max} bytes`,
+    `  index writes per shard (of ${INDEX_SHARDS}; shard: sessions/requests): ${shards.map((x) => `${x.shard ?? "MIXED"}: ${x.sessions}/${x.requests}`).join(", ")}${shardsConsistent ? "" : " — INCONSISTENT"}`,
     `  latency through wrangler dev (orientation only): p50 ${report.latency_ms.p50} ms, p99 ${report.latency_ms.p99} ms`,
   ].join("\n"));
   return errors.length === 0 && consistent ? 0 : 1;

@@ -29,6 +29,8 @@ export const AUDIT_FIELDS = {
   engine_destination: z.strictObject({ engine: z.enum(["local", "remote"]), host }),
   /** Consent to export prompt excerpts to `host` (consent_export_prompt: true). Dated by the record time; stays valid after config changes. */
   consent: z.strictObject({ scope: z.literal("export_prompt"), host, config_hash: hex64 }),
+  /** The global kill switch was set (POST /admin/compaction/disable | /enable): compaction off (`disabled: true`) or on for the whole deployment. */
+  global_compaction: z.strictObject({ disabled: z.boolean() }),
   /** One compaction step (DESIGN §3 record_tier_event): counts only. */
   compaction_step: z.strictObject({
     tier: z.enum(["micro", "time_based", "auto", "session_memory", "none"]),
@@ -51,6 +53,7 @@ export const auditEntrySchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("config_loaded"), fields: AUDIT_FIELDS.config_loaded }),
   z.strictObject({ kind: z.literal("engine_destination"), fields: AUDIT_FIELDS.engine_destination }),
   z.strictObject({ kind: z.literal("consent"), fields: AUDIT_FIELDS.consent }),
+  z.strictObject({ kind: z.literal("global_compaction"), fields: AUDIT_FIELDS.global_compaction }),
   z.strictObject({ kind: z.literal("compaction_step"), fields: AUDIT_FIELDS.compaction_step }),
 ]);
 

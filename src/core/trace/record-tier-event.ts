@@ -1,6 +1,8 @@
 /**
- * Trace events (pure over an injected sink): one JSON line per compaction, readable with
- * `tail`. Holds counts, ids and prices only — never prompt text (DESIGN invariant 7).
+ * Trace events (pure over an injected sink): one JSON line per compaction step, readable with
+ * `tail`. Holds counts, ids and prices only — never prompt text (DESIGN invariant 7). The
+ * session DO writes one per request whose policy selected a tier (src/do/run-step.ts), to
+ * the Worker log (`wrangler tail --format json`, Workers Logs).
  */
 import type { TierResult } from "../policy/types";
 
@@ -12,7 +14,10 @@ export interface TraceSink {
 
 /** The JSON shape of one line. */
 export interface TierEvent {
-  type: "tier_event";
+  /** Always "sluice_tier_event": the line's kind, for filters (beside "sluice_fail_open", src/gateway/log-fail-open.ts). */
+  event: "sluice_tier_event";
+  /** The session key (the session DO's name). */
+  session_id: string;
   tier: string;
   tokens_before: number;
   tokens_after: number;
@@ -26,10 +31,11 @@ export interface TierEvent {
   skipped: { tier: string; reason: string } | null;
 }
 
-/** Appends the event of `result` to `trace` and returns it. */
-export function recordTierEvent(trace: TraceSink, result: TierResult): TierEvent {
+/** Appends the event of `result` in session `session_id` to `trace` and returns it. */
+export function recordTierEvent(trace: TraceSink, result: TierResult, session_id: string): TierEvent {
   const event: TierEvent = {
-    type: "tier_event",
+    event: "sluice_tier_event",
+    session_id,
     tier: result.tier,
     tokens_before: result.tokens_before,
     tokens_after: result.tokens_after,
@@ -42,3 +48,12 @@ export function recordTierEvent(trace: TraceSink, result: TierResult): TierEvent
   trace.append(JSON.stringify(event));
   return event;
 }
+
+/** The Worker log as a sink (console.log: one line per call). Never throws. */
+export const consoleTrace: TraceSink = {
+  append(line) {
+    try {
+      console.log(line);
+    } catch { /* logging is best effort */ }
+  },
+};

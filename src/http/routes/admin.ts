@@ -9,6 +9,9 @@
  *   GET  /sessions/:id/memory?q=&kind=     {session_id, tier_map, search}; 404 before a tier map exists
  *   GET  /sessions/:id/archive/:call_id    the removed result, text/plain UTF-8; 404 when off or absent
  *   POST /sessions/:id/disable | /enable   per-session kill switch → {session_id, disabled}
+ *   GET  /compaction                       the global kill switch → {disabled}
+ *   POST /compaction/disable | /enable     global kill switch (../../gateway/global-switch.ts)
+ *                                          → {disabled, audit_seq | null, audit_error | null}
  *   GET  /metrics                          Prometheus text exposition 0.0.4
  *   GET  /audit, /audit/verify             admin-audit.ts
  *   GET  /dashboard (+ .js, .css)          the static page: no data in it; it calls the API above
@@ -27,7 +30,10 @@ import { scanCache } from "../../gateway/scan-cache";
 import { EXPOSITION_CONTENT_TYPE, renderExposition } from "../../admin/render-exposition";
 import { QUERY_MAX_CHARS, REFERENCE_KINDS, searchMemory, tierMapSchema } from "../../admin/search-memory";
 import type { IndexTotals, SessionSummary } from "../../admin/summarize-index";
-import { SESSION_INDEX_NAME } from "../../do/index-object";
+import { sessionIndexOf } from "../../do/index-object";
+import type { AppendResult } from "../../do/audit-object";
+import { auditStub } from "../../gateway/compaction-setup";
+import { globalSwitch } from "../../gateway/global-switch";
 import type { SessionStats } from "../../do/session-stats";
 import { adminAuth, adminToken, adminTokenName } from "./admin-auth";
 import { createAdminAuditRoutes, type AuditReader } from "./admin-audit";
@@ -40,7 +46,7 @@ export interface SessionAdmin {
   setDisabled(disabled: boolean): Promise<void>;
 }
 
-/** What the routes need from the session index DO. */
+/** What the routes need from the session index (all shards: ../../admin/sharded-index.ts). */
 export interface IndexAdmin {
   list(limit: number): Promise<SessionSummary[]>;
   get(id: string): Promise<SessionSummary | null>;
@@ -49,16 +55,24 @@ export interface IndexAdmin {
   setDisabled(id: string, disabled: boolean): Promise<void>;
 }
 
+/** What the routes need from the object holding the global kill switch (the audit DO). */
+export interface ControlAdmin {
+  compactionDisabled(): Promise<boolean>;
+  setCompactionDisabled(disabled: boolean): Promise<{ disabled: boolean; audit: AppendResult }>;
+}
+
 export interface AdminDeps {
   session: (env: Env, id: string) => SessionAdmin;
   index: (env: Env) => IndexAdmin;
+  /** The global kill switch; default: the AUDIT object. */
+  control?: (env: Env) => ControlAdmin;
   /** Audit reader; default: the AUDIT object (admin-audit.ts). */
   audit?: (env: Env) => AuditReader;
 }
 
 export const defaultAdminDeps: AdminDeps = {
   session: (env, id) => env.SESSION.get(env.SESSION.idFromName(id)) as unknown as SessionAdmin,
-  index: (env) => env.SESSION_INDEX.get(env.SESSION_INDEX.idFromName(SESSION_INDEX_NAME)) as unknown as IndexAdmin,
+  index: (env) => sessionIndexOf(env.SESSION_INDEX),
 };
 
 /** Default and largest `limit` of GET /sessions (our bounds: one DO read, a page a browser renders fast). */
@@ -144,6 +158,16 @@ export function createAdminApp(deps: AdminDeps = defaultAdminDeps) {
       await deps.session(c.env, id).setDisabled(disabled);
       await deps.index(c.env).setDisabled(id, disabled);
       return c.json({ session_id: id, disabled });
+    });
+  }
+
+  const control = deps.control ?? ((env: Env) => auditStub(env) as unknown as ControlAdmin);
+  app.get("/compaction", async (c) => c.json({ disabled: await control(c.env).compactionDisabled() }));
+  for (const [action, disabled] of [["disable", true], ["enable", false]] as const) {
+    app.post(`/compaction/${action}`, async (c) => {
+      const set = await control(c.env).setCompactionDisabled(disabled);
+      globalSwitch.set(set.disabled, Date.now());
+      return c.json({ disabled: set.disabled, audit_seq: set.audit.ok ? set.audit.record.seq : null, audit_error: set.audit.ok ? null : set.audit.error });
     });
   }
 

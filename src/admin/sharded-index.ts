@@ -1,0 +1,44 @@
+/**
+ * The sharded session index as one object (pure over injected stubs): writes split by the
+ * session's shard (one `recordMany` per shard a batch touches), reads of one session go to its
+ * shard, list and metrics read every shard in parallel and merge (./index-shards.ts). The
+ * gateway's index buffer and the admin routes use it in place of a single index stub.
+ */
+import type { IndexUpdate } from "./index-update";
+import { INDEX_SHARDS, indexShardOf, mergeSeries, mergeSummaries, splitByShard } from "./index-shards";
+import type { StoredSeries } from "./metrics-catalog";
+import { totalsOf, type IndexTotals, type SessionSummary } from "./summarize-index";
+
+/** What one index object (src/do/index-object.ts SessionIndex) answers. */
+export interface IndexShard {
+  recordMany(updates: IndexUpdate[]): Promise<unknown>;
+  list(limit: number): Promise<SessionSummary[]>;
+  get(id: string): Promise<SessionSummary | null>;
+  series(): Promise<{ series: StoredSeries[]; sessions: number }>;
+  setDisabled(id: string, disabled: boolean): Promise<void>;
+}
+
+/** The whole index: the IndexShard calls over every shard, plus global totals. */
+export interface ShardedIndex extends IndexShard {
+  totals(): Promise<IndexTotals>;
+}
+
+/** The index over `shards` objects; `shard(i)` is the stub of shard i (src/admin/index-shards.ts indexShardName). */
+export function shardedIndex(shard: (i: number) => IndexShard, shards = INDEX_SHARDS): ShardedIndex {
+  const all = () => Array.from({ length: shards }, (_, i) => shard(i));
+  const series = async () => {
+    const parts = await Promise.all(all().map((s) => s.series()));
+    return { series: mergeSeries(parts.map((p) => p.series)), sessions: parts.reduce((n, p) => n + p.sessions, 0) };
+  };
+  return {
+    recordMany: (updates) => Promise.all([...splitByShard(updates, shards)].map(([i, batch]) => shard(i).recordMany(batch))),
+    list: async (limit) => mergeSummaries(await Promise.all(all().map((s) => s.list(limit))), limit),
+    get: (id) => shard(indexShardOf(id, shards)).get(id),
+    series,
+    totals: async () => {
+      const s = await series();
+      return totalsOf(s.series, s.sessions);
+    },
+    setDisabled: (id, disabled) => shard(indexShardOf(id, shards)).setDisabled(id, disabled),
+  };
+}
