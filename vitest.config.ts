@@ -27,6 +27,9 @@ const SLOW = [
  */
 export default defineConfig({
   test: {
+    // Vitest's default is availableParallelism − 1 workers: one on the 2-core machines this
+    // project runs on, which runs every test file in turn. Two keep both cores busy.
+    maxWorkers: 2,
     projects: [
       {
         test: {

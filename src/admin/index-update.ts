@@ -117,7 +117,15 @@ export function outcomeUpdate(f: OutcomeFacts): OutcomeUpdate {
   };
 }
 
-/** Derives the index update of a call's provider-reported usage. */
+/**
+ * Derives the index update of a call's provider-reported usage: the four token counts only (the
+ * index's schema is strict, and what the provider cleared natively is the session's, not the
+ * index's: a field more would make the index refuse the whole batch).
+ */
 export function usageUpdate(session_id: string, provider: Provider, now_ms: number, u: Usage): UsageUpdate {
-  return { kind: "usage", session_id, provider, at_ms: now_ms, ...u };
+  return {
+    kind: "usage", session_id, provider, at_ms: now_ms,
+    input_tokens: u.input_tokens, cache_read_input_tokens: u.cache_read_input_tokens,
+    cache_creation_input_tokens: u.cache_creation_input_tokens, output_tokens: u.output_tokens,
+  };
 }

@@ -23,6 +23,17 @@ export interface ShardedIndex extends IndexShard {
   totals(): Promise<IndexTotals>;
 }
 
+/**
+ * One JSON log line for a batch a shard refused (src/do/index-object.ts RecordResult `ok: false`:
+ * an update that does not match the index's schema refuses the whole batch, so it must not pass
+ * silently). Counts and the schema message only, never prompt text.
+ */
+function logRefused(result: unknown, shard: number, updates: number): void {
+  const r = result as { ok?: unknown; error?: unknown } | null;
+  if (r === null || typeof r !== "object" || r.ok !== false) return;
+  console.error(JSON.stringify({ event: "sluice_index_refused", shard, updates, error: String(r.error) }));
+}
+
 /** The index over `shards` objects; `shard(i)` is the stub of shard i (src/admin/index-shards.ts indexShardName). */
 export function shardedIndex(shard: (i: number) => IndexShard, shards = INDEX_SHARDS): ShardedIndex {
   const all = () => Array.from({ length: shards }, (_, i) => shard(i));
@@ -31,7 +42,12 @@ export function shardedIndex(shard: (i: number) => IndexShard, shards = INDEX_SH
     return { series: mergeSeries(parts.map((p) => p.series)), sessions: parts.reduce((n, p) => n + p.sessions, 0) };
   };
   return {
-    recordMany: (updates) => Promise.all([...splitByShard(updates, shards)].map(([i, batch]) => shard(i).recordMany(batch))),
+    recordMany: (updates) =>
+      Promise.all([...splitByShard(updates, shards)].map(async ([i, batch]) => {
+        const result = await shard(i).recordMany(batch);
+        logRefused(result, i, batch.length);
+        return result;
+      })),
     list: async (limit) => mergeSummaries(await Promise.all(all().map((s) => s.list(limit))), limit),
     get: (id) => shard(indexShardOf(id, shards)).get(id),
     series,
