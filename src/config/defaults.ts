@@ -9,7 +9,7 @@ export const GUARANTEE_LEVELS = ["strict", "placeholders", "rewrite"] as const;
 export type GuaranteeLevel = (typeof GUARANTEE_LEVELS)[number];
 
 /**
- * How a step reaches the provider (DESIGN §2 "Two mechanisms, one decision"; docs/config.md
+ * How a step reaches the provider (DESIGN §2 "Two mechanisms, one decision"; docs/how-it-works.md
  * "Mechanisms"): `splice` deletes byte ranges of the history; `native` forwards the history byte
  * for byte and adds one server-side `clear_tool_uses_20250919` edit (Anthropic only); `auto`
  * picks native exactly on the models that run the preserved-thinking prefix check.

@@ -5,7 +5,9 @@
  * 2. `COMPACTION_CONFIG` (trimmed) empty → defaults; else a JSON object validated by
  *    `compactionConfigSchema`. A block that omits `enabled` is on: writing the block is the
  *    opt-in (DESIGN invariant 1 covers "no block and no switch").
- * 3. `SLUICE_COMPACTION=1` forces `enabled`, `SLUICE_MEASURE=1` forces `measure`.
+ * 3. `SLUICE_COMPACTION=1` forces `enabled`, except against a block that says `"enabled": false`
+ *    (the operator's explicit off wins: a kill switch written in the block must hold);
+ *    `SLUICE_MEASURE=1` forces `measure`.
  * 4. Mode: `measure` → "measure" (pipeline runs, bytes untouched, DESIGN §8); else `enabled`
  *    → "compact"; else "off".
  * 5. Warnings (non-fatal): secrets named but not set, settings that do nothing with this engine,
@@ -53,6 +55,7 @@ export function loadConfig(env: ConfigEnv): LoadConfigResult {
   }
   const text = (raw ?? "").trim();
   let block: unknown = {};
+  let explicitOff = false;
   if (text !== "") {
     try {
       block = JSON.parse(text);
@@ -63,6 +66,7 @@ export function loadConfig(env: ConfigEnv): LoadConfigResult {
     if (typeof block !== "object" || block === null || Array.isArray(block)) {
       return { ok: false, error: { field: "COMPACTION_CONFIG", message: "COMPACTION_CONFIG must be a JSON object" } };
     }
+    explicitOff = (block as { enabled?: unknown }).enabled === false;
     block = { enabled: true, ...block };
   }
 
@@ -70,7 +74,7 @@ export function loadConfig(env: ConfigEnv): LoadConfigResult {
   if (!parsed.success) return { ok: false, error: toConfigError(parsed.error) };
   const config: CompactionConfig = {
     ...parsed.data,
-    enabled: parsed.data.enabled || compaction,
+    enabled: explicitOff ? false : parsed.data.enabled || compaction,
     measure: parsed.data.measure || measure,
   };
   const mode: CompactionMode = config.measure ? "measure" : config.enabled ? "compact" : "off";
@@ -96,6 +100,7 @@ function collectWarnings(c: CompactionConfig, mode: CompactionMode, env: ConfigE
   const out: string[] = [];
   const isSet = (name: string) => typeof env[name] === "string" && env[name] !== "";
   if (env.SLUICE_COMPACTION === "1" && env.SLUICE_MEASURE === "1") out.push("SLUICE_MEASURE=1 wins over SLUICE_COMPACTION=1: requests go untouched");
+  if (env.SLUICE_COMPACTION === "1" && !c.enabled) out.push("COMPACTION_CONFIG says \"enabled\": false, which wins over SLUICE_COMPACTION=1: compaction is off");
   if (c.engine === "heuristic") {
     for (const key of ["endpoint", "model", "api_key_env"] as const) {
       if (c[key] !== null) out.push(`${key} is ignored with engine "heuristic"`);

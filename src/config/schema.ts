@@ -112,7 +112,7 @@ const baseSchema = z.strictObject({
 /** Message for an unknown key (names it; suggests the English key for a seed name). */
 export function unknownKeyMessage(key: string): string {
   const english = SEED_KEY_NAMES[key];
-  return english ? `unknown key "${key}": use "${english}"` : `unknown key "${key}" (see docs/config.md for the known keys)`;
+  return english ? `unknown key "${key}": use "${english}"` : `unknown key "${key}" (see docs/configuration.md for the known keys)`;
 }
 
 /**

@@ -56,7 +56,7 @@ export function checkForwarded(provider: Provider, original: Uint8Array, forward
 type Obj = Record<string, unknown>;
 
 /**
- * The native mechanism's verdict (docs/config.md "Mechanisms"), written apart from the product's
+ * The native mechanism's verdict (docs/how-it-works.md "Mechanisms"), written apart from the product's
  * checker: the original bytes are a byte-subsequence of the forwarded ones (insertion only), and
  * the forwarded JSON is the original's with exactly one `clear_tool_uses_20250919` edit appended
  * to `context_management.edits` (keep: tool_uses, an integer from 0 to the number of tool_use

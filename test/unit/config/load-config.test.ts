@@ -30,6 +30,14 @@ describe("loadConfig: switches and defaults", () => {
     expect(off.ok && off.mode).toBe("off");
   });
 
+  it("a block's enabled: false wins over SLUICE_COMPACTION=1, with a warning naming both", () => {
+    const r = loadConfig({ COMPACTION_CONFIG: JSON.stringify({ enabled: false }), SLUICE_COMPACTION: "1", ...AUDIT });
+    expect(r.ok && [r.mode, r.config.enabled, r.warnings]).toEqual(
+      ["off", false, ['COMPACTION_CONFIG says "enabled": false, which wins over SLUICE_COMPACTION=1: compaction is off']]);
+    const measured = loadConfig({ COMPACTION_CONFIG: JSON.stringify({ enabled: false }), SLUICE_MEASURE: "1", ...AUDIT });
+    expect(measured.ok && measured.mode).toBe("measure");
+  });
+
   it("refuses a switch other than 0/1", () => {
     expect(errorOf(loadConfig({ SLUICE_COMPACTION: "yes" }))).toEqual({ field: "SLUICE_COMPACTION", message: 'SLUICE_COMPACTION must be "0", "1" or empty' });
     expect(errorOf(loadConfig({ SLUICE_MEASURE: "true" }))).toEqual({ field: "SLUICE_MEASURE", message: 'SLUICE_MEASURE must be "0", "1" or empty' });
@@ -44,7 +52,7 @@ describe("loadConfig: schema errors name the field", () => {
   });
 
   it("unknown keys are named; seed names point to the English key", () => {
-    expect(errorOf(cfg({ threshold: 1 }))).toEqual({ field: "threshold", message: 'unknown key "threshold" (see docs/config.md for the known keys)' });
+    expect(errorOf(cfg({ threshold: 1 }))).toEqual({ field: "threshold", message: 'unknown key "threshold" (see docs/configuration.md for the known keys)' });
     expect(errorOf(cfg({ limiar_decisao: 0.5 }))).toEqual({ field: "limiar_decisao", message: 'unknown key "limiar_decisao": use "decision_threshold"' });
   });
 

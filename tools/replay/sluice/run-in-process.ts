@@ -28,6 +28,9 @@ import { encodeStepFacts } from "../../../src/core/facts/wire-facts";
 import type { SluiceTransform } from "../types";
 import { createMemorySql } from "./create-memory-sql";
 
+/** The step's trace lines are the Worker log's; the replay's report says what each call decided. */
+const QUIET = { append: () => undefined };
+
 /** Options: the env vars the gateway would read (default: `SLUICE_COMPACTION=1`, every other setting at its default). */
 export interface InProcessOptions {
   env?: { COMPACTION_CONFIG?: string; SLUICE_COMPACTION?: string; SLUICE_MEASURE?: string };
@@ -86,7 +89,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     host = catchUp(id, host, call.time_ms);
     if (host.store.getMeta("session_id") === null) host.store.setMeta("session_id", id);
     const correlation_id = `${call.session_id}#${call.call_index}`;
-    const out = await runStep({ store: host.store, sql: host.sql, env: {} }, { session_id: id, facts: encodeStepFacts(stepFactsOf(prepared.parsed.view, config, requestHeaders)), config, mode, correlation_id, now_ms: call.time_ms });
+    const out = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET }, { session_id: id, facts: encodeStepFacts(stepFactsOf(prepared.parsed.view, config, requestHeaders)), config, mode, correlation_id, now_ms: call.time_ms });
     const decision = decideForward(prepared, body, out, mode, correlation_id);
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
     host.store.flush();

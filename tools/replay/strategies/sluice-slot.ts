@@ -20,7 +20,7 @@ const SOURCE = "Sluice default config (DESIGN.md §3–§5, src/config/defaults.
 export function createSluiceStrategy(transform: SluiceTransform, mechanism?: MechanismStrategy): SluiceStrategy {
   if (mechanism === undefined) return { kind: "sluice", name: "sluice", source: `${SOURCE}, in-process (virtual time)`, transform };
   const m = MECHANISM_OF[mechanism];
-  return { kind: "sluice", name: mechanism, source: `${SOURCE} with "mechanism": "${m}" (docs/config.md "Mechanisms"), in-process (virtual time)`, transform };
+  return { kind: "sluice", name: mechanism, source: `${SOURCE} with "mechanism": "${m}" (docs/how-it-works.md "Mechanisms"), in-process (virtual time)`, transform };
 }
 
 /** The per-mechanism Sluice strategies (in-process only) and the config value each forces. */
