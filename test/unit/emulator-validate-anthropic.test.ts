@@ -181,7 +181,9 @@ describe("Anthropic validation: mid-conversation system messages (beta mid-conve
     expect(message(base([sys, { role: "user", content: "Hi" }]), BETA)).toBe("messages.0: a `system` message must directly follow a `user` message");
   });
 
-  it("without the beta the role is refused", () => {
-    expect(message(base([{ role: "user", content: "Hi" }, sys]))).toBe("messages.1.role: Input should be 'user' or 'assistant'");
+  it("without the beta (as Claude Code 2.1.332 sends them) the same placement rule applies", () => {
+    expect(message(base([{ role: "user", content: "Hi" }, sys, { role: "assistant", content: "Salut." }]))).toBeNull();
+    expect(message(base([{ role: "user", content: "Hi" }, { role: "assistant", content: "Hello." }, sys]))).toBe("messages.2: a `system` message must directly follow a `user` message");
+    expect(message(base([{ role: "user", content: "Hi" }, { role: "tool", content: "x" }]))).toBe("messages.1.role: Input should be 'user' or 'assistant'");
   });
 });

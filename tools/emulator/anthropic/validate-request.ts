@@ -45,10 +45,12 @@ export function validateAnthropicRequest(body: unknown, ctx: AnthropicValidation
   if (typeof body.max_tokens !== "number") return fail("max_tokens: Field required");
   if (!Array.isArray(body.messages)) return fail("messages: Field required");
   const messages = body.messages;
-  const midSystem = (ctx.betas ?? []).includes(MID_CONVERSATION_SYSTEM_BETA);
   for (let i = 0; i < messages.length; i++) {
     const role = str(messages[i], "role");
-    if (role === "system" && midSystem) {
+    // Accepted with or without MID_CONVERSATION_SYSTEM_BETA: Claude Code 2.1.332 sends these
+    // messages without it (docs/dev/e2e-clients.md) and the API serves it, so only the placement
+    // rule is enforced.
+    if (role === "system") {
       // A mid-conversation system message goes directly after a user message (wording not verified).
       if (i === 0 || str(messages[i - 1], "role") !== "user") return fail(`messages.${i}: a \`system\` message must directly follow a \`user\` message`);
       continue;
