@@ -20,7 +20,7 @@ import type { Provider } from "../core/view/types";
 import { stepFactsOf } from "../core/facts/step-facts";
 import { encodeStepFacts } from "../core/facts/wire-facts";
 import type { SessionObject } from "../do/session-object";
-import type { CallReport, FailOpenReason, OutcomeRecorded, OutcomeReport, StepOutput } from "../session/step-types";
+import type { CallReport, FailOpenReason, Outcome, OutcomeRecorded, OutcomeReport, StepOutput } from "../session/step-types";
 import { scanCache, type ScanCache } from "./scan-cache";
 import { indexBuffer, type IndexBuffer } from "./index-buffer";
 import { hashBytes } from "../core/hash";
@@ -138,7 +138,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
 
   // 4. Apply by splicing, then the independent check of the edited bytes.
   const decision = decideForward(prepared, received, out, deps.mode, req.requestId);
-  if (decision.report.outcome === "guarantee_check" || decision.report.outcome === "apply_error") log(decision.report.outcome, sid, est);
+  if (isFailOpen(decision.report.outcome)) log(decision.report.outcome, sid, est);
   if (decision.kind === "edited" && deps.mode === "compact") {
     if (deps.config.archive_removed && out.new_pair_ids.length > 0) {
       const ids = new Set(out.new_pair_ids);
@@ -165,6 +165,11 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   }
   // 5. Forward (the caller), then the one report.
   return { ...result, ...reportAfter(deps, stub, call, record, outcome) };
+}
+
+/** Whether `outcome` is a fail-open reason (the original bytes went because something failed), as opposed to a normal outcome. */
+function isFailOpen(outcome: Outcome): outcome is FailOpenReason {
+  return outcome !== "compacted" && outcome !== "unchanged" && outcome !== "measured" && outcome !== "native_not_applied";
 }
 
 /** An outcome held until the answer ends, to travel with its usage (everything outcomeUpdate needs but `recorded`). */
