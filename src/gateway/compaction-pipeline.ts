@@ -17,7 +17,6 @@
 import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
 import type { Provider } from "../core/view/types";
-import { stepFactsOf } from "../core/facts/step-facts";
 import { encodeStepFacts } from "../core/facts/wire-facts";
 import type { SessionObject } from "../do/session-object";
 import type { CallReport, FailOpenReason, Outcome, OutcomeRecorded, OutcomeReport, StepOutput } from "../session/step-types";
@@ -32,7 +31,7 @@ import { tapUsage } from "../usage/tap-usage";
 import { decideForward } from "./decide-forward";
 import { betaHeaderFor } from "./request-headers";
 import type { IncomingRequest, RouteKind } from "./handle-request";
-import { COMPACTION_HEADER, prepareCompaction } from "./prepare-compaction";
+import { COMPACTION_HEADER, prepareCompaction, stepFactsFor } from "./prepare-compaction";
 import { errorName, logFailOpen } from "./log-fail-open";
 import { Deadline, withDeadline } from "./deadline";
 
@@ -124,7 +123,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const record = (updates: IndexUpdate[]) => (index ? (deps.indexBuffer ?? indexBuffer).add(updates, (batch) => Promise.resolve(index.recordMany(batch))) : Promise.resolve());
 
   // 3. The one step RPC, carrying the request's facts (a throw building them reaches the hook's boundary: hook_error).
-  const facts = encodeStepFacts(stepFactsOf(view, deps.config, req.headers));
+  const facts = encodeStepFacts(stepFactsFor(prepared, deps.config, req.headers));
   let out: StepOutput;
   try {
     out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0 })), deps.doTimeoutMs);

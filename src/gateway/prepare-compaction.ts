@@ -2,15 +2,17 @@
  * The first pure half of the compaction pipeline (DESIGN §1), shared by the Worker pipeline
  * (./compaction-pipeline.ts) and the replay's in-process host (tools/replay/strategies/):
  * honour the client's opt-out header, find the provider adapter, parse the body into the
- * neutral view, refuse server-managed requests, and name the session. The facts sent to the
- * session step are built from `parsed.view` by the caller (src/core/facts/step-facts.ts). No
- * I/O, no clock.
+ * neutral view, refuse server-managed requests, and name the session; then `stepFactsFor`
+ * builds the facts sent to the session step (src/core/facts/step-facts.ts and prefix-facts.ts).
+ * No I/O, no clock.
  */
 import type { Provider } from "../core/view/types";
 import { adapterFor } from "../providers/registry";
 import type { JsonNode } from "../providers/shared/json-scan";
 import type { ParsedRequest, ProviderAdapter } from "../providers/types";
 import { sessionIdOf, type SessionId } from "./session-id";
+import { stepFactsOf, type FactsOptions, type StepFacts } from "../core/facts/step-facts";
+import { prefixFactsOf } from "../core/facts/prefix-facts";
 
 /** Provider → adapter lookup (the registry unless a test injects another). */
 export type AdapterLookup = (provider: Provider) => ProviderAdapter | undefined;
@@ -27,8 +29,13 @@ export type Prepared =
       adapter: ProviderAdapter;
       parsed: ParsedRequest;
       session: SessionId;
-
     };
+
+/** The step facts of a prepared request (its view, its `anthropic-beta` header, its prefix hashes). */
+export function stepFactsFor(prepared: Extract<Prepared, { kind: "ready" }>, opts: FactsOptions, headers: Headers): StepFacts {
+  const { parsed, adapter } = prepared;
+  return stepFactsOf(parsed.view, opts, headers, prefixFactsOf(parsed.bytes, parsed.root, adapter.historyKey));
+}
 
 /**
  * Prepares one chat request. `provider` is undefined for routes without an adapter; `scan`, when

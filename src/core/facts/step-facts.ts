@@ -26,6 +26,7 @@ import { isReferenceReply } from "../engine/reference-replies";
 import { headChars } from "../text/head-chars";
 import type { EngineKind } from "../../config/defaults";
 import type { ConversationView, Provider, ToolPair } from "../view/types";
+import type { PrefixFacts } from "./prefix-facts";
 
 /** A tool call's classification with its texts hashed (src/core/engine/read-tool-call.ts ToolCallInfo). */
 export type CallFacts =
@@ -91,6 +92,8 @@ export interface StepFacts {
   orphan_call_messages: number[];
   messages: MessageFacts[];
   pairs: PairFacts[];
+  /** The request's cacheable prefix as hashes (./prefix-facts.ts), or null when built from a view without its bytes. */
+  prefix: PrefixFacts | null;
 }
 
 /** The config keys the facts depend on. */
@@ -142,9 +145,10 @@ export function pairFacts(p: ToolPair, opts: FactsOptions): PairFacts {
 
 /**
  * The step facts of `view` for `opts` (plain data: structured-clone and JSON safe); `headers`,
- * when given, are the request's (only `anthropic-beta` is read).
+ * when given, are the request's (only `anthropic-beta` is read); `prefix`, the body's prefix
+ * facts (./prefix-facts.ts prefixFactsOf), null when the bytes are not at hand.
  */
-export function stepFactsOf(view: ConversationView, opts: FactsOptions, headers?: Headers): StepFacts {
+export function stepFactsOf(view: ConversationView, opts: FactsOptions, headers?: Headers, prefix: PrefixFacts | null = null): StepFacts {
   return {
     provider: view.provider,
     model: view.model,
@@ -157,5 +161,6 @@ export function stepFactsOf(view: ConversationView, opts: FactsOptions, headers?
       .map((o) => o.position.message_index),
     messages: view.messages.map((m) => ({ index: m.index, role: m.role, turn_index: m.turn_index, est_tokens: m.est_tokens })),
     pairs: view.pairs.map((p) => pairFacts(p, opts)),
+    prefix,
   };
 }

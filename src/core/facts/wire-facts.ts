@@ -7,6 +7,7 @@
  * the pipeline's fail-open boundary forwards the original bytes.
  */
 import type { CallFacts, MessageFacts, PairFacts, StepFacts } from "./step-facts";
+import type { PrefixFacts } from "./prefix-facts";
 
 /** Flag bits of a pair. */
 const IS_ERROR = 1, LOOKS_FAILED = 2, READONLY = 4, SHELL = 8, REFERENCE_REPLY = 16;
@@ -40,6 +41,8 @@ export interface WireFacts {
   message_turns: number[];
   message_tokens: number[];
   pairs: PairTuple[];
+  /** StepFacts.prefix as it is (already compact: one short hash per message). */
+  prefix: PrefixFacts | null;
 }
 
 /** Encodes `f` for the step RPC. Throws when a message's index is not its position. */
@@ -72,6 +75,7 @@ export function encodeStepFacts(f: StepFacts): WireFacts {
         c.intent, p.head_bytes ?? -1, p.error_line, p.result_head, p.input_head,
       ];
     }),
+    prefix: f.prefix,
   };
 }
 
@@ -92,5 +96,5 @@ export function decodeStepFacts(w: WireFacts): StepFacts {
       head_bytes: head === -1 ? null : head, error_line, result_head, input_head,
     };
   });
-  return { provider: w.provider, model: w.model, est_tokens: w.est_tokens, turn_count: w.turn_count, server_managed: w.server_managed, orphan_call_messages: w.orphan_call_messages, betas: w.betas, messages, pairs };
+  return { provider: w.provider, model: w.model, est_tokens: w.est_tokens, turn_count: w.turn_count, server_managed: w.server_managed, orphan_call_messages: w.orphan_call_messages, betas: w.betas, messages, pairs, prefix: w.prefix ?? null };
 }

@@ -1,0 +1,96 @@
+/**
+ * What the provider's prompt cache sees of a request, as hashes (pure): the hash and size of
+ * every top-level member other than the history (Anthropic `system`, `tools`, `thinking`;
+ * Responses `instructions`; any member a client sends) and the hash of every history element's
+ * raw bytes. Two consecutive requests of a session share a cached prefix up to the first member
+ * or message whose hash differs, so the session DO can tell, from hashes alone, how much of the
+ * client's body the provider would have read from its cache without Sluice (the savings ledger)
+ * and what broke the cache (the cache-breaker diagnostics). Counts and hashes only, never text
+ * (DESIGN invariant 7).
+ *
+ * Cost: one pass over the body's bytes (src/core/hash.ts, ≈ 1 ns per byte), memoised per history
+ * element node, which the scan cache (src/gateway/scan-cache.ts) lends from the session's last
+ * body: in a session served by one isolate only the new messages are hashed.
+ */
+import { hashBytes } from "../hash";
+import type { JsonNode } from "../../providers/shared/json-scan";
+
+/** Hex digits kept of each message hash: 48 bits, ample to tell two versions of one message apart, and 4 bytes per message less on the step RPC. */
+export const MESSAGE_HASH_CHARS = 12;
+
+/** One top-level member of the request body. */
+export interface MemberFacts {
+  key: string;
+  /** Hash (src/core/hash.ts, MESSAGE_HASH_CHARS hex) of the member's value bytes. */
+  hash: string;
+  /** UTF-8 bytes of the member's value. */
+  bytes: number;
+}
+
+/** The request's cacheable prefix as hashes. */
+export interface PrefixFacts {
+  /** Every top-level member but the history, in body order. */
+  members: MemberFacts[];
+  /** Per history element, in order: hash (MESSAGE_HASH_CHARS hex) of its raw bytes. */
+  message_hashes: string[];
+}
+
+const memo = new WeakMap<JsonNode, string>();
+
+/** Hash of `node`'s bytes in `bytes`, memoised per node (a lent node has the same bytes). */
+function nodeHash(bytes: Uint8Array, node: JsonNode): string {
+  let h = memo.get(node);
+  if (h === undefined) memo.set(node, (h = hashBytes(bytes, node.start, node.end).slice(0, MESSAGE_HASH_CHARS)));
+  return h;
+}
+
+/**
+ * The prefix facts of a parsed body: `root` is `scanJson(bytes)`, `history_key` the adapter's
+ * history array member ("messages" / "input"). A body whose root is not an object, or whose
+ * history is not an array, yields no messages (adapters reject such bodies before this runs).
+ */
+export function prefixFactsOf(bytes: Uint8Array, root: JsonNode, history_key: string): PrefixFacts {
+  const members: MemberFacts[] = [];
+  let message_hashes: string[] = [];
+  if (root.type !== "object") return { members, message_hashes };
+  for (const e of root.entries) {
+    if (e.key === history_key) {
+      if (e.value.type === "array") message_hashes = e.value.items.map((m) => nodeHash(bytes, m));
+      continue;
+    }
+    members.push({ key: e.key, hash: hashBytes(bytes, e.value.start, e.value.end).slice(0, MESSAGE_HASH_CHARS), bytes: e.value.end - e.value.start });
+  }
+  return { members, message_hashes };
+}
+
+/**
+ * Top-level members that are request knobs, not prompt: they are not part of the cached prefix
+ * (Anthropic and OpenAI prompt caching hash tools, system / instructions and the history; a
+ * different `max_tokens` or `stream` still reads the cache).
+ */
+export const NOT_PREFIX_MEMBERS: ReadonlySet<string> = new Set([
+  "model", "max_tokens", "max_completion_tokens", "max_output_tokens", "stream", "stream_options", "temperature", "top_p", "top_k",
+  "metadata", "stop", "stop_sequences", "user", "store", "service_tier", "parallel_tool_calls", "prompt_cache_key", "prompt_cache_retention",
+  "include", "n", "seed", "safety_identifier", "truncation", "background",
+]);
+
+/** The members of `p` that belong to the cached prefix (not NOT_PREFIX_MEMBERS), in body order. */
+export function prefixMembers(p: PrefixFacts): MemberFacts[] {
+  return p.members.filter((m) => !NOT_PREFIX_MEMBERS.has(m.key));
+}
+
+/**
+ * How far two requests' prefixes agree: `members_equal` when their prefix members
+ * (prefixMembers) have the same keys, order and hashes; `shared_messages` = the number of leading
+ * history elements with equal hashes (0 when the members differ, since the history follows them
+ * in the cache).
+ */
+export function sharedPrefix(prev: PrefixFacts, cur: PrefixFacts): { members_equal: boolean; shared_messages: number } {
+  const a = prefixMembers(prev), b = prefixMembers(cur);
+  const members_equal = a.length === b.length && a.every((m, i) => m.key === b[i]!.key && m.hash === b[i]!.hash);
+  if (!members_equal) return { members_equal, shared_messages: 0 };
+  const n = Math.min(prev.message_hashes.length, cur.message_hashes.length);
+  let i = 0;
+  while (i < n && prev.message_hashes[i] === cur.message_hashes[i]) i++;
+  return { members_equal, shared_messages: i };
+}
