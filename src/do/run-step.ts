@@ -13,6 +13,7 @@ import { decodeStepFacts } from "../core/facts/wire-facts";
 import { stepContext } from "../core/policy/step-context";
 import { loadLedger, saveAdditions } from "./ledger-sql";
 import { beginCall } from "./session-calls";
+import { swapLastPrefix } from "./last-prefix";
 import type { SessionStore } from "./session-store";
 import type { StepInput, StepOutput } from "../session/step-types";
 import { disabledOutput, stepOutputOf } from "../core/policy/step-output";
@@ -40,6 +41,8 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   const facts = decodeStepFacts(input.facts);
   const ledger = loadLedger(sql);
   const state = beginCall(store, { now_ms, model: facts.model, provider: facts.provider, config }, ledger);
+  // The previous request's prefix, for the savings ledger and the cache diagnostics (./last-prefix.ts).
+  const previous = swapLastPrefix(store, facts, now_ms);
   if (store.getMeta("disabled") === "1") {
     store.add("disabled_requests", 1);
     store.flush();
