@@ -13,13 +13,13 @@
  *    timed; the DO's step is not (it runs in the Durable Object).
  */
 import { loadConfig } from "../src/config/load-config";
-import { stepFactsOf } from "../src/core/facts/step-facts";
 import { decodeStepFacts, encodeStepFacts } from "../src/core/facts/wire-facts";
 import { decideForward } from "../src/gateway/decide-forward";
-import { prepareCompaction } from "../src/gateway/prepare-compaction";
+import { prepareCompaction, stepFactsFor } from "../src/gateway/prepare-compaction";
 import { ScanCache } from "../src/gateway/scan-cache";
 import { recordOutcome } from "../src/do/record-outcome";
 import { runStep } from "../src/do/run-step";
+import { QUIET_TRACE } from "../src/core/trace/record-tier-event";
 import { SessionStore } from "../src/do/session-store";
 import type { ProviderAdapter } from "../src/providers/types";
 import type { StepInput } from "../src/session/step-types";
@@ -42,7 +42,7 @@ function requestFor(adapter: ProviderAdapter, s: Session, end: number): Uint8Arr
 function stepInputOf(adapter: ProviderAdapter, bytes: Uint8Array, scan?: ScanCache, key = ""): { input: StepInput; prepared: Extract<ReturnType<typeof prepareCompaction>, { kind: "ready" }> } | null {
   const prepared = prepareCompaction(adapter.provider, new Headers(), bytes, () => adapter, scan ? (b) => scan.scan(key, b) : undefined);
   if (prepared.kind !== "ready") return null;
-  const input: StepInput = { session_id: prepared.session.id, facts: encodeStepFacts(stepFactsOf(prepared.parsed.view, CONFIG)), config: CONFIG, mode: "compact", correlation_id: "00000000-0000-4000-8000-000000000000", now_ms: 0 };
+  const input: StepInput = { session_id: prepared.session.id, facts: encodeStepFacts(stepFactsFor(prepared, CONFIG, new Headers())), config: CONFIG, mode: "compact", correlation_id: "00000000-0000-4000-8000-000000000000", now_ms: 0 };
   return { input, prepared };
 }
 
@@ -89,7 +89,7 @@ async function gatewayCpu(adapter: ProviderAdapter): Promise<void> {
       if (step) {
         const input = { ...step.input, now_ms: now, correlation_id: `${s.id}#${k}` };
         // The DO's part (not timed), then the gateway's apply + check.
-        const out = await runStep({ store, sql: m.sql, env: {} }, input);
+        const out = await runStep({ store, sql: m.sql, env: {}, trace: QUIET_TRACE }, input);
         t = performance.now();
         const d = decideForward(step.prepared, bytes, out, "compact", input.correlation_id);
         JSON.stringify(d.report);

@@ -49,6 +49,9 @@ export function recordTierEvent(trace: TraceSink, result: TierResult, session_id
   return event;
 }
 
+/** A sink that drops every line (the replay and the benchmarks, whose output is their report). */
+export const QUIET_TRACE: TraceSink = { append: () => undefined };
+
 /** The Worker log as a sink (console.log: one line per call). Never throws. */
 export const consoleTrace: TraceSink = {
   append(line) {

@@ -18,6 +18,7 @@ import { loadConfig } from "../../../src/config/load-config";
 import type { CompactionConfig } from "../../../src/config/schema";
 import { decideForward } from "../../../src/gateway/decide-forward";
 import { prepareCompaction, stepFactsFor } from "../../../src/gateway/prepare-compaction";
+import { QUIET_TRACE } from "../../../src/core/trace/record-tier-event";
 import { betaHeaderFor } from "../../../src/gateway/request-headers";
 import { recordOutcome } from "../../../src/do/record-outcome";
 import { runStep } from "../../../src/do/run-step";
@@ -28,7 +29,6 @@ import type { SluiceTransform } from "../types";
 import { createMemorySql } from "./create-memory-sql";
 
 /** The step's trace lines are the Worker log's; the replay's report says what each call decided. */
-const QUIET = { append: () => undefined };
 
 /** Options: the env vars the gateway would read (default: `SLUICE_COMPACTION=1`, every other setting at its default). */
 export interface InProcessOptions {
@@ -88,7 +88,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     host = catchUp(id, host, call.time_ms);
     if (host.store.getMeta("session_id") === null) host.store.setMeta("session_id", id);
     const correlation_id = `${call.session_id}#${call.call_index}`;
-    const out = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET }, { session_id: id, facts: encodeStepFacts(stepFactsFor(prepared, config, requestHeaders)), config, mode, correlation_id, now_ms: call.time_ms });
+    const out = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET_TRACE }, { session_id: id, facts: encodeStepFacts(stepFactsFor(prepared, config, requestHeaders)), config, mode, correlation_id, now_ms: call.time_ms });
     const decision = decideForward(prepared, body, out, mode, correlation_id);
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
     host.store.flush();
