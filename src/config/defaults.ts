@@ -34,7 +34,7 @@ export const DEFAULTS = {
   /** NAME of the env var/secret holding the engine credential, never the credential itself. */
   api_key_env: null as string | null,
   /** Below this many estimated input tokens nothing is compacted (limiar_tokens). */
-  threshold_tokens: 20_000,
+  threshold_tokens: 0,
   /** Tool results smaller than this many bytes are never truncated by micro (piso_bytes). */
   min_result_bytes: 2_048,
   /** The last N turns (model round trips) are never touched (preservar_recentes). */

@@ -9,7 +9,7 @@ import type { BudgetPressure, CoreConfig, Tier } from "./types";
  * a request is far under threshold_tokens on every priced model (5 % of a 200k window is 10k
  * tokens, half the 20k default threshold), so the micro tier would only refuse.
  */
-export const MICRO_MIN_CONTEXT_PCT = 0.05;
+export const MICRO_MIN_CONTEXT_PCT = 0;
 
 /** Picks the tier for `pressure`. */
 export function selectTier(pressure: BudgetPressure, config: Pick<CoreConfig, "auto_context_pct" | "idle_seconds">): Tier {
