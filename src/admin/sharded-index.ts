@@ -8,6 +8,8 @@ import type { IndexUpdate } from "./index-update";
 import { INDEX_SHARDS, indexShardOf, mergeSeries, mergeSummaries, splitByShard } from "./index-shards";
 import type { StoredSeries } from "./metrics-catalog";
 import { totalsOf, type IndexTotals, type SessionSummary } from "./summarize-index";
+import { mergeLengthRows } from "./session-lengths";
+import type { LengthRow } from "../core/cost/session-lengths";
 
 /** What one index object (src/do/index-object.ts SessionIndex) answers. */
 export interface IndexShard {
@@ -16,6 +18,8 @@ export interface IndexShard {
   get(id: string): Promise<SessionSummary | null>;
   series(): Promise<{ series: StoredSeries[]; sessions: number }>;
   setDisabled(id: string, disabled: boolean): Promise<void>;
+  /** Histogram of the model-call counts of sessions last active before `before_ms` (epoch ms), i.e. finished: [calls, sessions] rows. */
+  lengths(before_ms: number): Promise<LengthRow[]>;
 }
 
 /** The whole index: the IndexShard calls over every shard, plus global totals. */
@@ -56,5 +60,6 @@ export function shardedIndex(shard: (i: number) => IndexShard, shards = INDEX_SH
       return totalsOf(s.series, s.sessions);
     },
     setDisabled: (id, disabled) => shard(indexShardOf(id, shards)).setDisabled(id, disabled),
+    lengths: async (before_ms) => mergeLengthRows(await Promise.all(all().map((s) => s.lengths(before_ms)))),
   };
 }

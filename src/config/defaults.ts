@@ -33,8 +33,12 @@ export const DEFAULTS = {
   model: null as string | null,
   /** NAME of the env var/secret holding the engine credential, never the credential itself. */
   api_key_env: null as string | null,
-  /** Below this many estimated input tokens nothing is compacted (limiar_tokens). */
-  threshold_tokens: 20_000,
+  /**
+   * The operator's floor: below this many estimated input tokens no step is taken
+   * (limiar_tokens). 0 by default: the five-term cost model alone decides whether a step pays,
+   * so a long session of small calls can be compacted (issue 30 item 3).
+   */
+  threshold_tokens: 0,
   /** Tool results smaller than this many bytes are never truncated by micro (piso_bytes). */
   min_result_bytes: 2_048,
   /** The last N turns (model round trips) are never touched (preservar_recentes). */

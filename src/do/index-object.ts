@@ -17,6 +17,7 @@ import type { SampleSuffix } from "../admin/render-exposition";
 import { sessionLabel } from "../admin/session-label";
 import { indexShardName } from "../admin/index-shards";
 import { shardedIndex, type IndexShard, type ShardedIndex } from "../admin/sharded-index";
+import type { LengthRow } from "../core/cost/session-lengths";
 
 /** The whole sharded index over the SESSION_INDEX namespace. */
 export function sessionIndexOf(ns: DurableObjectNamespace<SessionIndex>): ShardedIndex {
@@ -123,6 +124,17 @@ export class SessionIndex extends DurableObject<Env> {
       id, disabled ? 1 : 0,
     );
     this.prune();
+  }
+
+  /**
+   * Histogram of the model-call counts of the sessions last active before `before_ms` (epoch ms):
+   * the finished sessions whose lengths set the cost model's remaining-calls table
+   * (../core/cost/session-lengths.ts), as [calls, sessions] rows by ascending calls.
+   */
+  async lengths(before_ms: number): Promise<LengthRow[]> {
+    return this.ctx.storage.sql.exec<{ calls: number; n: number }>(
+      "SELECT calls, COUNT(*) AS n FROM sessions WHERE calls > 0 AND last_activity_ms < ? GROUP BY calls ORDER BY calls", before_ms,
+    ).toArray().map((r) => [r.calls, r.n] as const);
   }
 
   /** Most recently active sessions first (never-active ones last), at most `limit`. */

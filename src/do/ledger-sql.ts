@@ -52,4 +52,5 @@ export function saveAdditions(
 export function rollbackStep(sql: SqlStorage, step: number): void {
   sql.exec("DELETE FROM ledger WHERE step = ?", step);
   sql.exec("DELETE FROM steps WHERE step = ?", step);
+  sql.exec("DELETE FROM step_terms WHERE step = ?", step);
 }

@@ -29,20 +29,30 @@ export interface EngineDeps {
   fetch?: typeof fetch;
 }
 
-/** Asks the engine about `pairs`; undefined on any failure (counted as fail_open_engine_<reason>). */
-export async function askEngine(deps: EngineDeps, config: CompactionConfig, view: StepFacts, pairs: readonly PairFacts[]): Promise<Verdicts | undefined> {
+/** An HTTP engine's verdicts and what they cost, USD (the answer's `cost_usd`: ../engines/protocol.ts). */
+export interface EngineVerdicts {
+  verdicts: Verdicts;
+  cost_usd: number;
+}
+
+/**
+ * Asks the engine about `pairs`; undefined on any failure (counted as fail_open_engine_<reason>).
+ * The reported cost is added to the session's `engine_cost_usd` counter.
+ */
+export async function askEngine(deps: EngineDeps, config: CompactionConfig, view: StepFacts, pairs: readonly PairFacts[]): Promise<EngineVerdicts | undefined> {
   const engine = createEngine(config, { env: deps.env, fetch: deps.fetch });
   if (engine.kind === "heuristic") return undefined;
-  if (pairs.length === 0) return {};
+  if (pairs.length === 0) return { verdicts: {}, cost_usd: 0 };
   const outcome = await engine.decide(buildEngineRequest(pairs, { model: config.model, head_chars: config.head_chars, turn_count: view.turn_count }));
   if (!outcome.ok) {
     deps.store.add(`fail_open_${engineFailureCounter(outcome.reason)}`, 1);
     return undefined;
   }
   deps.store.add("engine_calls", 1);
+  if (outcome.cost_usd > 0) deps.store.add("engine_cost_usd", outcome.cost_usd);
   const verdicts: Verdicts = {};
   for (const v of outcome.verdicts) verdicts[v.id] = { kind: v.verdict, confidence: v.confidence, rule: "none" };
-  return verdicts;
+  return { verdicts, cost_usd: outcome.cost_usd };
 }
 
 /** Pairs of `ctx.view` a step could edit, ignoring age when `anyAge` (precomputation covers pairs that age into eligibility). */
@@ -56,17 +66,19 @@ function candidates(ctx: Pick<TierContext, "view" | "ledger" | "config">, anyAge
 export async function precomputeVerdicts(deps: EngineDeps, config: CompactionConfig, view: StepFacts): Promise<void> {
   if (config.engine === "heuristic") return;
   const pairs = candidates({ view, ledger: loadLedger(deps.sql), config }, true);
-  const verdicts = await askEngine(deps, config, view, pairs);
-  if (verdicts === undefined) return;
-  deps.store.setMeta(META_KEY, JSON.stringify({ ids: pairs.map((p) => p.id), verdicts }));
+  const answer = await askEngine(deps, config, view, pairs);
+  if (answer === undefined) return;
+  deps.store.setMeta(META_KEY, JSON.stringify({ ids: pairs.map((p) => p.id), verdicts: answer.verdicts }));
   deps.store.add("engine_precomputed", 1);
 }
 
 /**
  * The verdicts for this request's step: the precomputed ones when they cover every pair the step
- * would ask about (no engine call on the request path), else a live engine call.
+ * would ask about (no engine call on the request path; their cost was paid at the idle alarm, so
+ * the step's decision prices them at 0: a sunk cost changes no decision), else a live engine call
+ * with the cost its answer reported.
  */
-export async function stepVerdicts(deps: EngineDeps, config: CompactionConfig, ctx: TierContext): Promise<Verdicts | undefined> {
+export async function stepVerdicts(deps: EngineDeps, config: CompactionConfig, ctx: TierContext): Promise<EngineVerdicts | undefined> {
   const pairs = candidates(ctx, false);
   const raw = deps.store.getMeta(META_KEY);
   if (raw !== null) {
@@ -76,7 +88,7 @@ export async function stepVerdicts(deps: EngineDeps, config: CompactionConfig, c
       const known = new Set(pre.ids);
       if (pairs.every((p) => known.has(p.id))) {
         deps.store.add("engine_precomputed_used", 1);
-        return pre.verdicts;
+        return { verdicts: pre.verdicts, cost_usd: 0 };
       }
     }
   }

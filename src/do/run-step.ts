@@ -1,8 +1,10 @@
 /**
  * One request's compaction step inside the session DO (shell over the pure core): records the
  * call (./session-calls.ts), builds the context from the session's state
- * (../core/policy/step-context.ts), consults an HTTP engine when configured (with its deadline;
- * failures count and mean no engine removals), runs `compact`, writes the trace line of a
+ * (../core/policy/step-context.ts: R from the deployment's table the gateway sent, avg from the
+ * session's request sizes), consults an HTTP engine when configured (with its deadline;
+ * failures count and mean no engine removals; its reported cost prices the step), runs `compact`,
+ * keeps a step's cost-model terms (./step-terms-sql.ts), writes the trace line of a
  * selected tier (one JSON line: ../core/trace/record-tier-event.ts), persists the ledger
  * additions, and returns the plan. In measurement mode the same runs (the ledger evolves as if
  * compacting); the gateway applies the plan without forwarding it and reports what it would
@@ -12,6 +14,8 @@ import { compact } from "../core/policy/compact";
 import { decodeStepFacts } from "../core/facts/wire-facts";
 import { stepContext } from "../core/policy/step-context";
 import { loadLedger, saveAdditions } from "./ledger-sql";
+import { saveStepTerms } from "./step-terms-sql";
+import type { RequestSizes } from "../core/cost/average-request-tokens";
 import { beginCall } from "./session-calls";
 import { swapLastPrefix } from "./last-prefix";
 import type { SessionStore } from "./session-store";
@@ -34,6 +38,21 @@ export interface StepDeps {
 /** Meta key of what the provider did with the session's last native edit (../usage/settle-native.ts ProviderCleared, JSON). */
 export const PROVIDER_CLEARED_META = "native_provider_cleared";
 
+/** Counters of the session's estimated request sizes (the distortion term's avg before any usage report). */
+const ESTIMATED_TOKENS = "request_tokens_estimated";
+const ESTIMATED_REQUESTS = "requests_estimated";
+
+/** What the session measured of its request sizes so far (../core/cost/average-request-tokens.ts), from its counters. */
+function requestSizes(store: SessionStore): RequestSizes {
+  const c = store.counterValues(["usage_input_tokens", "usage_cache_read_input_tokens", "usage_cache_creation_input_tokens", "usage_reports", ESTIMATED_TOKENS, ESTIMATED_REQUESTS]);
+  return {
+    reported_tokens: c.usage_input_tokens! + c.usage_cache_read_input_tokens! + c.usage_cache_creation_input_tokens!,
+    reports: c.usage_reports!,
+    estimated_tokens: c[ESTIMATED_TOKENS]!,
+    estimated_requests: c[ESTIMATED_REQUESTS]!,
+  };
+}
+
 /** Runs one step and flushes the store; never throws for well-formed input (engine failures are counted, not thrown). */
 export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOutput> {
   const { store, sql } = deps;
@@ -48,14 +67,23 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
     store.flush();
     return disabledOutput(facts.est_tokens);
   }
-  const ctx = stepContext(state, facts, config, now_ms, input.correlation_id);
+  const ctx = stepContext({ ...state, request_sizes: requestSizes(store) }, facts, config, now_ms, input.correlation_id, input.remaining_calls_table);
+  store.add(ESTIMATED_TOKENS, facts.est_tokens);
+  store.add(ESTIMATED_REQUESTS, 1);
 
-  if (config.engine !== "heuristic") ctx.verdicts = await stepVerdicts(deps, config, ctx);
+  if (config.engine !== "heuristic") {
+    const answer = await stepVerdicts(deps, config, ctx);
+    if (answer !== undefined) {
+      ctx.verdicts = answer.verdicts;
+      ctx.engine_cost_usd = answer.cost_usd;
+    }
+  }
 
   const result = compact(ctx);
   if (result.step !== null || result.skipped !== null) recordTierEvent(deps.trace ?? consoleTrace, result, input.session_id);
   const stepInfo = result.step ? { tokens_before: result.tokens_original, tokens_after: result.tokens_after, correlation_id: input.correlation_id } : null;
   saveAdditions(sql, result.ledger_additions, stepInfo);
+  if (result.step) saveStepTerms(sql, result.step.step, result.step.terms);
   const out = stepOutputOf(result);
   const cleared = out.native !== undefined ? store.getMeta(PROVIDER_CLEARED_META) : null;
   if (cleared !== null) out.provider_cleared = JSON.parse(cleared) as ProviderCleared;

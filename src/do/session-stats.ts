@@ -4,6 +4,8 @@
  * usage, estimator calibration. Counts, sizes, ids and hashes only (DESIGN invariant 7).
  */
 import type { SessionStore } from "./session-store";
+import type { StepTerms } from "../core/cost/net-benefit";
+import { loadStepTerms } from "./step-terms-sql";
 
 export interface SessionStats {
   session_id: string | null;
@@ -16,7 +18,8 @@ export interface SessionStats {
   idle: boolean;
   complete: boolean;
   counters: Record<string, number>;
-  steps: { step: number; tier: string; at_ms: number; pairs_removed: number; tokens_before: number; tokens_after: number; correlation_id: string }[];
+  /** Steps kept, with the cost model's terms each was taken on (../core/cost/net-benefit.ts StepTerms; null for a step stored without them). */
+  steps: { step: number; tier: string; at_ms: number; pairs_removed: number; tokens_before: number; tokens_after: number; correlation_id: string; terms: StepTerms | null }[];
   /** Per forwarded call: estimated tokens as sent by the client vs as forwarded. */
   calls_log: { seq: number; at_ms: number; tokens_original: number; tokens_sent: number; tier: string; outcome: string }[];
   /** cache_read / (input + cache_read + cache_write) over reported usage; null before any report. */
@@ -30,6 +33,7 @@ export function sessionStats(store: SessionStore, sql: SqlStorage): SessionStats
   const inp = c.usage_input_tokens ?? 0, rd = c.usage_cache_read_input_tokens ?? 0, wr = c.usage_cache_creation_input_tokens ?? 0;
   const est = c.calibration_estimated ?? 0;
   const last = store.getMeta("last_activity_ms");
+  const terms = loadStepTerms(sql);
   return {
     session_id: store.getMeta("session_id"),
     model: store.getMeta("model"),
@@ -41,7 +45,8 @@ export function sessionStats(store: SessionStore, sql: SqlStorage): SessionStats
     idle: store.getMeta("idle") === "1",
     complete: store.getMeta("complete") === "1",
     counters: c,
-    steps: sql.exec<SessionStats["steps"][number]>("SELECT step, tier, at_ms, pairs_removed, tokens_before, tokens_after, correlation_id FROM steps ORDER BY step").toArray(),
+    steps: sql.exec<Omit<SessionStats["steps"][number], "terms">>("SELECT step, tier, at_ms, pairs_removed, tokens_before, tokens_after, correlation_id FROM steps ORDER BY step").toArray()
+      .map((s) => ({ ...s, terms: terms.get(s.step) ?? null })),
     calls_log: sql.exec<SessionStats["calls_log"][number]>("SELECT seq, at_ms, tokens_original, tokens_sent, tier, outcome FROM calls ORDER BY seq").toArray(),
     cache_hit_ratio: inp + rd + wr === 0 ? null : rd / (inp + rd + wr),
     calibration_ratio: est === 0 ? null : (c.calibration_reported ?? 0) / est,

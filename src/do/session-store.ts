@@ -19,6 +19,7 @@ CREATE TABLE IF NOT EXISTS pairs_seen (pair_id TEXT PRIMARY KEY, first_seen_ms I
 CREATE TABLE IF NOT EXISTS steps (
   step INTEGER PRIMARY KEY, tier TEXT NOT NULL, at_ms INTEGER NOT NULL, pairs_removed INTEGER NOT NULL,
   tokens_before INTEGER NOT NULL, tokens_after INTEGER NOT NULL, cost_usd REAL NOT NULL, correlation_id TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS step_terms (step INTEGER PRIMARY KEY, terms TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS calls (
   seq INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, tokens_original INTEGER NOT NULL, tokens_sent INTEGER NOT NULL,
   tier TEXT NOT NULL, outcome TEXT NOT NULL);

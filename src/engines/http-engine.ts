@@ -32,7 +32,7 @@ export const ENGINE_FAILURE_REASONS = [
 export type EngineFailureReason = (typeof ENGINE_FAILURE_REASONS)[number];
 
 export type EngineOutcome =
-  | { ok: true; plan: EditPlan; verdicts: EngineVerdict[]; latency_ms: number }
+  | { ok: true; plan: EditPlan; verdicts: EngineVerdict[]; latency_ms: number; /** What the engine reported this answer cost, USD (protocol `cost_usd`; 0 when absent or no call was made). */ cost_usd: number }
   | {
       ok: false;
       reason: EngineFailureReason;
@@ -93,7 +93,7 @@ export function createHttpEngine(config: HttpEngineConfig, deps: HttpEngineDeps)
     const started = now();
     const fail = (reason: EngineFailureReason, detail: string, status?: number): EngineOutcome =>
       ({ ok: false, reason, detail, ...(status === undefined ? {} : { status }), latency_ms: now() - started });
-    if (request.candidates.length === 0) return { ok: true, plan: { actions: {} }, verdicts: [], latency_ms: 0 };
+    if (request.candidates.length === 0) return { ok: true, plan: { actions: {} }, verdicts: [], latency_ms: 0, cost_usd: 0 };
 
     const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
     if (config.api_key_env !== null) {
@@ -133,7 +133,7 @@ export function createHttpEngine(config: HttpEngineConfig, deps: HttpEngineDeps)
         if (text === null) return fail("malformed", `answer over ${MAX_ANSWER_BYTES} bytes`, res.status);
         const read = readEngineAnswer(text, request.candidates.map((c) => c.id), config.decision_threshold);
         if (!read.ok) return fail("malformed", read.detail, res.status);
-        return { ok: true, plan: read.plan, verdicts: read.verdicts, latency_ms: now() - started };
+        return { ok: true, plan: read.plan, verdicts: read.verdicts, latency_ms: now() - started, cost_usd: read.cost_usd };
       } catch (err) {
         return fail("network", describeError(err));
       }

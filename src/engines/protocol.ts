@@ -3,7 +3,7 @@
  * (`local`, `remote`), defined once as zod schemas. Human description: docs/engine-protocol.md.
  *
  * Request  POST <endpoint>  {protocol, model, head_chars, candidates: [...]}
- * Answer   200 application/json  {verdicts: [{id, verdict, confidence}]}
+ * Answer   200 application/json  {verdicts: [{id, verdict, confidence}], cost_usd?}
  *
  * An answer is all-or-nothing: bad JSON, wrong types, an unknown id, a missing id or a
  * duplicated id make the WHOLE answer malformed, and the caller fails open (original history).
@@ -54,6 +54,10 @@ export const engineVerdictSchema = z.object({
 });
 export type EngineVerdict = z.infer<typeof engineVerdictSchema>;
 
-/** The answer body. */
-export const engineAnswerSchema = z.object({ verdicts: z.array(engineVerdictSchema) });
+/**
+ * The answer body. `cost_usd` (optional): what producing this answer cost, USD (e.g. the
+ * engine's own model call at its provider's prices), a finite number ≥ 0; the cost model prices
+ * it as the step's compaction request cost (term ③, src/core/cost/net-benefit.ts). Absent: 0.
+ */
+export const engineAnswerSchema = z.object({ verdicts: z.array(engineVerdictSchema), cost_usd: z.number().finite().nonnegative().optional() });
 export type EngineAnswer = z.infer<typeof engineAnswerSchema>;

@@ -3,13 +3,14 @@
  * 1. The text must parse as JSON and match `engineAnswerSchema`.
  * 2. Every request id must appear exactly once; no id outside the request may appear.
  * 3. A verdict with confidence below `decision_threshold` counts as keep (not written in the plan).
+ * 4. `cost_usd`, when present, must be a finite number ≥ 0 (USD); absent reads as 0.
  * Any failure → `{ok: false}` with a short detail (ids and field paths only, never text).
  */
 import type { EditPlan, PairAction } from "../core/plan/types";
 import { engineAnswerSchema, type EngineVerdict, type Verdict } from "./protocol";
 
 export type ReadAnswerResult =
-  | { ok: true; plan: EditPlan; verdicts: EngineVerdict[] }
+  | { ok: true; plan: EditPlan; verdicts: EngineVerdict[]; /** The answer's `cost_usd`, 0 when absent. */ cost_usd: number }
   | { ok: false; detail: string };
 
 /** Validates `text` against the ids that were sent. */
@@ -41,7 +42,7 @@ export function readEngineAnswer(text: string, requestIds: readonly string[], de
     const action = toAction(v.verdict);
     if (action.kind !== "keep") actions[v.id] = action;
   }
-  return { ok: true, plan: { actions }, verdicts: parsed.data.verdicts };
+  return { ok: true, plan: { actions }, verdicts: parsed.data.verdicts, cost_usd: parsed.data.cost_usd ?? 0 };
 }
 
 function toAction(verdict: Verdict): PairAction {

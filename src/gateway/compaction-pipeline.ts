@@ -34,6 +34,8 @@ import type { IncomingRequest, RouteKind } from "./handle-request";
 import { COMPACTION_HEADER, prepareCompaction, stepFactsFor } from "./prepare-compaction";
 import { errorName, logFailOpen } from "./log-fail-open";
 import { Deadline, withDeadline } from "./deadline";
+import { stepTermFields, type StepTermFields } from "../core/audit/audit-record";
+import type { RemainingCallsTable } from "../core/cost/session-lengths";
 
 export { COMPACTION_HEADER };
 
@@ -63,7 +65,9 @@ export interface PipelineDeps {
   /** True when compaction is off for the whole deployment (./global-switch.ts: the isolate's cache over the audit DO's flag). Absent: never off. */
   globallyDisabled?: () => Promise<boolean>;
   /** Called when a new step was forwarded (audit trail: counts only). */
-  onStep?: (step: { tier: StepOutput["tier"]; tokens_before: number; tokens_after: number; usd: number; correlation_id: string; session_id: string }) => void;
+  onStep?: (step: { tier: StepOutput["tier"]; tokens_before: number; tokens_after: number; usd: number; correlation_id: string; session_id: string } & StepTermFields) => void;
+  /** The deployment's remaining-calls table as this isolate last read it (./session-lengths-cache.ts), sent in the step; absent or null: none. */
+  remainingCallsTable?: () => RemainingCallsTable | null;
 }
 
 /** What the pipeline hands back to the request handler. */
@@ -126,7 +130,8 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const facts = encodeStepFacts(stepFactsFor(prepared, deps.config, req.headers));
   let out: StepOutput;
   try {
-    out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0 })), deps.doTimeoutMs);
+    const lengths = deps.remainingCallsTable?.() ?? null;
+    out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, ...(lengths ? { remaining_calls_table: lengths } : {}) })), deps.doTimeoutMs);
   } catch (err) {
     const reason = err instanceof Deadline ? "do_timeout" : "do_error";
     log(reason, sid, est, err);
@@ -146,7 +151,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
     }
     if (out.step !== null) {
       try {
-        deps.onStep?.({ tier: out.tier, tokens_before: est, tokens_after: decision.report.tokens_sent, usd: out.cost_estimate, correlation_id: req.requestId, session_id: sid });
+        deps.onStep?.({ tier: out.tier, tokens_before: est, tokens_after: decision.report.tokens_sent, usd: out.cost_estimate, correlation_id: req.requestId, session_id: sid, ...(out.terms ? stepTermFields(out.terms) : {}) });
       } catch { /* audit is best effort */ }
     }
   }

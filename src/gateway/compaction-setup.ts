@@ -12,6 +12,7 @@ import type { AuditEntry } from "../core/audit/audit-record";
 import type { SessionObject } from "../do/session-object";
 import { AUDIT_OBJECT_NAME, type AuditObject } from "../do/audit-object";
 import { globalSwitch } from "./global-switch";
+import { sessionLengthsCache } from "./session-lengths-cache";
 import { sessionIndexOf } from "../do/index-object";
 import { runPipeline, type PipelineDeps } from "./compaction-pipeline";
 import { announceEngineDestination, engineDestination } from "./engine-destination";
@@ -97,6 +98,12 @@ export function compactionHookFor(env: Env, ctx: ExecutionContext | undefined, o
         index: env.SESSION_INDEX ? sessionIndexOf(env.SESSION_INDEX) : undefined,
         globallyDisabled: env.AUDIT ? () => globalSwitch.disabled(() => auditStub(env).compactionDisabled(), Date.now()) : undefined,
         onStep: (step) => waitUntil(audit(env, { kind: "compaction_step", fields: step }, false)),
+        // The deployment's finished sessions (idle past complete_after_seconds) set R's table; read off the hot path.
+        remainingCallsTable: env.SESSION_INDEX ? () => {
+          const index = sessionIndexOf(env.SESSION_INDEX);
+          const now = Date.now();
+          return sessionLengthsCache.current(() => index.lengths(now - config.complete_after_seconds * 1000), now, waitUntil);
+        } : undefined,
         ...overrides,
       },
       req,

@@ -12,6 +12,8 @@ import type { SkipReason, Tier } from "../core/policy/types";
 import type { NativeParams } from "../core/policy/resolve-mechanism";
 import type { ProviderCleared } from "../usage/settle-native";
 import type { Usage } from "../usage/extract-usage";
+import type { StepTerms } from "../core/cost/net-benefit";
+import type { RemainingCallsTable } from "../core/cost/session-lengths";
 
 /**
  * Why a request went upstream with its original bytes (DESIGN invariant 5):
@@ -47,6 +49,12 @@ export interface StepInput {
   correlation_id: string;
   /** Request time, epoch ms (the Worker's clock). */
   now_ms: number;
+  /**
+   * The deployment's remaining-calls table (src/core/cost/session-lengths.ts: a few dozen
+   * numbers), as the gateway's isolate last read it from the session index
+   * (src/gateway/session-lengths-cache.ts); absent: the seed estimate of R.
+   */
+  remaining_calls_table?: RemainingCallsTable;
 }
 
 /** The DO's answer. `plan` is the whole plan to apply (re-applied ledger + any new step). */
@@ -79,6 +87,8 @@ export interface StepOutput {
   native?: NativeParams;
   /** Native only: what the provider reported for the session's last native edit (from its `applied_edits`); absent before any report. */
   provider_cleared?: ProviderCleared;
+  /** The cost model's five terms of the step this request took (with R, avg, H, K); absent without a step. */
+  terms?: StepTerms;
 }
 
 /** An outcome as the gateway decided it (src/gateway/decide-forward.ts). */

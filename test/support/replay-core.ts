@@ -7,6 +7,7 @@
  * the replay issue is the real measurement.
  */
 import { estimateRemainingCalls } from "../../src/core/cost/estimate-remaining-calls";
+import { averageRequestTokens } from "../../src/core/cost/average-request-tokens";
 import { COST_DEFAULTS } from "../../src/core/cost/cost-defaults";
 import { findModelPrice } from "../../src/core/cost/find-model-price";
 import { MODEL_PRICES } from "../../src/core/cost/prices";
@@ -73,6 +74,7 @@ export function replayCore(id: string, config: CoreConfig = CORE_DEFAULTS): Repl
   const pCache = price.cache_read_per_mtok / 1e6;
   const pWrite = pIn * price.cache_write_multiplier;
   let prevOriginalLen = 0;
+  let estimatedSoFar = 0;
   session.calls.forEach((call, k) => {
     const full = session.viewAt(k);
     const view = factsOf(full, { head_chars: config.head_chars });
@@ -85,8 +87,11 @@ export function replayCore(id: string, config: CoreConfig = CORE_DEFAULTS): Repl
       prices: MODEL_PRICES,
       now_ms: now,
       expected_remaining_calls: estimateRemainingCalls(k, COST_DEFAULTS.baseline_remaining_calls),
+      // As the session DO measures it before any usage report: the mean of the requests' estimates so far, this one included.
+      avg_request_tokens: averageRequestTokens({ reported_tokens: 0, reports: 0, estimated_tokens: estimatedSoFar, estimated_requests: k }, view.est_tokens),
       correlation_id: `${id}#${k}`,
     });
+    estimatedSoFar += view.est_tokens;
     ledger = mergeLedger(ledger, result.ledger_additions);
     const fw = forwarded(view, result);
     const cold = call.idle_seconds >= price.cache_ttl_seconds;

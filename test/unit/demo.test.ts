@@ -31,10 +31,10 @@ describe("npm run demo, core path", () => {
       const m = report.total[s]!;
       return [s, [m.calls, m.rejections, m.pairs_removed, m.refetches, m.input_tokens_sent, m.input_cost_with_usd]];
     }));
-    // [calls, rejections, pairs removed, re-fetches, input tokens sent, input cost USD]. The sample
-    // never reaches threshold_tokens (20,000), so Sluice forwards every call unchanged.
+    // [calls, rejections, pairs removed, re-fetches, input tokens sent, input cost USD]. No size gate
+    // (threshold_tokens 0): the cost model takes one step on this 30-call session of small requests.
     const unchanged = [30, 0, 0, 0, 161_887, 0.215277];
-    expect(counts).toEqual({ none: unchanged, "anthropic-clear": unchanged, "observation-mask": [30, 0, 17, 1, 112_469, 0.180692], "idle-microcompact": unchanged, sluice: unchanged });
+    expect(counts).toEqual({ none: unchanged, "anthropic-clear": unchanged, "observation-mask": [30, 0, 17, 1, 112_469, 0.180692], "idle-microcompact": unchanged, sluice: [30, 0, 1, 0, 137_301, 0.185653] });
     // gpt-4o input $2.50/M, cached $1.25/M (docs/emulator.md prices): the cost is the billed usage.
     const none = report.total.none!;
     expect(none.cache_read_tokens).toBe(151_552);
@@ -42,19 +42,21 @@ describe("npm run demo, core path", () => {
     expect([existsSync(paths.json), existsSync(paths.html)]).toEqual([true, true]);
     const json = JSON.parse(readFileSync(paths.json, "utf8")) as { meta: { sluice: string }; runs: unknown[] };
     expect([json.meta.sluice, json.runs.length]).toEqual(["in-process", 5]);
-    // Why Sluice saves 0.0% here, from its own x-sluice-compaction notes, on the page and in the terminal.
+    // Sluice's decisions from its own x-sluice-compaction notes: the first call has no tier; one step.
     const sluice = report.total.sluice!;
-    // 21 calls under 5 % of gpt-4o's window (no tier), 9 in micro but under threshold_tokens.
-    expect(sluice.decisions).toEqual({ no_tier: 21, under_threshold: 9 });
-    const why = zeroReason("sluice", sluice)!;
-    expect(why).toBe("no tier (far under threshold) ×21, under threshold ×9");
+    expect(sluice.decisions).toEqual({ no_tier: 1, no_candidates: 27, step: 1, under_min_reduction: 1 });
+    expect(zeroReason("sluice", sluice)).toBeNull();
+    // Why a strategy saves 0.0% here, on the page and in the terminal.
+    const why = zeroReason("anthropic-clear", report.total["anthropic-clear"]!)!;
+    expect(why).toBe("nothing removed: its trigger was never reached");
     expect(readFileSync(paths.html, "utf8")).toContain(`<td class="why">${why}</td>`);
     expect(renderTable(report)).toContain(`  ${why}`);
     // --save-forwarded: every call of every strategy, the unchanged ones byte-identical to none's.
     expect(readdirSync(forwarded).sort()).toEqual(["anthropic-clear", "idle-microcompact", "none", "observation-mask", "sluice"]);
     expect(readdirSync(join(forwarded, "sluice", "tau-airline-gpt4o-task09"))).toHaveLength(30);
     const body = (s: string) => readFileSync(join(forwarded, s, "tau-airline-gpt4o-task09", "0029.json"), "utf8");
-    expect(body("sluice")).toBe(body("none"));
+    expect(body("sluice").length).toBeLessThan(body("none").length);
+    expect(body("anthropic-clear")).toBe(body("none"));
     expect(body("observation-mask").length).toBeLessThan(body("none").length);
   });
 });

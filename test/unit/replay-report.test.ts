@@ -65,12 +65,12 @@ describe("the report explains itself", () => {
     const { report } = await run();
     const s = report.total.sluice!;
     expect([s.savings_pct, s.decisions]).toEqual([0, { no_tier: 1, under_threshold: 1, no_candidates: 1, server_managed: 1 }]);
-    expect(zeroReason("sluice", s)).toBe("no candidates ×1, no tier (far under threshold) ×1, server-managed ×1, under threshold ×1");
+    expect(zeroReason("sluice", s)).toBe("no candidates ×1, no tier (first call) ×1, server-managed ×1, under threshold ×1");
     expect(zeroReason("none", report.total.none!)).toBe("baseline");
     expect(zeroReason("observation-mask", report.total["observation-mask"]!)).toBeNull(); // −62.0%
     const table = renderTable(report);
-    expect(table.split("\n").find((l) => l.includes("sluice") && l.startsWith("TOTAL") === false && l.includes("×"))).toMatch(/\s4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+0\s+0\s+0\s+0\.00\s+0\.00\s+no candidates ×1, no tier \(far under threshold\) ×1, server-managed ×1, under threshold ×1$/);
-    expect(renderHtml(report)).toContain('<td>4.89</td><td>4.89</td><td>0.0%</td><td>71.7%</td><td>0</td><td>0</td><td>0</td><td>0.00</td><td>0.00</td><td class="why">no candidates ×1, no tier (far under threshold) ×1, server-managed ×1, under threshold ×1</td>');
+    expect(table.split("\n").find((l) => l.includes("sluice") && l.startsWith("TOTAL") === false && l.includes("×"))).toMatch(/\s4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+0\s+0\s+0\s+0\.00\s+0\.00\s+no candidates ×1, no tier \(first call\) ×1, server-managed ×1, under threshold ×1$/);
+    expect(renderHtml(report)).toContain('<td>4.89</td><td>4.89</td><td>0.0%</td><td>71.7%</td><td>0</td><td>0</td><td>0</td><td>0.00</td><td>0.00</td><td class="why">no candidates ×1, no tier (first call) ×1, server-managed ×1, under threshold ×1</td>');
   });
 
   it("prints the legend of strategies and columns, and the model and prices, in the terminal and on the page", async () => {

@@ -49,7 +49,7 @@ describe("in-process Sluice transform", () => {
   const times = assignCallTimes(session.calls);
   const headers = agentHeaders("anthropic", "k", "sess-1");
 
-  it("runs the pipeline with virtual time: alarms on a gap, a micro step at call 9 that passes the guarantee check", async () => {
+  it("runs the pipeline with virtual time: alarms on a gap, a micro step at call 8 that passes the guarantee check", async () => {
     const host = createInProcessSluice();
     const notes: string[] = [];
     let edited: { original: Uint8Array; sent: Uint8Array } | null = null;
@@ -57,19 +57,22 @@ describe("in-process Sluice transform", () => {
       const original = enc(call.body);
       const out = await host.transform(original, headers, { provider: "anthropic", session_id: session.id, call_index: call.index, time_ms: times[call.index]! });
       notes.push(out.info.note ?? "");
-      if (call.index === 9) edited = { original, sent: out.body };
+      if (call.index === 8) edited = { original, sent: out.body };
     }
     expect(times[1]! - times[0]!).toBe(6_558_000 - 437); // the recorded gap (ms)
     // Call 1 arrives after complete_after_seconds (3,600 s): the complete alarm has fired → session_memory.
     expect(notes[1]).toBe("compact; tier=session_memory; step=none; pairs_removed=0; tokens_before=1455; tokens_after=1455");
-    // Calls 3–8 are under threshold_tokens (20,000): micro is selected but takes no step.
-    expect(notes[3]).toBe("compact; tier=micro; step=none; skipped=under_threshold; pairs_removed=0; tokens_before=10151; tokens_after=10151");
-    // tokens_after is the estimate of the bytes actually forwarded (the DO planned 6,618).
-    expect(notes[9]).toBe("compact; tier=micro; step=1; pairs_removed=3; tokens_before=21526; tokens_after=6597");
+    // Calls 3–8: micro is selected, but no old result is a candidate yet (threshold_tokens is 0 by default: no size gate).
+    expect(notes[3]).toBe("compact; tier=micro; step=none; skipped=no_candidates; pairs_removed=0; tokens_before=10151; tokens_after=10151");
+    // Call 7: a candidate, but the step would not pay; call 8: it pays.
+    expect(notes[7]).toBe("compact; tier=micro; step=none; skipped=not_positive; pairs_removed=0; tokens_before=19332; tokens_after=19332");
+    expect(notes[8]).toBe("compact; tier=micro; step=1; pairs_removed=3; tokens_before=19703; tokens_after=4774");
+    // Call 9 re-applies step 1 (tokens_after is the estimate of the bytes actually forwarded).
+    expect(notes[9]).toBe("compact; tier=micro; step=none; skipped=no_candidates; pairs_removed=3; tokens_before=21526; tokens_after=6597");
     expect(notes.filter((n) => n.includes("step=none"))).toHaveLength(9);
     expect(edited!.sent.length).toBeLessThan(edited!.original.length);
     expect(checkGuarantee(adapterFor("anthropic")!, edited!.original, edited!.sent)).toMatchObject({ ok: true, violations: [] });
-    expect(host.counters("sess-1")).toMatchObject({ requests: 10, compacted: 1, unchanged: 9, alarms_idle: 1, alarms_complete: 1, steps_micro: 1 });
+    expect(host.counters("sess-1")).toMatchObject({ requests: 10, compacted: 2, unchanged: 8, alarms_idle: 1, alarms_complete: 1, steps_micro: 1 });
     host.close();
   });
 
@@ -81,7 +84,7 @@ describe("in-process Sluice transform", () => {
     await at(2_000);
     expect(host.counters("sess-1")).toMatchObject({ requests: 2 });
     await at(2_000 + 604_800_000);
-    expect(host.counters("sess-1")).toEqual({ requests: 1, unchanged: 1, tokens_original: 347, tokens_sent: 347 });
+    expect(host.counters("sess-1")).toEqual({ requests: 1, unchanged: 1, tokens_original: 347, tokens_sent: 347, request_tokens_estimated: 347, requests_estimated: 1 });
     const off = await at(3_000 + 604_800_000, { ...headers, "x-sluice-compaction": "off" });
     expect(off.info.note).toBe("off; reason=client_header");
     host.close();

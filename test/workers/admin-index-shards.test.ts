@@ -19,6 +19,11 @@ import { compactVars, LITERAL_CONFIG, literalTwoCalls } from "./pipeline-harness
 const usage = (session_id: string, at_ms: number, input_tokens: number): IndexUpdate =>
   ({ kind: "usage", session_id, provider: "anthropic", at_ms, input_tokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 0 });
 
+const outcome = (session_id: string, at_ms: number, calls: number): IndexUpdate => ({
+  kind: "outcome", session_id, provider: "anthropic", model: null, at_ms, outcome: "unchanged", fail_open_reason: null, tier: "none", step_tier: null,
+  turns: calls, calls, tokens_original: 1, tokens_sent: 1, tokens_saved: 0, usd_saved: 0, step_ms: 1,
+});
+
 describe("sharded index", () => {
   it("40 sessions: each row only in its shard; list, totals and metrics are the merge of all shards", async () => {
     const shardOf = (i: number) => indexStub(`shards-a-${indexShardName(i)}`) as unknown as IndexShard;
@@ -41,6 +46,16 @@ describe("sharded index", () => {
     const families = parseExposition(text);
     expect(valueOf(families, "sluice_sessions", {})).toBe(40);
     expect(valueOf(families, "sluice_usage_tokens_total", { provider: "anthropic", kind: "input" })).toBe(40 * 15);
+  });
+
+  it("lengths: the call counts of sessions last active before the cut, merged over the shards", async () => {
+    const index = shardedIndex((i) => indexStub(`shards-len-${indexShardName(i)}`) as unknown as IndexShard);
+    // 30 sessions: lengths 5, 12 and 40 (10 each), finished at 1,000..1,029; 5 more still active at 9,000; one with no call count.
+    const finished = Array.from({ length: 30 }, (_, i) => outcome(`cc:len-${i}`, 1_000 + i, [5, 12, 40][i % 3]!));
+    const active = Array.from({ length: 5 }, (_, i) => outcome(`cc:len-active-${i}`, 9_000, 3));
+    await index.recordMany([...finished, ...active, usage("cc:len-usage-only", 1_000, 7)]);
+    expect(await index.lengths(5_000)).toEqual([[5, 10], [12, 10], [40, 10]]);
+    expect(await index.lengths(10_000)).toEqual([[3, 5], [5, 10], [12, 10], [40, 10]]);
   });
 
   it("the real hook writes a request's rows to its session's shard and no other", async () => {

@@ -46,8 +46,8 @@ describe("admin sessions", () => {
     const res = await get(adminAppFor("idx-stats"), "/admin/sessions/adm-stats-1");
     const { session, index } = (await res.json()) as { session: SessionStats; index: SessionSummary };
     expect(session.calls_log.map(({ at_ms: _a, ...c }) => c)).toEqual([
-      { seq: 1, tokens_original: 52_000, tokens_sent: 31_500, tier: "none", outcome: "compacted" },
-      { seq: 2, tokens_original: 53_000, tokens_sent: 53_000, tier: "none", outcome: "unchanged" },
+      { seq: 1, tokens_original: 52_000, tokens_sent: 31_500, tier: "micro", outcome: "compacted" },
+      { seq: 2, tokens_original: 53_000, tokens_sent: 53_000, tier: "micro", outcome: "unchanged" },
     ]);
     expect([session.session_id, session.model, session.provider, session.calls, session.disabled]).toEqual(["adm-stats-1", "claude-sonnet-4-5", "anthropic", 2, false]);
     expect(session.counters).toMatchObject({ requests: 2, compacted: 1, unchanged: 1, fail_open_do_timeout: 1, tokens_saved: SAVED, usd_saved: USD, usage_cache_read_input_tokens: 30_000 });

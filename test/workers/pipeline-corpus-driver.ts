@@ -15,6 +15,7 @@
 import { expect } from "vitest";
 import { checkGuarantee } from "../../src/core/plan/check-guarantee";
 import { getMember, scanJson } from "../../src/providers/shared/json-scan";
+import type { PipelineDeps } from "../../src/gateway/compaction-pipeline";
 import type { ProviderAdapter } from "../../src/providers/types";
 import { newTestId } from "./helpers";
 import { callEnds, compactionHeader, compactVars, corpusRequest, manualClock, recordedGapMs, send, statsOf, upstreamBodies, type CorpusDoc } from "./pipeline-harness";
@@ -39,7 +40,7 @@ export interface Replay {
  * gap the session really had between calls (its timestamps), so idle gaps past the provider
  * cache TTL make the cache cold as they did in the recorded session.
  */
-export async function replaySlice(doc: CorpusDoc, path: string, from: number, count: number, config: Record<string, unknown>): Promise<Replay> {
+export async function replaySlice(doc: CorpusDoc, path: string, from: number, count: number, config: Record<string, unknown>, overrides: Partial<PipelineDeps> = {}): Promise<Replay> {
   const session = newTestId(`corpus-${doc.id}`);
   const clock = manualClock();
   const vars = compactVars(config);
@@ -48,7 +49,7 @@ export async function replaySlice(doc: CorpusDoc, path: string, from: number, co
   const sendMore = async (end: number, advanceMs: number): Promise<ReplayCall> => {
     clock.advance(advanceMs);
     const original = corpusRequest(doc, end);
-    const { res } = await send(vars, path, { "x-test-id": session, "x-sluice-session": session }, original, { now: clock.now });
+    const { res } = await send(vars, path, { "x-test-id": session, "x-sluice-session": session }, original, { ...overrides, now: clock.now });
     expect(res.status).toBe(200);
     const bodies = await upstreamBodies(session);
     expect(bodies.length).toBe(seen + 1);

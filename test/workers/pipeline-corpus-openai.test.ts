@@ -2,7 +2,8 @@
  * Issue 5 integration test on a real OpenAI Chat session: calls 31–70 of codex-rtchess-01 (the
  * first 30 are too small for any tier: under 5 % of the 400k window), sent call by call through
  * the Worker with compaction on, the pipeline's clock following the session's own timestamps
- * (so its real idle gaps make the cache cold where they did). Config: threshold_tokens 0,
+ * (so its real idle gaps make the cache cold where they did), with a deployment's remaining-calls
+ * table in the step input (the gateway's isolate cache, overridden). Config: threshold_tokens 0,
  * preserve_recent_turns 1, min_result_bytes 256, head_chars 200, min_reduction 0.01; the rest
  * default. Properties (a)–(c): pipeline-corpus-driver.ts; (d) idle alarm → time_based.
  */
@@ -12,21 +13,32 @@ import { checkGuarantee } from "../../src/core/plan/check-guarantee";
 import { openaiChatAdapter } from "../../src/providers/openai-chat";
 import { expectPipelineProperties, replaySlice, type Replay } from "./pipeline-corpus-driver";
 import { callEnds, corpus, sessionStub, statsOf } from "./pipeline-harness";
+import { remainingCallsTable } from "../../src/core/cost/session-lengths";
 
 const CONFIG = { threshold_tokens: 0, preserve_recent_turns: 1, min_result_bytes: 256, head_chars: 200, min_reduction: 0.01 };
 const PATH = "/openai/v1/chat/completions";
+/**
+ * The deployment's remaining-calls table the gateway sends in each step: 40 finished sessions of
+ * 351 calls each (this session's length), so at the DO's call n the lower quartile of the further
+ * calls is 351 − n and R = 352 − n.
+ */
+const LONG_SESSIONS = remainingCallsTable([[351, 40]]);
 
 describe("pipeline on codex-rtchess-01 (openai-chat), calls 31–70", () => {
   const doc = corpus("codex-rtchess-01");
   let replay: Replay;
 
   it("(a) every forwarded body passes the checker, (b) the prefix changes only at steps, (c) tokens saved = the DO's count", async () => {
-    replay = await replaySlice(doc, PATH, 30, 40, CONFIG);
+    replay = await replaySlice(doc, PATH, 30, 40, CONFIG, { remainingCallsTable: () => LONG_SESSIONS });
     const f = await expectPipelineProperties(replay, openaiChatAdapter);
-    // Measured on this slice: a time_based step after a recorded 5+ minute pause, then a micro step.
-    expect(f.steps).toEqual([12, 16]);
-    expect(f.steps.map((k) => replay.calls[k]!.header.tier)).toEqual(["time_based", "micro"]);
-    expect({ original: f.tokens_original, sent: f.tokens_sent, saved: f.tokens_saved }).toEqual({ original: 1_266_351, sent: 1_191_269, saved: 75_082 });
+    // Measured on this slice: one micro step at the DO's call 17, priced with the table's R = 352 − 17.
+    // (The time_based tier after the recorded 5+ minute pause finds only a small removal: free
+    // cache-wise, but under its distortion term.)
+    expect(f.steps).toEqual([16]);
+    expect(f.steps.map((k) => replay.calls[k]!.header.tier)).toEqual(["micro"]);
+    const terms = (await statsOf(replay.session)).steps[0]!.terms!;
+    expect([terms.remaining_calls, terms.remaining_calls_source]).toEqual([335, "deployment"]);
+    expect({ original: f.tokens_original, sent: f.tokens_sent, saved: f.tokens_saved }).toEqual({ original: 1_266_351, sent: 1_197_231, saved: 69_120 });
   }, 120_000);
 
   it("(d) after the idle alarm runs, the next call gets the time_based tier; without it the tier stays micro", async () => {

@@ -7,6 +7,7 @@
  * engine-destination.test.ts).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { stepTermFields } from "../../src/core/audit/audit-record";
 import { auditStub } from "../../src/gateway/compaction-setup";
 import { compactVars, E, LITERAL_CONFIG, literalTwoCalls } from "./pipeline-harness";
 
@@ -44,7 +45,14 @@ describe("tier event log line", () => {
     expect(records).toHaveLength(1);
     const { usd, ...fields } = records[0]!.fields;
     // tokens_after is the estimate over the bytes forwarded (the header's 7,388), not the plan's 7,384.
-    expect(fields).toEqual({ tier: "time_based", tokens_before: 14_443, tokens_after: 7_388, correlation_id: correlation, session_id: r.session });
+    // The cost model's terms, as in the session's stats: the cache is cold (time_based), so no write;
+    // R = 8 (seed prior, 2nd call); avg = the mean of the two requests' estimates; H = 14,443 − 7,384.
+    const terms = r.stats.steps[0]!.terms!;
+    expect(fields).toEqual({ tier: "time_based", tokens_before: 14_443, tokens_after: 7_388, correlation_id: correlation, session_id: r.session, ...stepTermFields(terms) });
+    expect([terms.remaining_calls, terms.remaining_calls_source, terms.cache_miss, terms.request_cost, terms.removed_tokens]).toEqual([8, "seed", 0, 0, 7_059]);
+    // future = 7 × 0.30 × 7,059 / 1e6 (claude-sonnet-4-5 cache read $0.30/M); distortion = 0.03 × 0.2 × 8 × avg × 3.0 / 1e6.
+    expect(terms.future_savings).toBeCloseTo(0.0148239, 12);
+    expect(terms.distortion).toBeCloseTo((0.03 * 0.2 * 8 * terms.avg_request_tokens * 3) / 1e6, 12);
     expect(r.header.tokens_after).toBe("7388");
     expect(usd).toBeCloseTo(0.0021177, 12);
     expect(await auditStub(E).verify()).toMatchObject({ ok: true });

@@ -31,7 +31,7 @@ const DECISION_WORDS: Readonly<Record<string, string>> = {
   client_header: "client opted out",
   no_adapter: "no adapter",
   parse: "body not parsed",
-  no_tier: "no tier (far under threshold)",
+  no_tier: "no tier (first call)",
   no_step: "no step",
 };
 

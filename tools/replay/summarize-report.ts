@@ -13,8 +13,7 @@
  *   p50/p99 of the calls themselves.
  * - what Sluice decided per call, counted from its `x-sluice-compaction` note: `step` (a step was
  *   taken), the skip reason (`under_threshold`, `no_candidates`, `server_managed`, …), or
- *   `no_tier` (tier=none: src/core/policy/select-tier.ts picked no tier, the context is under 5 %
- *   of the window or the session has fewer than 2 turns);
+ *   `no_tier` (tier=none: src/core/policy/select-tier.ts picked no tier: the session's first call);
  * - worst-case loss: the removed results' estimated tokens (each pair once) at the model's
  *   uncached input price, i.e. what re-sending all of them once would cost (an estimate: the
  *   replay does not bill re-fetches separately).

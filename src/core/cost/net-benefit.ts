@@ -50,6 +50,23 @@ export interface NetBenefit {
   net: number;
 }
 
+/**
+ * The five terms of a step taken, with the inputs an operator needs to read them: what the audit
+ * record and the session's stats keep per step (USD; tokens; calls).
+ */
+export interface StepTerms extends NetBenefit {
+  /** R the step was priced with, calls (this one included). */
+  remaining_calls: number;
+  /** Where R came from: the deployment's session lengths or the seed estimate. */
+  remaining_calls_source: "deployment" | "seed";
+  /** avg of the distortion term, tokens per request. */
+  avg_request_tokens: number;
+  /** H, tokens. */
+  removed_tokens: number;
+  /** K, tokens. */
+  rewritten_tokens: number;
+}
+
 const PER_MTOK = 1_000_000;
 
 /** Computes the five terms for `step` in `situation` with `params` (prices per 10^6 tokens). */

@@ -6,10 +6,14 @@
  * - context_pct_used = view.est_tokens / the model's context window (src/core/cost/prices.ts);
  * - idle_seconds = seconds since the previous activity, at least `config.idle_seconds` when the
  *   idle alarm fired since (the provider cache has expired: DESIGN §3);
- * - expected_remaining_calls from the session's calls (src/core/cost/estimate-remaining-calls.ts).
+ * - expected_remaining_calls from the session's calls and the deployment's session lengths when
+ *   the gateway sent their table (src/core/cost/estimate-remaining-calls.ts);
+ * - avg_request_tokens from the session's own request sizes (src/core/cost/average-request-tokens.ts).
  */
+import { averageRequestTokens, type RequestSizes } from "../cost/average-request-tokens";
 import { COST_DEFAULTS } from "../cost/cost-defaults";
-import { estimateRemainingCalls } from "../cost/estimate-remaining-calls";
+import { expectedRemainingCalls } from "../cost/estimate-remaining-calls";
+import type { RemainingCallsTable } from "../cost/session-lengths";
 import { findModelPrice, windowWithBetas } from "../cost/find-model-price";
 import { MODEL_PRICES } from "../cost/prices";
 import type { StepFacts } from "../facts/step-facts";
@@ -28,12 +32,22 @@ export interface SessionStepState {
   complete: boolean;
   /** The session's ledger before this request. */
   ledger: Ledger;
+  /** What the session measured of its request sizes before this request; absent: nothing yet. */
+  request_sizes?: RequestSizes;
 }
 
-/** The context `compact` gets for `view` at `now_ms` (epoch ms) under `state` and `config`. */
-export function stepContext(state: SessionStepState, view: StepFacts, config: CoreConfig, now_ms: number, correlation_id: string): TierContext {
+/** Request sizes of a session that has measured none. */
+const NO_SIZES: RequestSizes = { reported_tokens: 0, reports: 0, estimated_tokens: 0, estimated_requests: 0 };
+
+/**
+ * The context `compact` gets for `view` at `now_ms` (epoch ms) under `state` and `config`;
+ * `lengths` is the deployment's remaining-calls table (src/core/cost/session-lengths.ts), absent
+ * when the gateway has none.
+ */
+export function stepContext(state: SessionStepState, view: StepFacts, config: CoreConfig, now_ms: number, correlation_id: string, lengths?: RemainingCallsTable | null): TierContext {
   const idleRaw = state.last_activity_ms === null ? 0 : Math.max(0, (now_ms - state.last_activity_ms) / 1000);
   const { price } = findModelPrice(view.model, view.provider, MODEL_PRICES);
+  const remaining = expectedRemainingCalls(state.calls, lengths, COST_DEFAULTS.baseline_remaining_calls);
   return {
     view,
     ledger: state.ledger,
@@ -46,7 +60,9 @@ export function stepContext(state: SessionStepState, view: StepFacts, config: Co
     config,
     prices: MODEL_PRICES,
     now_ms,
-    expected_remaining_calls: estimateRemainingCalls(state.calls, COST_DEFAULTS.baseline_remaining_calls),
+    expected_remaining_calls: remaining.remaining_calls,
+    remaining_calls_source: remaining.source,
+    avg_request_tokens: averageRequestTokens(state.request_sizes ?? NO_SIZES, view.est_tokens),
     correlation_id,
   };
 }

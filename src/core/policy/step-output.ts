@@ -21,6 +21,7 @@ export function stepOutputOf(result: TierResult): StepOutput {
     warnings: result.warnings,
   };
   if (result.native !== undefined) out.native = result.native;
+  if (result.step !== null) out.terms = result.step.terms;
   return out;
 }
 

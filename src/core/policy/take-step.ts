@@ -13,9 +13,10 @@
  * oldest-first prefix of ./native-prefix.ts, and the result carries `native` for the renderer.
  *
  * Cost-model inputs measured here: T = history tokens after step 1; V = request tokens outside
- * the history (system, tools), never below 0; avg = T / max(1, turn_count) (tokens the average
- * call added); c = steps already in the ledger; R = ctx.expected_remaining_calls; cache cold
- * when idle_seconds ≥ the model's cache TTL.
+ * the history (system, tools), never below 0; avg = ctx.avg_request_tokens (the session's average
+ * request size: src/core/cost/average-request-tokens.ts), else this request's estimate; c = steps
+ * already in the ledger; R = ctx.expected_remaining_calls; cache cold when idle_seconds ≥ the
+ * model's cache TTL.
  */
 import { COST_DEFAULTS, type CostParams } from "../cost/cost-defaults";
 import { enumerateCutPoints, type CutCandidate } from "../cost/enumerate-cut-points";
@@ -139,7 +140,7 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
   const situation = {
     remaining_calls: ctx.expected_remaining_calls,
     prior_steps: ledger.steps.length,
-    avg_call_tokens: historyTokens / Math.max(1, view.turn_count),
+    avg_call_tokens: ctx.avg_request_tokens ?? view.est_tokens,
     cache_cold: ctx.pressure.idle_seconds >= price.cache_ttl_seconds,
   };
   let best: { cut: (typeof cuts)[number]; benefit: NetBenefit } | null = null;
@@ -185,7 +186,13 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
     correlation_id: ctx.correlation_id,
     tokens_original: view.est_tokens,
     ledger_additions: additions,
-    step: { step: stepNo, pair_ids: best.cut.pair_ids, boundary: best.cut.boundary, tokens_removed: best.cut.removed_tokens, benefit: best.benefit },
+    step: {
+      step: stepNo, pair_ids: best.cut.pair_ids, boundary: best.cut.boundary, tokens_removed: best.cut.removed_tokens, benefit: best.benefit,
+      terms: {
+        ...best.benefit, remaining_calls: situation.remaining_calls, remaining_calls_source: ctx.remaining_calls_source ?? "seed",
+        avg_request_tokens: situation.avg_call_tokens, removed_tokens: best.cut.removed_tokens, rewritten_tokens: best.cut.rewritten_tokens,
+      },
+    },
     skipped: null,
     memory: null,
     warnings,

@@ -6,7 +6,8 @@
 import type { GuaranteeLevel, EngineKind, MechanismSetting } from "../../config/defaults";
 import type { CostParams, } from "../cost/cost-defaults";
 import type { ModelPrice } from "../cost/prices";
-import type { NetBenefit } from "../cost/net-benefit";
+import type { NetBenefit, StepTerms } from "../cost/net-benefit";
+import type { RemainingCallsSource } from "../cost/estimate-remaining-calls";
 import type { Verdicts } from "../engine/verdict";
 import type { TierMap } from "../memory/build-tier-map";
 import type { EditPlan } from "../plan/types";
@@ -74,6 +75,10 @@ export interface TierContext {
   now_ms: number;
   /** R: expected remaining calls (see src/core/cost/estimate-remaining-calls.ts). */
   expected_remaining_calls: number;
+  /** Where R came from (the deployment's session lengths or the seed estimate); absent: seed. */
+  remaining_calls_source?: RemainingCallsSource;
+  /** avg of the distortion term: the session's average request size, tokens (src/core/cost/average-request-tokens.ts). Absent: this request's estimate. */
+  avg_request_tokens?: number;
   /** Correlates the trace event with the request. */
   correlation_id: string;
   /**
@@ -107,6 +112,8 @@ export interface StepTaken {
   tokens_removed: number;
   /** The cost model's terms for the chosen cut, USD. */
   benefit: NetBenefit;
+  /** The same terms with R, avg, H and K, for the audit record and the session's stats. */
+  terms: StepTerms;
 }
 
 /** What a tier returns (issue 4). */

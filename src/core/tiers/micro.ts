@@ -1,21 +1,20 @@
 /**
- * micro tier (weight 0.05; DESIGN §3): fires from turn 2 under mild pressure. Collapses long
+ * micro tier (weight 0.05; DESIGN §3): fires from turn 2. Collapses long
  * old tool results (> min_result_bytes, outside preserve_recent_turns) to an exact head of
  * head_chars, and removes whole the pairs the engine marks (./propose-collapse.ts). No model
  * call. The step is taken only when the cost model says it pays (src/core/policy/take-step.ts).
  */
 import { takeStep } from "../policy/take-step";
 import type { BudgetPressure, CoreConfig, TierContext, TierResult } from "../policy/types";
-import { MICRO_MIN_CONTEXT_PCT } from "../policy/select-tier";
 import { TIER_COST_WEIGHT } from "../policy/types";
 import { proposeCollapse } from "./propose-collapse";
 import { resolveVerdicts } from "./resolve-verdicts";
 
 export const MICRO_WEIGHT = TIER_COST_WEIGHT.micro;
 
-/** Trigger: turn ≥ 2 and context use ≥ MICRO_MIN_CONTEXT_PCT. */
+/** Trigger: turn ≥ 2 (../policy/select-tier.ts: the cost model, not a size gate, decides). */
 export function microTriggers(pressure: BudgetPressure, _config: CoreConfig): boolean {
-  return pressure.turn_count >= 2 && pressure.context_pct_used >= MICRO_MIN_CONTEXT_PCT;
+  return pressure.turn_count >= 2;
 }
 
 /** Runs the micro tier. */

@@ -4,7 +4,7 @@
  */
 import { createHash, createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { GENESIS_HASH, type AuditEntry, type AuditRecord } from "../../../src/core/audit/audit-record";
+import { AUDIT_FIELDS, GENESIS_HASH, stepTermFields, type AuditEntry, type AuditRecord } from "../../../src/core/audit/audit-record";
 import { canonicalJson } from "../../../src/core/audit/canonical-json";
 import { importAuditKey } from "../../../src/core/audit/digest";
 import { hashConfig } from "../../../src/core/audit/hash-config";
@@ -26,6 +26,21 @@ async function chain(secret = SECRET): Promise<AuditRecord[]> {
   for (const [i, e] of ENTRIES.entries()) out.push(await sealRecord(out.at(-1) ?? null, e, `2026-11-20T10:00:0${i}.000Z`, key));
   return out;
 }
+
+describe("compaction_step fields", () => {
+  const base = { tier: "micro", tokens_before: 52_000, tokens_after: 31_500, usd: 0.0615, correlation_id: "req-1", session_id: "sess-9" } as const;
+  const terms = { future_savings: 0.09, cache_miss: 0.03, request_cost: 0.001, distortion: 0.012, quality_gain: 0.004, net: 0.05, remaining_calls: 35, remaining_calls_source: "deployment", avg_request_tokens: 41_000, removed_tokens: 20_000, rewritten_tokens: 9_000 } as const;
+  it("carry a step's five terms, R and avg (USD, calls, tokens); H and K stay in the session's stats", () => {
+    const fields = { ...base, ...stepTermFields(terms) };
+    expect(fields).toEqual({ ...base, remaining_calls: 35, remaining_calls_source: "deployment", avg_request_tokens: 41_000, future_savings_usd: 0.09, cache_miss_usd: 0.03, request_cost_usd: 0.001, distortion_usd: 0.012, quality_gain_usd: 0.004, net_usd: 0.05 });
+    expect(AUDIT_FIELDS.compaction_step.safeParse(fields).success).toBe(true);
+    expect(AUDIT_FIELDS.compaction_step.safeParse(base).success).toBe(true);
+    expect(AUDIT_FIELDS.compaction_step.safeParse({ ...fields, net_usd: -0.2 }).success).toBe(true);
+    expect(AUDIT_FIELDS.compaction_step.safeParse({ ...fields, remaining_calls: -1 }).success).toBe(false);
+    expect(AUDIT_FIELDS.compaction_step.safeParse({ ...fields, cache_miss_usd: Number.POSITIVE_INFINITY }).success).toBe(false);
+    expect(AUDIT_FIELDS.compaction_step.safeParse({ ...fields, removed_tokens: 1 }).success).toBe(false);
+  });
+});
 
 describe("canonicalJson", () => {
   it("sorts keys at every depth, no whitespace", () => {

@@ -94,7 +94,7 @@ describe("http engine", () => {
 
   it("no candidates: empty plan, no call", async () => {
     const before = seen.length;
-    expect(await engine("/ok").e.decide({ ...REQUEST, candidates: [] })).toEqual({ ok: true, plan: { actions: {} }, verdicts: [], latency_ms: 0 });
+    expect(await engine("/ok").e.decide({ ...REQUEST, candidates: [] })).toEqual({ ok: true, plan: { actions: {} }, verdicts: [], latency_ms: 0, cost_usd: 0 });
     expect(seen.length).toBe(before);
   });
 

@@ -53,7 +53,18 @@ describe("readEngineAnswer", () => {
       { id: "a", verdict: "drop_pair", confidence: 0.9 },
       { id: "b", verdict: "drop_result", confidence: 0.59 },
       { id: "c", verdict: "drop_result", confidence: 0.6 },
-    ] });
+    ], cost_usd: 0 });
+  });
+
+  it("cost_usd: the engine's reported cost of the answer, USD; absent is 0; negative, infinite or a string is malformed", () => {
+    const keep = ids.map((id) => ({ id, verdict: "keep", confidence: 1 }));
+    const withCost = (cost: unknown) => readEngineAnswer(JSON.stringify({ verdicts: keep, cost_usd: cost }), ids, 0.6);
+    expect(withCost(0.0042)).toMatchObject({ ok: true, cost_usd: 0.0042 });
+    expect(withCost(0)).toMatchObject({ ok: true, cost_usd: 0 });
+    expect(readEngineAnswer(answer(keep), ids, 0.6)).toMatchObject({ ok: true, cost_usd: 0 });
+    expect(withCost(-0.01)).toEqual({ ok: false, detail: "answer does not match the protocol at cost_usd" });
+    expect(withCost("0.01")).toEqual({ ok: false, detail: "answer does not match the protocol at cost_usd" });
+    expect(readEngineAnswer('{"verdicts":[],"cost_usd":1e999}', [], 0.6)).toEqual({ ok: false, detail: "answer does not match the protocol at cost_usd" });
   });
 
   it("keep verdicts leave the plan empty", () => {
