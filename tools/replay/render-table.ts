@@ -5,7 +5,7 @@
  * the step timing in hindsight of every strategy that stepped, and the legend of every strategy
  * and column.
  */
-import { COLUMNS, describeStepTiming, WHEN_GAP_MEANING, WHY_MEANING, WHY_TITLE } from "./report-columns";
+import { COLUMNS, describeStepTiming, WHY_MEANING, WHY_TITLE } from "./report-columns";
 import { strategyMeaning, zeroReason } from "./report-explain";
 import { OPERATOR_ROWS } from "./operator-table";
 import { describePrices } from "./session-prices";
@@ -29,7 +29,7 @@ function timingLines(report: ReplayReport): string[] {
   };
   for (const s of report.sessions) add(s.id, s.strategies);
   add("TOTAL", report.total);
-  return lines.length === 0 ? [] : [`Step timing in hindsight (${WHEN_GAP_MEANING}):`, ...lines, ""];
+  return lines.length === 0 ? [] : ["Step timing in hindsight (the \"when gap\" column; model in the legend):", ...lines, ""];
 }
 
 /** Renders the whole report as text. */
