@@ -82,12 +82,12 @@ const EXPECTED_RULE_HITS: Record<string, Record<string, number>> = {
 
 /** Steps taken, lapsed calls and estimated tokens removed (summed over every call) with the default config. */
 const EXPECTED_REPLAY: Record<string, { steps: number; lapses: number; removed: number }> = {
-  "cc-brain-explore-cleanup": { steps: 5, lapses: 10, removed: 2750711 },
-  "cc-brain-explore-ies-thinking": { steps: 4, lapses: 7, removed: 1518534 },
+  "cc-brain-explore-cleanup": { steps: 2, lapses: 2, removed: 2500117 },
+  "cc-brain-explore-ies-thinking": { steps: 2, lapses: 9, removed: 1220571 },
   "cc-brain-explore-subagent-bashpoll": { steps: 0, lapses: 0, removed: 0 },
-  "cc-cctrace-opus4": { steps: 9, lapses: 0, removed: 5217752 },
-  "codex-rtchess-01": { steps: 11, lapses: 0, removed: 12306563 },
-  "codex-rtchess-01-responses": { steps: 5, lapses: 0, removed: 11013803 },
+  "cc-cctrace-opus4": { steps: 6, lapses: 0, removed: 5190339 },
+  "codex-rtchess-01": { steps: 9, lapses: 0, removed: 12120999 },
+  "codex-rtchess-01-responses": { steps: 4, lapses: 0, removed: 11212286 },
   "sweagent-gpt4-pydicom-1458": { steps: 0, lapses: 0, removed: 0 },
   "tau-airline-gpt4o-task02": { steps: 0, lapses: 0, removed: 0 },
   "tau-airline-gpt4o-task09": { steps: 0, lapses: 0, removed: 0 },
