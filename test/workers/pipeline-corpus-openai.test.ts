@@ -23,10 +23,11 @@ describe("pipeline on codex-rtchess-01 (openai-chat), calls 31–70", () => {
   it("(a) every forwarded body passes the checker, (b) the prefix changes only at steps, (c) tokens saved = the DO's count", async () => {
     replay = await replaySlice(doc, PATH, 30, 40, CONFIG);
     const f = await expectPipelineProperties(replay, openaiChatAdapter);
-    // Measured on this slice: a time_based step after a recorded 5+ minute pause, then a micro step.
-    expect(f.steps).toEqual([12, 16]);
-    expect(f.steps.map((k) => replay.calls[k]!.header.tier)).toEqual(["time_based", "micro"]);
-    expect({ original: f.tokens_original, sent: f.tokens_sent, saved: f.tokens_saved }).toEqual({ original: 1_266_351, sent: 1_191_269, saved: 75_082 });
+    // Measured on this slice: a time_based step after a recorded 5+ minute pause (cold: at once); the
+    // removals that paid later in the slice wait, the cache warm, to gather more (step-timing.ts).
+    expect(f.steps).toEqual([12]);
+    expect(f.steps.map((k) => replay.calls[k]!.header.tier)).toEqual(["time_based"]);
+    expect({ original: f.tokens_original, sent: f.tokens_sent, saved: f.tokens_saved }).toEqual({ original: 1_266_351, sent: 1_224_622, saved: 41_729 });
   }, 120_000);
 
   it("(d) after the idle alarm runs, the next call gets the time_based tier; without it the tier stays micro", async () => {
