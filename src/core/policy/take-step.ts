@@ -7,8 +7,11 @@
  * 3. Enumerate cut points (never inside a tool exchange) and price each with the five-term
  *    net benefit; a cut must remove ≥ `min_reduction` of the request and keep ≥ the model's
  *    min keep ratio of the history.
- * 4. Take the best positive cut, or skip. The result carries the whole plan and the ledger
- *    additions (first-seen times always; entries and a step record when a step was taken).
+ * 4. Take the best positive cut when the timing rule says now (./step-timing.ts: at once when the
+ *    cache is cold or the context under pressure; warm, only once the cut's pairs have forgone
+ *    savings worth its cache write — else skip as `gathering`), or skip. The result carries the
+ *    whole plan and the ledger additions (first-seen times always; entries and a step record
+ *    when a step was taken).
  * Under the native mechanism (./resolve-mechanism.ts) the candidates of step 3 are the
  * oldest-first prefix of ./native-prefix.ts, and the result carries `native` for the renderer.
  *
