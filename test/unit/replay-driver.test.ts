@@ -105,6 +105,9 @@ describe("replay driver + report", () => {
     expect(report.warnings).toEqual([]);
 
     const table = renderTable(report);
+    expect(table).toMatch(/^ {2}lit-1 observation-mask: steps taken save -?\d+\.\d% \(2 steps\); at the best calls -?\d+\.\d% \(\d steps?\): \d+\.\d pt$/m);
+    expect(table).not.toMatch(/^ {2}lit-1 none:/m);
+    expect(renderHtml(report)).toContain("<h2>Step timing in hindsight</h2>");
     expect(table.split("\n")[2]).toMatch(/^lit-1\s+none\s+4\s+4,600,000\s+0\.0%\s+3,300,000\s+0\s+4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+—\s+0\s+0\s+0\s+1\.00\s+7\.00\s+baseline$/);
     expect(table).toContain("TOTAL");
     const html = renderHtml(report);

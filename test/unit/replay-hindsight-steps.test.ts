@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bestStepTimes, type CacheModel, type HindsightCall, type HindsightStep } from "../../tools/replay/hindsight-steps";
+import { describeStepTiming } from "../../tools/replay/report-columns";
 import { stepTimingOf } from "../../tools/replay/step-timing-report";
+import type { StrategyMetrics } from "../../tools/replay/summarize-report";
 import type { CallRecord } from "../../tools/replay/types";
 
 const MODEL: CacheModel = { ttl_ms: 300_000, write_multiple: 1.25, read_multiple: 0.1 };
@@ -127,5 +129,16 @@ describe("stepTimingOf", () => {
     expect(t.taken_usd).toBeCloseTo((858.5 * 3) / 1e6, 15);
     expect(t.best_usd).toBeCloseTo((855 * 3) / 1e6, 15);
     expect(stepTimingOf([{ ...calls[0]!, shape: undefined }], prices)).toBeNull();
+  });
+});
+
+describe("describeStepTiming", () => {
+  it("the report's line: savings of the steps taken and at the best calls, % of the no-removal cost, and the points between", () => {
+    const m = (step_timing: StrategyMetrics["step_timing"]) => ({ step_timing }) as StrategyMetrics;
+    // The first hand-computed case: (905 − 858.5) / 905 = 5.14 %, (905 − 855) / 905 = 5.52 %, 0.39 points apart.
+    expect(describeStepTiming(m({ steps_taken: 1, steps_best: 1, none_usd: 905, taken_usd: 858.5, best_usd: 855 }))).toBe("steps taken save 5.1% (1 step); at the best calls 5.5% (1 step): 0.4 pt");
+    expect(describeStepTiming(m({ steps_taken: 2, steps_best: 0, none_usd: 10, taken_usd: 12, best_usd: 10 }))).toBe("steps taken save -20.0% (2 steps); at the best calls 0.0% (0 steps): 20.0 pt");
+    expect(describeStepTiming(m({ steps_taken: 0, steps_best: 0, none_usd: 10, taken_usd: 10, best_usd: 10 }))).toBeNull();
+    expect(describeStepTiming(m(null))).toBeNull();
   });
 });

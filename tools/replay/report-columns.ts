@@ -20,7 +20,8 @@ const pointsLost = (t: StepTiming): number => timingSavedPct(t, t.best_usd) - ti
 export function describeStepTiming(m: StrategyMetrics): string | null {
   if (!hasSteps(m)) return null;
   const t = m.step_timing!;
-  return `steps taken save ${pct(timingSavedPct(t, t.taken_usd))} (${t.steps_taken} steps); at the best calls ${pct(timingSavedPct(t, t.best_usd))} (${t.steps_best} steps): ${pointsLost(t).toFixed(1)} pt`;
+  const steps = (n: number) => `${n} step${n === 1 ? "" : "s"}`;
+  return `steps taken save ${pct(timingSavedPct(t, t.taken_usd))} (${steps(t.steps_taken)}); at the best calls ${pct(timingSavedPct(t, t.best_usd))} (${steps(t.steps_best)}): ${pointsLost(t).toFixed(1)} pt`;
 }
 
 /** One column of a strategy row. */
