@@ -82,13 +82,13 @@ const EXPECTED_RULE_HITS: Record<string, Record<string, number>> = {
 
 /** Steps taken, lapsed calls and estimated tokens removed (summed over every call) with the default config. */
 const EXPECTED_REPLAY: Record<string, { steps: number; lapses: number; removed: number }> = {
-  "cc-brain-explore-cleanup": { steps: 2, lapses: 0, removed: 2604760 },
-  "cc-brain-explore-ies-thinking": { steps: 2, lapses: 9, removed: 1416799 },
+  "cc-brain-explore-cleanup": { steps: 1, lapses: 0, removed: 1981775 },
+  "cc-brain-explore-ies-thinking": { steps: 2, lapses: 9, removed: 1220571 },
   "cc-brain-explore-subagent-bashpoll": { steps: 0, lapses: 0, removed: 0 },
-  "cc-cctrace-opus4": { steps: 5, lapses: 0, removed: 5256983 },
+  "cc-cctrace-opus4": { steps: 5, lapses: 0, removed: 5077708 },
   "codex-rtchess-01": { steps: 4, lapses: 0, removed: 11566289 },
   "codex-rtchess-01-responses": { steps: 2, lapses: 0, removed: 9520778 },
   "sweagent-gpt4-pydicom-1458": { steps: 0, lapses: 0, removed: 0 },
-  "tau-airline-gpt4o-task02": { steps: 1, lapses: 0, removed: 4718 },
-  "tau-airline-gpt4o-task09": { steps: 1, lapses: 0, removed: 19418 },
+  "tau-airline-gpt4o-task02": { steps: 1, lapses: 0, removed: 2696 },
+  "tau-airline-gpt4o-task09": { steps: 1, lapses: 0, removed: 18396 },
 };

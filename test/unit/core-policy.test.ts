@@ -28,6 +28,16 @@ const ctx = (view: ConversationView, o: Partial<TierContext> = {}): TierContext 
   now_ms: 1_000_000, expected_remaining_calls: 50, correlation_id: "req-1", ...o,
 });
 
+/**
+ * A context where a paying step is due at once: the provider cache is cold (idle 300 s ≥ the
+ * model's 300 s TTL) while the tier stays micro (idle_seconds raised to 3,600), so the timing
+ * rule (src/core/policy/step-timing.ts) does not wait.
+ */
+const due = (view: ConversationView): Partial<TierContext> => ({
+  pressure: P({ context_pct_used: view.est_tokens / 200_000, idle_seconds: 300 }),
+  config: { ...CORE_DEFAULTS, idle_seconds: 3_600 },
+});
+
 describe("reapplyLedger", () => {
   const guards = { preserve_recent_turns: 2, exclude_tools: [] };
   it("an empty ledger: nothing to apply, nothing skipped (the walk is skipped)", () => {
@@ -70,7 +80,7 @@ describe("compact — steps and the sticky ledger", () => {
   });
   it("micro step 1 truncates the 8 old results at a line boundary; later calls re-apply it; step 2 only when it pays", () => {
     const v12 = readSession(12);
-    const r1 = compact(ctx(v12));
+    const r1 = compact(ctx(v12, due(v12)));
     // 8 eligible pairs (result turn ≤ 12 − 4); head = 9 lines × 47 B = 423 + line 10 (48 B) = 471 bytes.
     const truncated = Object.fromEntries([0, 1, 2, 3, 4, 5, 6, 7].map((i) => [`t${i}`, { kind: "truncate_result", head_bytes: 471 }]));
     expect(r1.plan.actions).toEqual(truncated);
@@ -90,23 +100,34 @@ describe("compact — steps and the sticky ledger", () => {
     expect(r2.tokens_before).toBe(v13.est_tokens - 39_056);
     expect(r2.ledger_additions).toEqual({ entries: [], first_seen: { t12: 1_060_000 }, step: null });
 
-    // Same call with a long expected future and 10,000-token requests on average: step 2 adds t8
-    // only (distortion 0.03 × (1 − 0.8²) × 200 × 10,000 × 3 / 1e6 = $0.0648 < future $0.29).
-    const r3 = compact(ctx(v13, { ledger, expected_remaining_calls: 200, avg_request_tokens: 10_000 }));
+    // Same call with a long expected future: it pays, but warm with t8 just old enough (forgone $0) the step waits…
+    const warm3 = compact(ctx(v13, { ledger, expected_remaining_calls: 200, avg_request_tokens: 10_000 }));
+    expect(warm3).toMatchObject({ step: null, skipped: { tier: "micro", reason: "gathering" } });
+    // …and cold, step 2 adds t8 only (distortion 0.03 × (1 − 0.8²) × 200 × 10,000 × 3 / 1e6 = $0.0648 < future $0.29).
+    const r3 = compact(ctx(v13, { ...due(v13), ledger, expected_remaining_calls: 200, avg_request_tokens: 10_000 }));
     expect(r3.step).toMatchObject({ step: 2, pair_ids: ["t8"], tokens_removed: 4_882 });
     expect(r3.plan.actions).toEqual({ ...truncated, t8: { kind: "truncate_result", head_bytes: 471 } });
+  });
+  it("warm cache: the paying step waits until its pairs have forgone savings worth its cache write, then takes them all", () => {
+    // One 5,000-token result becomes old per call. At 12 and 13 turns the pairs' forgone cache reads
+    // (4,882 tokens × Σ ages 28, then 36, × $0.30/10^6 = $0.041, $0.053) are under the write
+    // (≈ 16,000 rewritten tokens × $3.45/10^6 ≈ $0.056); at 14 turns (Σ ages 45: $0.066) it steps.
+    const decide = (n: number) => compact(ctx(readSession(n)));
+    expect(decide(12)).toMatchObject({ step: null, skipped: { reason: "gathering" } });
+    expect(decide(13)).toMatchObject({ step: null, skipped: { reason: "gathering" } });
+    expect(decide(14).step?.pair_ids).toEqual(["t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9"]);
   });
   it("a step after a rolled-back one is numbered after the highest step kept, never reusing a kept step's number", () => {
     const v = readSession(12);
     // The ledger after steps 1 and 2 with step 1 rolled back: only step 2 (t0) is left.
-    const r1 = compact(ctx(v));
+    const r1 = compact(ctx(v, due(v)));
     const kept: Ledger = { entries: {}, first_seen: r1.ledger_additions.first_seen, steps: [{ step: 2, tier: "micro", at_ms: 1_000_000, pair_count: 0, tokens_removed: 0, net_benefit_usd: 0 }] };
-    const r = compact(ctx(v, { ledger: kept }));
+    const r = compact(ctx(v, { ...due(v), ledger: kept }));
     expect([r.step?.step, r.ledger_additions.step?.step, [...new Set(r.ledger_additions.entries.map((e) => e.step))]]).toEqual([3, 3, [3]]);
   });
   it("a ledger entry whose result changed is not re-applied (warning)", () => {
     const v = readSession(12);
-    const r1 = compact(ctx(v));
+    const r1 = compact(ctx(v, due(v)));
     const ledger = mergeLedger(EMPTY_LEDGER, r1.ledger_additions);
     const changed = { ...v, pairs: v.pairs.map((p) => (p.id === "t0" ? { ...p, result_hash: "0000000000000000" } : p)) };
     const r2 = compact(ctx(changed, { ledger, expected_remaining_calls: 8 }));
@@ -114,7 +135,7 @@ describe("compact — steps and the sticky ledger", () => {
     expect(r2.warnings).toContain("ledger: t0 not re-applied (result_changed)");
   });
   it("a rewound history: ledger entries whose pairs are back in the recent turns, or whose tool is now excluded, are not re-applied", () => {
-    const r1 = compact(ctx(readSession(12)));
+    const r1 = compact(ctx(readSession(12), due(readSession(12))));
     const ledger = mergeLedger(EMPTY_LEDGER, r1.ledger_additions); // t0…t7 truncated
     // The same session sends its history cut back to 3 turns: t0–t2 are all recent again (preserve_recent_turns 4).
     const rewound = compact(ctx(readSession(3), { ledger, expected_remaining_calls: 8 }));
@@ -171,7 +192,7 @@ describe("tiers", () => {
 describe("recordTierEvent", () => {
   it("appends one JSON line with tier, tokens, cost and correlation id", () => {
     const out: string[] = [];
-    const r = compact(ctx(readSession(12)));
+    const r = compact(ctx(readSession(12), due(readSession(12))));
     recordTierEvent({ append: (l) => out.push(l) }, r, "sess-9");
     expect(out).toHaveLength(1);
     expect(JSON.parse(out[0]!)).toEqual({ event: "sluice_tier_event", session_id: "sess-9", tier: "micro", tokens_before: r.tokens_before, tokens_after: r.tokens_before - 39_056, cost_estimate: r.cost_estimate, correlation_id: "req-1", step: 1, pairs_edited: 8, skipped: null });

@@ -54,6 +54,14 @@ describe("replay driver + report", () => {
     ]);
 
     const report = summarizeReport(runs);
+    // Step timing in hindsight (exact values: test/unit/replay-hindsight-steps.test.ts): none takes no
+    // step, so all three costs are equal; the mask steps at calls 2 and 3 (t1, then t2), and the best
+    // schedule of those two steps never costs more than taking them where it did.
+    const noneTiming = report.sessions[0]!.strategies.none!.step_timing!;
+    const maskTiming = report.sessions[0]!.strategies["observation-mask"]!.step_timing!;
+    expect(noneTiming).toEqual({ steps_taken: 0, steps_best: 0, none_usd: noneTiming.none_usd, taken_usd: noneTiming.none_usd, best_usd: noneTiming.none_usd });
+    expect(noneTiming.none_usd).toBeGreaterThan(0);
+    expect([maskTiming.steps_taken, maskTiming.none_usd, maskTiming.best_usd <= maskTiming.taken_usd]).toEqual([2, noneTiming.none_usd, true]);
     const expectedMask = {
       calls: 4,
       input_tokens_sent: 4_100_000,
@@ -77,6 +85,7 @@ describe("replay driver + report", () => {
       added_latency_p99_ms: 4,
       round_trip_p50_ms: 1, // the fake sender's latency
       round_trip_p99_ms: 1,
+      step_timing: maskTiming,
     };
     expect(report.sessions).toEqual([
       {
@@ -86,7 +95,7 @@ describe("replay driver + report", () => {
         calls: 4,
         prices: { model: "claude-sonnet-4-5-20250929", input_per_mtok: 3, cache_read_per_mtok: 0.3, cache_write_per_mtok: 3.75, output_per_mtok: 15, known: true },
         strategies: {
-          none: { ...expectedMask, worst_case_loss_usd: 0, input_tokens_sent: 4_600_000, input_tokens_change_pct: 0, cache_read_tokens: 3_300_000, cache_write_tokens: 0, input_cost_with_usd: 4.89, savings_usd: 0, savings_pct: 0, cache_hit_ratio: 0.7174, pairs_removed: 0, refetches: 0, added_latency_p50_ms: 1, added_latency_p99_ms: 7 },
+          none: { ...expectedMask, worst_case_loss_usd: 0, input_tokens_sent: 4_600_000, input_tokens_change_pct: 0, cache_read_tokens: 3_300_000, cache_write_tokens: 0, input_cost_with_usd: 4.89, savings_usd: 0, savings_pct: 0, cache_hit_ratio: 0.7174, pairs_removed: 0, refetches: 0, added_latency_p50_ms: 1, added_latency_p99_ms: 7, step_timing: noneTiming },
           "observation-mask": expectedMask,
         },
       },
@@ -96,7 +105,10 @@ describe("replay driver + report", () => {
     expect(report.warnings).toEqual([]);
 
     const table = renderTable(report);
-    expect(table.split("\n")[2]).toMatch(/^lit-1\s+none\s+4\s+4,600,000\s+0\.0%\s+3,300,000\s+0\s+4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+0\s+0\s+0\s+1\.00\s+7\.00\s+baseline$/);
+    expect(table).toMatch(/^ {2}lit-1 observation-mask: steps taken save -?\d+\.\d% \(2 steps\); at the best calls -?\d+\.\d% \(\d steps?\): \d+\.\d pt$/m);
+    expect(table).not.toMatch(/^ {2}lit-1 none:/m);
+    expect(renderHtml(report)).toContain("<h2>Step timing in hindsight</h2>");
+    expect(table.split("\n")[2]).toMatch(/^lit-1\s+none\s+4\s+4,600,000\s+0\.0%\s+3,300,000\s+0\s+4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+—\s+0\s+0\s+0\s+1\.00\s+7\.00\s+baseline$/);
     expect(table).toContain("TOTAL");
     const html = renderHtml(report);
     expect(html.match(/<polyline data-strategy="[^"]+"/g)).toEqual(['<polyline data-strategy="observation-mask"', '<polyline data-strategy="none"']);

@@ -13,6 +13,7 @@ import { driveReplay } from "../../tools/replay/drive-replay";
 import { OPERATOR_ROWS } from "../../tools/replay/operator-table";
 import { parseArgs } from "../../tools/replay/parse-args";
 import { zeroReason, STRATEGY_LEGEND } from "../../tools/replay/report-explain";
+import { WHEN_GAP_MEANING } from "../../tools/replay/report-columns";
 import { dollars, pct, ratioPct } from "../../tools/replay/report-format";
 import { renderHtml } from "../../tools/replay/render-html";
 import { renderTable } from "../../tools/replay/render-table";
@@ -69,8 +70,8 @@ describe("the report explains itself", () => {
     expect(zeroReason("none", report.total.none!)).toBe("baseline");
     expect(zeroReason("observation-mask", report.total["observation-mask"]!)).toBeNull(); // −62.0%
     const table = renderTable(report);
-    expect(table.split("\n").find((l) => l.includes("sluice") && l.startsWith("TOTAL") === false && l.includes("×"))).toMatch(/\s4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+0\s+0\s+0\s+0\.00\s+0\.00\s+no candidates ×1, no tier \(first call\) ×1, server-managed ×1, under threshold ×1$/);
-    expect(renderHtml(report)).toContain('<td>4.89</td><td>4.89</td><td>0.0%</td><td>71.7%</td><td>0</td><td>0</td><td>0</td><td>0.00</td><td>0.00</td><td class="why">no candidates ×1, no tier (first call) ×1, server-managed ×1, under threshold ×1</td>');
+    expect(table.split("\n").find((l) => l.includes("sluice") && l.startsWith("TOTAL") === false && l.includes("×"))).toMatch(/\s4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+—\s+0\s+0\s+0\s+0\.00\s+0\.00\s+no candidates ×1, no tier \(first call\) ×1, server-managed ×1, under threshold ×1$/);
+    expect(renderHtml(report)).toContain('<td>4.89</td><td>4.89</td><td>0.0%</td><td>71.7%</td><td>—</td><td>0</td><td>0</td><td>0</td><td>0.00</td><td>0.00</td><td class="why">no candidates ×1, no tier (first call) ×1, server-managed ×1, under threshold ×1</td>');
   });
 
   it("prints the legend of strategies and columns, and the model and prices, in the terminal and on the page", async () => {
@@ -84,6 +85,7 @@ describe("the report explains itself", () => {
       '  observation-mask: SWE-agent LastNObservations: keep the last 5 tool results, older ones → "Old environment output: (N lines omitted)"',
       "Columns:",
       "  hit: cache hit ratio: cache read ÷ input tokens sent",
+      `  when gap: ${WHEN_GAP_MEANING}`,
       "  why 0.0%: why the saving is 0.0%: for Sluice, its decisions per call from the x-sluice-compaction header (under threshold, no candidates, server-managed, …)",
     ]) expect(table.split("\n")).toContain(line);
     const html = renderHtml(report);

@@ -8,7 +8,8 @@
  * the same in N+1 (a sliding window would now collapse the `npm test` result, which N+1 made
  * old), and tools and system are identical — unless N+1 is itself a step, which the response
  * header must then say (the deliberate, infrequent re-compaction of the rule). N+1 comes 20 s
- * after N (cache warm).
+ * after N (cache warm) — or, for the re-compaction, after another pause past the TTL: warm, a
+ * step whose only pair has just become old waits to gather more (src/core/policy/step-timing.ts).
  */
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
@@ -22,8 +23,8 @@ type Lines = Record<string, number>;
 /**
  * Log lines per command (≈ 7.6 estimated tokens a line; both sets are over 5 % of the 200k
  * window). STABLE: collapsing the npm test log in N+1 would leave under 12 % of the history (the
- * cost model's min keep ratio), so N+1 takes no step. RECOMPACT: a short npm test log that the
- * micro tier collapses in N+1 (a step, which must be marked).
+ * cost model's min keep ratio), so N+1 takes no step. RECOMPACT: a short npm test log that N+1,
+ * cold, collapses (a step, which must be marked).
  */
 const STABLE: Lines = { "npm ci": 600, "npm run lint": 300, "npm test": 900 };
 const RECOMPACT: Lines = { "npm ci": 900, "npm run lint": 600, "npm test": 200 };
@@ -58,7 +59,8 @@ function parts(bytes: Uint8Array): { top: string[]; messages: string[] } {
 
 const b16 = JSON.parse(inject("case:B16" as never) as string) as { request: { turn_n: Body; turn_n_plus_1: Body } };
 
-async function sendPair(lines: Lines) {
+/** N after a pause past the cache TTL, then N+1 `gapN1` ms later (default 20 s: cache warm). */
+async function sendPair(lines: Lines, gapN1 = 20_000) {
   const session = newTestId("b16");
   const clock = manualClock();
   const headers = { "x-test-id": session, "x-sluice-session": session };
@@ -67,7 +69,7 @@ async function sendPair(lines: Lines) {
   await send(vars, "/anthropic/v1/messages", headers, utf8(JSON.stringify({ ...b16.request.turn_n, messages: b16.request.turn_n.messages.slice(0, 1) })), { now: clock.now });
   clock.advance(400_000);
   const n = await send(vars, "/anthropic/v1/messages", headers, realised(b16.request.turn_n, lines), { now: clock.now });
-  clock.advance(20_000);
+  clock.advance(gapN1);
   const n1 = await send(vars, "/anthropic/v1/messages", headers, realised(b16.request.turn_n_plus_1, lines), { now: clock.now });
   const [, fN, fN1] = await upstreamBodies(session);
   return { hN: compactionHeader(n.res), hN1: compactionHeader(n1.res), fN: parts(fN!), fN1: parts(fN1!), originalN: parts(realised(b16.request.turn_n, lines)) };
@@ -89,8 +91,8 @@ describe("B16: compaction is prefix-stable across turns", () => {
   });
 
   it("when N+1 does re-compact, the header names the step (2), and N's collapsed messages still go as in N", async () => {
-    const r = await sendPair(RECOMPACT);
-    expect([r.hN.tier, r.hN.step, r.hN1.tier, r.hN1.step, r.hN1.pairs_removed]).toEqual(["time_based", "1", "micro", "2", "3"]);
+    const r = await sendPair(RECOMPACT, 400_000);
+    expect([r.hN.tier, r.hN.step, r.hN1.tier, r.hN1.step, r.hN1.pairs_removed]).toEqual(["time_based", "1", "time_based", "2", "3"]);
     expect(r.fN1.top).toEqual(r.fN.top);
     // Sticky: N's two collapsed results are forwarded as in N; only the newly old one changed.
     expect(r.fN1.messages.slice(0, 6)).toEqual(r.fN.messages.slice(0, 6));

@@ -29,16 +29,14 @@ describe("pipeline on codex-rtchess-01 (openai-chat), calls 31–70", () => {
   let replay: Replay;
 
   it("(a) every forwarded body passes the checker, (b) the prefix changes only at steps, (c) tokens saved = the DO's count", async () => {
-    replay = await replaySlice(doc, PATH, 30, 40, CONFIG, { remainingCallsTable: () => LONG_SESSIONS });
+    replay = await replaySlice(doc, PATH, 30, 60, CONFIG, { remainingCallsTable: () => LONG_SESSIONS });
+    console.log("STEPS", JSON.stringify(replay.calls.map((c, k) => [k, c.header.tier, c.header.step ?? null, c.header.skipped ?? null])));
     const f = await expectPipelineProperties(replay, openaiChatAdapter);
-    // Measured on this slice: one micro step at the DO's call 17, priced with the table's R = 352 − 17.
-    // (The time_based tier after the recorded 5+ minute pause finds only a small removal: free
-    // cache-wise, but under its distortion term.)
-    expect(f.steps).toEqual([16]);
-    expect(f.steps.map((k) => replay.calls[k]!.header.tier)).toEqual(["micro"]);
-    const terms = (await statsOf(replay.session)).steps[0]!.terms!;
-    expect([terms.remaining_calls, terms.remaining_calls_source]).toEqual([335, "deployment"]);
-    expect({ original: f.tokens_original, sent: f.tokens_sent, saved: f.tokens_saved }).toEqual({ original: 1_266_351, sent: 1_197_231, saved: 69_120 });
+    // Measured on this slice: a time_based step after a recorded 5+ minute pause (cold: at once); the
+    // removals that paid later in the slice wait, the cache warm, to gather more (step-timing.ts).
+    expect(f.steps).toEqual([12]);
+    expect(f.steps.map((k) => replay.calls[k]!.header.tier)).toEqual(["time_based"]);
+    expect({ original: f.tokens_original, sent: f.tokens_sent, saved: f.tokens_saved }).toEqual({ original: 1_266_351, sent: 1_224_622, saved: 41_729 });
   }, 120_000);
 
   it("(d) after the idle alarm runs, the next call gets the time_based tier; without it the tier stays micro", async () => {

@@ -10,13 +10,15 @@
  * 4. the removed tool results are found by diffing the original and the sent bodies.
  * After a session: re-fetches of removed results, and the estimated tokens of every removed
  * result (Sluice's own estimator, once per pair, at the call where it was first removed) for the
- * report's worst-case loss. `onForwarded` sees every body as forwarded (--save-forwarded). Runs of different (session, strategy) pairs are
+ * report's worst-case loss. Every call also records its shape for the hindsight step timing
+ * (./step-shape.ts). `onForwarded` sees every body as forwarded (--save-forwarded). Runs of different (session, strategy) pairs are
  * independent (own key, own state) and may run concurrently.
  */
 import { agentHeaders, strategySessionKey } from "./agent-headers";
 import { assignCallTimes } from "./assign-call-times";
 import { estimateTokens } from "../../src/core/tokens/estimate";
 import { countRefetches, findRemovedResults } from "./find-removed";
+import { callShape } from "./step-shape";
 import { historyOf, toolResultsIn } from "./tool-pairs";
 import type { CallRecord, JsonObject, RecordedSession, SendFn, SendResult, SessionRun, Strategy } from "./types";
 
@@ -86,6 +88,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
     const original = JSON.stringify(call.body);
     const opts = { time_ms, reply: call.reply, key };
     let sent: JsonObject | null;
+    let sentText = original;
     let engine = 0;
     let transform_ms = 0;
     let note: string | undefined;
@@ -94,6 +97,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
     if (strategy.kind === "gateway") {
       res = await strategy.send(p, original, opts);
       sent = typeof res.forwarded === "string" ? parseObject(res.forwarded) : null;
+      if (typeof res.forwarded === "string") sentText = res.forwarded;
       note = res.note;
       if (typeof res.forwarded === "string") onForwarded?.({ strategy: strategy.name, session_id: session.id, call_index: call.index, body: res.forwarded });
     } else {
@@ -113,6 +117,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
         sent = parseObject(text);
       }
       transform_ms = now() - t0;
+      sentText = text;
       onForwarded?.({ strategy: strategy.name, session_id: session.id, call_index: call.index, body: text, ...(callHeaders ? { headers: callHeaders } : {}) });
       res = await send(p, text, callHeaders ? { ...opts, headers: callHeaders } : opts);
     }
@@ -135,6 +140,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
       engine_cost_usd: engine,
       rejected: res.rejected ?? (res.status >= 400 ? `HTTP ${res.status}` : null),
       removed_ids: removed,
+      shape: callShape(p, call.body, original, sent, sentText, fresh),
       ...(note !== undefined ? { note } : {}),
     });
     tick();

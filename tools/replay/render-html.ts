@@ -2,14 +2,15 @@
  * The report as one self-contained HTML page (pure): the chart of cumulative input cost per
  * call, the total and per-session tables (./report-columns.ts, the reason beside every 0.0%
  * saving), the operator table of the total (./operator-table.ts), each session's model and
- * prices, and the legend of every strategy and column. No script, no external asset.
+ * prices, the step timing in hindsight of every strategy that stepped, and the legend of every
+ * strategy and column. No script, no external asset.
  *
  * Chart: one polyline per strategy (`data-strategy` names it), sessions concatenated with dashed
  * boundaries. Strategies often draw the very same line (nothing removed), so every line stays
  * visible: the others are drawn first, each 3 px wider for every later-drawn line with the very
  * same values (identical lines show as nested bands), and `none` last, dashed, with markers.
  */
-import { COLUMNS, WHY_MEANING, WHY_TITLE } from "./report-columns";
+import { COLUMNS, describeStepTiming, WHEN_GAP_MEANING, WHY_MEANING, WHY_TITLE } from "./report-columns";
 import { strategyMeaning, zeroReason } from "./report-explain";
 import { OPERATOR_ROWS } from "./operator-table";
 import { dollars } from "./report-format";
@@ -45,6 +46,19 @@ function legend(report: ReplayReport): string {
   const strategies = report.strategies.map((s) => `<dt>${esc(s)}</dt><dd>${esc(strategyMeaning(s))}</dd>`).join("");
   const columns = [...COLUMNS.map((c) => [c.title, c.meaning] as const), [WHY_TITLE, WHY_MEANING] as const].map(([t, m]) => `<dt>${esc(t)}</dt><dd>${esc(m)}</dd>`).join("");
   return `<h2>Legend</h2><h3>Strategies</h3><dl>${strategies}</dl><h3>Columns</h3><dl>${columns}</dl>`;
+}
+
+function timingSection(report: ReplayReport): string {
+  const rows: string[] = [];
+  const add = (label: string, by: Record<string, StrategyMetrics>) => {
+    for (const s of report.strategies) {
+      const d = by[s] === undefined ? null : describeStepTiming(by[s]!);
+      if (d !== null) rows.push(`<tr><th>${esc(label)}</th><th>${esc(s)}</th><td class="why">${esc(d)}</td></tr>`);
+    }
+  };
+  for (const s of report.sessions) add(s.id, s.strategies);
+  add("TOTAL", report.total);
+  return rows.length === 0 ? "" : `<h2>Step timing in hindsight</h2><p class="note">${esc(WHEN_GAP_MEANING)}</p><table class="timing"><tbody>${rows.join("")}</tbody></table>`;
 }
 
 /** The SVG chart of cumulative input cost per call, with its key. */
@@ -113,6 +127,7 @@ ${warnings}
 ${operatorTable(report)}
 <h2>Sessions</h2>
 ${sessions}
+${timingSection(report)}
 ${legend(report)}
 </body></html>
 `;

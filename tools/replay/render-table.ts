@@ -2,9 +2,10 @@
  * The report as terminal text (pure): one block per session and one for the total, one row per
  * strategy, columns aligned (./report-columns.ts), with the reason beside every 0.0% saving;
  * then the operator table of the total (./operator-table.ts), each session's model and prices,
- * and the legend of every strategy and column.
+ * the step timing in hindsight of every strategy that stepped, and the legend of every strategy
+ * and column.
  */
-import { COLUMNS, WHY_MEANING, WHY_TITLE } from "./report-columns";
+import { COLUMNS, describeStepTiming, WHY_MEANING, WHY_TITLE } from "./report-columns";
 import { strategyMeaning, zeroReason } from "./report-explain";
 import { OPERATOR_ROWS } from "./operator-table";
 import { describePrices } from "./session-prices";
@@ -15,6 +16,20 @@ function align(rows: string[][], left: number): string[] {
   const widths = rows[0]!.map((_, j) => Math.max(...rows.map((r) => r[j]!.length)));
   const last = widths.length - 1;
   return rows.map((r) => r.map((cell, j) => (j < left || j === last ? cell.padEnd(widths[j]!) : cell.padStart(widths[j]!))).join("  ").trimEnd());
+}
+
+/** "Step timing in hindsight" lines: one per session and strategy that stepped, then the total; none when nothing stepped. */
+function timingLines(report: ReplayReport): string[] {
+  const lines: string[] = [];
+  const add = (label: string, by: Record<string, StrategyMetrics>) => {
+    for (const s of report.strategies) {
+      const d = by[s] === undefined ? null : describeStepTiming(by[s]!);
+      if (d !== null) lines.push(`  ${label} ${s}: ${d}`);
+    }
+  };
+  for (const s of report.sessions) add(s.id, s.strategies);
+  add("TOTAL", report.total);
+  return lines.length === 0 ? [] : ["Step timing in hindsight (the \"when gap\" column; model in the legend):", ...lines, ""];
 }
 
 /** Renders the whole report as text. */
@@ -48,6 +63,7 @@ export function renderTable(report: ReplayReport): string {
     "Model and prices billed (USD per million tokens):",
     ...report.sessions.map((s) => `  ${s.id}: ${describePrices(s.prices)}`),
     "",
+    ...timingLines(report),
     "Strategies:",
     ...present.map((s) => `  ${s}: ${strategyMeaning(s)}`),
     "Columns:",

@@ -4,7 +4,25 @@
  * same figures in the same format (./report-format.ts) and the same legend.
  */
 import { count, ms, pct, ratioPct, usd } from "./report-format";
+import { timingSavedPct, type StepTiming } from "./step-timing-report";
 import type { StrategyMetrics } from "./summarize-report";
+
+/** Meaning of the "when gap" column (also the legend line of the step-timing section). */
+export const WHEN_GAP_MEANING =
+  "step timing in hindsight: points of input cost the same removals would have saved more at the best calls (exact programme over call positions, steps in order) than at the calls the strategy stepped; both under a simple prefix-cache model (5-minute TTL, the model's write and read prices, the session's real gaps, tokens ≈ characters/4); — = no step";
+
+const hasSteps = (m: StrategyMetrics): boolean => m.step_timing !== null && m.step_timing.steps_taken > 0;
+
+/** Points of the no-removal cost the best schedule saves beyond the steps taken. */
+const pointsLost = (t: StepTiming): number => timingSavedPct(t, t.best_usd) - timingSavedPct(t, t.taken_usd);
+
+/** "steps taken save 31.2% (12 steps); at the best calls 32.0% (5 steps): 0.8 pt", or null when the strategy took no measured step. */
+export function describeStepTiming(m: StrategyMetrics): string | null {
+  if (!hasSteps(m)) return null;
+  const t = m.step_timing!;
+  const steps = (n: number) => `${n} step${n === 1 ? "" : "s"}`;
+  return `steps taken save ${pct(timingSavedPct(t, t.taken_usd))} (${steps(t.steps_taken)}); at the best calls ${pct(timingSavedPct(t, t.best_usd))} (${steps(t.steps_best)}): ${pointsLost(t).toFixed(1)} pt`;
+}
 
 /** One column of a strategy row. */
 export interface ReportColumn {
@@ -24,6 +42,7 @@ export const COLUMNS: readonly ReportColumn[] = [
   { title: "cost with $", meaning: "input cost with the strategy: what the emulator billed it, plus engine cost, USD", cell: (m) => usd(m.input_cost_with_usd) },
   { title: "saved", meaning: "(cost w/o − cost with) ÷ cost w/o; negative = the strategy costs more", cell: (m) => pct(m.savings_pct) },
   { title: "hit", meaning: "cache hit ratio: cache read ÷ input tokens sent", cell: (m) => ratioPct(m.cache_hit_ratio) },
+  { title: "when gap", meaning: WHEN_GAP_MEANING, cell: (m) => (hasSteps(m) ? `${pointsLost(m.step_timing!).toFixed(1)} pt` : "—") },
   { title: "pairs rm", meaning: "tool call/result pairs whose result the strategy removed or altered (bodies diffed)", cell: (m) => String(m.pairs_removed) },
   { title: "refetch", meaning: "removed pairs whose same tool call (name + input) the session issued again later", cell: (m) => String(m.refetches) },
   { title: "rejected", meaning: "requests the emulator refused (validated like the real API)", cell: (m) => String(m.rejections) },

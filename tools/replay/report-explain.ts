@@ -27,6 +27,7 @@ const DECISION_WORDS: Readonly<Record<string, string>> = {
   server_managed: "server-managed",
   under_min_reduction: "reduction under the minimum",
   not_positive: "cost model says no gain",
+  gathering: "paying step waits to gather removals",
   not_selected: "tier not selected",
   client_header: "client opted out",
   no_adapter: "no adapter",

@@ -17,11 +17,14 @@
  * - worst-case loss: the removed results' estimated tokens (each pair once) at the model's
  *   uncached input price, i.e. what re-sending all of them once would cost (an estimate: the
  *   replay does not bill re-fetches separately).
+ * - step timing in hindsight: the steps taken against the same removals at the best calls, under
+ *   a simple prefix-cache model (./step-timing-report.ts); null when not measured.
  * Per session also the prices the model was billed at (./session-prices.ts).
  * Rounding: dollars to 6 decimals, percentages to 2, ratios to 4, ms to 3 — after summing.
  * Also: the cumulative input cost per call for each strategy (sessions concatenated) for the chart.
  */
 import { assumedPrices, type AssumedPrices } from "./session-prices";
+import { stepTimingOf, sumStepTimings, type StepTiming } from "./step-timing-report";
 import type { CallRecord, Provider, SessionRun } from "./types";
 
 /** Numbers of one strategy over one session (or all). */
@@ -52,6 +55,8 @@ export interface StrategyMetrics {
   /** Round trip of the calls (client → emulator, through the gateway when routed so), ms. */
   round_trip_p50_ms: number;
   round_trip_p99_ms: number;
+  /** Steps taken vs the same removals at the best calls in hindsight (./step-timing-report.ts), USD; null when not measured. */
+  step_timing: StepTiming | null;
 }
 
 export interface SessionReport {
@@ -102,6 +107,8 @@ interface Acc {
   refetches: number;
   /** Worst-case loss so far, USD (unrounded). */
   loss_usd: number;
+  /** Step timing of each run summed here (unrounded). */
+  timings: (StepTiming | null)[];
 }
 
 /** What one call's Sluice note says was decided: "step", the skip reason, "no_tier", or null without a note. */
@@ -111,6 +118,10 @@ export function decisionOf(note: string | undefined): string | null {
   const why = /(?:^|; )(?:skipped|reason)=([a-z_]+)/.exec(note);
   if (why) return why[1]!;
   return /(?:^|; )tier=none(?:;|$)/.test(note) ? "no_tier" : "no_step";
+}
+
+function roundTiming(t: StepTiming | null): StepTiming | null {
+  return t === null ? null : { ...t, none_usd: round(t.none_usd, 6), taken_usd: round(t.taken_usd, 6), best_usd: round(t.best_usd, 6) };
 }
 
 function metrics(acc: Acc, base: Acc): StrategyMetrics {
@@ -151,6 +162,7 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
     added_latency_p99_ms: round(percentile(acc.added, 99), 3),
     round_trip_p50_ms: round(percentile(trips, 50), 3),
     round_trip_p99_ms: round(percentile(trips, 99), 3),
+    step_timing: roundTiming(sumStepTimings(acc.timings)),
   };
 }
 
@@ -166,8 +178,9 @@ export function summarizeReport(runs: readonly SessionRun[]): ReplayReport {
     pairs_removed: r.pairs_removed,
     refetches: r.refetches,
     loss_usd: (r.removed_result_tokens * prices.input_per_mtok) / 1e6,
+    timings: [stepTimingOf(r.calls, prices)],
   });
-  const totals = new Map<string, Acc>(strategies.map((s) => [s, { calls: [], added: [], pairs_removed: 0, refetches: 0, loss_usd: 0 }]));
+  const totals = new Map<string, Acc>(strategies.map((s) => [s, { calls: [], added: [], pairs_removed: 0, refetches: 0, loss_usd: 0, timings: [] }]));
   const sessions: SessionReport[] = sessionIds.map((id) => {
     const own = runs.filter((r) => r.session_id === id);
     const base = own.find((r) => r.strategy === "none");
@@ -184,6 +197,7 @@ export function summarizeReport(runs: readonly SessionRun[]): ReplayReport {
       t.pairs_removed += acc.pairs_removed;
       t.refetches += acc.refetches;
       t.loss_usd += acc.loss_usd;
+      t.timings.push(...acc.timings);
     }
     return { id, provider: base.provider, model: base.model, calls: base.calls.length, prices, strategies: out };
   });

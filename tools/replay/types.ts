@@ -4,6 +4,7 @@
  * records the report is computed from.
  */
 import type { Provider } from "../../src/core/view/types";
+import type { CallShape } from "./step-shape";
 
 export type { Provider };
 
@@ -171,6 +172,8 @@ export interface CallRecord {
   removed_ids: string[];
   /** The strategy's note for this call (Sluice: the `x-sluice-compaction` value), when it gives one. */
   note?: string;
+  /** Tokens of the original and sent request and where this call's new removals start (./step-shape.ts), for the hindsight step timing. Absent: not measured. */
+  shape?: CallShape;
 }
 
 /** One session replayed under one strategy. */

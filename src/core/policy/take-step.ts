@@ -7,8 +7,11 @@
  * 3. Enumerate cut points (never inside a tool exchange) and price each with the five-term
  *    net benefit; a cut must remove ≥ `min_reduction` of the request and keep ≥ the model's
  *    min keep ratio of the history.
- * 4. Take the best positive cut, or skip. The result carries the whole plan and the ledger
- *    additions (first-seen times always; entries and a step record when a step was taken).
+ * 4. Take the best positive cut when the timing rule says now (./step-timing.ts: at once when the
+ *    cache is cold or the context under pressure; warm, only once the cut's pairs have forgone
+ *    savings worth its cache write — else skip as `gathering`), or skip. The result carries the
+ *    whole plan and the ledger additions (first-seen times always; entries and a step record
+ *    when a step was taken).
  * Under the native mechanism (./resolve-mechanism.ts) the candidates of step 3 are the
  * oldest-first prefix of ./native-prefix.ts, and the result carries `native` for the renderer.
  *
@@ -29,6 +32,7 @@ import { reapplyLedger, type LedgerAdditions, type LedgerEntry, type ReapplyGuar
 import { cachedEnd, pairIsOld, protectedStart } from "./locate-boundaries";
 import { messageTokensAfter, savedTokens } from "./estimate-savings";
 import { SPLICE_ONLY_LOCKS, lockHolds, nativeCandidates } from "./native-prefix";
+import { decideStepTiming, editableAgeCalls } from "./step-timing";
 import { nativeParamsFor, resolveMechanism } from "./resolve-mechanism";
 import { TIER_COST_WEIGHT, type CoreConfig, type SkipReason, type Tier, type TierContext, type TierResult } from "./types";
 
@@ -158,6 +162,7 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
     if ((!options.gate || benefit.net > 0) && (best === null || benefit.net > best.benefit.net)) best = { cut, benefit };
   }
   if (best === null) return noStep(base, tokensBefore, sawReduction ? "not_positive" : cuts.length === 0 ? "no_candidates" : "under_min_reduction");
+  if (options.gate && !stepNow(ctx, best.cut.pair_ids, candidates, { p_cache: params.p_cache, cache_miss_usd: best.benefit.cache_miss, cache_cold: situation.cache_cold })) return noStep(base, tokensBefore, "gathering");
 
   // 4. Take the step.
   // After the highest step, not after the count: a rolled-back step leaves a gap, and reusing a
@@ -198,6 +203,17 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
     warnings,
     ...(native ? { native } : {}),
   };
+}
+
+/** The timing rule (./step-timing.ts) for a paying cut: step now, or wait and gather more removals. */
+function stepNow(ctx: TierContext, pairIds: readonly string[], candidates: readonly CutCandidate[], cost: { p_cache: number; cache_miss_usd: number; cache_cold: boolean }): boolean {
+  const { view, config, pressure } = ctx;
+  const inCut = new Set(pairIds);
+  const turnOf = (i: number) => view.messages[i]?.turn_index ?? 0;
+  const pending = candidates
+    .filter((c) => inCut.has(c.pair_id))
+    .map((c) => ({ saved_tokens: c.saved_tokens, age_calls: editableAgeCalls(view.turn_count, config.preserve_recent_turns, Math.max(turnOf(c.call_message), turnOf(c.result_message))) }));
+  return decideStepTiming({ ...cost, context_pct_used: pressure.context_pct_used, pressure_limit: config.auto_context_pct, pending }).step;
 }
 
 /** cost_estimate = tokens_saved / 1000 × cost_per_1k_tokens × weight (DESIGN §3); 0 when nothing is saved. */

@@ -98,7 +98,9 @@ export type SkipReason =
   | "no_candidates"
   | "under_min_reduction"
   | "not_positive"
-  | "not_selected";
+  | "not_selected"
+  /** A paying step waits to gather more removals (./step-timing.ts). */
+  | "gathering";
 
 /** The step taken by this request, if any. */
 export interface StepTaken {
