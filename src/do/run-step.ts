@@ -12,6 +12,7 @@ import { compact } from "../core/policy/compact";
 import { decodeStepFacts } from "../core/facts/wire-facts";
 import { stepContext } from "../core/policy/step-context";
 import { loadLedger, saveAdditions } from "./ledger-sql";
+import { loadCalibration } from "./calibration-store";
 import { beginCall } from "./session-calls";
 import type { SessionStore } from "./session-store";
 import type { StepInput, StepOutput } from "../session/step-types";
@@ -45,7 +46,8 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
     store.flush();
     return disabledOutput(facts.est_tokens);
   }
-  const ctx = stepContext(state, facts, config, now_ms, input.correlation_id);
+  const calibration = loadCalibration(store);
+  const ctx = stepContext({ ...state, calibration }, facts, config, now_ms, input.correlation_id);
 
   if (config.engine !== "heuristic") ctx.verdicts = await stepVerdicts(deps, config, ctx);
 
@@ -56,6 +58,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   const out = stepOutputOf(result);
   const cleared = out.native !== undefined ? store.getMeta(PROVIDER_CLEARED_META) : null;
   if (cleared !== null) out.provider_cleared = JSON.parse(cleared) as ProviderCleared;
+  if (calibration.answers > 0) out.calibration = calibration;
   store.setMeta("last_tier", out.tier);
   if (result.step) store.add(`steps_${out.tier}`, 1);
   if (result.memory) store.setMeta("memory", JSON.stringify(result.memory));

@@ -18,7 +18,7 @@ import { assignCallTimes } from "./assign-call-times";
 import { estimateTokens } from "../../src/core/tokens/estimate";
 import { countRefetches, findRemovedResults } from "./find-removed";
 import { historyOf, toolResultsIn } from "./tool-pairs";
-import type { CallRecord, JsonObject, RecordedSession, SendFn, SendResult, SessionRun, Strategy } from "./types";
+import type { CallRecord, CallUsage, JsonObject, RecordedSession, SendFn, SendResult, SessionRun, Strategy } from "./types";
 
 /** What the driver needs. */
 export interface DriveOptions {
@@ -91,6 +91,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
     let note: string | undefined;
     let res: SendResult;
     let callHeaders: Record<string, string> | undefined;
+    let onAnswer: ((usage: CallUsage) => void) | undefined;
     if (strategy.kind === "gateway") {
       res = await strategy.send(p, original, opts);
       sent = typeof res.forwarded === "string" ? parseObject(res.forwarded) : null;
@@ -110,11 +111,13 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
         engine = out.info.engine_cost_usd ?? 0;
         note = out.info.note;
         callHeaders = out.headers;
+        onAnswer = out.onAnswer;
         sent = parseObject(text);
       }
       transform_ms = now() - t0;
       onForwarded?.({ strategy: strategy.name, session_id: session.id, call_index: call.index, body: text, ...(callHeaders ? { headers: callHeaders } : {}) });
       res = await send(p, text, callHeaders ? { ...opts, headers: callHeaders } : opts);
+      if (res.status < 400) onAnswer?.(res.usage);
     }
     const removed = sent === null ? [] : findRemovedResults(p, call.body, sent);
     const fresh = removed.filter((id) => !removedFirstAt.has(id));
