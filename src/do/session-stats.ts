@@ -4,6 +4,8 @@
  * usage, estimator calibration. Counts, sizes, ids and hashes only (DESIGN invariant 7).
  */
 import type { SessionStore } from "./session-store";
+import { loadCalibration } from "./calibration-store";
+import { growthRatio, removalRatio } from "../core/tokens/calibrate";
 
 export interface SessionStats {
   session_id: string | null;
@@ -23,6 +25,9 @@ export interface SessionStats {
   cache_hit_ratio: number | null;
   /** reported / estimated input tokens over all reports; null before any. */
   calibration_ratio: number | null;
+  /** The calibration's learned ratios (../core/tokens/calibrate.ts: provider tokens per estimated token of what clients appended / of what steps removed); null before any answer. */
+  calibration_growth_ratio: number | null;
+  calibration_removal_ratio: number | null;
 }
 
 export function sessionStats(store: SessionStore, sql: SqlStorage): SessionStats {
@@ -30,6 +35,7 @@ export function sessionStats(store: SessionStore, sql: SqlStorage): SessionStats
   const inp = c.usage_input_tokens ?? 0, rd = c.usage_cache_read_input_tokens ?? 0, wr = c.usage_cache_creation_input_tokens ?? 0;
   const est = c.calibration_estimated ?? 0;
   const last = store.getMeta("last_activity_ms");
+  const cal = loadCalibration(store);
   return {
     session_id: store.getMeta("session_id"),
     model: store.getMeta("model"),
@@ -45,5 +51,7 @@ export function sessionStats(store: SessionStore, sql: SqlStorage): SessionStats
     calls_log: sql.exec<SessionStats["calls_log"][number]>("SELECT seq, at_ms, tokens_original, tokens_sent, tier, outcome FROM calls ORDER BY seq").toArray(),
     cache_hit_ratio: inp + rd + wr === 0 ? null : rd / (inp + rd + wr),
     calibration_ratio: est === 0 ? null : (c.calibration_reported ?? 0) / est,
+    calibration_growth_ratio: cal.answers === 0 ? null : growthRatio(cal),
+    calibration_removal_ratio: cal.answers === 0 ? null : removalRatio(cal),
   };
 }

@@ -39,5 +39,7 @@ describe("calibrated estimates", () => {
     expect([h3.tokens_before, h3.tokens_after, h3.estimated_tokens_after]).toEqual(["500", "500", "480"]);
     const stats = await statsOf(session);
     expect([stats.counters.calibration_reported, stats.counters.calibration_estimated]).toEqual([1_070, 996]);
+    // Growth: (350 − 200 + 520 − 350) / (332 − 184 + 480 − 332); no step removed anything, so removal = growth.
+    expect([stats.calibration_growth_ratio, stats.calibration_removal_ratio]).toEqual([320 / 296, 320 / 296]);
   });
 });
