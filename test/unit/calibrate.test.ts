@@ -34,10 +34,12 @@ describe("calibrate", () => {
     expect(removalRatio(c3)).toBe(1.375);
     // Next request: the client appends 100 est; the same 400 removed. As sent: 1,650 + 1.375 × 400 + 100 = 2,300; forwarded: 2,300 − 550.
     expect([calibrate(c3, 2_100), calibrate(c3, 2_100, 1_700), calibrateRemoved(c3, 400)]).toEqual([2_300, 1_750, 550]);
+    // The removed part is rounded on its own: before − after is exactly the calibrated removal (1.375 × 3 = 4.125 → 4).
+    expect(calibrate(c3, 2_101) - calibrate(c3, 2_101, 2_098)).toBe(calibrateRemoved(c3, 3));
   });
   it("a body that shrank shares no prefix: the plain ratio Σ reported ÷ Σ forwarded estimate", () => {
-    // 4,550 / 4,100 × 900 = 998.78…
-    expect(calibrate(c3, 900)).toBe(999);
+    // 4,550 / 4,100 × 900 = 998.78…; removing 200 of it: − 1.375 × 200.
+    expect([calibrate(c3, 900), calibrate(c3, 900, 700)]).toEqual([999, 724]);
     // and folds no ratio sample, only the anchor and the sums
     const c4 = foldAnswer(c3, { est_original: 900, est_sent: 900, reported: 1_000 });
     expect(c4).toEqual({ ...c3, answers: 4, anchor_reported: 1_000, anchor_original: 900, anchor_removed: 0, reported_sum: 5_550, estimated_sum: 5_000 });

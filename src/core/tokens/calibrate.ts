@@ -26,8 +26,9 @@
  *   which count differently from the thinking and prose around them);
  * each falls back to the next (r_removal → r_growth → the plain ratio Σ R ÷ Σ E) until it has a
  * sample or when its sum is not positive. A body that shrank since the anchor (the client
- * compacted or edited its history, or another conversation) shares no prefix: it gets the plain
- * ratio × E. Before the first answer nothing is calibrated (the estimate as is).
+ * compacted or edited its history, or another conversation) shares no prefix: its version as the
+ * client sent it gets the plain ratio × O (what Sluice removes still r_removal × (O − E)).
+ * Before the first answer nothing is calibrated (the estimate as is).
  *
  * Measured with `npm run replay` + `npm run replay:estimate-gap` (docs/how-it-works.md
  * "Calibrated estimates"). All figures are tokens.
@@ -120,19 +121,21 @@ export function foldAnswer(c: Calibration, a: AnsweredRequest): Calibration {
 
 /**
  * Calibrated tokens of a body estimated at `est` whose version as the client sent it is
- * estimated at `est_original` (default: the same body), rounded, never below 0. Without an
+ * estimated at `est_original` (default: the same body), rounded, never below 0 (a body larger
+ * than the client's, `est` > `est_original`, counts as nothing removed). Without an
  * answer yet (`c` null or no answers), `est` as is.
  */
 export function calibrate(c: Calibration | null | undefined, est_original: number, est: number = est_original): number {
   if (!c || c.answers === 0) return est;
-  if (est_original < c.anchor_original) return Math.max(0, Math.round(plainRatio(c) * est));
-  const rr = removalRatio(c);
-  const original = c.anchor_reported + rr * c.anchor_removed + growthRatio(c) * (est_original - c.anchor_original);
-  return Math.max(0, Math.round(original - rr * (est_original - est)));
+  const original = est_original < c.anchor_original
+    ? plainRatio(c) * est_original
+    : c.anchor_reported + removalRatio(c) * c.anchor_removed + growthRatio(c) * (est_original - c.anchor_original);
+  // The removed part rounded on its own: calibrate(o) − calibrate(o, e) = calibrateRemoved(o − e), as the header and tokens_saved report it.
+  return Math.max(0, Math.round(original) - calibrateRemoved(c, est_original - est));
 }
 
 /** Calibrated tokens of `removed_est` estimated tokens that Sluice removes (r_removal × removed_est); as is before an answer. */
 export function calibrateRemoved(c: Calibration | null | undefined, removed_est: number): number {
-  if (!c || c.answers === 0) return removed_est;
+  if (!c || c.answers === 0) return Math.max(0, removed_est);
   return Math.max(0, Math.round(removalRatio(c) * removed_est));
 }
