@@ -4,8 +4,9 @@
  * not forwarded, counts the outcome, adds the token figures and their estimated USD value, and
  * appends a `calls` row. `tokens_original` / `tokens_sent` are the estimator's counts;
  * `tokens_saved` (and measurement mode's `measure_tokens`) are calibrated to the provider's
- * counts once the session has an answer (../core/tokens/calibrate.ts calibrateRemoved). Counts and sizes only (DESIGN invariant 7). The caller flushes the
- * store (one flush for a whole batch of reports).
+ * counts once the session has an answer (../core/tokens/calibrate.ts calibrateRemoved). Counts
+ * and sizes only (DESIGN invariant 7). The caller flushes the store (one flush for a whole batch
+ * of reports).
  */
 import { findModelPrice } from "../core/cost/find-model-price";
 import type { ModelPrice } from "../core/cost/prices";

@@ -4,6 +4,8 @@
  *
  * 1. Re-apply the ledger (sticky decisions; DESIGN invariant 6). This always happens.
  * 2. Skip when the request (after step 1) is under `threshold_tokens`, or no candidates.
+ *    Token gates (this one and `min_reduction`) compare counts calibrated by the session
+ *    (ctx.calibration: ../tokens/calibrate.ts); the cost model reads the estimates.
  * 3. Enumerate cut points (never inside a tool exchange) and price each with the five-term
  *    net benefit; a cut must remove ≥ `min_reduction` of the request and keep ≥ the model's
  *    min keep ratio of the history.
