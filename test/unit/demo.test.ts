@@ -44,10 +44,12 @@ describe("npm run demo, core path", () => {
     expect([json.meta.sluice, json.runs.length]).toEqual(["in-process", 5]);
     // Why Sluice saves 0.0% here, from its own x-sluice-compaction notes, on the page and in the terminal.
     const sluice = report.total.sluice!;
-    // 21 calls under 5 % of gpt-4o's window (no tier), 9 in micro but under threshold_tokens.
-    expect(sluice.decisions).toEqual({ no_tier: 21, under_threshold: 9 });
+    // 18 calls under 5 % of gpt-4o's window (no tier), 12 in micro but under threshold_tokens: both
+    // in provider tokens as the session's calibration predicts them after its first answer (the
+    // emulator bills this session ≈ 4 % above the estimate, so 3 calls more reach micro).
+    expect(sluice.decisions).toEqual({ no_tier: 18, under_threshold: 12 });
     const why = zeroReason("sluice", sluice)!;
-    expect(why).toBe("no tier (far under threshold) ×21, under threshold ×9");
+    expect(why).toBe("no tier (far under threshold) ×18, under threshold ×12");
     expect(readFileSync(paths.html, "utf8")).toContain(`<td class="why">${why}</td>`);
     expect(renderTable(report)).toContain(`  ${why}`);
     // --save-forwarded: every call of every strategy, the unchanged ones byte-identical to none's.
