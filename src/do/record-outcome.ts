@@ -2,13 +2,18 @@
  * What the session does with the gateway's outcome report after a forward (shell over the SQL
  * store, shared by the session DO and the replay's in-process host): rolls back a step that was
  * not forwarded, counts the outcome, adds the token figures and their estimated USD value, and
- * appends a `calls` row. Counts and sizes only (DESIGN invariant 7). The caller flushes the
- * store (one flush for a whole batch of reports).
+ * appends a `calls` row. `tokens_original` / `tokens_sent` are the estimator's counts;
+ * `tokens_saved` (and measurement mode's `measure_tokens`) are calibrated to the provider's
+ * counts once the session has an answer (../core/tokens/calibrate.ts calibrateRemoved). Counts
+ * and sizes only (DESIGN invariant 7). The caller flushes the store (one flush for a whole batch
+ * of reports).
  */
 import { findModelPrice } from "../core/cost/find-model-price";
 import type { ModelPrice } from "../core/cost/prices";
 import type { Provider } from "../core/view/types";
 import { rollbackStep } from "./ledger-sql";
+import { loadCalibration } from "./calibration-store";
+import { calibrateRemoved } from "../core/tokens/calibrate";
 import type { SessionStore } from "./session-store";
 import type { Outcome, OutcomeRecorded, OutcomeReport } from "../session/step-types";
 
@@ -23,7 +28,9 @@ export function recordOutcome(store: SessionStore, sql: SqlStorage, r: OutcomeRe
   const s = store;
   if (r.rollback_step !== null) rollbackStep(sql, r.rollback_step);
   s.add(OUTCOMES.has(r.outcome) ? r.outcome : `fail_open_${r.outcome}`, 1);
-  const saved = Math.max(0, r.tokens_original - r.tokens_sent);
+  // Saved tokens as the provider would count them (../core/tokens/calibrate.ts); the estimates before the first answer.
+  const calibration = loadCalibration(s);
+  const saved = calibrateRemoved(calibration, Math.max(0, r.tokens_original - r.tokens_sent));
   s.add("tokens_original", r.tokens_original);
   s.add("tokens_sent", r.tokens_sent);
   s.add("tokens_saved", saved);
@@ -32,7 +39,7 @@ export function recordOutcome(store: SessionStore, sql: SqlStorage, r: OutcomeRe
   s.add("usd_saved", saved * usdPerToken);
   if (r.would_send !== null) {
     // Measurement mode (DESIGN §8): what the edit would have removed; counts only, no text.
-    const would = Math.max(0, r.tokens_original - r.would_send);
+    const would = calibrateRemoved(calibration, Math.max(0, r.tokens_original - r.would_send));
     s.add("measure_requests", 1);
     s.add("measure_pairs", r.pairs_removed);
     s.add("measure_tokens", would);

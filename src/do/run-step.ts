@@ -16,6 +16,7 @@ import { stepContext } from "../core/policy/step-context";
 import { loadLedger, saveAdditions } from "./ledger-sql";
 import { saveStepTerms } from "./step-terms-sql";
 import type { RequestSizes } from "../core/cost/average-request-tokens";
+import { loadCalibration } from "./calibration-store";
 import { beginCall } from "./session-calls";
 import { swapLastPrefix } from "./last-prefix";
 import type { SessionStore } from "./session-store";
@@ -67,7 +68,8 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
     store.flush();
     return disabledOutput(facts.est_tokens);
   }
-  const ctx = stepContext({ ...state, request_sizes: requestSizes(store) }, facts, config, now_ms, input.correlation_id, input.remaining_calls_table);
+  const calibration = loadCalibration(store);
+  const ctx = stepContext({ ...state, request_sizes: requestSizes(store), calibration }, facts, config, now_ms, input.correlation_id, input.remaining_calls_table);
   store.add(ESTIMATED_TOKENS, facts.est_tokens);
   store.add(ESTIMATED_REQUESTS, 1);
 
@@ -87,6 +89,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   const out = stepOutputOf(result);
   const cleared = out.native !== undefined ? store.getMeta(PROVIDER_CLEARED_META) : null;
   if (cleared !== null) out.provider_cleared = JSON.parse(cleared) as ProviderCleared;
+  if (calibration.answers > 0) out.calibration = calibration;
   store.setMeta("last_tier", out.tier);
   if (result.step) store.add(`steps_${out.tier}`, 1);
   if (result.memory) store.setMeta("memory", JSON.stringify(result.memory));

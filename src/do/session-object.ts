@@ -55,7 +55,9 @@ export class SessionObject extends DurableObject<Env> {
     for (const [name, n] of Object.entries(settled.counters)) this.store.add(name, n);
     if (settled.provider !== undefined) this.store.setMeta(PROVIDER_CLEARED_META, JSON.stringify(settled.provider));
     const recorded = settled.outcome === null ? null : recordOutcome(this.store, this.ctx.storage.sql, settled.outcome, now);
-    if (r.usage !== null) recordUsage(this.store, r.usage, r.estimated_input_tokens, now);
+    // The settled outcome's figures: a native edit the provider did not apply forwarded everything.
+    const est = settled.outcome === null ? { est_original: r.estimated_input_tokens, est_sent: r.estimated_input_tokens } : { est_original: settled.outcome.tokens_original, est_sent: settled.outcome.tokens_sent };
+    if (r.usage !== null) recordUsage(this.store, r.usage, est, now);
     this.store.flush();
     return recorded;
   }

@@ -6,6 +6,8 @@
 import type { SessionStore } from "./session-store";
 import type { StepTerms } from "../core/cost/net-benefit";
 import { loadStepTerms } from "./step-terms-sql";
+import { loadCalibration } from "./calibration-store";
+import { growthRatio, removalRatio } from "../core/tokens/calibrate";
 
 export interface SessionStats {
   session_id: string | null;
@@ -26,6 +28,9 @@ export interface SessionStats {
   cache_hit_ratio: number | null;
   /** reported / estimated input tokens over all reports; null before any. */
   calibration_ratio: number | null;
+  /** The calibration's learned ratios (../core/tokens/calibrate.ts: provider tokens per estimated token of what clients appended / of what steps removed); null before any answer. */
+  calibration_growth_ratio: number | null;
+  calibration_removal_ratio: number | null;
 }
 
 export function sessionStats(store: SessionStore, sql: SqlStorage): SessionStats {
@@ -34,6 +39,7 @@ export function sessionStats(store: SessionStore, sql: SqlStorage): SessionStats
   const est = c.calibration_estimated ?? 0;
   const last = store.getMeta("last_activity_ms");
   const terms = loadStepTerms(sql);
+  const cal = loadCalibration(store);
   return {
     session_id: store.getMeta("session_id"),
     model: store.getMeta("model"),
@@ -50,5 +56,7 @@ export function sessionStats(store: SessionStore, sql: SqlStorage): SessionStats
     calls_log: sql.exec<SessionStats["calls_log"][number]>("SELECT seq, at_ms, tokens_original, tokens_sent, tier, outcome FROM calls ORDER BY seq").toArray(),
     cache_hit_ratio: inp + rd + wr === 0 ? null : rd / (inp + rd + wr),
     calibration_ratio: est === 0 ? null : (c.calibration_reported ?? 0) / est,
+    calibration_growth_ratio: cal.answers === 0 ? null : growthRatio(cal),
+    calibration_removal_ratio: cal.answers === 0 ? null : removalRatio(cal),
   };
 }

@@ -19,6 +19,7 @@ import { checkGuarantee } from "../core/plan/check-guarantee";
 import type { FailOpenReason, OutcomeReport, StepOutput } from "../session/step-types";
 import type { Prepared } from "./prepare-compaction";
 import { decideNative } from "./decide-native";
+import { calibrate } from "../core/tokens/calibrate";
 
 /** What to forward. `kind` "edited" means the plan passed the check (the bytes may still equal the original when every action was refused). */
 export interface ForwardDecision {
@@ -37,12 +38,19 @@ export interface ForwardDecision {
 
 /**
  * The header value: `<mode>; tier=<selected tier>; step=<n|none>[; skipped=<why>];
- * pairs_removed=<n>; tokens_before=<est>; tokens_after=<est>` (mode "compact" or "measure";
- * `skipped` is the selected tier's reason for taking no step).
+ * pairs_removed=<n>; tokens_before=<n>; tokens_after=<n>[; estimated_tokens_before=<est>;
+ * estimated_tokens_after=<est>]` (mode "compact" or "measure"; `skipped` is the selected tier's
+ * reason for taking no step). `before` and `after` are the estimator's counts of the body as
+ * received and as forwarded; once the session has an answer (`out.calibration`),
+ * tokens_before/tokens_after are calibrated against the provider's counts
+ * (src/core/tokens/calibrate.ts) and the estimates follow as estimated_tokens_*.
  */
 export function summaryOf(mode: Exclude<CompactionMode, "off">, out: StepOutput, pairs: number, before: number, after: number): string {
   const step = out.step !== null ? `step=${out.step}` : out.skipped !== null ? `step=none; skipped=${out.skipped}` : "step=none";
-  return `${mode}; tier=${out.tier}; ${step}; pairs_removed=${pairs}; tokens_before=${before}; tokens_after=${after}`;
+  const head = `${mode}; tier=${out.tier}; ${step}; pairs_removed=${pairs}`;
+  if (out.calibration === undefined || out.calibration.answers === 0) return `${head}; tokens_before=${before}; tokens_after=${after}`;
+  const cal = out.calibration;
+  return `${head}; tokens_before=${calibrate(cal, before)}; tokens_after=${calibrate(cal, before, after)}; estimated_tokens_before=${before}; estimated_tokens_after=${after}`;
 }
 
 /**

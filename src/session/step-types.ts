@@ -14,6 +14,7 @@ import type { ProviderCleared } from "../usage/settle-native";
 import type { Usage } from "../usage/extract-usage";
 import type { StepTerms } from "../core/cost/net-benefit";
 import type { RemainingCallsTable } from "../core/cost/session-lengths";
+import type { Calibration } from "../core/tokens/calibrate";
 
 /**
  * Why a request went upstream with its original bytes (DESIGN invariant 5):
@@ -89,6 +90,11 @@ export interface StepOutput {
   provider_cleared?: ProviderCleared;
   /** The cost model's five terms of the step this request took (with R, avg, H, K); absent without a step. */
   terms?: StepTerms;
+  /**
+   * The session's estimator calibration (../core/tokens/calibrate.ts), which the gateway applies
+   * to the `x-sluice-compaction` header's figures. Absent before the session's first answer.
+   */
+  calibration?: Calibration;
 }
 
 /** An outcome as the gateway decided it (src/gateway/decide-forward.ts). */
@@ -121,7 +127,7 @@ export interface OutcomeReport {
 export interface CallReport {
   outcome: OutcomeReport | null;
   usage: Usage | null;
-  /** Estimated input tokens of the bytes forwarded (calibration against `usage`). */
+  /** Estimated input tokens of the bytes forwarded (calibration against `usage` when `outcome` is null; else the outcome's figures count). */
   estimated_input_tokens: number;
 }
 
@@ -129,7 +135,7 @@ export interface CallReport {
 export interface OutcomeRecorded {
   /** The session's model calls so far. */
   calls: number;
-  /** max(0, tokens_original − tokens_sent) of this call. */
+  /** max(0, tokens_original − tokens_sent) of this call, calibrated to the provider's counts once the session has an answer (src/core/tokens/calibrate.ts calibrateRemoved). */
   tokens_saved: number;
   /** tokens_saved priced at the session's effective input price, USD. */
   usd_saved: number;

@@ -20,6 +20,8 @@
  * - `usage:A:F`     USAGE_ANSWERS["A:F"] (A = anthropic | chat | responses, F = json | sse);
  *                   F = json-gzip: USAGE_ANSWERS["A:json"] gzipped, with content-encoding and
  *                   content-length (of the gzip bytes), as a provider's compressed answer comes
+ * - `input-tokens:N` 200 Anthropic JSON answer whose usage reports N uncached input tokens (no
+ *                   cache reads or writes), 7 output tokens
  * - `sse-reset`     200 SSE headers, the first two SSE_GATED_EVENTS, then destroys the socket
  * - `sse-split`     SSE_SPLIT_BYTES in network chunks cut mid-JSON and between 0xC3|0xA9 ('é')
  * - `sse-bytewise`  SSE_SPLIT_BYTES one byte per write
@@ -108,6 +110,12 @@ export async function startUpstream(): Promise<{ url: string; close: () => Promi
       const payload = gzipSync(Buffer.from(answer.body));
       res.writeHead(200, { "content-type": answer.contentType, "content-encoding": "gzip", "content-length": String(payload.length) });
       res.end(payload);
+      return;
+    }
+    if (scenario.startsWith("input-tokens:")) {
+      const n = Number(scenario.slice("input-tokens:".length));
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ id: "msg_c1", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text: "ok" }], stop_reason: "end_turn", usage: { input_tokens: n, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 7 } }));
       return;
     }
     if (scenario.startsWith("usage:")) {

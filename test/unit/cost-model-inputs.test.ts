@@ -79,9 +79,10 @@ function buildSession(n: number) {
 }
 
 describe("a step's terms: avg from the context, request cost from the engine", () => {
-  const view = buildSession(8);
+  // 20 turns: the old pairs have forgone more than the step's cache write, so the warm step is taken now (src/core/policy/step-timing.ts).
+  const view = buildSession(20);
   const ctx = (o: Partial<TierContext>): TierContext => ({
-    view: factsOf(view), ledger: EMPTY_LEDGER, pressure: { turn_count: 9, context_pct_used: 0.3, idle_seconds: 0, session_complete: false },
+    view: factsOf(view), ledger: EMPTY_LEDGER, pressure: { turn_count: 21, context_pct_used: 0.3, idle_seconds: 0, session_complete: false },
     config: CORE_DEFAULTS, prices: MODEL_PRICES, now_ms: 1_000_000, expected_remaining_calls: 50, correlation_id: "r", ...o,
   });
   it("distortion = β (1 − r) R avg P_input with avg = avg_request_tokens; request cost = the engine's; net = the sum", () => {

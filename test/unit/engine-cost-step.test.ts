@@ -32,10 +32,13 @@ beforeAll(async () => {
 });
 afterAll(async () => { server.closeAllConnections(); await new Promise((r) => server.close(r)); });
 
-/** 12 turns of a distinct 20,000-byte Bash log each. */
-function session12() {
+/**
+ * 20 turns of a distinct 20,000-byte Bash log each: the old pairs have forgone more than the
+ * step's cache write, so the warm step is taken at once (src/core/policy/step-timing.ts).
+ */
+function session20() {
   const m: MessageSpec[] = [{ role: "user", text: "build" }];
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < 20; i++) {
     m.push({ role: "assistant", calls: [{ id: `t${i}`, tool: "Bash", input: { command: `make build-${i}` } }] });
     m.push({ role: "user", results: [{ id: `t${i}`, text: lines(20_000, `r${String.fromCharCode(97 + i)}`) }] });
   }
@@ -45,7 +48,7 @@ function session12() {
 async function stepWithEngineCost(cost: string) {
   const { sql, store } = memorySession();
   const config = compactionConfigSchema.parse({ enabled: true, engine: "local", endpoint: `${base}/cost/${cost}`, timeout_ms: 5_000 });
-  const facts = encodeStepFacts(factsOf(session12(), { engine: "local", head_chars: config.head_chars }));
+  const facts = encodeStepFacts(factsOf(session20(), { engine: "local", head_chars: config.head_chars }));
   const out = await runStep({ store, sql, env: {}, trace: { append: () => undefined } }, { session_id: "s1", facts, config, mode: "compact", correlation_id: "c1", now_ms: 1_000_000 });
   return { out, stats: sessionStats(store, sql) };
 }

@@ -141,6 +141,16 @@ describe("replay driver + report", () => {
     expect([m.pairs_removed, m.refetches, m.engine_cost_usd, m.input_cost_with_usd, m.savings_pct]).toEqual([1, 0, 1, 5.89, -20.45]);
   });
 
+  it("hands the Sluice slot each accepted answer's usage (onAnswer), never a rejected one's", async () => {
+    const answered: [number, number][] = [];
+    const sluice = createSluiceStrategy(async (bytes, _headers, call) => ({ body: bytes, info: {}, onAnswer: (u) => answered.push([call.call_index, u.input + u.cache_read + u.cache_write]) }));
+    let sent = 0;
+    const { send } = createFakeSender((_k, n) => USAGE.none![n]!, () => (sent++ === 2 ? "messages.2: bad" : null));
+    await driveReplay({ sessions: [session], strategies: [sluice], send, run_id: "r", now: () => 0 });
+    const billed = USAGE.none!.map((u) => u.input + u.cache_read + u.cache_write);
+    expect(answered).toEqual([[0, billed[0]], [1, billed[1]], [3, billed[3]]]);
+  });
+
   it("a gateway strategy sends the original body through its own sender and diffs what the upstream got", async () => {
     const { send, seen } = createFakeSender((_k, n) => USAGE.none![n]!);
     const viaGateway: string[] = [];

@@ -92,3 +92,20 @@ describe("in-process Sluice transform", () => {
     host.close();
   });
 });
+
+describe("in-process Sluice transform: the answer's usage calibrates the next note", () => {
+  const session = readSessionText(readFileSync(join(SAMPLES_DIR, "cc-cctrace-opus4.json"), "utf8"), "cc-cctrace-opus4.json");
+  it("onAnswer records the usage as the Worker's tap does; the next note is calibrated on it", async () => {
+    const host = createInProcessSluice();
+    const headers = agentHeaders("anthropic", "k", "sess-cal");
+    const at = (k: number) => host.transform(enc(session.calls[k]!.body), headers, { provider: "anthropic", session_id: session.id, call_index: k, time_ms: 1_000 + k * 1_000 });
+    const first = await at(0);
+    first.onAnswer!({ input: 300, cache_read: 600, cache_write: 0, output: 5 });
+    const second = await at(1);
+    expect(first.info.note).toBe("compact; tier=none; step=none; pairs_removed=0; tokens_before=347; tokens_after=347");
+    // 900 reported for 347 estimated: 900 + 900/347 × (1455 − 347) = 3,773.8 → 3,774.
+    expect(second.info.note).toBe("compact; tier=micro; step=none; skipped=no_candidates; pairs_removed=0; tokens_before=3774; tokens_after=3774; estimated_tokens_before=1455; estimated_tokens_after=1455");
+    expect(host.counters("sess-cal")).toMatchObject({ usage_reports: 1, calibration_reported: 900, calibration_estimated: 347 });
+    host.close();
+  });
+});

@@ -20,7 +20,7 @@ import { estimateTokens } from "../../src/core/tokens/estimate";
 import { countRefetches, findRemovedResults } from "./find-removed";
 import { callShape } from "./step-shape";
 import { historyOf, toolResultsIn } from "./tool-pairs";
-import type { CallRecord, JsonObject, RecordedSession, SendFn, SendResult, SessionRun, Strategy } from "./types";
+import type { CallRecord, CallUsage, JsonObject, RecordedSession, SendFn, SendResult, SessionRun, Strategy } from "./types";
 
 /** What the driver needs. */
 export interface DriveOptions {
@@ -94,6 +94,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
     let note: string | undefined;
     let res: SendResult;
     let callHeaders: Record<string, string> | undefined;
+    let onAnswer: ((usage: CallUsage) => void) | undefined;
     if (strategy.kind === "gateway") {
       res = await strategy.send(p, original, opts);
       sent = typeof res.forwarded === "string" ? parseObject(res.forwarded) : null;
@@ -114,12 +115,14 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
         engine = out.info.engine_cost_usd ?? 0;
         note = out.info.note;
         callHeaders = out.headers;
+        onAnswer = out.onAnswer;
         sent = parseObject(text);
       }
       transform_ms = now() - t0;
       sentText = text;
       onForwarded?.({ strategy: strategy.name, session_id: session.id, call_index: call.index, body: text, ...(callHeaders ? { headers: callHeaders } : {}) });
       res = await send(p, text, callHeaders ? { ...opts, headers: callHeaders } : opts);
+      if (res.status < 400) onAnswer?.(res.usage);
     }
     const removed = sent === null ? [] : findRemovedResults(p, call.body, sent);
     const fresh = removed.filter((id) => !removedFirstAt.has(id));

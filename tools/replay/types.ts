@@ -130,7 +130,13 @@ export type SluiceTransform = (
   body: Uint8Array,
   headers: Record<string, string>,
   call: SluiceCall,
-) => Promise<{ body: Uint8Array; info: SluiceInfo; headers?: Record<string, string> }>;
+) => Promise<{
+  body: Uint8Array;
+  info: SluiceInfo;
+  headers?: Record<string, string>;
+  /** Called with the answer's usage once the upstream accepted the body (status < 400): the Worker's after-the-answer report. */
+  onAnswer?: (usage: CallUsage) => void;
+}>;
 
 /** A byte-level strategy backed by the Sluice slot. */
 export interface SluiceStrategy {

@@ -3,7 +3,8 @@
  * (src/do/run-step.ts, state read from SQL) and the replay's in-process host:
  *
  * - turn_count = the view's turn count + 1 (this request's model call);
- * - context_pct_used = view.est_tokens / the model's context window (src/core/cost/prices.ts);
+ * - context_pct_used = view.est_tokens, calibrated (../tokens/calibrate.ts), / the model's
+ *   context window (src/core/cost/prices.ts);
  * - idle_seconds = seconds since the previous activity, at least `config.idle_seconds` when the
  *   idle alarm fired since (the provider cache has expired: DESIGN §3);
  * - expected_remaining_calls from the session's calls and the deployment's session lengths when
@@ -17,6 +18,7 @@ import type { RemainingCallsTable } from "../cost/session-lengths";
 import { findModelPrice, windowWithBetas } from "../cost/find-model-price";
 import { MODEL_PRICES } from "../cost/prices";
 import type { StepFacts } from "../facts/step-facts";
+import { calibrate, type Calibration } from "../tokens/calibrate";
 import type { Ledger } from "./ledger";
 import type { CoreConfig, TierContext } from "./types";
 
@@ -34,6 +36,8 @@ export interface SessionStepState {
   ledger: Ledger;
   /** What the session measured of its request sizes before this request; absent: nothing yet. */
   request_sizes?: RequestSizes;
+  /** The session's estimator calibration (../tokens/calibrate.ts); absent or no answers: estimates as they are. */
+  calibration?: Calibration;
 }
 
 /** Request sizes of a session that has measured none. */
@@ -53,7 +57,7 @@ export function stepContext(state: SessionStepState, view: StepFacts, config: Co
     ledger: state.ledger,
     pressure: {
       turn_count: view.turn_count + 1,
-      context_pct_used: view.est_tokens / windowWithBetas(price, view.betas),
+      context_pct_used: calibrate(state.calibration, view.est_tokens) / windowWithBetas(price, view.betas),
       idle_seconds: state.idle ? Math.max(idleRaw, config.idle_seconds) : idleRaw,
       session_complete: state.complete,
     },
@@ -64,5 +68,6 @@ export function stepContext(state: SessionStepState, view: StepFacts, config: Co
     remaining_calls_source: remaining.source,
     avg_request_tokens: averageRequestTokens(state.request_sizes ?? NO_SIZES, view.est_tokens),
     correlation_id,
+    ...(state.calibration ? { calibration: state.calibration } : {}),
   };
 }

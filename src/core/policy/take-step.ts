@@ -4,6 +4,8 @@
  *
  * 1. Re-apply the ledger (sticky decisions; DESIGN invariant 6). This always happens.
  * 2. Skip when the request (after step 1) is under `threshold_tokens`, or no candidates.
+ *    Token gates (this one and `min_reduction`) compare counts calibrated by the session
+ *    (ctx.calibration: ../tokens/calibrate.ts); the cost model reads the estimates.
  * 3. Enumerate cut points (never inside a tool exchange) and price each with the five-term
  *    net benefit; a cut must remove ≥ `min_reduction` of the request and keep ≥ the model's
  *    min keep ratio of the history.
@@ -33,6 +35,7 @@ import { cachedEnd, pairIsOld, protectedStart } from "./locate-boundaries";
 import { messageTokensAfter, savedTokens } from "./estimate-savings";
 import { SPLICE_ONLY_LOCKS, lockHolds, nativeCandidates } from "./native-prefix";
 import { decideStepTiming, editableAgeCalls } from "./step-timing";
+import { calibrate, calibrateRemoved } from "../tokens/calibrate";
 import { nativeParamsFor, resolveMechanism } from "./resolve-mechanism";
 import { TIER_COST_WEIGHT, type CoreConfig, type SkipReason, type Tier, type TierContext, type TierResult } from "./types";
 
@@ -117,7 +120,9 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
   const tokensBefore = outsideHistory + historyTokens;
 
   // 2. Gates and candidates.
-  if (options.gate && tokensBefore < config.threshold_tokens) return noStep(base, tokensBefore, "under_threshold");
+  // The gates compare the provider's count as the session's calibration predicts it (../tokens/calibrate.ts).
+  const calibratedBefore = calibrate(ctx.calibration, view.est_tokens, tokensBefore);
+  if (options.gate && calibratedBefore < config.threshold_tokens) return noStep(base, tokensBefore, "under_threshold");
   const decided = new Set([...Object.keys(re.actions), ...Object.keys(re.skipped)]);
   const proposed = propose(ctx, eligiblePairs(ctx, decided)).filter((p) => p.action.kind !== "keep" && savedTokens(p.pair, p.action) > 0);
   // Native: the provider clears oldest first, so the candidates are the prefix up to the first pair that must stay.
@@ -150,7 +155,7 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
   let best: { cut: (typeof cuts)[number]; benefit: NetBenefit } | null = null;
   let sawReduction = false;
   for (const cut of cuts) {
-    if (options.gate && cut.removed_tokens < config.min_reduction * tokensBefore) continue;
+    if (options.gate && calibrateRemoved(ctx.calibration, cut.removed_tokens) < config.min_reduction * calibratedBefore) continue;
     if (historyTokens - cut.removed_tokens < params.min_keep_ratio * historyTokens) continue;
     if (nativeShape && !nativeShape.accept(cut.pair_ids)) continue;
     sawReduction = true;

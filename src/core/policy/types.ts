@@ -14,6 +14,7 @@ import type { EditPlan } from "../plan/types";
 import type { StepFacts } from "../facts/step-facts";
 import type { Ledger, LedgerAdditions } from "./ledger";
 import type { NativeParams } from "./resolve-mechanism";
+import type { Calibration } from "../tokens/calibrate";
 
 /** The tiers, highest priority first (selectTier order). */
 export const TIERS = ["session_memory", "auto", "time_based", "micro", "none"] as const;
@@ -89,6 +90,11 @@ export interface TierContext {
   verdicts?: Verdicts;
   /** USD the engine charged for the verdicts (compaction request cost of a removal step). 0 by default. */
   engine_cost_usd?: number;
+  /**
+   * The session's estimator calibration (src/core/tokens/calibrate.ts): the `threshold_tokens`
+   * and `min_reduction` gates compare calibrated tokens. Absent: the estimates as they are.
+   */
+  calibration?: Calibration;
 }
 
 /** Why no step was taken. */

@@ -11,8 +11,10 @@
  * 4. `decideForward` (apply, guarantee check, fail-open decision; src/gateway/decide-forward.ts),
  *    and the request headers it needs (the native edit's beta: src/gateway/request-headers.ts);
  * 5. `recordOutcome` (src/do/record-outcome.ts: rollback of a step that was not forwarded), as
- *    the Worker's one report RPC does.
- * Not done here (no effect on what is forwarded): the archive, the audit trail, the usage tap.
+ *    the Worker's one report RPC does;
+ * 6. after the answer, `recordUsage` (src/do/record-usage.ts) with the emulator's usage, as the
+ *    Worker's usage tap reports it: the session's estimator calibration learns from it.
+ * Not done here (no effect on what is forwarded): the archive, the audit trail.
  */
 import { loadConfig } from "../../../src/config/load-config";
 import type { CompactionConfig } from "../../../src/config/schema";
@@ -25,7 +27,8 @@ import { runStep } from "../../../src/do/run-step";
 import { nextAlarm, runAlarm } from "../../../src/do/session-alarms";
 import { SessionStore } from "../../../src/do/session-store";
 import { encodeStepFacts } from "../../../src/core/facts/wire-facts";
-import type { SluiceTransform } from "../types";
+import { recordUsage } from "../../../src/do/record-usage";
+import type { CallUsage, SluiceTransform } from "../types";
 import { createMemorySql } from "./create-memory-sql";
 
 /** The step's trace lines are the Worker log's; the replay's report says what each call decided. */
@@ -93,7 +96,13 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
     host.store.flush();
     const set = decision.kind === "edited" && decision.beta !== undefined ? betaHeaderFor(new Headers(headers), decision.beta) : undefined;
-    return { body: decision.body, info: { engine_cost_usd: 0, note: decision.note }, ...(set ? { headers: set } : {}) };
+    const answered = host;
+    const onAnswer = (u: CallUsage): void => {
+      const usage = { input_tokens: u.input, cache_read_input_tokens: u.cache_read, cache_creation_input_tokens: u.cache_write, output_tokens: u.output };
+      recordUsage(answered.store, usage, { est_original: decision.report.tokens_original, est_sent: decision.report.tokens_sent }, call.time_ms);
+      answered.store.flush();
+    };
+    return { body: decision.body, info: { engine_cost_usd: 0, note: decision.note }, onAnswer, ...(set ? { headers: set } : {}) };
   };
 
   return {
