@@ -17,7 +17,7 @@
 import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
 import type { Provider } from "../core/view/types";
-import { stepFactsOf } from "../core/facts/step-facts";
+import { requestFactsOf } from "./request-facts";
 import { encodeStepFacts } from "../core/facts/wire-facts";
 import type { SessionObject } from "../do/session-object";
 import type { CallReport, FailOpenReason, Outcome, OutcomeRecorded, OutcomeReport, StepOutput } from "../session/step-types";
@@ -124,7 +124,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const record = (updates: IndexUpdate[]) => (index ? (deps.indexBuffer ?? indexBuffer).add(updates, (batch) => Promise.resolve(index.recordMany(batch))) : Promise.resolve());
 
   // 3. The one step RPC, carrying the request's facts (a throw building them reaches the hook's boundary: hook_error).
-  const facts = encodeStepFacts(stepFactsOf(view, deps.config, req.headers));
+  const facts = encodeStepFacts(requestFactsOf(prepared.parsed, deps.config, req.headers));
   let out: StepOutput;
   try {
     out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0 })), deps.doTimeoutMs);

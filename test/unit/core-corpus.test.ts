@@ -15,7 +15,7 @@ import { CORPUS_IDS, readCorpusSession } from "../support/read-corpus-session";
 import { replayCore } from "../support/replay-core";
 import { factsOf } from "../support/make-view";
 
-const RULES = ["superseded_read", "duplicate_result", "failed_then_retried", "stale_large_output"] as const;
+const RULES = ["superseded_read", "duplicate_result", "failed_then_retried", "stale_large_output", "superseded_edit", "superseded_command", "mentioned_later"] as const;
 
 describe("heuristic engine on the corpus (final request of each session)", () => {
   it("rule hits per session", () => {
@@ -23,7 +23,7 @@ describe("heuristic engine on the corpus (final request of each session)", () =>
     for (const id of CORPUS_IDS) {
       const s = readCorpusSession(id);
       const view = s.viewAt(s.calls.length - 1);
-      const run = runHeuristicEngine(factsOf(view), CORE_DEFAULTS);
+      const run = runHeuristicEngine(factsOf(view, {}, s.mentionsAt(s.calls.length - 1)), CORE_DEFAULTS);
       const finalDrops = Object.values(run.verdicts).filter((v) => v.kind !== "keep").length;
       table[id] = { pairs: view.pairs.length, ...Object.fromEntries(RULES.map((r) => [r, run.hits[r].length])), removals: finalDrops };
     }

@@ -23,7 +23,7 @@ import { recordOutcome } from "../../../src/do/record-outcome";
 import { runStep } from "../../../src/do/run-step";
 import { nextAlarm, runAlarm } from "../../../src/do/session-alarms";
 import { SessionStore } from "../../../src/do/session-store";
-import { stepFactsOf } from "../../../src/core/facts/step-facts";
+import { requestFactsOf } from "../../../src/gateway/request-facts";
 import { encodeStepFacts } from "../../../src/core/facts/wire-facts";
 import type { SluiceTransform } from "../types";
 import { createMemorySql } from "./create-memory-sql";
@@ -89,7 +89,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     host = catchUp(id, host, call.time_ms);
     if (host.store.getMeta("session_id") === null) host.store.setMeta("session_id", id);
     const correlation_id = `${call.session_id}#${call.call_index}`;
-    const out = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET }, { session_id: id, facts: encodeStepFacts(stepFactsOf(prepared.parsed.view, config, requestHeaders)), config, mode, correlation_id, now_ms: call.time_ms });
+    const out = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET }, { session_id: id, facts: encodeStepFacts(requestFactsOf(prepared.parsed, config, requestHeaders)), config, mode, correlation_id, now_ms: call.time_ms });
     const decision = decideForward(prepared, body, out, mode, correlation_id);
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
     host.store.flush();

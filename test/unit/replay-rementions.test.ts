@@ -1,0 +1,39 @@
+/**
+ * The replay's re-mention count (tools/replay/find-removed.ts countRementions): a removed pair
+ * whose file path or shell command the agent's prose names at the removal's call or later.
+ */
+import { describe, expect, it } from "vitest";
+import { countRefetches, countRementions } from "../../tools/replay/find-removed";
+import { readCorpus } from "../../tools/replay/read-corpus";
+
+const session = readCorpus(
+  JSON.stringify({
+    id: "mention-1",
+    provider: "anthropic",
+    model: "claude-sonnet-4-5-20250929",
+    system: null,
+    tools: [],
+    messages: [
+      { role: "user", content: "go" },
+      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Read", input: { file_path: "/repo/src/a.ts" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "A" }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "t2", name: "Bash", input: { command: "npm test" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t2", content: "ok" }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "t3", name: "Read", input: { file_path: "/repo/src/b.ts" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t3", content: "B" }] },
+      { role: "assistant", content: [{ type: "text", text: "Fixed the loop in `src/a.ts`." }] },
+    ],
+    timestamps: [null, null, null, null, null, null, null, null],
+  }),
+  "mention-1.json",
+);
+
+describe("countRementions", () => {
+  it("counts removed pairs whose path the later prose names (by its last segment too), not the others", () => {
+    // Calls 0..3; removals first seen at call 2 (the request holding t1 and t2) and call 3.
+    expect(countRementions(session, new Map([["t1", 2], ["t2", 2], ["t3", 3]]))).toBe(1);
+    // The prose is in the reply to call 3: a removal first seen after it is not re-mentioned.
+    expect(countRementions(session, new Map([["t1", 4]]))).toBe(0);
+    expect(countRefetches(session, new Map([["t1", 2], ["t2", 2], ["t3", 3]]))).toBe(0);
+  });
+});
