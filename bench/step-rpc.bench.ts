@@ -13,7 +13,7 @@
  *    timed; the DO's step is not (it runs in the Durable Object).
  */
 import { loadConfig } from "../src/config/load-config";
-import { stepFactsOf } from "../src/core/facts/step-facts";
+import { requestFactsOf } from "../src/gateway/request-facts";
 import { decodeStepFacts, encodeStepFacts } from "../src/core/facts/wire-facts";
 import { decideForward } from "../src/gateway/decide-forward";
 import { prepareCompaction } from "../src/gateway/prepare-compaction";
@@ -42,7 +42,7 @@ function requestFor(adapter: ProviderAdapter, s: Session, end: number): Uint8Arr
 function stepInputOf(adapter: ProviderAdapter, bytes: Uint8Array, scan?: ScanCache, key = ""): { input: StepInput; prepared: Extract<ReturnType<typeof prepareCompaction>, { kind: "ready" }> } | null {
   const prepared = prepareCompaction(adapter.provider, new Headers(), bytes, () => adapter, scan ? (b) => scan.scan(key, b) : undefined);
   if (prepared.kind !== "ready") return null;
-  const input: StepInput = { session_id: prepared.session.id, facts: encodeStepFacts(stepFactsOf(prepared.parsed.view, CONFIG)), config: CONFIG, mode: "compact", correlation_id: "00000000-0000-4000-8000-000000000000", now_ms: 0 };
+  const input: StepInput = { session_id: prepared.session.id, facts: encodeStepFacts(requestFactsOf(prepared.parsed, CONFIG)), config: CONFIG, mode: "compact", correlation_id: "00000000-0000-4000-8000-000000000000", now_ms: 0 };
   return { input, prepared };
 }
 

@@ -22,8 +22,13 @@ import type { Verdict, Verdicts } from "./verdict";
 /** Confidence of a command run again later. */
 export const SUPERSEDED_COMMAND_CONFIDENCE = 0.75;
 
-/** Smallest pair (input + result bytes) removed for being repeated later; also used by ./rule-duplicate-result.ts. */
+/** Smallest shell or read-only pair (input + result bytes) removed for being repeated later; also used by ./rule-duplicate-result.ts. */
 export const REPEATED_CALL_MIN_BYTES = 1024;
+
+/** A shell command or read-only call whose input and result together are under REPEATED_CALL_MIN_BYTES. */
+export function isSmallCommand(p: PairFacts): boolean {
+  return (p.call_class.shell || p.call_class.readonly) && p.input_bytes + p.result_bytes < REPEATED_CALL_MIN_BYTES;
+}
 
 const DROP_PAIR: Verdict = Object.freeze({ kind: "drop_pair", confidence: SUPERSEDED_COMMAND_CONFIDENCE, rule: "superseded_command" });
 
@@ -37,7 +42,7 @@ export function ruleSupersededCommand(pairs: PairFacts[], infos: CallFacts[], fa
     if (c.kind === "edit" || !(c.shell || c.readonly)) continue;
     const tool = pairs[i]!.tool_name;
     let intents = later.get(tool);
-    if (intents?.has(c.intent) && pairs[i]!.input_bytes + pairs[i]!.result_bytes >= REPEATED_CALL_MIN_BYTES) out[pairs[i]!.id] = DROP_PAIR;
+    if (intents?.has(c.intent) && !isSmallCommand(pairs[i]!)) out[pairs[i]!.id] = DROP_PAIR;
     if (failed[i] || pairs[i]!.reference_reply) continue;
     if (intents === undefined) later.set(tool, (intents = new Set()));
     intents.add(c.intent);
