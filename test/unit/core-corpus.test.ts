@@ -69,25 +69,25 @@ describe("step discipline: call-by-call replay with defaults", () => {
 });
 
 const EXPECTED_RULE_HITS: Record<string, Record<string, number>> = {
-  "cc-brain-explore-cleanup": { pairs: 61, superseded_read: 3, duplicate_result: 0, failed_then_retried: 1, stale_large_output: 7, removals: 11 },
-  "cc-brain-explore-ies-thinking": { pairs: 46, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 3, removals: 3 },
-  "cc-brain-explore-subagent-bashpoll": { pairs: 194, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 0, removals: 0 },
-  "cc-cctrace-opus4": { pairs: 132, superseded_read: 6, duplicate_result: 7, failed_then_retried: 0, stale_large_output: 6, removals: 16 },
-  "codex-rtchess-01": { pairs: 298, superseded_read: 23, duplicate_result: 42, failed_then_retried: 12, stale_large_output: 7, removals: 79 },
-  "codex-rtchess-01-responses": { pairs: 298, superseded_read: 23, duplicate_result: 42, failed_then_retried: 12, stale_large_output: 7, removals: 79 },
-  "sweagent-gpt4-pydicom-1458": { pairs: 0, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 0, removals: 0 },
-  "tau-airline-gpt4o-task02": { pairs: 18, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 0, removals: 0 },
-  "tau-airline-gpt4o-task09": { pairs: 16, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 1, removals: 1 },
+  "cc-brain-explore-cleanup": { pairs: 61, superseded_read: 3, duplicate_result: 0, failed_then_retried: 1, stale_large_output: 5, superseded_edit: 3, superseded_command: 0, mentioned_later: 8, removals: 11 },
+  "cc-brain-explore-ies-thinking": { pairs: 46, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 1, superseded_edit: 0, superseded_command: 0, mentioned_later: 2, removals: 1 },
+  "cc-brain-explore-subagent-bashpoll": { pairs: 194, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 0, superseded_edit: 0, superseded_command: 0, mentioned_later: 0, removals: 0 },
+  "cc-cctrace-opus4": { pairs: 132, superseded_read: 6, duplicate_result: 7, failed_then_retried: 0, stale_large_output: 5, superseded_edit: 14, superseded_command: 3, mentioned_later: 12, removals: 26 },
+  "codex-rtchess-01": { pairs: 298, superseded_read: 23, duplicate_result: 4, failed_then_retried: 12, stale_large_output: 7, superseded_edit: 152, superseded_command: 6, mentioned_later: 13, removals: 182 },
+  "codex-rtchess-01-responses": { pairs: 298, superseded_read: 23, duplicate_result: 4, failed_then_retried: 12, stale_large_output: 7, superseded_edit: 152, superseded_command: 6, mentioned_later: 13, removals: 182 },
+  "sweagent-gpt4-pydicom-1458": { pairs: 0, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 0, superseded_edit: 0, superseded_command: 0, mentioned_later: 0, removals: 0 },
+  "tau-airline-gpt4o-task02": { pairs: 18, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 0, superseded_edit: 0, superseded_command: 0, mentioned_later: 0, removals: 0 },
+  "tau-airline-gpt4o-task09": { pairs: 16, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 1, superseded_edit: 0, superseded_command: 0, mentioned_later: 0, removals: 1 },
 };
 
 /** Steps taken, lapsed calls and estimated tokens removed (summed over every call) with the default config. */
 const EXPECTED_REPLAY: Record<string, { steps: number; lapses: number; removed: number }> = {
-  "cc-brain-explore-cleanup": { steps: 5, lapses: 10, removed: 2750711 },
-  "cc-brain-explore-ies-thinking": { steps: 4, lapses: 7, removed: 1518534 },
+  "cc-brain-explore-cleanup": { steps: 4, lapses: 5, removed: 2707564 },
+  "cc-brain-explore-ies-thinking": { steps: 4, lapses: 7, removed: 1508994 },
   "cc-brain-explore-subagent-bashpoll": { steps: 0, lapses: 0, removed: 0 },
-  "cc-cctrace-opus4": { steps: 9, lapses: 0, removed: 5217752 },
-  "codex-rtchess-01": { steps: 11, lapses: 0, removed: 12306563 },
-  "codex-rtchess-01-responses": { steps: 5, lapses: 0, removed: 11013803 },
+  "cc-cctrace-opus4": { steps: 10, lapses: 0, removed: 4927713 },
+  "codex-rtchess-01": { steps: 31, lapses: 0, removed: 18057761 },
+  "codex-rtchess-01-responses": { steps: 9, lapses: 0, removed: 16724431 },
   "sweagent-gpt4-pydicom-1458": { steps: 0, lapses: 0, removed: 0 },
   "tau-airline-gpt4o-task02": { steps: 0, lapses: 0, removed: 0 },
   "tau-airline-gpt4o-task09": { steps: 0, lapses: 0, removed: 0 },

@@ -4,7 +4,7 @@
  * (or that path's last segment), or its shell command — and no later call names that referent,
  * so this pair is the newest record in context of what the agent is talking about. The engine
  * keeps such a pair against every removal verdict (keep, confidence 1); a tier may still cut its
- * result to a head (./../tiers/propose-collapse.ts), so the call and the start of what it
+ * result to a head (../tiers/propose-collapse.ts), so the call and the start of what it
  * returned stay.
  *
  * A referent that a later call names again is not guarded here: the newer call is the record,

@@ -6,13 +6,16 @@
  * pairs get the micro collapse (./propose-collapse.ts), since this is the free moment. An old
  * pair a later assistant message still names (the engine's mentioned_later guard:
  * src/core/engine/rule-mentioned-later.ts) is not dropped but collapsed like a young one, so what
- * the agent still talks about keeps its call and a head of its result.
+ * the agent still talks about keeps its call and a head of its result; so is a short shell check
+ * (src/core/engine/rule-superseded-command.ts isSmallCommand: the agent re-runs those whatever its
+ * context holds, and dropping one saves under ~256 tokens).
  */
 import { takeStep, type Propose, type Proposal } from "../policy/take-step";
 import type { BudgetPressure, CoreConfig, TierContext, TierResult } from "../policy/types";
 import { TIER_COST_WEIGHT } from "../policy/types";
 import { proposeCollapse } from "./propose-collapse";
 import { resolveVerdicts } from "./resolve-verdicts";
+import { isSmallCommand } from "../engine/rule-superseded-command";
 
 export const TIME_BASED_WEIGHT = TIER_COST_WEIGHT.time_based;
 
@@ -34,7 +37,7 @@ export const proposeTimeBased: Propose = (c, eligible) => {
   const old: Proposal[] = [];
   const young = eligible.filter((p) => {
     const seen = c.ledger.first_seen[p.id] ?? c.now_ms;
-    if (seen > cutoff || verdicts[p.id]?.rule === "mentioned_later") return true;
+    if (seen > cutoff || verdicts[p.id]?.rule === "mentioned_later" || isSmallCommand(p)) return true;
     old.push({ pair: p, action: { kind: "drop_pair" } });
     return false;
   });
