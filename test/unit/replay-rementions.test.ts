@@ -37,3 +37,21 @@ describe("countRementions", () => {
     expect(countRefetches(session, new Map([["t1", 2], ["t2", 2], ["t3", 3]]))).toBe(0);
   });
 });
+
+describe("countRefetches and recorded repeats", () => {
+  it("a later copy of the same recorded call (`<id>_dup<n>`) is not a re-fetch; a new call with the same input is", () => {
+    const call = (id: string) => ({ role: "assistant", content: [{ type: "tool_use", id, name: "Read", input: { file_path: "/r/a.ts" } }] });
+    const result = (id: string) => ({ role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "A" }] });
+    const doc = (ids: string[]) => {
+      const messages: unknown[] = [{ role: "user", content: "go" }];
+      for (const id of ids) messages.push(call(id), result(id));
+      messages.push({ role: "assistant", content: [{ type: "text", text: "done" }] });
+      return readCorpus(JSON.stringify({ id: "dup-1", provider: "anthropic", model: "claude-sonnet-4-5-20250929", system: null, tools: [], messages, timestamps: messages.map(() => null) }), "dup-1.json");
+    };
+    // The export repeats t1 with its own id: the reader renames it t1_dup1.
+    const copied = doc(["t1", "t1"]);
+    expect(copied.calls[1]!.reply).toMatchObject({ content: [{ id: "t1_dup1" }] });
+    expect(countRefetches(copied, new Map([["t1", 1]]))).toBe(0);
+    expect(countRefetches(doc(["t1", "t2"]), new Map([["t1", 1]]))).toBe(1);
+  });
+});

@@ -5,13 +5,16 @@
  *   because it only compares bodies.
  * - Re-fetch (issue 7): a removed result whose same tool call — same tool name and same
  *   canonical input — is issued again by the recorded session in the reply to the call where
- *   the removal first took effect or any later call.
+ *   the removal first took effect or any later call. A repeat of the very same recorded call (the
+ *   export's copy of it, renamed `<id>_dup<n>` by ./dedupe-tool-ids.ts) is not a new call and
+ *   does not count.
  * - Re-mention (issue 30): a removed pair whose file path or shell command (its mention keys:
  *   src/core/text/mention-keys.ts callMentionKeys, the keys the gateway's facts use) the agent's
  *   prose names in the reply to that call or any later one — the agent still talks about it.
  */
 import { historyOf, parseResultKey, replyProse, replyToolCalls, toolCallsIn, toolResultsIn, type ToolCallRef } from "./tool-pairs";
 import { readToolCall } from "../../src/core/engine/read-tool-call";
+import { recordedToolUseId } from "./dedupe-tool-ids";
 import { callMentionKeys, proseMentionKeys } from "../../src/core/text/mention-keys";
 import type { JsonObject, Provider, RecordedSession } from "./types";
 
@@ -38,7 +41,8 @@ export function countRefetches(session: RecordedSession, removedFirstAt: Readonl
   for (const [key, k] of removedFirstAt) {
     const def = removedCall(session, key, k);
     if (def === undefined) continue;
-    const again = replyCalls.slice(k).some((calls) => calls.some((c) => c.name === def.name && c.input === def.input));
+    const own = recordedToolUseId(def.id);
+    const again = replyCalls.slice(k).some((calls) => calls.some((c) => c.name === def.name && c.input === def.input && recordedToolUseId(c.id) !== own));
     if (again) count++;
   }
   return count;
