@@ -34,8 +34,7 @@ export function ruleDuplicateResult(pairs: PairFacts[]): Verdicts {
     if (inputs !== undefined) {
       if (inputs.has(p.input_hash)) {
         if (!isSmallCommand(p)) out[p.id] = DROP_PAIR;
-      }
-      else if (p.result_bytes >= DUPLICATE_RESULT_MIN_BYTES) out[p.id] = DROP_RESULT;
+      } else if (p.result_bytes >= DUPLICATE_RESULT_MIN_BYTES) out[p.id] = DROP_RESULT;
       inputs.add(p.input_hash);
     } else {
       byHash.set(p.result_hash, new Set([p.input_hash]));
