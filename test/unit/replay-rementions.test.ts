@@ -4,29 +4,18 @@
  */
 import { describe, expect, it } from "vitest";
 import { countRefetches, countRementions } from "../../tools/replay/find-removed";
-import { readCorpus } from "../../tools/replay/read-corpus";
+import { anthropicSession } from "../support/replay-lit-session";
 
-const session = readCorpus(
-  JSON.stringify({
-    id: "mention-1",
-    provider: "anthropic",
-    model: "claude-sonnet-4-5-20250929",
-    system: null,
-    tools: [],
-    messages: [
-      { role: "user", content: "go" },
-      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Read", input: { file_path: "/repo/src/a.ts" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "A" }] },
-      { role: "assistant", content: [{ type: "tool_use", id: "t2", name: "Bash", input: { command: "npm test" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t2", content: "ok" }] },
-      { role: "assistant", content: [{ type: "tool_use", id: "t3", name: "Read", input: { file_path: "/repo/src/b.ts" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t3", content: "B" }] },
-      { role: "assistant", content: [{ type: "text", text: "Fixed the loop in `src/a.ts`." }] },
-    ],
-    timestamps: [null, null, null, null, null, null, null, null],
-  }),
-  "mention-1.json",
-);
+const session = anthropicSession("mention-1", [
+  { role: "user", content: "go" },
+  { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Read", input: { file_path: "/repo/src/a.ts" } }] },
+  { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "A" }] },
+  { role: "assistant", content: [{ type: "tool_use", id: "t2", name: "Bash", input: { command: "npm test" } }] },
+  { role: "user", content: [{ type: "tool_result", tool_use_id: "t2", content: "ok" }] },
+  { role: "assistant", content: [{ type: "tool_use", id: "t3", name: "Read", input: { file_path: "/repo/src/b.ts" } }] },
+  { role: "user", content: [{ type: "tool_result", tool_use_id: "t3", content: "B" }] },
+  { role: "assistant", content: [{ type: "text", text: "Fixed the loop in `src/a.ts`." }] },
+]);
 
 describe("countRementions", () => {
   it("counts removed pairs whose path the later prose names (by its last segment too), not the others", () => {
@@ -46,7 +35,7 @@ describe("countRefetches and recorded repeats", () => {
       const messages: unknown[] = [{ role: "user", content: "go" }];
       for (const id of ids) messages.push(call(id), result(id));
       messages.push({ role: "assistant", content: [{ type: "text", text: "done" }] });
-      return readCorpus(JSON.stringify({ id: "dup-1", provider: "anthropic", model: "claude-sonnet-4-5-20250929", system: null, tools: [], messages, timestamps: messages.map(() => null) }), "dup-1.json");
+      return anthropicSession("dup-1", messages);
     };
     // The export repeats t1 with its own id: the reader renames it t1_dup1.
     const copied = doc(["t1", "t1"]);
