@@ -11,7 +11,8 @@ import { adapterFor } from "../providers/registry";
 import type { JsonNode } from "../providers/shared/json-scan";
 import type { ParsedRequest, ProviderAdapter } from "../providers/types";
 import { sessionIdOf, type SessionId } from "./session-id";
-import { stepFactsOf, type FactsOptions, type StepFacts } from "../core/facts/step-facts";
+import type { FactsOptions, StepFacts } from "../core/facts/step-facts";
+import { requestFactsOf } from "./request-facts";
 import { prefixFactsOf } from "../core/facts/prefix-facts";
 
 /** Provider → adapter lookup (the registry unless a test injects another). */
@@ -31,10 +32,10 @@ export type Prepared =
       session: SessionId;
     };
 
-/** The step facts of a prepared request (its view, its `anthropic-beta` header, its prefix hashes). */
+/** The step facts of a prepared request (its view, its `anthropic-beta` header, its prefix hashes, its mention keys: ./request-facts.ts). */
 export function stepFactsFor(prepared: Extract<Prepared, { kind: "ready" }>, opts: FactsOptions, headers: Headers): StepFacts {
   const { parsed, adapter } = prepared;
-  return stepFactsOf(parsed.view, opts, headers, prefixFactsOf(parsed.bytes, parsed.root, adapter.historyKey));
+  return requestFactsOf(parsed, opts, headers, prefixFactsOf(parsed.bytes, parsed.root, adapter.historyKey));
 }
 
 /**

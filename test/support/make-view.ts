@@ -6,6 +6,7 @@
 import { hashText } from "../../src/core/hash";
 import { DEFAULTS } from "../../src/config/defaults";
 import { stepFactsOf, type FactsOptions, type StepFacts } from "../../src/core/facts/step-facts";
+import { proseMentionKeys } from "../../src/core/text/mention-keys";
 import { estimateTokens, estimateTokensFromBytes } from "../../src/core/tokens/estimate";
 import type { ConversationView, MessageInfo, Provider, ToolPair } from "../../src/core/view/types";
 
@@ -93,7 +94,12 @@ export function lines(n: number, tag = "line"): string {
   return s.slice(0, n);
 }
 
-/** The step facts of `view` (src/core/facts/step-facts.ts) for the default head_chars and the heuristic engine unless `opts` says otherwise. */
-export function factsOf(view: ConversationView, opts: Partial<FactsOptions> = {}): StepFacts {
-  return stepFactsOf(view, { head_chars: DEFAULTS.head_chars, engine: "heuristic", ...opts });
+/** The step facts of `view` (src/core/facts/step-facts.ts) for the default head_chars and the heuristic engine unless `opts` says otherwise; `mentions` per message when given. */
+export function factsOf(view: ConversationView, opts: Partial<FactsOptions> = {}, mentions?: readonly (readonly string[])[]): StepFacts {
+  return stepFactsOf(view, { head_chars: DEFAULTS.head_chars, engine: "heuristic", ...opts }, undefined, { mentions });
+}
+
+/** Mention keys per message of `messages` (src/core/text/mention-keys.ts): an assistant message's `text`, [] for the rest. */
+export function proseMentions(messages: readonly MessageSpec[]): string[][] {
+  return messages.map((m) => (m.role === "assistant" && m.text !== undefined ? proseMentionKeys(m.text) : []));
 }

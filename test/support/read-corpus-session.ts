@@ -8,6 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { hashText } from "../../src/core/hash";
+import { proseMentionKeys } from "../../src/core/text/mention-keys";
 import { estimateTokensFromBytes } from "../../src/core/tokens/estimate";
 import type { ConversationView, MessageInfo, Provider, ToolPair } from "../../src/core/view/types";
 import { CORPUS_PATH } from "./shared-dir";
@@ -45,6 +46,8 @@ export interface CorpusSession {
   calls: CorpusCall[];
   /** The view of call `k`'s request. */
   viewAt(k: number): ConversationView;
+  /** Mention keys per message of call `k`'s request (src/core/text/mention-keys.ts; [] but for assistant prose). */
+  mentionsAt(k: number): string[][];
 }
 
 const bytes = (s: string) => new TextEncoder().encode(s).length;
@@ -154,5 +157,7 @@ export function readCorpusSession(id: string): CorpusSession {
     const est = systemTokens + messages.reduce((s, m) => s + m.est_tokens, 0);
     return { provider, model: (doc.model as string | null) ?? null, body_bytes: est * 4, est_tokens: est, messages, pairs: inView, orphans, turn_count: turnCount, server_managed: null };
   };
-  return { id, provider, model: (doc.model as string | null) ?? null, calls: callList, viewAt };
+  const mentions = msgs.map((m) => (m.role === "assistant" && (provider !== "openai-responses" || m.type === "message") ? proseMentionKeys(textOf(m.content).text) : []));
+  const mentionsAt = (k: number): string[][] => mentions.slice(0, callList[k]!.end);
+  return { id, provider, model: (doc.model as string | null) ?? null, calls: callList, viewAt, mentionsAt };
 }

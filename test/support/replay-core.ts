@@ -77,7 +77,7 @@ export function replayCore(id: string, config: CoreConfig = CORE_DEFAULTS): Repl
   let estimatedSoFar = 0;
   session.calls.forEach((call, k) => {
     const full = session.viewAt(k);
-    const view = factsOf(full, { head_chars: config.head_chars });
+    const view = factsOf(full, { head_chars: config.head_chars }, session.mentionsAt(k));
     const now = call.at_ms ?? k * 10_000;
     const result = compact({
       view,

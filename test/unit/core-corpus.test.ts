@@ -15,7 +15,7 @@ import { CORPUS_IDS, readCorpusSession } from "../support/read-corpus-session";
 import { replayCore } from "../support/replay-core";
 import { factsOf } from "../support/make-view";
 
-const RULES = ["superseded_read", "duplicate_result", "failed_then_retried", "stale_large_output"] as const;
+const RULES = ["superseded_read", "duplicate_result", "failed_then_retried", "stale_large_output", "superseded_edit", "superseded_command", "mentioned_later"] as const;
 
 describe("heuristic engine on the corpus (final request of each session)", () => {
   it("rule hits per session", () => {
@@ -23,7 +23,7 @@ describe("heuristic engine on the corpus (final request of each session)", () =>
     for (const id of CORPUS_IDS) {
       const s = readCorpusSession(id);
       const view = s.viewAt(s.calls.length - 1);
-      const run = runHeuristicEngine(factsOf(view), CORE_DEFAULTS);
+      const run = runHeuristicEngine(factsOf(view, {}, s.mentionsAt(s.calls.length - 1)), CORE_DEFAULTS);
       const finalDrops = Object.values(run.verdicts).filter((v) => v.kind !== "keep").length;
       table[id] = { pairs: view.pairs.length, ...Object.fromEntries(RULES.map((r) => [r, run.hits[r].length])), removals: finalDrops };
     }
@@ -69,25 +69,25 @@ describe("step discipline: call-by-call replay with defaults", () => {
 });
 
 const EXPECTED_RULE_HITS: Record<string, Record<string, number>> = {
-  "cc-brain-explore-cleanup": { pairs: 61, superseded_read: 3, duplicate_result: 0, failed_then_retried: 1, stale_large_output: 7, removals: 11 },
-  "cc-brain-explore-ies-thinking": { pairs: 46, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 3, removals: 3 },
-  "cc-brain-explore-subagent-bashpoll": { pairs: 194, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 0, removals: 0 },
-  "cc-cctrace-opus4": { pairs: 132, superseded_read: 6, duplicate_result: 7, failed_then_retried: 0, stale_large_output: 6, removals: 16 },
-  "codex-rtchess-01": { pairs: 298, superseded_read: 23, duplicate_result: 42, failed_then_retried: 12, stale_large_output: 7, removals: 79 },
-  "codex-rtchess-01-responses": { pairs: 298, superseded_read: 23, duplicate_result: 42, failed_then_retried: 12, stale_large_output: 7, removals: 79 },
-  "sweagent-gpt4-pydicom-1458": { pairs: 0, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 0, removals: 0 },
-  "tau-airline-gpt4o-task02": { pairs: 18, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 0, removals: 0 },
-  "tau-airline-gpt4o-task09": { pairs: 16, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 1, removals: 1 },
+  "cc-brain-explore-cleanup": { pairs: 61, superseded_read: 3, duplicate_result: 0, failed_then_retried: 1, stale_large_output: 5, superseded_edit: 3, superseded_command: 0, mentioned_later: 8, removals: 11 },
+  "cc-brain-explore-ies-thinking": { pairs: 46, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 1, superseded_edit: 0, superseded_command: 0, mentioned_later: 2, removals: 1 },
+  "cc-brain-explore-subagent-bashpoll": { pairs: 194, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 0, superseded_edit: 0, superseded_command: 0, mentioned_later: 0, removals: 0 },
+  "cc-cctrace-opus4": { pairs: 132, superseded_read: 6, duplicate_result: 7, failed_then_retried: 0, stale_large_output: 5, superseded_edit: 14, superseded_command: 3, mentioned_later: 12, removals: 26 },
+  "codex-rtchess-01": { pairs: 298, superseded_read: 23, duplicate_result: 4, failed_then_retried: 12, stale_large_output: 7, superseded_edit: 152, superseded_command: 6, mentioned_later: 13, removals: 182 },
+  "codex-rtchess-01-responses": { pairs: 298, superseded_read: 23, duplicate_result: 4, failed_then_retried: 12, stale_large_output: 7, superseded_edit: 152, superseded_command: 6, mentioned_later: 13, removals: 182 },
+  "sweagent-gpt4-pydicom-1458": { pairs: 0, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 0, superseded_edit: 0, superseded_command: 0, mentioned_later: 0, removals: 0 },
+  "tau-airline-gpt4o-task02": { pairs: 18, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 0, superseded_edit: 0, superseded_command: 0, mentioned_later: 0, removals: 0 },
+  "tau-airline-gpt4o-task09": { pairs: 16, superseded_read: 0, duplicate_result: 0, failed_then_retried: 0, stale_large_output: 1, superseded_edit: 0, superseded_command: 0, mentioned_later: 0, removals: 1 },
 };
 
 /** Steps taken, lapsed calls and estimated tokens removed (summed over every call) with the default config. */
 const EXPECTED_REPLAY: Record<string, { steps: number; lapses: number; removed: number }> = {
-  "cc-brain-explore-cleanup": { steps: 1, lapses: 0, removed: 1981775 },
+  "cc-brain-explore-cleanup": { steps: 2, lapses: 10, removed: 2381401 },
   "cc-brain-explore-ies-thinking": { steps: 2, lapses: 9, removed: 1220571 },
   "cc-brain-explore-subagent-bashpoll": { steps: 0, lapses: 0, removed: 0 },
-  "cc-cctrace-opus4": { steps: 5, lapses: 0, removed: 5077708 },
-  "codex-rtchess-01": { steps: 4, lapses: 0, removed: 11566289 },
-  "codex-rtchess-01-responses": { steps: 2, lapses: 0, removed: 9520778 },
+  "cc-cctrace-opus4": { steps: 4, lapses: 0, removed: 4569623 },
+  "codex-rtchess-01": { steps: 8, lapses: 0, removed: 16579768 },
+  "codex-rtchess-01-responses": { steps: 3, lapses: 0, removed: 13186830 },
   "sweagent-gpt4-pydicom-1458": { steps: 0, lapses: 0, removed: 0 },
   "tau-airline-gpt4o-task02": { steps: 1, lapses: 0, removed: 2696 },
   "tau-airline-gpt4o-task09": { steps: 1, lapses: 0, removed: 18396 },

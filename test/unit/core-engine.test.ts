@@ -59,12 +59,15 @@ describe("heuristic rules — exact verdicts", () => {
     });
     expect(hits.superseded_read).toEqual(["r1", "r2", "r4"]);
   });
-  it("duplicate_result: same call and result → drop_pair 0.95; same result only (≥256 B) → drop_result 0.7", () => {
+  it("duplicate_result: same call and result (≥1024 B) → drop_pair 0.95; same result only (≥256 B) → drop_result 0.7", () => {
     const big = lines(300);
+    const log = lines(1100, "lint");
     const view = makeView({ messages: seq([
-      { id: "d1", tool: "shell_command", input: { command: "node --check app.js" }, text: "Exit code: 0" },
+      { id: "d1", tool: "shell_command", input: { command: "npm run lint" }, text: log },
+      { id: "d7", tool: "shell_command", input: { command: "node --check app.js" }, text: "Exit code: 0" },
+      { id: "d8", tool: "shell_command", input: { command: "node --check app.js" }, text: "Exit code: 0" },
       { id: "d2", tool: "shell_command", input: { command: "git log" }, text: big },
-      { id: "d3", tool: "shell_command", input: { command: "node --check app.js" }, text: "Exit code: 0" },
+      { id: "d3", tool: "shell_command", input: { command: "npm run lint" }, text: log },
       { id: "d4", tool: "shell_command", input: { command: "git log -5" }, text: big },
       { id: "d5", tool: "update_plan", input: { plan: 1 }, text: "Plan updated" },
       { id: "d6", tool: "update_plan", input: { plan: 2 }, text: "Plan updated" },
@@ -73,6 +76,8 @@ describe("heuristic rules — exact verdicts", () => {
     expect(verdicts.d1).toEqual({ kind: "drop_pair", confidence: 0.95, rule: "duplicate_result" });
     expect(verdicts.d2).toEqual({ kind: "drop_result", confidence: 0.7, rule: "duplicate_result" });
     expect(verdicts.d5).toEqual({ kind: "keep", confidence: 0, rule: "none" });
+    // A small repeat (input + result < 1024 B) stays: the agent re-runs such checks whatever its context holds.
+    expect(verdicts.d7).toEqual({ kind: "keep", confidence: 0, rule: "none" });
     expect([verdicts.d3!.kind, verdicts.d4!.kind, verdicts.d6!.kind]).toEqual(["keep", "keep", "keep"]);
   });
   it("failed_then_retried: drop_pair 0.85 only when a later same-intent call succeeds", () => {

@@ -9,6 +9,7 @@ import { TIER_COST_WEIGHT, type BudgetPressure, type TierContext } from "../../s
 import { recordTierEvent } from "../../src/core/trace/record-tier-event";
 import type { ConversationView } from "../../src/core/view/types";
 import { hashText } from "../../src/core/hash";
+import { proseMentionKeys } from "../../src/core/text/mention-keys";
 import { factsOf, lines, makeView, type MessageSpec } from "../support/make-view";
 
 const P = (o: Partial<BudgetPressure> = {}): BudgetPressure => ({ turn_count: 5, context_pct_used: 0.3, idle_seconds: 0, session_complete: false, ...o });
@@ -163,6 +164,16 @@ describe("tiers", () => {
     expect(r.tier).toBe("time_based");
     expect(r.step!.benefit.cache_miss).toBe(0);
     expect([r.plan.actions.t0, r.plan.actions.t2, r.plan.actions.t3]).toEqual([{ kind: "drop_pair" }, { kind: "drop_pair" }, { kind: "truncate_result", head_bytes: 471 }]);
+  });
+  it("time_based keeps an old pair a later assistant message names (mentioned_later): collapsed, not dropped", () => {
+    const v = readSession(12);
+    const first_seen: Record<string, number> = {};
+    v.pairs.forEach((p, i) => (first_seen[p.id] = i < 3 ? 0 : 3_000_000));
+    // The assistant message after t1's result (message 5, which calls t2) names t1's command in its prose.
+    const mentions: string[][] = v.messages.map((m) => (m.index === 5 ? proseMentionKeys("`make build-1` failed twice before") : []));
+    const r = compact({ ...ctx(v, { ledger: { ...EMPTY_LEDGER, first_seen }, now_ms: 3_600_000, pressure: P({ idle_seconds: 400, context_pct_used: 0.3 }) }), view: factsOf(v, {}, mentions) });
+    expect(r.tier).toBe("time_based");
+    expect([r.plan.actions.t0, r.plan.actions.t1, r.plan.actions.t2]).toEqual([{ kind: "drop_pair" }, { kind: "truncate_result", head_bytes: 471 }, { kind: "drop_pair" }]);
   });
   it("auto strips media from old results", () => {
     const v = readSession(12, { media: 2 });

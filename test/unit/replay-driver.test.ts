@@ -78,6 +78,7 @@ describe("replay driver + report", () => {
       cache_hit_ratio: 0.4634, // 1.9M / 4.1M
       pairs_removed: 2,
       refetches: 1,
+      rementions: 0, // Read {p} names no file path
       rejections: 0,
       worst_case_loss_usd: 0.000006, // results "A" and "B": 1 estimated token each at $3/M
       decisions: {},
@@ -108,7 +109,7 @@ describe("replay driver + report", () => {
     expect(table).toMatch(/^ {2}lit-1 observation-mask: steps taken save -?\d+\.\d% \(2 steps\); at the best calls -?\d+\.\d% \(\d steps?\): \d+\.\d pt$/m);
     expect(table).not.toMatch(/^ {2}lit-1 none:/m);
     expect(renderHtml(report)).toContain("<h2>Step timing in hindsight</h2>");
-    expect(table.split("\n")[2]).toMatch(/^lit-1\s+none\s+4\s+4,600,000\s+0\.0%\s+3,300,000\s+0\s+4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+—\s+0\s+0\s+0\s+1\.00\s+7\.00\s+baseline$/);
+    expect(table.split("\n")[2]).toMatch(/^lit-1\s+none\s+4\s+4,600,000\s+0\.0%\s+3,300,000\s+0\s+4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+—\s+0\s+0\s+0\s+0\s+1\.00\s+7\.00\s+baseline$/);
     expect(table).toContain("TOTAL");
     const html = renderHtml(report);
     expect(html.match(/<polyline data-strategy="[^"]+"/g)).toEqual(['<polyline data-strategy="observation-mask"', '<polyline data-strategy="none"']);

@@ -16,7 +16,7 @@ const call = (index: number, billed: number, note?: string): CallRecord => ({
   removed_ids: [],
   ...(note !== undefined ? { note } : {}),
 });
-const run = (strategy: string, calls: CallRecord[]): SessionRun => ({ session_id: "s1", provider: "openai-chat", model: "gpt-4o", strategy, route: "direct", calls, pairs_removed: 0, refetches: 0, removed_result_tokens: 0 });
+const run = (strategy: string, calls: CallRecord[]): SessionRun => ({ session_id: "s1", provider: "openai-chat", model: "gpt-4o", strategy, route: "direct", calls, pairs_removed: 0, refetches: 0, rementions: 0, removed_result_tokens: 0 });
 const note = (est: number) => `compact; tier=micro; step=none; skipped=under_threshold; pairs_removed=0; tokens_before=${est}; tokens_after=${est}`;
 /** A note after the session's first answer: calibrated figures, then the estimates. */
 const calibrated = (before: number, after: number, est: number, estAfter = est) =>

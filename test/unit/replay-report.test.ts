@@ -70,8 +70,8 @@ describe("the report explains itself", () => {
     expect(zeroReason("none", report.total.none!)).toBe("baseline");
     expect(zeroReason("observation-mask", report.total["observation-mask"]!)).toBeNull(); // −62.0%
     const table = renderTable(report);
-    expect(table.split("\n").find((l) => l.includes("sluice") && l.startsWith("TOTAL") === false && l.includes("×"))).toMatch(/\s4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+—\s+0\s+0\s+0\s+0\.00\s+0\.00\s+no candidates ×1, no tier \(first call\) ×1, server-managed ×1, under threshold ×1$/);
-    expect(renderHtml(report)).toContain('<td>4.89</td><td>4.89</td><td>0.0%</td><td>71.7%</td><td>—</td><td>0</td><td>0</td><td>0</td><td>0.00</td><td>0.00</td><td class="why">no candidates ×1, no tier (first call) ×1, server-managed ×1, under threshold ×1</td>');
+    expect(table.split("\n").find((l) => l.includes("sluice") && l.startsWith("TOTAL") === false && l.includes("×"))).toMatch(/\s4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+—\s+0\s+0\s+0\s+0\s+0\.00\s+0\.00\s+no candidates ×1, no tier \(first call\) ×1, server-managed ×1, under threshold ×1$/);
+    expect(renderHtml(report)).toContain('<td>4.89</td><td>4.89</td><td>0.0%</td><td>71.7%</td><td>—</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0.00</td><td>0.00</td><td class="why">no candidates ×1, no tier (first call) ×1, server-managed ×1, under threshold ×1</td>');
   });
 
   it("prints the legend of strategies and columns, and the model and prices, in the terminal and on the page", async () => {
@@ -118,7 +118,8 @@ describe("the report explains itself", () => {
     expect(OPERATOR_ROWS.slice(0, 5).map((r) => r.value(saver))).toEqual(["45.0%, $4.50 of $10.00", "$0.50", "$0.50", "$3.50", "4.5×"]);
     expect(row("requests that took a step")).toEqual(["not measured", "not measured", "0 of 4 (0.0%)"]);
     expect(row("removals re-fetched later (same tool + input)")).toEqual(["0 of 0 (0.0%)", "1 of 2 (50.0%)", "0 of 0 (0.0%)"]);
-    expect(row("removals mentioned again later")).toEqual(["not measured", "not measured", "not measured"]);
+    // The lit session's Read calls name no file path ({ p }): nothing to mention.
+    expect(row("removals mentioned again later (path or command in the agent's prose)")).toEqual(["0 of 0 (0.0%)", "0 of 2 (0.0%)", "0 of 0 (0.0%)"]);
     expect(renderTable(report)).toMatch(/^removals from deterministic tools\s+not measured\s+not measured\s+not measured$/m);
   });
 

@@ -20,7 +20,7 @@ describe("step facts over the corpus's last calls", () => {
       const view = s.viewAt(s.calls.length - 1);
       // The prefix facts as the gateway sends them: one short hash per message (their values do not matter for the size).
       const prefix = { members: [{ key: "system", hash: "0123456789ab", bytes: 9000 }, { key: "tools", hash: "0123456789ab", bytes: 40000 }], message_hashes: view.messages.map(() => "0123456789ab") };
-      const facts = stepFactsOf(view, HEURISTIC, undefined, prefix);
+      const facts = stepFactsOf(view, HEURISTIC, undefined, { prefix });
       const wire = encodeStepFacts(facts);
       expect(decodeStepFacts(JSON.parse(JSON.stringify(wire)))).toEqual(facts);
       view.pairs.forEach((p, i) => {

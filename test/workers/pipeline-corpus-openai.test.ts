@@ -32,11 +32,11 @@ describe("pipeline on codex-rtchess-01 (openai-chat), calls 31–70", () => {
     replay = await replaySlice(doc, PATH, 30, 60, CONFIG, { remainingCallsTable: () => LONG_SESSIONS });
     console.log("STEPS", JSON.stringify(replay.calls.map((c, k) => [k, c.header.tier, c.header.step ?? null, c.header.skipped ?? null])));
     const f = await expectPipelineProperties(replay, openaiChatAdapter);
-    // Measured on this slice: a time_based step after a recorded 5+ minute pause (cold: at once); the
-    // removals that paid later in the slice wait, the cache warm, to gather more (step-timing.ts).
-    expect(f.steps).toEqual([12]);
-    expect(f.steps.map((k) => replay.calls[k]!.header.tier)).toEqual(["time_based"]);
-    expect({ original: f.tokens_original, sent: f.tokens_sent, saved: f.tokens_saved }).toEqual({ original: 1_266_351, sent: 1_224_622, saved: 41_729 });
+    // Measured on this slice: three micro steps, the first on the slice's first call, removing the
+    // superseded apply_patch pairs whole (inputs included), so most of the slice's tokens go.
+    expect(f.steps).toEqual([0, 8, 18]);
+    expect(f.steps.map((k) => replay.calls[k]!.header.tier)).toEqual(["micro", "micro", "micro"]);
+    expect({ original: f.tokens_original, sent: f.tokens_sent, saved: f.tokens_saved }).toEqual({ original: 1_266_351, sent: 391_155, saved: 875_196 });
   }, 120_000);
 
   it("(d) after the idle alarm runs, the next call gets the time_based tier; without it the tier stays micro", async () => {

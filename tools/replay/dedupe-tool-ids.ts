@@ -45,6 +45,11 @@ export function dedupeToolUseIds(messages: readonly Json[]): { messages: Json[];
   return { messages: out, renamed };
 }
 
+/** The id a recorded call had before dedupeToolUseIds renamed a repeat of it (`<id>_dup<n>` → `<id>`); other ids as they are. */
+export function recordedToolUseId(id: string): string {
+  return id.replace(/_dup\d+$/, "");
+}
+
 /** The note a reader adds when it renamed ids. */
 export function dedupeNote(renamed: number): string {
   return `renamed ${renamed} repeated tool_use id(s) to <id>_dup<n> (the API refuses a request repeating an id)`;

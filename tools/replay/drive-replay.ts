@@ -8,7 +8,7 @@
  *    strategy instead sends the original body through its own sender (the gateway over HTTP),
  *    which reports what the upstream received;
  * 4. the removed tool results are found by diffing the original and the sent bodies.
- * After a session: re-fetches of removed results, and the estimated tokens of every removed
+ * After a session: re-fetches and re-mentions of removed results (./find-removed.ts), and the estimated tokens of every removed
  * result (Sluice's own estimator, once per pair, at the call where it was first removed) for the
  * report's worst-case loss. Every call also records its shape for the hindsight step timing
  * (./step-shape.ts). `onForwarded` sees every body as forwarded (--save-forwarded). Runs of different (session, strategy) pairs are
@@ -17,7 +17,7 @@
 import { agentHeaders, strategySessionKey } from "./agent-headers";
 import { assignCallTimes } from "./assign-call-times";
 import { estimateTokens } from "../../src/core/tokens/estimate";
-import { countRefetches, findRemovedResults } from "./find-removed";
+import { countRefetches, countRementions, findRemovedResults } from "./find-removed";
 import { callShape } from "./step-shape";
 import { historyOf, toolResultsIn } from "./tool-pairs";
 import type { CallRecord, CallUsage, JsonObject, RecordedSession, SendFn, SendResult, SessionRun, Strategy } from "./types";
@@ -157,6 +157,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
     calls: records,
     pairs_removed: removedFirstAt.size,
     refetches: countRefetches(session, removedFirstAt),
+    rementions: countRementions(session, removedFirstAt),
     removed_result_tokens: removedTokens,
   };
 }

@@ -9,7 +9,8 @@
  * - balance = saving − engine − loss; ratio = saving ÷ (engine + loss), "—" without a saving
  *   or without anything it is set against;
  * - latency: added p50/p99, and the share of calls on which Sluice took a step (its note);
- * - removals re-fetched: same tool name + input called again later.
+ * - removals re-fetched: same tool name + input called again later;
+ * - removals mentioned again: the pair's path or command named in the agent's later prose.
  */
 import { dollars, ms, pct } from "./report-format";
 import type { StrategyMetrics } from "./summarize-report";
@@ -46,6 +47,6 @@ export const OPERATOR_ROWS: readonly OperatorRow[] = [
     value: (m) => (Object.keys(m.decisions).length === 0 ? NOT_MEASURED : `${m.decisions.step ?? 0} of ${m.calls} (${pct(m.calls === 0 ? 0 : ((m.decisions.step ?? 0) / m.calls) * 100)})`),
   },
   { label: "removals re-fetched later (same tool + input)", value: (m) => `${m.refetches} of ${m.pairs_removed} (${pct(m.pairs_removed === 0 ? 0 : (m.refetches / m.pairs_removed) * 100)})` },
-  { label: "removals mentioned again later", value: () => NOT_MEASURED },
+  { label: "removals mentioned again later (path or command in the agent's prose)", value: (m) => `${m.rementions} of ${m.pairs_removed} (${pct(m.pairs_removed === 0 ? 0 : (m.rementions / m.pairs_removed) * 100)})` },
   { label: "removals from deterministic tools", value: () => NOT_MEASURED },
 ];

@@ -45,6 +45,7 @@ export const COLUMNS: readonly ReportColumn[] = [
   { title: "when gap", meaning: WHEN_GAP_MEANING, cell: (m) => (hasSteps(m) ? `${pointsLost(m.step_timing!).toFixed(1)} pt` : "—") },
   { title: "pairs rm", meaning: "tool call/result pairs whose result the strategy removed or altered (bodies diffed)", cell: (m) => String(m.pairs_removed) },
   { title: "refetch", meaning: "removed pairs whose same tool call (name + input) the session issued again later", cell: (m) => String(m.refetches) },
+  { title: "remention", meaning: "removed pairs whose file path or shell command the agent's prose named again later", cell: (m) => String(m.rementions) },
   { title: "rejected", meaning: "requests the emulator refused (validated like the real API)", cell: (m) => String(m.rejections) },
   { title: "added p50 ms", meaning: "latency the strategy added, median (in-process: time in the transform; end to end: round trip minus the direct one)", cell: (m) => ms(m.added_latency_p50_ms) },
   { title: "added p99 ms", meaning: "the same, 99th percentile (nearest rank)", cell: (m) => ms(m.added_latency_p99_ms) },

@@ -7,7 +7,7 @@
  *   which are inside the billed cost);
  * - savings % = (without − with) / without × 100;
  * - cache hit ratio = cache_read / (input + cache_read + cache_write);
- * - pairs removed, re-fetches, emulator rejections; added latency p50/p99 (nearest rank): the
+ * - pairs removed, re-fetches, re-mentions, emulator rejections; added latency p50/p99 (nearest rank): the
  *   time spent in the strategy step, or — for a strategy run through the gateway over HTTP —
  *   each call's round trip minus the same call's direct round trip under `none`; round trip
  *   p50/p99 of the calls themselves.
@@ -45,6 +45,8 @@ export interface StrategyMetrics {
   cache_hit_ratio: number;
   pairs_removed: number;
   refetches: number;
+  /** Removed pairs whose path or command the agent's prose names again later (./find-removed.ts). */
+  rementions: number;
   rejections: number;
   /** Worst-case loss, USD: every removed result re-sent once as uncached input (estimate, see header). */
   worst_case_loss_usd: number;
@@ -105,6 +107,7 @@ interface Acc {
   added: number[];
   pairs_removed: number;
   refetches: number;
+  rementions: number;
   /** Worst-case loss so far, USD (unrounded). */
   loss_usd: number;
   /** Step timing of each run summed here (unrounded). */
@@ -155,6 +158,7 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
     cache_hit_ratio: sent === 0 ? 0 : round(cacheRead / sent, 4),
     pairs_removed: acc.pairs_removed,
     refetches: acc.refetches,
+    rementions: acc.rementions,
     rejections: acc.calls.filter((c) => c.rejected !== null).length,
     worst_case_loss_usd: round(acc.loss_usd, 6),
     decisions,
@@ -177,10 +181,11 @@ export function summarizeReport(runs: readonly SessionRun[]): ReplayReport {
     added: r.route === "gateway" ? r.calls.map((c, i) => c.latency_ms - (base.calls[i]?.latency_ms ?? 0)) : r.calls.map((c) => c.transform_ms),
     pairs_removed: r.pairs_removed,
     refetches: r.refetches,
+    rementions: r.rementions,
     loss_usd: (r.removed_result_tokens * prices.input_per_mtok) / 1e6,
     timings: [stepTimingOf(r.calls, prices)],
   });
-  const totals = new Map<string, Acc>(strategies.map((s) => [s, { calls: [], added: [], pairs_removed: 0, refetches: 0, loss_usd: 0, timings: [] }]));
+  const totals = new Map<string, Acc>(strategies.map((s) => [s, { calls: [], added: [], pairs_removed: 0, refetches: 0, rementions: 0, loss_usd: 0, timings: [] }]));
   const sessions: SessionReport[] = sessionIds.map((id) => {
     const own = runs.filter((r) => r.session_id === id);
     const base = own.find((r) => r.strategy === "none");
@@ -196,6 +201,7 @@ export function summarizeReport(runs: readonly SessionRun[]): ReplayReport {
       t.added.push(...acc.added);
       t.pairs_removed += acc.pairs_removed;
       t.refetches += acc.refetches;
+      t.rementions += acc.rementions;
       t.loss_usd += acc.loss_usd;
       t.timings.push(...acc.timings);
     }

@@ -99,6 +99,16 @@ export function replyToolCalls(provider: Provider, reply: Json): ToolCallRef[] {
   return toolCallsIn(provider, Array.isArray(reply) ? reply : [reply]);
 }
 
+/** The agent's prose in a recorded reply: the text of its assistant messages (tool calls, thinking and reasoning left out), joined with "\n". */
+export function replyProse(reply: Json): string {
+  const items = Array.isArray(reply) ? reply : [reply];
+  return items
+    .filter((item): item is JsonObject => isObj(item) && item.role === "assistant")
+    .map((item) => contentText(item.content))
+    .filter((t) => t !== "")
+    .join("\n");
+}
+
 /** Tool results in history items, in order. */
 export function toolResultsIn(provider: Provider, items: readonly Json[]): ToolResultRef[] {
   const out: ToolResultRef[] = [];

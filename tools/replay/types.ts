@@ -195,6 +195,8 @@ export interface SessionRun {
   pairs_removed: number;
   /** Removed pairs whose same tool call (name + input) the recorded session issues again later. */
   refetches: number;
+  /** Removed pairs whose file path or shell command the agent's prose names again later (./find-removed.ts). */
+  rementions: number;
   /** Estimated tokens (src/core/tokens/estimate.ts) of the removed results' text, each pair once, as it stood when first removed. */
   removed_result_tokens: number;
 }

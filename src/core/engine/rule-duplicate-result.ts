@@ -1,12 +1,15 @@
 /**
  * Rule: a result identical (same content hash) to a later result of the same tool. If the two
- * calls are identical too, the earlier pair is a pure repeat: drop_pair, confidence 0.95. If
+ * calls are identical too, the earlier pair is a pure repeat: drop_pair, confidence 0.95 — except a
+ * shell command or read-only call under REPEATED_CALL_MIN_BYTES (input + result), a check the
+ * agent re-runs whatever its context holds (./rule-superseded-command.ts says why). If
  * only the results match (different inputs), the call is kept and only the result goes:
  * drop_result, confidence 0.7 — and only for results of at least 256 bytes, below which the
  * kept head would be about as long as the result.
  */
 import type { PairFacts } from "../facts/step-facts";
 import type { Verdict, Verdicts } from "./verdict";
+import { isSmallCommand } from "./rule-superseded-command";
 
 /** Confidence when call and result both repeat later. */
 export const DUPLICATE_PAIR_CONFIDENCE = 0.95;
@@ -29,8 +32,9 @@ export function ruleDuplicateResult(pairs: PairFacts[]): Verdicts {
     if (byHash === undefined) later.set(p.tool_name, (byHash = new Map()));
     const inputs = byHash.get(p.result_hash);
     if (inputs !== undefined) {
-      if (inputs.has(p.input_hash)) out[p.id] = DROP_PAIR;
-      else if (p.result_bytes >= DUPLICATE_RESULT_MIN_BYTES) out[p.id] = DROP_RESULT;
+      if (inputs.has(p.input_hash)) {
+        if (!isSmallCommand(p)) out[p.id] = DROP_PAIR;
+      } else if (p.result_bytes >= DUPLICATE_RESULT_MIN_BYTES) out[p.id] = DROP_RESULT;
       inputs.add(p.input_hash);
     } else {
       byHash.set(p.result_hash, new Set([p.input_hash]));

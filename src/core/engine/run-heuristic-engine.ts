@@ -2,13 +2,17 @@
  * The heuristic engine (`engine: "heuristic"`, the default; pure, no network): runs every rule
  * over the view's pairs and keeps, per pair, the verdict with the highest confidence (drop_pair
  * wins a tie). Guards first: a pair whose tool is in `exclude_tools` or that the adapter locked
- * is always keep with confidence 1 (DESIGN §5).
+ * is always keep with confidence 1 (DESIGN §5), and so is a pair a later assistant message still
+ * talks about (./rule-mentioned-later.ts).
  */
 import type { PairFacts, StepFacts } from "../facts/step-facts";
 import { ruleDuplicateResult } from "./rule-duplicate-result";
 import { ruleFailedRetried } from "./rule-failed-retried";
 import { ruleStaleLargeOutput } from "./rule-stale-large-output";
 import { ruleSupersededRead } from "./rule-superseded-read";
+import { ruleSupersededEdit } from "./rule-superseded-edit";
+import { ruleSupersededCommand } from "./rule-superseded-command";
+import { ruleMentionedLater } from "./rule-mentioned-later";
 import { KEEP, type RuleName, type Verdict, type Verdicts } from "./verdict";
 
 /** Config the engine reads (names from src/config/defaults.ts). */
@@ -33,19 +37,25 @@ export function pairsInCallOrder(pairs: readonly PairFacts[]): PairFacts[] {
 /** The keep verdicts, one frozen object each, shared by every pair they apply to (verdicts are read, never changed). */
 const KEEP_EXCLUDED: Verdict = Object.freeze({ kind: "keep", confidence: 1, rule: "exclude_tools" });
 const KEEP_LOCKED: Verdict = Object.freeze({ kind: "keep", confidence: 1, rule: "locked" });
+const KEEP_MENTIONED: Verdict = Object.freeze({ kind: "keep", confidence: 1, rule: "mentioned_later" });
 
 /** Runs the heuristic rules over `view`. */
 export function runHeuristicEngine(view: StepFacts, config: HeuristicConfig): EngineRun {
   const pairs = pairsInCallOrder(view.pairs);
   const infos = pairs.map((p) => p.call_class);
   const failed = pairs.map((p) => p.looks_failed);
-  const byRule: Array<[Exclude<RuleName, "none" | "exclude_tools" | "locked">, Verdicts]> = [
+  const byRule: Array<[Exclude<RuleName, "none" | "exclude_tools" | "locked" | "mentioned_later">, Verdicts]> = [
     ["superseded_read", ruleSupersededRead(pairs, infos, failed)],
     ["duplicate_result", ruleDuplicateResult(pairs)],
     ["failed_then_retried", ruleFailedRetried(pairs, infos, failed)],
     ["stale_large_output", ruleStaleLargeOutput(pairs, infos, view.turn_count, config.min_result_bytes)],
+    ["superseded_edit", ruleSupersededEdit(pairs, infos, failed)],
+    ["superseded_command", ruleSupersededCommand(pairs, infos, failed)],
   ];
-  const hits: EngineRun["hits"] = { superseded_read: [], duplicate_result: [], failed_then_retried: [], stale_large_output: [], exclude_tools: [], locked: [] };
+  const mentioned = ruleMentionedLater(pairs, view.messages);
+  const hits: EngineRun["hits"] = {
+    superseded_read: [], duplicate_result: [], failed_then_retried: [], stale_large_output: [], superseded_edit: [], superseded_command: [], exclude_tools: [], locked: [], mentioned_later: [],
+  };
   const verdicts: Verdicts = {};
   const excluded = new Set(config.exclude_tools);
   for (const p of pairs) {
@@ -57,6 +67,11 @@ export function runHeuristicEngine(view: StepFacts, config: HeuristicConfig): En
     if (p.locked !== null) {
       verdicts[p.id] = KEEP_LOCKED;
       hits.locked.push(p.id);
+      continue;
+    }
+    if (mentioned.has(p.id)) {
+      verdicts[p.id] = KEEP_MENTIONED;
+      hits.mentioned_later.push(p.id);
       continue;
     }
     let best: Verdict = KEEP;

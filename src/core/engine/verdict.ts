@@ -4,14 +4,17 @@
  * below `decision_threshold` counts as keep.
  */
 
-/** Names of the heuristic rules (plus the two guards that force keep). */
+/** Names of the heuristic rules (plus the three guards that force keep). */
 export type RuleName =
   | "superseded_read"
   | "duplicate_result"
   | "failed_then_retried"
   | "stale_large_output"
+  | "superseded_edit"
+  | "superseded_command"
   | "exclude_tools"
   | "locked"
+  | "mentioned_later"
   | "none";
 
 /** One verdict. */

@@ -12,6 +12,8 @@
  * - whether the result reports a failure (resultLooksFailed);
  * - the truncation head for `head_chars` (src/core/tiers/cut-head.ts headBytes);
  * - for a result that looks failed, its first line (≤ KEY_MAX_CHARS: the tier map's error key);
+ * - the call's mention keys (paths, shell command) and, per assistant message, its prose's
+ *   (../text/mention-keys.ts): short hashes only;
  * - for HTTP engines only, at most `head_chars` of the result and of the input (the engine
  *   protocol's result_head and input_excerpt); with the heuristic engine no result or input
  *   text at all.
@@ -24,6 +26,7 @@ import { normalisePath, resultLooksFailed, type LineRange } from "../engine/read
 import { headBytes } from "../tiers/cut-head";
 import { isReferenceReply } from "../engine/reference-replies";
 import { headChars } from "../text/head-chars";
+import { callMentionKeys } from "../text/mention-keys";
 import type { EngineKind } from "../../config/defaults";
 import type { ConversationView, Provider, ToolPair } from "../view/types";
 import type { PrefixFacts } from "./prefix-facts";
@@ -31,11 +34,15 @@ import type { PrefixFacts } from "./prefix-facts";
 /** A tool call's classification with its texts hashed (src/core/engine/read-tool-call.ts ToolCallInfo). */
 export type CallFacts =
   /** Reads the files whose normalised paths hash to `paths`; `range` null = a partial read of unknown extent; `to` null = to the end. */
-  | { kind: "read"; paths: string[]; range: LineRangeFacts | null; readonly: true; intent: string; shell: boolean }
+  | { kind: "read"; paths: string[]; range: LineRangeFacts | null; readonly: true; intent: string; shell: boolean; refs: string[] }
   /** Changes the files whose normalised paths hash to `paths`. */
-  | { kind: "edit"; paths: string[]; readonly: false; intent: string; shell: boolean }
-  /** Anything else. In every kind, `shell` marks a shell command (its intent hashes "sh:" + the command). */
-  | { kind: "other"; readonly: boolean; intent: string; shell: boolean };
+  | { kind: "edit"; paths: string[]; readonly: false; intent: string; shell: boolean; refs: string[] }
+  /**
+   * Anything else. In every kind, `shell` marks a shell command (its intent hashes "sh:" + the
+   * command), and `refs` holds the mention keys of what the call names (../text/mention-keys.ts:
+   * each path's pathKeys, and a shell command's own text), to meet MessageFacts.mentions.
+   */
+  | { kind: "other"; readonly: boolean; intent: string; shell: boolean; refs: string[] };
 
 /** A read's line range, 1-based inclusive; `to` null = to the end (JSON has no Infinity). */
 export interface LineRangeFacts {
@@ -50,6 +57,8 @@ export interface MessageFacts {
   turn_index: number;
   /** Estimated tokens of the message (src/core/tokens). */
   est_tokens: number;
+  /** Mention keys of the message's assistant prose (../text/mention-keys.ts proseMentionKeys); [] for other messages. */
+  mentions: readonly string[];
 }
 
 /** The fields of a pair the core reads as the view has them (src/core/view/types.ts ToolPair). */
@@ -116,6 +125,8 @@ function errorLine(text: string): string {
   return headChars(head.split("\n")[0]!.trimEnd(), ERROR_LINE_CHARS);
 }
 
+const NO_MENTIONS: readonly string[] = Object.freeze([]);
+
 const rangeFacts = (r: LineRange | null): LineRangeFacts | null => (r === null ? null : { from: r.from, to: r.to === Infinity ? null : r.to });
 
 /** The facts of one pair (every text read once, here). */
@@ -123,10 +134,11 @@ export function pairFacts(p: ToolPair, opts: FactsOptions): PairFacts {
   const info = readToolCallMemo(p);
   const intent = hashText(info.intent);
   const shell = info.intent.startsWith("sh:");
+  const refs = callMentionKeys(info);
   const call_class: CallFacts =
-    info.kind === "read" ? { kind: "read", paths: info.paths.map((x) => hashText(normalisePath(x))), range: rangeFacts(info.range), readonly: true, intent, shell }
-    : info.kind === "edit" ? { kind: "edit", paths: info.paths.map((x) => hashText(normalisePath(x))), readonly: false, intent, shell }
-    : { kind: "other", readonly: info.readonly, intent, shell };
+    info.kind === "read" ? { kind: "read", paths: info.paths.map((x) => hashText(normalisePath(x))), range: rangeFacts(info.range), readonly: true, intent, shell, refs }
+    : info.kind === "edit" ? { kind: "edit", paths: info.paths.map((x) => hashText(normalisePath(x))), readonly: false, intent, shell, refs }
+    : { kind: "other", readonly: info.readonly, intent, shell, refs };
   const text = p.result_text;
   const failed = resultLooksFailed(p);
   return {
@@ -145,10 +157,13 @@ export function pairFacts(p: ToolPair, opts: FactsOptions): PairFacts {
 
 /**
  * The step facts of `view` for `opts` (plain data: structured-clone and JSON safe); `headers`,
- * when given, are the request's (only `anthropic-beta` is read); `prefix`, the body's prefix
- * facts (./prefix-facts.ts prefixFactsOf), null when the bytes are not at hand.
+ * when given, are the request's (only `anthropic-beta` is read); `body`, what is read from the
+ * request's bytes when they are at hand: `prefix`, the prefix facts (./prefix-facts.ts
+ * prefixFactsOf; else null), and `mentions`, the mention keys per message of `view`
+ * (src/providers/shared/message-mentions.ts; else none).
  */
-export function stepFactsOf(view: ConversationView, opts: FactsOptions, headers?: Headers, prefix: PrefixFacts | null = null): StepFacts {
+export function stepFactsOf(view: ConversationView, opts: FactsOptions, headers?: Headers, body: { prefix?: PrefixFacts | null; mentions?: readonly (readonly string[])[] } = {}): StepFacts {
+  const { prefix = null, mentions } = body;
   return {
     provider: view.provider,
     model: view.model,
@@ -159,7 +174,7 @@ export function stepFactsOf(view: ConversationView, opts: FactsOptions, headers?
     orphan_call_messages: view.orphans
       .filter((o) => o.kind !== "result_without_call" && view.messages[o.position.message_index]?.role === "assistant")
       .map((o) => o.position.message_index),
-    messages: view.messages.map((m) => ({ index: m.index, role: m.role, turn_index: m.turn_index, est_tokens: m.est_tokens })),
+    messages: view.messages.map((m, i) => ({ index: m.index, role: m.role, turn_index: m.turn_index, est_tokens: m.est_tokens, mentions: mentions?.[i] ?? NO_MENTIONS })),
     pairs: view.pairs.map((p) => pairFacts(p, opts)),
     prefix,
   };

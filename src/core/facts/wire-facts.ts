@@ -12,17 +12,18 @@ import type { PrefixFacts } from "./prefix-facts";
 /** Flag bits of a pair. */
 const IS_ERROR = 1, LOOKS_FAILED = 2, READONLY = 4, SHELL = 8, REFERENCE_REPLY = 16;
 const KINDS = ["read", "edit", "other"] as const;
+const NO_MENTIONS: readonly string[] = Object.freeze([]);
 
 /**
  * One pair: [id, tool (table index), input_hash, input_bytes, call message, call block, result
  * message, result block, turn, result_bytes, result_est_tokens, flags, media count, result_hash,
  * locked (table index, -1 = null), kind (0 read, 1 edit, 2 other), path hashes, range from
  * (-1 = no range), range to (-1 = to the end), intent, head_bytes (-1 = null), error_line,
- * result_head, input_head].
+ * result_head, input_head, refs (mention keys, table indexes)].
  */
 export type PairTuple = [
   string, number, string, number, number, number, number, number, number, number, number, number, number, string,
-  number, number, string[], number, number, string, number, string, string, string,
+  number, number, string[], number, number, string, number, string, string, string, number[],
 ];
 
 /** StepFacts on the wire. */
@@ -34,12 +35,14 @@ export interface WireFacts {
   server_managed: string | null;
   orphan_call_messages: number[];
   betas: string[];
-  /** Strings referred to by index: roles, tool names, lock reasons. */
+  /** Strings referred to by index: roles, tool names, lock reasons, mention keys (one path's key recurs across pairs and messages). */
   strings: string[];
   /** Per message, in order: role (index into `strings`), turn index, estimated tokens. */
   message_roles: number[];
   message_turns: number[];
   message_tokens: number[];
+  /** Messages with mention keys only (most have none): [message index, keys as indexes into `strings`]. */
+  message_mentions: Array<[number, number[]]>;
   pairs: PairTuple[];
   /** StepFacts.prefix as it is (already compact: one short hash per message). */
   prefix: PrefixFacts | null;
@@ -63,6 +66,7 @@ export function encodeStepFacts(f: StepFacts): WireFacts {
     message_roles: f.messages.map((m) => ref(m.role)),
     message_turns: f.messages.map((m) => m.turn_index),
     message_tokens: f.messages.map((m) => m.est_tokens),
+    message_mentions: f.messages.filter((m) => m.mentions.length > 0).map((m): [number, number[]] => [m.index, m.mentions.map(ref)]),
     pairs: f.pairs.map((p): PairTuple => {
       const c = p.call_class;
       const flags = (p.result_is_error ? IS_ERROR : 0) | (p.looks_failed ? LOOKS_FAILED : 0) | (c.readonly ? READONLY : 0) | (c.shell ? SHELL : 0) | (p.reference_reply ? REFERENCE_REPLY : 0);
@@ -72,7 +76,7 @@ export function encodeStepFacts(f: StepFacts): WireFacts {
         p.turn_index, p.result_bytes, p.result_est_tokens, flags, p.result_media_count, p.result_hash,
         p.locked === null ? -1 : ref(p.locked), KINDS.indexOf(c.kind), c.kind === "other" ? [] : c.paths,
         range === null ? -1 : range.from, range === null || range.to === null ? -1 : range.to,
-        c.intent, p.head_bytes ?? -1, p.error_line, p.result_head, p.input_head,
+        c.intent, p.head_bytes ?? -1, p.error_line, p.result_head, p.input_head, c.refs.map(ref),
       ];
     }),
     prefix: f.prefix,
@@ -81,14 +85,17 @@ export function encodeStepFacts(f: StepFacts): WireFacts {
 
 /** Decodes what encodeStepFacts produced. */
 export function decodeStepFacts(w: WireFacts): StepFacts {
-  const messages: MessageFacts[] = w.message_roles.map((r, i) => ({ index: i, role: w.strings[r]!, turn_index: w.message_turns[i]!, est_tokens: w.message_tokens[i]! }));
+  const str = (i: number): string => w.strings[i]!;
+  const mentions = new Map(w.message_mentions.map(([i, keys]) => [i, keys.map(str)]));
+  const messages: MessageFacts[] = w.message_roles.map((r, i) => ({ index: i, role: w.strings[r]!, turn_index: w.message_turns[i]!, est_tokens: w.message_tokens[i]!, mentions: mentions.get(i) ?? NO_MENTIONS }));
   const pairs = w.pairs.map((t): PairFacts => {
-    const [id, tool, input_hash, input_bytes, cm, cb, rm, rb, turn_index, result_bytes, result_est_tokens, flags, result_media_count, result_hash, locked, kind, paths, from, to, intent, head, error_line, result_head, input_head] = t;
+    const [id, tool, input_hash, input_bytes, cm, cb, rm, rb, turn_index, result_bytes, result_est_tokens, flags, result_media_count, result_hash, locked, kind, paths, from, to, intent, head, error_line, result_head, input_head, refIndexes] = t;
+    const refs = refIndexes.map(str);
     const shell = (flags & SHELL) !== 0;
     const call_class: CallFacts =
-      kind === 0 ? { kind: "read", paths, range: from === -1 ? null : { from, to: to === -1 ? null : to }, readonly: true, intent, shell }
-      : kind === 1 ? { kind: "edit", paths, readonly: false, intent, shell }
-      : { kind: "other", readonly: (flags & READONLY) !== 0, intent, shell };
+      kind === 0 ? { kind: "read", paths, range: from === -1 ? null : { from, to: to === -1 ? null : to }, readonly: true, intent, shell, refs }
+      : kind === 1 ? { kind: "edit", paths, readonly: false, intent, shell, refs }
+      : { kind: "other", readonly: (flags & READONLY) !== 0, intent, shell, refs };
     return {
       id, tool_name: w.strings[tool]!, input_hash, input_bytes, call: { message_index: cm, block_index: cb }, result: { message_index: rm, block_index: rb },
       turn_index, result_bytes, result_est_tokens, result_is_error: (flags & IS_ERROR) !== 0, result_media_count, result_hash,

@@ -3,13 +3,19 @@
  * (default 300 = the provider cache TTL), so the cache is cold and a step costs no extra
  * write. Drops whole every eligible pair first seen at least TIME_BASED_AGE_CUTOFF_SECONDS
  * before now (first-seen times come from the ledger, i.e. from the caller); younger eligible
- * pairs get the micro collapse (./propose-collapse.ts), since this is the free moment.
+ * pairs get the micro collapse (./propose-collapse.ts), since this is the free moment. An old
+ * pair a later assistant message still names (the engine's mentioned_later guard:
+ * src/core/engine/rule-mentioned-later.ts) is not dropped but collapsed like a young one, so what
+ * the agent still talks about keeps its call and a head of its result; so is a short shell check
+ * (src/core/engine/rule-superseded-command.ts isSmallCommand: the agent re-runs those whatever its
+ * context holds, and dropping one saves under ~256 tokens).
  */
 import { takeStep, type Propose, type Proposal } from "../policy/take-step";
 import type { BudgetPressure, CoreConfig, TierContext, TierResult } from "../policy/types";
 import { TIER_COST_WEIGHT } from "../policy/types";
 import { proposeCollapse } from "./propose-collapse";
 import { resolveVerdicts } from "./resolve-verdicts";
+import { isSmallCommand } from "../engine/rule-superseded-command";
 
 export const TIME_BASED_WEIGHT = TIER_COST_WEIGHT.time_based;
 
@@ -27,14 +33,15 @@ export function timeBasedTriggers(pressure: BudgetPressure, config: CoreConfig):
 /** The cold-cache proposal: old pairs dropped whole, younger ones collapsed (also used by session_memory below level rewrite). */
 export const proposeTimeBased: Propose = (c, eligible) => {
   const cutoff = c.now_ms - TIME_BASED_AGE_CUTOFF_SECONDS * 1000;
+  const verdicts = resolveVerdicts(c);
   const old: Proposal[] = [];
   const young = eligible.filter((p) => {
     const seen = c.ledger.first_seen[p.id] ?? c.now_ms;
-    if (seen > cutoff) return true;
+    if (seen > cutoff || verdicts[p.id]?.rule === "mentioned_later" || isSmallCommand(p)) return true;
     old.push({ pair: p, action: { kind: "drop_pair" } });
     return false;
   });
-  return [...old, ...proposeCollapse(young, resolveVerdicts(c), c.config)];
+  return [...old, ...proposeCollapse(young, verdicts, c.config)];
 };
 
 /** Runs the time_based tier. */

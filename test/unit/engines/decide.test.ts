@@ -8,11 +8,11 @@ const c = (id: string, over: Partial<EngineCandidate> = {}): EngineCandidate => 
 });
 
 describe("reference decide (core heuristic over candidates)", () => {
-  it("older reads of the same file are dropped (superseded / duplicate); the newest and other files stay", () => {
+  it("older reads of the same file are dropped (superseded; a 1-byte repeat is too small for duplicate_result); the newest and other files stay", () => {
     expect(decide([c("t1"), c("t2", { input_excerpt: '{"file_path":"b.ts"}' }), c("t3"), c("t4")])).toEqual([
-      { id: "t1", verdict: "drop_pair", confidence: 0.95 },
+      { id: "t1", verdict: "drop_pair", confidence: 0.9 },
       { id: "t2", verdict: "keep", confidence: 1 },
-      { id: "t3", verdict: "drop_pair", confidence: 0.95 },
+      { id: "t3", verdict: "drop_pair", confidence: 0.9 },
       { id: "t4", verdict: "keep", confidence: 1 },
     ]);
   });
