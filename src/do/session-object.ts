@@ -21,6 +21,7 @@ import { precomputeVerdicts } from "./precompute-verdicts";
 import { SessionStore } from "./session-store";
 import type { CallReport, FailOpenReason, OutcomeRecorded, StepInput, StepOutput } from "../session/step-types";
 import { sessionStats, type SessionStats } from "./session-stats";
+import { cacheReport, settleCachePair, type CacheReport } from "./cache-breaks";
 
 export class SessionObject extends DurableObject<Env> {
   private readonly store: SessionStore;
@@ -56,6 +57,7 @@ export class SessionObject extends DurableObject<Env> {
     if (settled.provider !== undefined) this.store.setMeta(PROVIDER_CLEARED_META, JSON.stringify(settled.provider));
     const recorded = settled.outcome === null ? null : recordOutcome(this.store, this.ctx.storage.sql, settled.outcome, now);
     if (r.usage !== null) recordUsage(this.store, r.usage, r.estimated_input_tokens, now);
+    settleCachePair(this.store, this.ctx.storage.sql, r.usage);
     this.store.flush();
     return recorded;
   }
@@ -86,6 +88,13 @@ export class SessionObject extends DurableObject<Env> {
     const stats = sessionStats(this.store, this.ctx.storage.sql);
     this.store.flush(); // ends the unit of work: the next call reads fresh state
     return stats;
+  }
+
+  /** What broke the provider's cache between the session's calls (./cache-breaks.ts): counts, offsets, the last events. */
+  async cacheBreaks(): Promise<CacheReport> {
+    const report = cacheReport(this.store, this.ctx.storage.sql);
+    this.store.flush(); // ends the unit of work: the next call reads fresh state
+    return report;
   }
 
   /** The stored memory tier map (session_memory), or null. */

@@ -14,6 +14,7 @@
  */
 import { hashBytes } from "../hash";
 import type { JsonNode } from "../../providers/shared/json-scan";
+import type { CacheFacts } from "./cache-facts";
 
 /** Hex digits kept of each message hash: 48 bits, ample to tell two versions of one message apart, and 4 bytes per message less on the step RPC. */
 export const MESSAGE_HASH_CHARS = 12;
@@ -33,6 +34,8 @@ export interface PrefixFacts {
   members: MemberFacts[];
   /** Per history element, in order: hash (MESSAGE_HASH_CHARS hex) of its raw bytes. */
   message_hashes: string[];
+  /** What the cache-breaker diagnostics read besides (./cache-facts.ts); absent when not computed. */
+  cache?: CacheFacts;
 }
 
 const memo = new WeakMap<JsonNode, string>();
