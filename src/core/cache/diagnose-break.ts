@@ -115,16 +115,22 @@ function chunkOffset(a: readonly string[], b: readonly string[]): number | null 
 }
 
 /**
- * Whether the current request still reaches a prefix the previous one wrote (Anthropic): some
- * previous marker inside the shared part (a member marker when the members agree, a message
- * index below `shared`) has a current marker at or after it within LOOKBACK_BLOCKS messages
- * (the automatic marker sits on the last message; member markers reach the messages' start).
+ * Whether the current request still reaches the longest prefix the previous one wrote
+ * (Anthropic): the previous request's furthest marker inside the shared part (a member marker
+ * when the members agree, a message index below `shared`) has a current marker at or after it
+ * within LOOKBACK_BLOCKS messages (the automatic marker sits on the last message; member
+ * markers sit before the messages). True when the previous request wrote nothing shared.
  */
-function breakpointReached(prev: readonly MarkerAt[], cur: readonly MarkerAt[], shared: number, curMessages: number): boolean {
+function breakpointReached(prev: readonly MarkerAt[], cur: readonly MarkerAt[], shared: number, prevMessages: number, curMessages: number): boolean {
   const pos = (m: MarkerAt, last: number): number => (m === "tools" || m === "system" ? -1 : m === "auto" ? last : m);
-  const written = prev.map((m) => pos(m, Number.POSITIVE_INFINITY)).filter((p) => p < shared);
-  const reading = cur.map((m) => pos(m, curMessages - 1));
-  return written.some((w) => reading.some((r) => r >= w && r - w <= LOOKBACK_BLOCKS));
+  const written = prev.map((m) => pos(m, prevMessages - 1)).filter((p) => p < shared);
+  if (written.length === 0) return true;
+  // The longest prefix the previous request wrote: reaching a shorter one is a partial miss.
+  const w = Math.max(...written);
+  return cur.some((m) => {
+    const r = pos(m, curMessages - 1);
+    return r >= w && r - w <= LOOKBACK_BLOCKS;
+  });
 }
 
 /**
@@ -175,7 +181,7 @@ export function diagnoseBreak(prev: PrefixSnapshot, cur: PrefixSnapshot, ttl_ms:
   }
   if (d < a.length) return { ...base, cause: "history_edited", message_index: d, tokens_affected: sum(prev.message_tokens, d) };
   // 5. Anthropic breakpoints: the prefix is intact but no current marker reaches a written one.
-  if (pc && cc && pc.markers.length > 0 && !breakpointReached(pc.markers, cc.markers, d, b.length)) {
+  if (pc && cc && pc.markers.length > 0 && !breakpointReached(pc.markers, cc.markers, d, a.length, b.length)) {
     const firstMsg = cc.markers.find((m): m is number => typeof m === "number") ?? null;
     return { ...base, cause: "breakpoint_moved", message_index: firstMsg, tokens_affected: all };
   }

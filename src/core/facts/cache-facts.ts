@@ -16,7 +16,7 @@
  * Cost: tool definitions and messages are memoised per lent node (like ./prefix-facts.ts); only
  * the system prompt's bytes are hashed again on each request (≈ 1 ns per byte).
  */
-import { hashBytes, hashSlices } from "../hash";
+import { hashBytes } from "../hash";
 import type { JsonEntry, JsonNode } from "../../providers/shared/json-scan";
 import type { Provider } from "../view/types";
 
@@ -94,7 +94,7 @@ function toolFacts(bytes: Uint8Array, tool: JsonNode): [string, string] {
   if (f !== undefined) return f;
   const name = member(tool, "name") ?? member(member(tool, "function"), "name") ?? member(member(tool, "custom"), "name") ?? member(tool, "type") ?? tool;
   const cuts = tool.type === "object" ? markerCuts(tool) : [];
-  f = [short(bytes, name), hashSlices(bytes, keep(tool, cuts)).slice(0, SHORT_HASH_CHARS)];
+  f = [short(bytes, name), joinedHash(bytes, keep(tool, cuts)).slice(0, SHORT_HASH_CHARS)];
   toolMemo.set(tool, f);
   return f;
 }
@@ -157,14 +157,15 @@ function messageMarks(bytes: Uint8Array, m: JsonNode): MessageMarks {
     // A lone marked text block stands for its string: hash the message with the string in the content's place.
     const ranges = text !== undefined ? [{ start: m.start, end: content!.start }, { start: text.start, end: text.end }, { start: content!.end, end: m.end }]
       : keep(m, blocks.flatMap((b) => [...markerCuts(b), ...blocksOf(member(b, "content")).flatMap(markerCuts)]).sort((a, b) => a.start - b.start));
-    f = { marked: true, unmarked: joinedHash(bytes, ranges), hour: markers.some((e) => isLiteral(bytes, member(e.value, "ttl"), "1h")) };
+    f = { marked: true, unmarked: joinedHash(bytes, ranges).slice(0, MESSAGE_HASH_CHARS), hour: markers.some((e) => isLiteral(bytes, member(e.value, "ttl"), "1h")) };
   }
   messageMemo.set(m, f);
   return f;
 }
 
-/** Hash of the concatenation of `ranges` of `bytes` (prefix-facts MESSAGE_HASH_CHARS hex); one range hashes as prefix-facts hashes the whole node. */
+/** Hash of the concatenation of `ranges` of `bytes`: equal to the hash of a node with exactly those bytes. */
 function joinedHash(bytes: Uint8Array, ranges: { start: number; end: number }[]): string {
+  if (ranges.length === 1) return hashBytes(bytes, ranges[0]!.start, ranges[0]!.end);
   const n = ranges.reduce((s, r) => s + r.end - r.start, 0);
   const joined = new Uint8Array(n);
   let at = 0;
@@ -172,7 +173,7 @@ function joinedHash(bytes: Uint8Array, ranges: { start: number; end: number }[])
     joined.set(bytes.subarray(r.start, r.end), at);
     at += r.end - r.start;
   }
-  return hashBytes(joined).slice(0, MESSAGE_HASH_CHARS);
+  return hashBytes(joined);
 }
 
 const chunkMemo = new WeakMap<JsonNode, string[]>();
