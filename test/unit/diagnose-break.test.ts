@@ -10,7 +10,7 @@ const TTL = 300_000;
 const PRICES = { cache_write: 3.75e-6, cache_read: 0.3e-6 };
 
 /** A request at `at_ms`: system and tools members, messages "m0".."m{n-1}" of 100 tokens each. */
-function snap(at_ms: number, n: number, over: { system?: string; tools?: string; cache?: Partial<CacheFacts>; hashes?: string[]; members?: { key: string; hash: string }[] } = {}): PrefixSnapshot {
+function snap(at_ms: number, n: number, over: { system?: string; tools?: string; cache?: Partial<CacheFacts>; hashes?: string[]; members?: { key: string; hash: string; bytes: number }[] } = {}): PrefixSnapshot {
   const hashes = over.hashes ?? Array.from({ length: n }, (_, i) => `m${i}`);
   const cache: CacheFacts = { tools: [["ta", "da"], ["tb", "db"]], system: { at: "system", bytes: 600, chunks: ["c0", "c1", "c2"], diff: null }, markers: [], unmarked: [], ttl_ms: null, ...over.cache };
   return {
@@ -66,7 +66,7 @@ describe("diagnoseBreak", () => {
   });
 
   it("a Chat system message (the first history element) that changed is a system change", () => {
-    const chat = (at: number, h0: string, chunks: string[]) => snap(at, 4, { members: [{ key: "model", hash: "x" }].map((m) => ({ ...m, bytes: 1 })), hashes: [h0, "m1", "m2", "m3"], cache: { tools: [], system: { at: "history", bytes: 700, chunks, diff: null } } });
+    const chat = (at: number, h0: string, chunks: string[]) => snap(at, 4, { members: [{ key: "model", hash: "x", bytes: 1 }], hashes: [h0, "m1", "m2", "m3"], cache: { tools: [], system: { at: "history", bytes: 700, chunks, diff: null } } });
     expect(diagnoseBreak(chat(0, "h0", ["a", "b", "c"]), chat(1_000, "h0'", ["a", "b", "c'"]), TTL, null, PRICES)).toEqual({ ...NONE, cause: "system_changed", byte_offset: 512, offset_exact: false, gap_ms: 1_000, tokens_affected: 900, cost_usd: null });
   });
 
