@@ -115,6 +115,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
       transform_ms = now() - t0;
       onForwarded?.({ strategy: strategy.name, session_id: session.id, call_index: call.index, body: text, ...(callHeaders ? { headers: callHeaders } : {}) });
       res = await send(p, text, callHeaders ? { ...opts, headers: callHeaders } : opts);
+      if (strategy.kind === "sluice") strategy.settle?.({ provider: p, session_id: session.id, call_index: call.index, time_ms }, res.usage);
     }
     const removed = sent === null ? [] : findRemovedResults(p, call.body, sent);
     const fresh = removed.filter((id) => !removedFirstAt.has(id));

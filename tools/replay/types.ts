@@ -137,6 +137,8 @@ export interface SluiceStrategy {
   name: string;
   source: string;
   transform: SluiceTransform;
+  /** Hands the call's billed usage back to the session host, as the Worker's report RPC does (absent: not wanted). */
+  settle?: (call: SluiceCall, usage: CallUsage) => void;
 }
 
 /**

@@ -11,7 +11,10 @@
  * 4. `decideForward` (apply, guarantee check, fail-open decision; src/gateway/decide-forward.ts),
  *    and the request headers it needs (the native edit's beta: src/gateway/request-headers.ts);
  * 5. `recordOutcome` (src/do/record-outcome.ts: rollback of a step that was not forwarded), as
- *    the Worker's one report RPC does.
+ *    the Worker's one report RPC does; after the emulator answered, `settle` hands its usage to
+ *    the cache-breaker diagnostics (src/do/cache-breaks.ts), as that RPC does with the usage.
+ * Like the Worker's scan cache, each session host keeps its last received body, so a changed
+ * system prompt is placed to the exact byte.
  * Not done here (no effect on what is forwarded): the archive, the audit trail, the usage tap.
  */
 import { loadConfig } from "../../../src/config/load-config";
@@ -24,7 +27,10 @@ import { runStep } from "../../../src/do/run-step";
 import { nextAlarm, runAlarm } from "../../../src/do/session-alarms";
 import { SessionStore } from "../../../src/do/session-store";
 import { encodeStepFacts } from "../../../src/core/facts/wire-facts";
-import type { SluiceTransform } from "../types";
+import type { CallUsage, SluiceCall, SluiceTransform } from "../types";
+import { cacheReport, settleCachePair, type CacheReport } from "../../../src/do/cache-breaks";
+import { commonPrefixLength } from "../../../src/providers/shared/common-prefix";
+import type { JsonNode } from "../../../src/providers/shared/json-scan";
 import { createMemorySql } from "./create-memory-sql";
 
 /** The step's trace lines are the Worker log's; the replay's report says what each call decided. */
@@ -40,6 +46,8 @@ interface Host {
   store: SessionStore;
   sql: SqlStorage;
   close: () => void;
+  /** The last body received (what the Worker's scan cache holds per session). */
+  last?: { bytes: Uint8Array; root: JsonNode };
 }
 
 /** The in-process transform, its config, and `close()` for the per-session databases. */
@@ -48,6 +56,10 @@ export interface InProcessSluice {
   config: CompactionConfig;
   /** Per-session counters of the store (tests and the JSON report). */
   counters: (session_id: string) => Record<string, number> | null;
+  /** Hands a call's billed usage to its session (the cache diagnostics' confirmation). */
+  settle: (call: SluiceCall, usage: CallUsage) => void;
+  /** The cache-breaker report of a recorded session (by its replay id: the host of its last call), or null. */
+  cacheBreaks: (recorded_session_id: string) => CacheReport | null;
   close: () => void;
 }
 
@@ -58,6 +70,8 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
   if (loaded.mode === "off") throw new Error("sluice config: compaction is off (set SLUICE_COMPACTION=1 or a COMPACTION_CONFIG block)");
   const { config, mode } = loaded;
   const hosts = new Map<string, Host>();
+  /** Recorded session id → the session key its last call was stepped under. */
+  const hostOf = new Map<string, string>();
   const open = (): Host => {
     const m = createMemorySql();
     return { store: new SessionStore(m.sql), sql: m.sql, close: m.close };
@@ -87,8 +101,12 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     if (!host) hosts.set(id, (host = open()));
     host = catchUp(id, host, call.time_ms);
     if (host.store.getMeta("session_id") === null) host.store.setMeta("session_id", id);
+    hostOf.set(call.session_id, id);
     const correlation_id = `${call.session_id}#${call.call_index}`;
-    const out = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET }, { session_id: id, facts: encodeStepFacts(stepFactsFor(prepared, config, requestHeaders)), config, mode, correlation_id, now_ms: call.time_ms });
+    const previous = host.last ? { ...host.last, common: commonPrefixLength(host.last.bytes, body) } : null;
+    host.last = { bytes: body, root: prepared.parsed.root };
+    const facts = encodeStepFacts(stepFactsFor(prepared, config, requestHeaders, previous));
+    const out = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET }, { session_id: id, facts, config, mode, correlation_id, now_ms: call.time_ms });
     const decision = decideForward(prepared, body, out, mode, correlation_id);
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
     host.store.flush();
@@ -100,6 +118,16 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     transform,
     config,
     counters: (session_id) => hosts.get(session_id)?.store.counters() ?? null,
+    settle: (call, usage) => {
+      const host = hosts.get(hostOf.get(call.session_id) ?? "");
+      if (!host) return;
+      settleCachePair(host.store, host.sql, { input_tokens: usage.input, cache_read_input_tokens: usage.cache_read, cache_creation_input_tokens: usage.cache_write, output_tokens: usage.output });
+      host.store.flush();
+    },
+    cacheBreaks: (recorded) => {
+      const host = hosts.get(hostOf.get(recorded) ?? "");
+      return host ? cacheReport(host.store, host.sql) : null;
+    },
     close: () => {
       for (const h of hosts.values()) h.close();
       hosts.clear();
