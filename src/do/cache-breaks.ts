@@ -12,6 +12,8 @@
  */
 import { CACHE_BREAK_CAUSES, diagnoseBreak, type CacheBreak, type CacheBreakCause, type SluiceEdit } from "../core/cache/diagnose-break";
 import { findModelPrice } from "../core/cost/find-model-price";
+import type { ModelPrice } from "../core/cost/prices";
+import { sessionPrice } from "./record-outcome";
 import type { StepFacts } from "../core/facts/step-facts";
 import type { TierResult } from "../core/policy/types";
 import type { Usage } from "../usage/extract-usage";
@@ -108,8 +110,7 @@ export function noteCachePair(store: SessionStore, sql: SqlStorage, previous: La
 export function settleCachePair(store: SessionStore, sql: SqlStorage, usage: Usage | null): void {
   if (usage === null) return;
   const before = store.getMeta(CACHED_META);
-  const anthropic = (store.getMeta("provider") || "anthropic") === "anthropic";
-  store.setMeta(CACHED_META, anthropic ? usage.cache_read_input_tokens + usage.cache_creation_input_tokens : usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens);
+  store.setMeta(CACHED_META, leftInCache(sessionPrice(store), usage));
   const pending = readPending(store);
   if (pending === null) return;
   store.setMeta(PENDING_META, "");
@@ -118,12 +119,37 @@ export function settleCachePair(store: SessionStore, sql: SqlStorage, usage: Usa
     return;
   }
   const cached = Number(before);
+  if (cached === 0) return; // nothing was left in the cache: no hit to miss
   const missed = usage.cache_read_input_tokens + OPENAI_BLOCK_TOKENS + cached * MISS_TOLERANCE < cached;
   store.add("cache_pairs_checked", 1);
   if (!missed) return;
   store.add("cache_misses", 1);
   const diagnosis = pending.diagnosis ?? unexplained(pending);
   recordEvent(store, sql, { ...pending, diagnosis }, true);
+}
+
+/**
+ * Tokens a call leaves in the provider's cache for the next one: Anthropic, what it read and
+ * wrote (the prefix up to its last breakpoint); OpenAI, its whole prompt when it reaches the
+ * model's minimum cacheable length; a model without prompt caching, none (so no pair of its
+ * calls counts as a miss).
+ */
+function leftInCache(price: ModelPrice, u: Usage): number {
+  switch (price.prompt_cache) {
+    case "none":
+      return 0;
+    case "anthropic-breakpoints":
+      return u.cache_read_input_tokens + u.cache_creation_input_tokens;
+    case "openai-prefix-128":
+    case "openai-breakpoints": {
+      const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
+      return prompt >= price.min_cache_tokens ? prompt : 0;
+    }
+    default: {
+      const never: never = price.prompt_cache;
+      throw new Error(`unknown prompt cache kind ${String(never)}`);
+    }
+  }
 }
 
 /** A miss the hashes do not explain: the whole previous prefix was lost. */
