@@ -3,7 +3,8 @@
  * Anthropic requests of one session, the first answered with usage that left 930 tokens in the
  * cache, the second with a cold usage (0 read). GET /admin/sessions/:id/cache must name the cause
  * exactly: a timestamp in the system prompt at its exact byte offset (the isolate held the
- * previous body), or the tools reordered; a second call that read the cache records nothing.
+ * previous body), the tools reordered, or a miss the bytes do not explain; a second call that
+ * read the cache records nothing; without the first call's usage the diagnosis is unconfirmed.
  */
 import { describe, expect, it } from "vitest";
 import { newTestId } from "./helpers";
@@ -23,10 +24,10 @@ const body = (system: string, tools: unknown[], turns: number) =>
     messages: Array.from({ length: turns * 2 - 1 }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: i % 2 === 0 ? `question ${i}` : `answer ${i}` })),
   });
 
-async function twoCalls(second: string, scenario = "usage:anthropic-cold:json"): Promise<{ session: string; report: CacheReport & { session_id: string } }> {
+async function twoCalls(second: string, scenario = "usage:anthropic-cold:json", first = "usage:anthropic:json"): Promise<{ session: string; report: CacheReport & { session_id: string } }> {
   const session = newTestId("cache-breaks");
   const headers = { "x-test-id": session, "x-sluice-session": session };
-  await send(compactVars({}), PATH, { ...headers, "x-test-scenario": "usage:anthropic:json" }, body(SYSTEM, TOOLS, 1));
+  await send(compactVars({}), PATH, { ...headers, "x-test-scenario": first }, body(SYSTEM, TOOLS, 1));
   await send(compactVars({}), PATH, { ...headers, "x-test-scenario": scenario }, second);
   const res = await adminAppFor("idx-cache").request(`/admin/sessions/${session}/cache`, { headers: AUTH }, envWith());
   expect(res.status).toBe(200);
@@ -57,6 +58,17 @@ describe("GET /admin/sessions/:id/cache", () => {
     expect(report.events.map((e) => [e.cause, e.tools, e.byte_offset, e.confirmed])).toEqual([["tools_changed", { added: 0, removed: 0, changed: 0, reordered: 2 }, null, true]]);
     expect(report.causes.tools_changed.count).toBe(1);
     expect(report.causes.system_changed).toEqual(ZERO);
+  });
+
+  it("a cold call the bytes do not explain (same prefix, history appended): unexplained, the whole previous request affected", async () => {
+    const { report } = await twoCalls(body(SYSTEM, TOOLS, 2));
+    expect([report.pairs_checked, report.misses, report.events.map((e) => [e.call, e.cause, e.confirmed])]).toEqual([1, 1, [[2, "unexplained", true]]]);
+    expect(report.causes.unexplained.tokens).toBe(report.events[0]!.tokens_affected);
+  });
+
+  it("without usage for the earlier call there is nothing to compare with: the diagnosis stands unconfirmed", async () => {
+    const { report } = await twoCalls(body(SYSTEM.replace("11:35:17", "11:52:40"), TOOLS, 2), "usage:anthropic-cold:json", "");
+    expect([report.pairs_checked, report.misses, report.events.map((e) => [e.cause, e.confirmed])]).toEqual([0, 0, [["timestamp_in_prefix", false]]]);
   });
 
   it("a changed prompt whose next call still read the cache records no event (the usage did not show a miss)", async () => {
