@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { cacheFactsOf, SYSTEM_CHUNK_BYTES } from "../../src/core/facts/cache-facts";
-import { prefixFactsOf } from "../../src/core/facts/prefix-facts";
+import { prefixFactsOf, sharedPrefix } from "../../src/core/facts/prefix-facts";
 import { systemDiffOf, volatileKindOf } from "../../src/core/cache/system-diff";
 import { scanJson } from "../../src/providers/shared/json-scan";
 
@@ -58,6 +58,20 @@ describe("cacheFactsOf (Anthropic)", () => {
     const chat = parse({ model: "gpt-4o", prompt_cache_retention: "24h", messages: [{ role: "system", content: SYSTEM }, { role: "user", content: "hi" }] });
     const f = cacheFactsOf(chat.bytes, chat.root, "messages", "openai-chat");
     expect([f.markers, f.unmarked, f.ttl_ms, f.system?.at, f.tools]).toEqual([[], [], 86_400_000, "history", []]);
+  });
+});
+
+describe("sharedPrefix with cache facts", () => {
+  it("a breakpoint moving to the newest message keeps the whole previous history shared (the raw hashes stop one short)", () => {
+    const turn = (n: number) => {
+      const messages: unknown[] = Array.from({ length: n }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: `m${i}` }));
+      messages[n - 1] = { role: "user", content: [{ type: "text", text: `m${n - 1}`, cache_control: EPH }] };
+      const p = parse({ model: "claude-sonnet-4-5", tools: TOOLS, messages });
+      return { ...prefixFactsOf(p.bytes, p.root, "messages"), cache: cacheFactsOf(p.bytes, p.root, "messages", "anthropic") };
+    };
+    const prev = turn(3), cur = turn(5);
+    expect(sharedPrefix(prev, cur)).toEqual({ members_equal: true, shared_messages: 3 });
+    expect(sharedPrefix({ ...prev, cache: undefined }, { ...cur, cache: undefined })).toEqual({ members_equal: true, shared_messages: 2 });
   });
 });
 

@@ -14,6 +14,7 @@
  * caching guide).
  */
 import { prefixMembers, type PrefixFacts } from "../facts/prefix-facts";
+import { cacheKeyHashes } from "../facts/cache-facts";
 import { SYSTEM_CHUNK_BYTES, type CacheFacts, type MarkerAt } from "../facts/cache-facts";
 
 /** How far back from a breakpoint Anthropic looks for a cached prefix, blocks (prompt caching docs). Counted here in messages, which hold one block or more, so a reach is never under-stated. */
@@ -79,13 +80,6 @@ export interface CacheBreak {
   tokens_affected: number;
   /** sluice_step: tokens rewritten after the edit × the write price, minus the cache read of the tokens it replaced, USD; else null. */
   cost_usd: number | null;
-}
-
-/** The history hashes as the cache keys them: a marked message by its marker-free hash. */
-export function cacheKeyHashes(p: PrefixFacts & { cache?: CacheFacts }): string[] {
-  const h = [...p.message_hashes];
-  for (const [i, u] of p.cache?.unmarked ?? []) if (i < h.length) h[i] = u;
-  return h;
 }
 
 /** Counts added / removed / changed / reordered tools from [name hash, definition hash] lists. */

@@ -239,3 +239,16 @@ export function cacheFactsOf(bytes: Uint8Array, root: JsonNode, history_key: str
     ttl_ms: retention ? DAY_MS : hour ? ONE_HOUR_MS : null,
   };
 }
+
+/**
+ * The history hashes as the provider's cache keys them: `message_hashes` with every marked
+ * message's hash replaced by its marker-free one (`cache.unmarked`); the hashes as they are
+ * without cache facts.
+ */
+export function cacheKeyHashes(p: { message_hashes: string[]; cache?: CacheFacts }): string[] {
+  const unmarked = p.cache?.unmarked ?? [];
+  if (unmarked.length === 0) return p.message_hashes;
+  const h = [...p.message_hashes];
+  for (const [i, u] of unmarked) if (i < h.length) h[i] = u;
+  return h;
+}
