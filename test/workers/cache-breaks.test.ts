@@ -3,12 +3,14 @@
  * Anthropic requests of one session, the first answered with usage that left 930 tokens in the
  * cache, the second with a cold usage (0 read). GET /admin/sessions/:id/cache must name the cause
  * exactly: a timestamp in the system prompt at its exact byte offset (the isolate held the
- * previous body), the tools reordered, or a miss the bytes do not explain; a second call that
+ * previous body) or, from another isolate, at its 256-byte chunk; the tools reordered; or a miss the bytes do not explain; a second call that
  * read the cache records nothing; without the first call's usage the diagnosis is unconfirmed.
  */
 import { describe, expect, it } from "vitest";
 import { newTestId } from "./helpers";
 import { compactVars, send } from "./pipeline-harness";
+import { ScanCache } from "../../src/gateway/scan-cache";
+import type { PipelineDeps } from "../../src/gateway/compaction-pipeline";
 import { AUTH, adminAppFor, envWith } from "./admin-seed";
 import type { CacheReport } from "../../src/do/cache-breaks";
 
@@ -24,11 +26,11 @@ const body = (system: string, tools: unknown[], turns: number) =>
     messages: Array.from({ length: turns * 2 - 1 }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: i % 2 === 0 ? `question ${i}` : `answer ${i}` })),
   });
 
-async function twoCalls(second: string, scenario = "usage:anthropic-cold:json", first = "usage:anthropic:json"): Promise<{ session: string; report: CacheReport & { session_id: string } }> {
+async function twoCalls(second: string, scenario = "usage:anthropic-cold:json", first = "usage:anthropic:json", firstBody = body(SYSTEM, TOOLS, 1), secondDeps: Partial<PipelineDeps> = {}): Promise<{ session: string; report: CacheReport & { session_id: string } }> {
   const session = newTestId("cache-breaks");
   const headers = { "x-test-id": session, "x-sluice-session": session };
-  await send(compactVars({}), PATH, { ...headers, "x-test-scenario": first }, body(SYSTEM, TOOLS, 1));
-  await send(compactVars({}), PATH, { ...headers, "x-test-scenario": scenario }, second);
+  await send(compactVars({}), PATH, { ...headers, "x-test-scenario": first }, firstBody);
+  await send(compactVars({}), PATH, { ...headers, "x-test-scenario": scenario }, second, secondDeps);
   const res = await adminAppFor("idx-cache").request(`/admin/sessions/${session}/cache`, { headers: AUTH }, envWith());
   expect(res.status).toBe(200);
   return { session, report: (await res.json()) as CacheReport & { session_id: string } };
@@ -51,6 +53,16 @@ describe("GET /admin/sessions/:id/cache", () => {
     expect(Object.entries(report.causes).filter(([k]) => k !== "timestamp_in_prefix").every(([, v]) => v.count === 0 && v.tokens === 0)).toBe(true);
     // Counts and offsets only: no text of the prompt in the answer.
     expect(JSON.stringify(report)).not.toContain("careful");
+  });
+
+  it("served by an isolate without the previous body: system_changed at the start of the first differing 256-byte chunk", async () => {
+    const long = `${"Follow the repository's conventions. ".repeat(15)}${SYSTEM}`;
+    const changed = long.replace("11:35:17", "11:52:40");
+    // A fresh scan cache stands for another isolate: the previous body is not at hand, only the hashes the DO kept.
+    const { report } = await twoCalls(body(changed, TOOLS, 2), "usage:anthropic-cold:json", "usage:anthropic:json", body(long, TOOLS, 1), { scanCache: new ScanCache() });
+    const exact = 1 + long.indexOf("35:17");
+    expect(exact).toBeGreaterThan(512);
+    expect(report.events.map((e) => [e.cause, e.byte_offset, e.offset_exact])).toEqual([["system_changed", Math.floor(exact / 256) * 256, false]]);
   });
 
   it("the tools reordered: tools_changed with reordered 2, nothing added, removed or changed", async () => {
