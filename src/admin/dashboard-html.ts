@@ -54,6 +54,13 @@ export const DASHBOARD_HTML = `<!doctype html>
     <p class="legend"><span class="sw original"></span>original (as the client sent) <span class="sw sent"></span>sent (after compaction)</p>
     <div id="chart"></div>
   </section>
+
+  <section>
+    <h2>Cache breaks (same session)</h2>
+    <p id="cache-summary">\u2014</p>
+    <table id="cache-causes"><thead><tr><th>Cause</th><th>Events</th><th>Tokens affected</th></tr></thead><tbody></tbody></table>
+    <table id="cache-events"><thead><tr><th>Call</th><th>Cause</th><th>Where</th><th>Tokens affected</th><th>Cost</th><th>Confirmed</th></tr></thead><tbody></tbody></table>
+  </section>
 </main>
 <script src="dashboard.js"></script>
 </body>
@@ -69,7 +76,7 @@ section{margin:1em 1.2em}.cards{display:flex;flex-wrap:wrap;gap:.8em}
 .card p{font-size:1.5em;margin:.1em 0 .3em}
 table{border-collapse:collapse;background:#fff;width:100%}th,td{border-bottom:1px solid #e4e7ec;padding:.3em .5em;text-align:right}
 th:first-child,td:first-child{text-align:left;font-family:ui-monospace,monospace;max-width:22em;overflow:hidden;text-overflow:ellipsis}
-tr.disabled td{color:#9aa1ad}#login-error{color:#b3261e}
+tr.disabled td{color:#9aa1ad}#cache-causes,#cache-events{margin-top:.6em}#login-error{color:#b3261e}
 .legend .sw{display:inline-block;width:1em;height:.6em;margin:0 .3em 0 1em}.sw.original{background:#9aa1ad}.sw.sent{background:#1f6feb}
 svg .original{stroke:#9aa1ad;fill:none;stroke-width:2}svg .sent{stroke:#1f6feb;fill:none;stroke-width:2}
 svg circle.original{fill:#9aa1ad}svg circle.sent{fill:#1f6feb}svg text{font-size:11px;fill:#5b6474}svg .axis{stroke:#c4c9d2}

@@ -1,7 +1,7 @@
 /**
  * The dashboard's script (static data, plain ES2020 for any current browser, no build step).
- * Reads GET /admin/sessions (totals + table) and GET /admin/sessions/:id (calls_log → the
- * chart), toggles the kill switch with POST …/disable|enable. Every value goes into the page
+ * Reads GET /admin/sessions (totals + table), GET /admin/sessions/:id (calls_log → the
+ * chart) and GET /admin/sessions/:id/cache (the cache-breaks panel of the same session), toggles the kill switch with POST …/disable|enable. Every value goes into the page
  * through textContent or SVG attributes, never innerHTML: session ids and model names come
  * from clients. Display formats (the test repeats them): USD `$` + 4 decimals, ratios as a
  * percent with 1 decimal, `—` for null, integers as plain digits.
@@ -100,12 +100,42 @@ export const DASHBOARD_JS = `"use strict";
     box.appendChild(svg);
   }
 
-  function loadChart() {
-    if (chosen === null) { renderChart([]); return Promise.resolve(); }
-    return api("/sessions/" + encodeURIComponent(chosen)).then(function (d) { renderChart(d.session.calls_log); }, function (e) {
-      if (e.message === "unauthorized") throw e;
-      renderChart([]);
+  function where(e) {
+    if (e.byte_offset !== null) return (e.offset_exact ? "byte " : "\u2248 byte ") + fmtInt(e.byte_offset) + " of the system prompt";
+    if (e.tools) return "tools +" + e.tools.added + " \u2212" + e.tools.removed + " changed " + e.tools.changed + " reordered " + e.tools.reordered;
+    if (e.members && e.members.length) return "members " + e.members.join(", ");
+    if (e.message_index !== null) return "message " + fmtInt(e.message_index);
+    if (e.cause === "ttl_expired") return "gap " + fmtInt(e.gap_ms / 1000) + " s";
+    return "\u2014";
+  }
+
+  function renderCache(r) {
+    var causes = $("cache-causes").tBodies[0], events = $("cache-events").tBodies[0];
+    causes.replaceChildren(); events.replaceChildren();
+    if (r === null) { $("cache-summary").textContent = "\u2014"; return; }
+    $("cache-summary").textContent = fmtInt(r.misses) + " misses in " + fmtInt(r.pairs_checked) + " call pairs checked against the provider's usage; Sluice's own steps cost " + fmtUsd(r.sluice_step_cost_usd);
+    Object.keys(r.causes).forEach(function (k) {
+      var c = r.causes[k];
+      if (c.count === 0) return;
+      var tr = el("tr"); tr.setAttribute("data-cause", k);
+      [k, fmtInt(c.count), fmtInt(c.tokens)].forEach(function (v) { tr.appendChild(el("td", v)); });
+      causes.appendChild(tr);
     });
+    r.events.slice().reverse().forEach(function (e) {
+      var tr = el("tr"); tr.setAttribute("data-call", String(e.call));
+      [fmtInt(e.call), e.cause, where(e), fmtInt(e.tokens_affected), e.cost_usd === null ? "\u2014" : fmtUsd(e.cost_usd), e.confirmed ? "yes" : "no usage"].forEach(function (v) { tr.appendChild(el("td", v)); });
+      events.appendChild(tr);
+    });
+  }
+
+  function loadChart() {
+    if (chosen === null) { renderChart([]); renderCache(null); return Promise.resolve(); }
+    var id = encodeURIComponent(chosen);
+    var soft = function (render, empty) { return function (e) { if (e.message === "unauthorized") throw e; render(empty); }; };
+    return Promise.all([
+      api("/sessions/" + id).then(function (d) { renderChart(d.session.calls_log); }, soft(renderChart, [])),
+      api("/sessions/" + id + "/cache").then(renderCache, soft(renderCache, null)),
+    ]);
   }
 
   function load() {

@@ -19,6 +19,7 @@ import type { RequestSizes } from "../core/cost/average-request-tokens";
 import { loadCalibration } from "./calibration-store";
 import { beginCall } from "./session-calls";
 import { swapLastPrefix } from "./last-prefix";
+import { noteCachePair, sluiceEditOf } from "./cache-breaks";
 import type { SessionStore } from "./session-store";
 import type { StepInput, StepOutput } from "../session/step-types";
 import { disabledOutput, stepOutputOf } from "../core/policy/step-output";
@@ -64,6 +65,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   // The previous request's prefix, for the savings ledger and the cache diagnostics (./last-prefix.ts).
   const previous = swapLastPrefix(store, facts, now_ms);
   if (store.getMeta("disabled") === "1") {
+    noteCachePair(store, sql, previous, facts, state.calls, now_ms, null);
     store.add("disabled_requests", 1);
     store.flush();
     return disabledOutput(facts.est_tokens);
@@ -82,6 +84,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   }
 
   const result = compact(ctx);
+  noteCachePair(store, sql, previous, facts, state.calls, now_ms, sluiceEditOf(result, facts, input.mode));
   if (result.step !== null || result.skipped !== null) recordTierEvent(deps.trace ?? consoleTrace, result, input.session_id);
   const stepInfo = result.step ? { tokens_before: result.tokens_original, tokens_after: result.tokens_after, correlation_id: input.correlation_id } : null;
   saveAdditions(sql, result.ledger_additions, stepInfo);

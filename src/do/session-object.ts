@@ -21,6 +21,7 @@ import { precomputeVerdicts } from "./precompute-verdicts";
 import { SessionStore } from "./session-store";
 import type { CallReport, FailOpenReason, OutcomeRecorded, StepInput, StepOutput } from "../session/step-types";
 import { sessionStats, type SessionStats } from "./session-stats";
+import { cacheReport, settleCachePair, type CacheReport } from "./cache-breaks";
 
 export class SessionObject extends DurableObject<Env> {
   private readonly store: SessionStore;
@@ -58,6 +59,7 @@ export class SessionObject extends DurableObject<Env> {
     // The settled outcome's figures: a native edit the provider did not apply forwarded everything.
     const est = settled.outcome === null ? { est_original: r.estimated_input_tokens, est_sent: r.estimated_input_tokens } : { est_original: settled.outcome.tokens_original, est_sent: settled.outcome.tokens_sent };
     if (r.usage !== null) recordUsage(this.store, r.usage, est, now);
+    settleCachePair(this.store, this.ctx.storage.sql, r.usage);
     this.store.flush();
     return recorded;
   }
@@ -88,6 +90,13 @@ export class SessionObject extends DurableObject<Env> {
     const stats = sessionStats(this.store, this.ctx.storage.sql);
     this.store.flush(); // ends the unit of work: the next call reads fresh state
     return stats;
+  }
+
+  /** What broke the provider's cache between the session's calls (./cache-breaks.ts): counts, offsets, the last events. */
+  async cacheBreaks(): Promise<CacheReport> {
+    const report = cacheReport(this.store, this.ctx.storage.sql);
+    this.store.flush(); // ends the unit of work: the next call reads fresh state
+    return report;
   }
 
   /** The stored memory tier map (session_memory), or null. */

@@ -31,7 +31,7 @@ import { tapUsage } from "../usage/tap-usage";
 import { decideForward } from "./decide-forward";
 import { betaHeaderFor } from "./request-headers";
 import type { IncomingRequest, RouteKind } from "./handle-request";
-import { COMPACTION_HEADER, prepareCompaction, stepFactsFor } from "./prepare-compaction";
+import { COMPACTION_HEADER, prepareCompaction, stepFactsFor, type PreviousBody } from "./prepare-compaction";
 import { errorName, logFailOpen } from "./log-fail-open";
 import { Deadline, withDeadline } from "./deadline";
 import { stepTermFields, type StepTermFields } from "../core/audit/audit-record";
@@ -106,7 +106,12 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const scans = deps.scanCache ?? scanCache;
   const named = headerSessionId(req.headers);
   const scanKey = named?.id ?? `prefix:${hashBytes(received.subarray(0, SCAN_KEY_PREFIX_BYTES))}`;
-  const prepared = prepareCompaction(PROVIDER_OF[req.route], req.headers, received, deps.adapterFor, (b) => scans.scan(scanKey, b));
+  let previous: PreviousBody | null = null;
+  const prepared = prepareCompaction(PROVIDER_OF[req.route], req.headers, received, deps.adapterFor, (b) => {
+    const scanned = scans.scanWithPrevious(scanKey, b);
+    previous = scanned.previous;
+    return scanned.root;
+  });
   if (prepared.kind === "skip") {
     if (prepared.reason === "parse") {
       log("parse", named?.id ?? null, null);
@@ -127,7 +132,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const record = (updates: IndexUpdate[]) => (index ? (deps.indexBuffer ?? indexBuffer).add(updates, (batch) => Promise.resolve(index.recordMany(batch))) : Promise.resolve());
 
   // 3. The one step RPC, carrying the request's facts (a throw building them reaches the hook's boundary: hook_error).
-  const facts = encodeStepFacts(stepFactsFor(prepared, deps.config, req.headers));
+  const facts = encodeStepFacts(stepFactsFor(prepared, deps.config, req.headers, previous));
   let out: StepOutput;
   try {
     const lengths = deps.remainingCallsTable?.() ?? null;

@@ -14,6 +14,8 @@ import { sessionIdOf, type SessionId } from "./session-id";
 import type { FactsOptions, StepFacts } from "../core/facts/step-facts";
 import { requestFactsOf } from "./request-facts";
 import { prefixFactsOf } from "../core/facts/prefix-facts";
+import { cacheFactsOf } from "../core/facts/cache-facts";
+import { systemDiffOf } from "../core/cache/system-diff";
 
 /** Provider → adapter lookup (the registry unless a test injects another). */
 export type AdapterLookup = (provider: Provider) => ProviderAdapter | undefined;
@@ -32,10 +34,24 @@ export type Prepared =
       session: SessionId;
     };
 
-/** The step facts of a prepared request (its view, its `anthropic-beta` header, its prefix hashes, its mention keys: ./request-facts.ts). */
-export function stepFactsFor(prepared: Extract<Prepared, { kind: "ready" }>, opts: FactsOptions, headers: Headers): StepFacts {
+/**
+ * The step facts of a prepared request (its view, its `anthropic-beta` header, its prefix hashes
+ * with the cache facts, its mention keys: ./request-facts.ts). `previous`, when the host still holds the session's previous received
+ * body (./scan-cache.ts), places a system-prompt change exactly (`common`: the bytes both share).
+ */
+export function stepFactsFor(prepared: Extract<Prepared, { kind: "ready" }>, opts: FactsOptions, headers: Headers, previous: PreviousBody | null = null): StepFacts {
   const { parsed, adapter } = prepared;
-  return requestFactsOf(parsed, opts, headers, prefixFactsOf(parsed.bytes, parsed.root, adapter.historyKey));
+  const prefix = prefixFactsOf(parsed.bytes, parsed.root, adapter.historyKey);
+  const diff = previous === null ? null : systemDiffOf(previous, parsed, adapter.historyKey, previous.common);
+  prefix.cache = cacheFactsOf(parsed.bytes, parsed.root, adapter.historyKey, prepared.provider, diff);
+  return requestFactsOf(parsed, opts, headers, prefix);
+}
+
+/** The session's previous received body as the host holds it, and the length of the byte prefix it shares with this one. */
+export interface PreviousBody {
+  bytes: Uint8Array;
+  root: JsonNode;
+  common: number;
 }
 
 /**

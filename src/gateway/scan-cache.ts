@@ -65,21 +65,32 @@ export class ScanCache {
 
   /** `scanJson(bytes)`, reusing what the last body under `key` shares with it; remembers `bytes` under `key`. Throws JsonScanError. */
   scan(key: string, bytes: Uint8Array): JsonNode {
+    return this.scanWithPrevious(key, bytes).root;
+  }
+
+  /**
+   * `scan`, also handing back the body it replaced under `key` with the length of the byte prefix
+   * the two share (null: none held), for the cache diagnostics' exact system-prompt offset
+   * (../core/cache/system-diff.ts). The caller holds it for its request only.
+   */
+  scanWithPrevious(key: string, bytes: Uint8Array): { root: JsonNode; previous: { bytes: Uint8Array; root: JsonNode; common: number } | null } {
     const prev = this.entries.get(key);
     let root: JsonNode;
+    let previous: { bytes: Uint8Array; root: JsonNode; common: number } | null = null;
     if (prev) {
       this.hits++;
       const limit = commonPrefixLength(prev.bytes, bytes);
       this.lastPrefix = limit;
       prev.nodes ??= lendableNodes(prev.root);
       root = scanJson(bytes, { limit, nodes: prev.nodes });
+      previous = { bytes: prev.bytes, root: prev.root, common: limit };
     } else {
       this.misses++;
       this.lastPrefix = 0;
       root = scanJson(bytes);
     }
     this.entries.set(key, { bytes, root, nodes: null });
-    return root;
+    return { root, previous };
   }
 
   get size(): number {

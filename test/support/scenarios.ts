@@ -47,6 +47,11 @@ export const USAGE_ANSWERS: Record<string, { contentType: string; body: string }
       'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":7}}\n\n' +
       'event: message_stop\ndata: {"type":"message_stop"}\n\n',
   },
+  // A cold call: nothing read from the cache, the whole prompt written (the cache-breaker diagnostics' miss).
+  "anthropic-cold:json": {
+    contentType: "application/json",
+    body: '{"id":"msg_c1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"ok"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"cache_creation_input_tokens":1030,"cache_read_input_tokens":0,"output_tokens":7}}',
+  },
   // Native mechanism: the provider reports the clearing it applied, and an input transformation a gateway returns unchanged.
   "anthropic-native:json": {
     contentType: "application/json",

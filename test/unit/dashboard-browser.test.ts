@@ -46,6 +46,17 @@ const time = (ms: number | null) => (ms === null ? "—" : `${new Date(ms).toISO
 
 if (MISSING && !CI) console.warn(`dashboard browser test SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium; .ci/run does it). With CI=true this fails.`);
 
+/** A cache report (src/do/cache-breaks.ts CacheReport) with two events; the causes without events are left out of the panel. */
+const CACHE_EVENT = { offset_exact: true, tools: null, members: [], gap_ms: 1_000, confirmed: true, at_ms: 0 };
+const CACHE_FIXTURE = {
+  pairs_checked: 11, misses: 2, sluice_step_cost_usd: 0.0123,
+  causes: { ttl_expired: { count: 0, tokens: 0 }, timestamp_in_prefix: { count: 1, tokens: 9_000 }, sluice_step: { count: 1, tokens: 4_000 }, unexplained: { count: 0, tokens: 0 } },
+  events: [
+    { ...CACHE_EVENT, call: 3, cause: "timestamp_in_prefix", byte_offset: 301, message_index: null, tokens_affected: 9_000, cost_usd: null },
+    { ...CACHE_EVENT, call: 9, cause: "sluice_step", byte_offset: null, message_index: 4, tokens_affected: 4_000, cost_usd: 0.0123 },
+  ],
+};
+
 describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
   let emulator: EmulatorHandle | undefined;
   let dev: WranglerDev | undefined;
@@ -146,6 +157,7 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
       if (req.url === "/admin/dashboard.css") return send("text/css", DASHBOARD_CSS);
       if (req.url === "/admin/sessions") return send("application/json", JSON.stringify({ totals: { sessions: 1, requests: 12, compacted: 7, fail_open: 1, tokens_original: 0, tokens_sent: 0, tokens_saved: 50_000, usd_saved: 0.1234, cache_hit_ratio: 0.87 }, sessions: [summary] }));
       if (req.url === `/admin/sessions/${encodeURIComponent(hostileId)}`) return send("application/json", JSON.stringify({ session: { calls_log: calls } }));
+      if (req.url === `/admin/sessions/${encodeURIComponent(hostileId)}/cache`) return send("application/json", JSON.stringify(CACHE_FIXTURE));
       res.writeHead(404).end();
     });
     await new Promise<void>((ok) => server.listen(0, "127.0.0.1", () => ok()));
@@ -162,6 +174,14 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
       expect([await dots("original"), await dots("sent")]).toEqual([calls.map((c) => c.tokens_original), calls.map((c) => c.tokens_sent)]);
       expect(await page.locator("#chart polyline").count()).toBe(2);
       expect(seen).toContain(`Bearer fixture-token /admin/sessions/${encodeURIComponent(hostileId)}`);
+      // The cache-breaks panel: causes with events, the last events newest first, where each break was.
+      const cells = (sel: string) => page.locator(sel).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+      expect(await page.locator("#cache-summary").textContent()).toBe("2 misses in 11 call pairs checked against the provider's usage; Sluice's own steps cost $0.0123");
+      expect(await cells("#cache-causes tbody tr")).toEqual([["timestamp_in_prefix", "1", "9000"], ["sluice_step", "1", "4000"]]);
+      expect(await cells("#cache-events tbody tr")).toEqual([
+        ["9", "sluice_step", "message 4", "4000", "$0.0123", "yes"],
+        ["3", "timestamp_in_prefix", "byte 301 of the system prompt", "9000", "\u2014", "yes"],
+      ]);
       mkdirSync(OUT_DIR, { recursive: true });
       await page.screenshot({ path: join(OUT_DIR, "dashboard-chart-fixture.png"), fullPage: true });
     } finally {

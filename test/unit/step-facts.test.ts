@@ -6,12 +6,19 @@
  */
 import { describe, expect, it } from "vitest";
 import { stepFactsOf } from "../../src/core/facts/step-facts";
+import type { CacheFacts } from "../../src/core/facts/cache-facts";
 import { decodeStepFacts, encodeStepFacts } from "../../src/core/facts/wire-facts";
 import { headBytes } from "../../src/core/tiers/cut-head";
 import { resultLooksFailed } from "../../src/core/engine/read-tool-call";
 import { CORPUS_IDS, readCorpusSession } from "../support/read-corpus-session";
 
 const HEURISTIC = { head_chars: 500, engine: "heuristic" } as const;
+/** Cache facts of a Claude Code-sized request (src/core/facts/cache-facts.ts): 60 tools, a 30 KB system prompt, 3 markers. */
+const CACHE_FACTS: CacheFacts = {
+  tools: Array.from({ length: 60 }, (): [string, string] => ["01234567", "89abcdef"]),
+  system: { at: "system", bytes: 30_000, chunks: Array.from({ length: Math.ceil(30_000 / 256) }, () => "01234567"), diff: { against: "0123456789ab", offset: 12_345, volatile: "timestamp" } },
+  markers: ["tools", "system", 400], unmarked: [[400, "0123456789ab"]], ttl_ms: null,
+};
 
 describe("step facts over the corpus's last calls", () => {
   for (const id of CORPUS_IDS) {
@@ -19,7 +26,7 @@ describe("step facts over the corpus's last calls", () => {
       const s = readCorpusSession(id);
       const view = s.viewAt(s.calls.length - 1);
       // The prefix facts as the gateway sends them: one short hash per message (their values do not matter for the size).
-      const prefix = { members: [{ key: "system", hash: "0123456789ab", bytes: 9000 }, { key: "tools", hash: "0123456789ab", bytes: 40000 }], message_hashes: view.messages.map(() => "0123456789ab") };
+      const prefix = { members: [{ key: "system", hash: "0123456789ab", bytes: 9000 }, { key: "tools", hash: "0123456789ab", bytes: 40000 }], message_hashes: view.messages.map(() => "0123456789ab"), cache: CACHE_FACTS };
       const facts = stepFactsOf(view, HEURISTIC, undefined, { prefix });
       const wire = encodeStepFacts(facts);
       expect(decodeStepFacts(JSON.parse(JSON.stringify(wire)))).toEqual(facts);

@@ -10,6 +10,7 @@
  * visible: the others are drawn first, each 3 px wider for every later-drawn line with the very
  * same values (identical lines show as nested bands), and `none` last, dashed, with markers.
  */
+import { cacheBreaksHtml } from "./render-cache-breaks";
 import { COLUMNS, describeStepTiming, WHEN_GAP_MEANING, WHY_MEANING, WHY_TITLE } from "./report-columns";
 import { strategyMeaning, zeroReason } from "./report-explain";
 import { OPERATOR_ROWS } from "./operator-table";
@@ -125,6 +126,7 @@ ${table(report, report.total)}
 ${warnings}
 <h2>Operator table (all sessions)</h2>
 ${operatorTable(report)}
+${cacheBreaksHtml(report, esc)}
 <h2>Sessions</h2>
 ${sessions}
 ${timingSection(report)}

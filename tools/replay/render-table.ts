@@ -9,6 +9,7 @@ import { COLUMNS, describeStepTiming, WHY_MEANING, WHY_TITLE } from "./report-co
 import { strategyMeaning, zeroReason } from "./report-explain";
 import { OPERATOR_ROWS } from "./operator-table";
 import { describePrices } from "./session-prices";
+import { cacheBreaksText } from "./render-cache-breaks";
 import type { ReplayReport, StrategyMetrics } from "./summarize-report";
 
 /** Aligns rows: the first `left` columns and the last are left-aligned, the others right-aligned. */
@@ -59,6 +60,7 @@ export function renderTable(report: ReplayReport): string {
     ...report.warnings.map((w) => `warning: ${w}`),
     "",
     ...operator,
+    ...withGap(cacheBreaksText(report)),
     "",
     "Model and prices billed (USD per million tokens):",
     ...report.sessions.map((s) => `  ${s.id}: ${describePrices(s.prices)}`),
@@ -70,3 +72,6 @@ export function renderTable(report: ReplayReport): string {
     ...[...COLUMNS.map((c) => [c.title, c.meaning]), [WHY_TITLE, WHY_MEANING]].map(([t, m]) => `  ${t}: ${m}`),
   ].join("\n");
 }
+
+/** `lines` after a blank line, or nothing when there are none. */
+const withGap = (lines: string[]): string[] => (lines.length > 0 ? ["", ...lines] : []);

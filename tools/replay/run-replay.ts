@@ -20,6 +20,7 @@ import { defaultStrategyNames, resolveStrategies } from "./strategies/registry";
 import { createGatewayStrategy, createSluiceStrategy, envWithMechanism, MECHANISM_OF, type MechanismStrategy } from "./strategies/sluice-slot";
 import { summarizeReport, type ReplayReport } from "./summarize-report";
 import type { GatewayStrategy, RecordedSession, SessionRun, SluiceStrategy } from "./types";
+import type { CacheReport } from "../../src/do/cache-breaks";
 
 /** How the Sluice strategy runs. */
 export type SluiceMode = "in-process" | "http" | "off";
@@ -65,11 +66,14 @@ export async function runReplay(opts: RunReplayOptions): Promise<ReplayOutcome> 
     if ("close" in emulator) cleanup.push(() => emulator.close());
     let sluice: SluiceStrategy | GatewayStrategy | null = null;
     let gatewayUrl: string | null = null;
+    /** The in-process `sluice` run's cache-breaker report per session (src/do/cache-breaks.ts), when there is one. */
+    let cacheBreaksOf: ((session_id: string) => CacheReport | null) | null = null;
     switch (opts.sluice) {
       case "in-process": {
         const host = createInProcessSluice({ env: { SLUICE_COMPACTION: "1", ...opts.sluiceEnv } });
         cleanup.push(() => host.close());
         sluice = createSluiceStrategy(host.transform);
+        cacheBreaksOf = host.cacheBreaks;
         break;
       }
       case "http": {
@@ -111,7 +115,7 @@ export async function runReplay(opts: RunReplayOptions): Promise<ReplayOutcome> 
       ...(opts.saveForwarded ? { onForwarded: createForwardedWriter(opts.saveForwarded) } : {}),
     });
     return {
-      report: summarizeReport(runs),
+      report: withCacheBreaks(summarizeReport(runs), opts.sessions, strategies.some((s) => s.name === "sluice") ? cacheBreaksOf : null),
       runs,
       meta: {
         generated_at: new Date().toISOString(),
@@ -125,4 +129,15 @@ export async function runReplay(opts: RunReplayOptions): Promise<ReplayOutcome> 
   } finally {
     for (const c of cleanup.reverse()) await c();
   }
+}
+
+/** `report` with the `sluice` run's cache-breaker report of every session that has one. */
+function withCacheBreaks(report: ReplayReport, sessions: readonly { id: string }[], of: ((id: string) => CacheReport | null) | null): ReplayReport {
+  if (of === null) return report;
+  const cache_breaks: Record<string, CacheReport> = {};
+  for (const s of sessions) {
+    const r = of(s.id);
+    if (r !== null) cache_breaks[s.id] = r;
+  }
+  return { ...report, cache_breaks };
 }

@@ -25,6 +25,7 @@
  */
 import { assumedPrices, type AssumedPrices } from "./session-prices";
 import { stepTimingOf, sumStepTimings, type StepTiming } from "./step-timing-report";
+import type { CacheReport } from "../../src/do/cache-breaks";
 import type { CallRecord, Provider, SessionRun } from "./types";
 
 /** Numbers of one strategy over one session (or all). */
@@ -81,6 +82,8 @@ export interface ReplayReport {
   /** Call count of each session in `sessions` order (chart boundaries). */
   session_calls: number[];
   warnings: string[];
+  /** The in-process `sluice` run's cache-breaker report per session id (src/do/cache-breaks.ts); absent without that run. */
+  cache_breaks?: Record<string, CacheReport>;
 }
 
 const round = (x: number, digits: number): number => {

@@ -14,6 +14,7 @@
  */
 import { hashBytes } from "../hash";
 import type { JsonNode } from "../../providers/shared/json-scan";
+import { cacheKeyHashes, type CacheFacts } from "./cache-facts";
 
 /** Hex digits kept of each message hash: 48 bits, ample to tell two versions of one message apart, and 4 bytes per message less on the step RPC. */
 export const MESSAGE_HASH_CHARS = 12;
@@ -33,6 +34,8 @@ export interface PrefixFacts {
   members: MemberFacts[];
   /** Per history element, in order: hash (MESSAGE_HASH_CHARS hex) of its raw bytes. */
   message_hashes: string[];
+  /** What the cache-breaker diagnostics read besides (./cache-facts.ts); absent when not computed. */
+  cache?: CacheFacts;
 }
 
 const memo = new WeakMap<JsonNode, string>();
@@ -82,15 +85,18 @@ export function prefixMembers(p: PrefixFacts): MemberFacts[] {
 /**
  * How far two requests' prefixes agree: `members_equal` when their prefix members
  * (prefixMembers) have the same keys, order and hashes; `shared_messages` = the number of leading
- * history elements with equal hashes (0 when the members differ, since the history follows them
- * in the cache).
+ * history elements with equal cache keys (./cache-facts.ts cacheKeyHashes: the hashes, a marked
+ * message's without its markers; 0 when the members differ, since the history follows them in
+ * the cache).
  */
 export function sharedPrefix(prev: PrefixFacts, cur: PrefixFacts): { members_equal: boolean; shared_messages: number } {
   const a = prefixMembers(prev), b = prefixMembers(cur);
   const members_equal = a.length === b.length && a.every((m, i) => m.key === b[i]!.key && m.hash === b[i]!.hash);
   if (!members_equal) return { members_equal, shared_messages: 0 };
-  const n = Math.min(prev.message_hashes.length, cur.message_hashes.length);
+  // Compared as the cache keys them: a cache_control marker that moved off a message changes its bytes, not its key.
+  const ka = cacheKeyHashes(prev), kb = cacheKeyHashes(cur);
+  const n = Math.min(ka.length, kb.length);
   let i = 0;
-  while (i < n && prev.message_hashes[i] === cur.message_hashes[i]) i++;
+  while (i < n && ka[i] === kb[i]) i++;
   return { members_equal, shared_messages: i };
 }

@@ -8,6 +8,8 @@
  *   GET  /sessions/:id                     {session: SessionObject stats, index: summary | null}; 404 unknown
  *   GET  /sessions/:id/memory?q=&kind=     {session_id, tier_map, search}; 404 before a tier map exists
  *   GET  /sessions/:id/archive/:call_id    the removed result, text/plain UTF-8; 404 when off or absent
+ *   GET  /sessions/:id/cache               {session_id, ...CacheReport}: what broke the provider cache
+ *                                          (../../do/cache-breaks.ts); 404 unknown
  *   POST /sessions/:id/disable | /enable   per-session kill switch → {session_id, disabled}
  *   GET  /compaction                       the global kill switch → {disabled}
  *   POST /compaction/disable | /enable     global kill switch (../../gateway/global-switch.ts)
@@ -35,6 +37,7 @@ import type { AppendResult } from "../../do/audit-object";
 import { auditStub } from "../../gateway/compaction-setup";
 import { globalSwitch } from "../../gateway/global-switch";
 import type { SessionStats } from "../../do/session-stats";
+import type { CacheReport } from "../../do/cache-breaks";
 import { adminAuth, adminToken, adminTokenName } from "./admin-auth";
 import { createAdminAuditRoutes, type AuditReader } from "./admin-audit";
 
@@ -44,6 +47,7 @@ export interface SessionAdmin {
   memory(): Promise<unknown>;
   getArchive(call_id: string): Promise<string | null>;
   setDisabled(disabled: boolean): Promise<void>;
+  cacheBreaks(): Promise<CacheReport>;
 }
 
 /** What the routes need from the session index (all shards: ../../admin/sharded-index.ts). */
@@ -124,6 +128,14 @@ export function createAdminApp(deps: AdminDeps = defaultAdminDeps) {
     const empty = stats.session_id === null && Object.keys(stats.counters).length === 0 && !stats.disabled;
     if (empty && summary === null) return notFound("session_not_found", "no state is held for this session id");
     return c.json({ session: stats, index: summary });
+  });
+
+  app.get("/sessions/:id/cache", async (c) => {
+    const id = sessionId(c.req.param("id"));
+    const stub = deps.session(c.env, id);
+    const [stats, report] = await Promise.all([stub.stats(), stub.cacheBreaks()]);
+    if (stats.session_id === null && Object.keys(stats.counters).length === 0) return notFound("session_not_found", "no state is held for this session id");
+    return c.json({ session_id: id, ...report });
   });
 
   app.get("/sessions/:id/memory", async (c) => {

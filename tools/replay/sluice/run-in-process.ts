@@ -12,8 +12,12 @@
  *    and the request headers it needs (the native edit's beta: src/gateway/request-headers.ts);
  * 5. `recordOutcome` (src/do/record-outcome.ts: rollback of a step that was not forwarded), as
  *    the Worker's one report RPC does;
- * 6. after the answer, `recordUsage` (src/do/record-usage.ts) with the emulator's usage, as the
- *    Worker's usage tap reports it: the session's estimator calibration learns from it.
+ * 6. after the answer, the emulator's usage as the Worker's usage tap reports it: `recordUsage`
+ *    (src/do/record-usage.ts: the session's estimator calibration learns from it) and
+ *    `settleCachePair` (src/do/cache-breaks.ts: the cache-breaker diagnostics' confirmation),
+ *    as the session DO's report RPC does.
+ * Like the Worker's scan cache, each session host keeps its last received body, so a changed
+ * system prompt is placed to the exact byte.
  * Not done here (no effect on what is forwarded): the archive, the audit trail.
  */
 import { loadConfig } from "../../../src/config/load-config";
@@ -29,6 +33,9 @@ import { SessionStore } from "../../../src/do/session-store";
 import { encodeStepFacts } from "../../../src/core/facts/wire-facts";
 import { recordUsage } from "../../../src/do/record-usage";
 import type { CallUsage, SluiceTransform } from "../types";
+import { cacheReport, settleCachePair, type CacheReport } from "../../../src/do/cache-breaks";
+import { commonPrefixLength } from "../../../src/providers/shared/common-prefix";
+import type { JsonNode } from "../../../src/providers/shared/json-scan";
 import { createMemorySql } from "./create-memory-sql";
 
 /** The step's trace lines are the Worker log's; the replay's report says what each call decided. */
@@ -43,6 +50,8 @@ interface Host {
   store: SessionStore;
   sql: SqlStorage;
   close: () => void;
+  /** The last body received (what the Worker's scan cache holds per session). */
+  last?: { bytes: Uint8Array; root: JsonNode };
 }
 
 /** The in-process transform, its config, and `close()` for the per-session databases. */
@@ -51,6 +60,8 @@ export interface InProcessSluice {
   config: CompactionConfig;
   /** Per-session counters of the store (tests and the JSON report). */
   counters: (session_id: string) => Record<string, number> | null;
+  /** The cache-breaker report of a recorded session (by its replay id: the host of its last call), or null. */
+  cacheBreaks: (recorded_session_id: string) => CacheReport | null;
   close: () => void;
 }
 
@@ -61,6 +72,8 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
   if (loaded.mode === "off") throw new Error("sluice config: compaction is off (set SLUICE_COMPACTION=1 or a COMPACTION_CONFIG block)");
   const { config, mode } = loaded;
   const hosts = new Map<string, Host>();
+  /** Recorded session id → the session key its last call was stepped under. */
+  const hostOf = new Map<string, string>();
   const open = (): Host => {
     const m = createMemorySql();
     return { store: new SessionStore(m.sql), sql: m.sql, close: m.close };
@@ -90,8 +103,12 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     if (!host) hosts.set(id, (host = open()));
     host = catchUp(id, host, call.time_ms);
     if (host.store.getMeta("session_id") === null) host.store.setMeta("session_id", id);
+    hostOf.set(call.session_id, id);
     const correlation_id = `${call.session_id}#${call.call_index}`;
-    const out = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET_TRACE }, { session_id: id, facts: encodeStepFacts(stepFactsFor(prepared, config, requestHeaders)), config, mode, correlation_id, now_ms: call.time_ms });
+    const previous = host.last ? { ...host.last, common: commonPrefixLength(host.last.bytes, body) } : null;
+    host.last = { bytes: body, root: prepared.parsed.root };
+    const facts = encodeStepFacts(stepFactsFor(prepared, config, requestHeaders, previous));
+    const out = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET_TRACE }, { session_id: id, facts, config, mode, correlation_id, now_ms: call.time_ms });
     const decision = decideForward(prepared, body, out, mode, correlation_id);
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
     host.store.flush();
@@ -100,6 +117,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     const onAnswer = (u: CallUsage): void => {
       const usage = { input_tokens: u.input, cache_read_input_tokens: u.cache_read, cache_creation_input_tokens: u.cache_write, output_tokens: u.output };
       recordUsage(answered.store, usage, { est_original: decision.report.tokens_original, est_sent: decision.report.tokens_sent }, call.time_ms);
+      settleCachePair(answered.store, answered.sql, usage);
       answered.store.flush();
     };
     return { body: decision.body, info: { engine_cost_usd: 0, note: decision.note }, onAnswer, ...(set ? { headers: set } : {}) };
@@ -109,6 +127,10 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     transform,
     config,
     counters: (session_id) => hosts.get(session_id)?.store.counters() ?? null,
+    cacheBreaks: (recorded) => {
+      const host = hosts.get(hostOf.get(recorded) ?? "");
+      return host ? cacheReport(host.store, host.sql) : null;
+    },
     close: () => {
       for (const h of hosts.values()) h.close();
       hosts.clear();
