@@ -8,6 +8,8 @@ import type { IndexUpdate } from "./index-update";
 import { INDEX_SHARDS, indexShardOf, mergeSeries, mergeSummaries, splitByShard } from "./index-shards";
 import type { StoredSeries } from "./metrics-catalog";
 import { totalsOf, type IndexTotals, type SessionSummary } from "./summarize-index";
+import { emptyTotals, type LedgerTotals } from "./ledger-report";
+import { LEDGER_FIELDS, type LedgerMode } from "../session/ledger-types";
 
 /** What one index object (src/do/index-object.ts SessionIndex) answers. */
 export interface IndexShard {
@@ -16,6 +18,8 @@ export interface IndexShard {
   get(id: string): Promise<SessionSummary | null>;
   series(): Promise<{ series: StoredSeries[]; sessions: number }>;
   setDisabled(id: string, disabled: boolean): Promise<void>;
+  /** The savings ledger's sums per mode over [since_ms, until_ms), in whole hour buckets (src/admin/ledger-report.ts). */
+  ledgerWindow(since_ms: number, until_ms: number): Promise<Partial<Record<LedgerMode, LedgerTotals>>>;
 }
 
 /** The whole index: the IndexShard calls over every shard, plus global totals. */
@@ -56,5 +60,15 @@ export function shardedIndex(shard: (i: number) => IndexShard, shards = INDEX_SH
       return totalsOf(s.series, s.sessions);
     },
     setDisabled: (id, disabled) => shard(indexShardOf(id, shards)).setDisabled(id, disabled),
+    ledgerWindow: async (since, until) => {
+      const out: Partial<Record<LedgerMode, LedgerTotals>> = {};
+      for (const part of await Promise.all(all().map((s) => s.ledgerWindow(since, until)))) {
+        for (const [mode, t] of Object.entries(part) as [LedgerMode, LedgerTotals][]) {
+          const sum = (out[mode] ??= emptyTotals());
+          for (const f of LEDGER_FIELDS) sum[f] += t[f];
+        }
+      }
+      return out;
+    },
   };
 }

@@ -20,6 +20,7 @@ import { disabledOutput, stepOutputOf } from "../core/policy/step-output";
 import type { ProviderCleared } from "../usage/settle-native";
 import { stepVerdicts } from "./precompute-verdicts";
 import { consoleTrace, recordTierEvent, type TraceSink } from "../core/trace/record-tier-event";
+import { noteLedgerStep } from "./savings-ledger";
 
 /** Everything runStep needs from its host. */
 export interface StepDeps {
@@ -41,7 +42,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   const facts = decodeStepFacts(input.facts);
   const ledger = loadLedger(sql);
   const state = beginCall(store, { now_ms, model: facts.model, provider: facts.provider, config }, ledger);
-  // The previous request's prefix, for the savings ledger and the cache diagnostics (./last-prefix.ts).
+  // The previous request's prefix, for the savings ledger (./savings-ledger.ts) and the cache diagnostics (./last-prefix.ts).
   const previous = swapLastPrefix(store, facts, now_ms);
   if (store.getMeta("disabled") === "1") {
     store.add("disabled_requests", 1);
@@ -50,12 +51,18 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   }
   const ctx = stepContext(state, facts, config, now_ms, input.correlation_id);
 
-  if (config.engine !== "heuristic") ctx.verdicts = await stepVerdicts(deps, config, ctx);
+  let engineWaitMs: number | null = null;
+  if (config.engine !== "heuristic") {
+    const t0 = Date.now();
+    ctx.verdicts = await stepVerdicts(deps, config, ctx);
+    engineWaitMs = Date.now() - t0;
+  }
 
   const result = compact(ctx);
   if (result.step !== null || result.skipped !== null) recordTierEvent(deps.trace ?? consoleTrace, result, input.session_id);
   const stepInfo = result.step ? { tokens_before: result.tokens_original, tokens_after: result.tokens_after, correlation_id: input.correlation_id } : null;
   saveAdditions(sql, result.ledger_additions, stepInfo);
+  noteLedgerStep(store, sql, { facts, previous, now_ms, mode: input.mode, correlation_id: input.correlation_id, before: ledger, result, engine_wait_ms: engineWaitMs });
   const out = stepOutputOf(result);
   const cleared = out.native !== undefined ? store.getMeta(PROVIDER_CLEARED_META) : null;
   if (cleared !== null) out.provider_cleared = JSON.parse(cleared) as ProviderCleared;

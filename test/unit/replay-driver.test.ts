@@ -70,6 +70,7 @@ describe("replay driver + report", () => {
       cache_hit_ratio: 0.4634, // 1.9M / 4.1M
       pairs_removed: 2,
       refetches: 1,
+      ledger: null,
       rejections: 0,
       worst_case_loss_usd: 0.000006, // results "A" and "B": 1 estimated token each at $3/M
       decisions: {},

@@ -7,7 +7,8 @@
  * 3. `send` bills it (key = per run/strategy/session, so caches never collide); a `gateway`
  *    strategy instead sends the original body through its own sender (the gateway over HTTP),
  *    which reports what the upstream received;
- * 4. the removed tool results are found by diffing the original and the sent bodies.
+ * 4. the removed tool results are found by diffing the original and the sent bodies;
+ * 5. an in-process Sluice gets the billed usage back (its session's report: the savings ledger).
  * After a session: re-fetches of removed results, and the estimated tokens of every removed
  * result (Sluice's own estimator, once per pair, at the call where it was first removed) for the
  * report's worst-case loss. `onForwarded` sees every body as forwarded (--save-forwarded). Runs of different (session, strategy) pairs are
@@ -18,7 +19,7 @@ import { assignCallTimes } from "./assign-call-times";
 import { estimateTokens } from "../../src/core/tokens/estimate";
 import { countRefetches, findRemovedResults } from "./find-removed";
 import { historyOf, toolResultsIn } from "./tool-pairs";
-import type { CallRecord, JsonObject, RecordedSession, SendFn, SendResult, SessionRun, Strategy } from "./types";
+import type { CallRecord, JsonObject, LedgerFigures, RecordedSession, SendFn, SendResult, SessionRun, Strategy } from "./types";
 
 /** What the driver needs. */
 export interface DriveOptions {
@@ -91,6 +92,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
     let note: string | undefined;
     let res: SendResult;
     let callHeaders: Record<string, string> | undefined;
+    let settle: ((u: SendResult["usage"]) => LedgerFigures) | undefined;
     if (strategy.kind === "gateway") {
       res = await strategy.send(p, original, opts);
       sent = typeof res.forwarded === "string" ? parseObject(res.forwarded) : null;
@@ -110,12 +112,15 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
         engine = out.info.engine_cost_usd ?? 0;
         note = out.info.note;
         callHeaders = out.headers;
+        settle = out.settle;
         sent = parseObject(text);
       }
       transform_ms = now() - t0;
       onForwarded?.({ strategy: strategy.name, session_id: session.id, call_index: call.index, body: text, ...(callHeaders ? { headers: callHeaders } : {}) });
       res = await send(p, text, callHeaders ? { ...opts, headers: callHeaders } : opts);
     }
+    // The session's report after the answer: the billed usage reaches the ledger (a rejected call bills nothing).
+    const ledger = settle !== undefined && res.status < 400 ? settle(res.usage) : undefined;
     const removed = sent === null ? [] : findRemovedResults(p, call.body, sent);
     const fresh = removed.filter((id) => !removedFirstAt.has(id));
     for (const id of fresh) removedFirstAt.set(id, call.index);
@@ -136,6 +141,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
       rejected: res.rejected ?? (res.status >= 400 ? `HTTP ${res.status}` : null),
       removed_ids: removed,
       ...(note !== undefined ? { note } : {}),
+      ...(ledger !== undefined ? { ledger } : {}),
     });
     tick();
   }

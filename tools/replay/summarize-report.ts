@@ -18,6 +18,8 @@
  * - worst-case loss: the removed results' estimated tokens (each pair once) at the model's
  *   uncached input price, i.e. what re-sending all of them once would cost (an estimate: the
  *   replay does not bill re-fetches separately).
+ * - the savings ledger (in-process Sluice): the input cost without and with Sluice as its own
+ *   session ledger priced them from the emulator's usage, beside what the emulator billed.
  * Per session also the prices the model was billed at (./session-prices.ts).
  * Rounding: dollars to 6 decimals, percentages to 2, ratios to 4, ms to 3 — after summing.
  * Also: the cumulative input cost per call for each strategy (sessions concatenated) for the chart.
@@ -53,6 +55,12 @@ export interface StrategyMetrics {
   /** Round trip of the calls (client → emulator, through the gateway when routed so), ms. */
   round_trip_p50_ms: number;
   round_trip_p99_ms: number;
+  /**
+   * What Sluice's own savings ledger priced (in-process runs: src/do/savings-ledger.ts, fed the
+   * emulator's usage), USD of input, and its saving % — to compare with `savings_pct`, what the
+   * emulator billed. Null for strategies without a ledger.
+   */
+  ledger: { without_usd: number; with_usd: number; saving_pct: number } | null;
 }
 
 export interface SessionReport {
@@ -152,7 +160,16 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
     added_latency_p99_ms: round(percentile(acc.added, 99), 3),
     round_trip_p50_ms: round(percentile(trips, 50), 3),
     round_trip_p99_ms: round(percentile(trips, 99), 3),
+    ledger: ledgerOf(acc.calls),
   };
+}
+
+/** The ledger's sums over `calls` (null when no call carries ledger figures). */
+function ledgerOf(calls: readonly CallRecord[]): StrategyMetrics["ledger"] {
+  if (!calls.some((c) => c.ledger !== undefined)) return null;
+  const without = calls.reduce((n, c) => n + (c.ledger?.without_usd ?? 0), 0);
+  const withCost = calls.reduce((n, c) => n + (c.ledger?.with_usd ?? 0), 0);
+  return { without_usd: round(without, 6), with_usd: round(withCost, 6), saving_pct: without === 0 ? 0 : round(((without - withCost) / without) * 100, 2) };
 }
 
 /** Builds the report. `runs` must hold a `none` run for every session (the baseline). */

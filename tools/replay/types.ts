@@ -124,12 +124,22 @@ export interface SluiceCall {
   time_ms: number;
 }
 
-/** The Sluice slot: original body bytes + agent headers → body bytes to send. Filled in by the gateway/core at merge. */
+/** What the savings ledger priced for one call (src/do/savings-ledger.ts), USD of input. */
+export interface LedgerFigures {
+  without_usd: number;
+  with_usd: number;
+}
+
+/**
+ * The Sluice slot: original body bytes + agent headers → body bytes to send. `settle`, when
+ * given, takes the usage the upstream billed for the sent body (as the gateway's report does)
+ * and answers what the session's savings ledger priced for the call.
+ */
 export type SluiceTransform = (
   body: Uint8Array,
   headers: Record<string, string>,
   call: SluiceCall,
-) => Promise<{ body: Uint8Array; info: SluiceInfo; headers?: Record<string, string> }>;
+) => Promise<{ body: Uint8Array; info: SluiceInfo; headers?: Record<string, string>; settle?: (usage: CallUsage) => LedgerFigures }>;
 
 /** A byte-level strategy backed by the Sluice slot. */
 export interface SluiceStrategy {
@@ -171,6 +181,8 @@ export interface CallRecord {
   removed_ids: string[];
   /** The strategy's note for this call (Sluice: the `x-sluice-compaction` value), when it gives one. */
   note?: string;
+  /** Sluice in-process: what its savings ledger priced for this call, given the emulator's usage. */
+  ledger?: LedgerFigures;
 }
 
 /** One session replayed under one strategy. */

@@ -10,8 +10,10 @@
  * 3. `runStep` (src/do/run-step.ts) with the replay's virtual clock as `now_ms`;
  * 4. `decideForward` (apply, guarantee check, fail-open decision; src/gateway/decide-forward.ts),
  *    and the request headers it needs (the native edit's beta: src/gateway/request-headers.ts);
- * 5. `recordOutcome` (src/do/record-outcome.ts: rollback of a step that was not forwarded), as
- *    the Worker's one report RPC does.
+ * 5. `recordOutcome` (src/do/record-outcome.ts: rollback of a step that was not forwarded) at
+ *    once, and, once the emulator billed the call (`settle`), `recordUsage` with the billed
+ *    usage; the savings ledger (src/do/savings-ledger.ts) settles on both, as in the DO's
+ *    report (there one RPC carries both; the ledger reads them in the same order).
  * Not done here (no effect on what is forwarded): the archive, the audit trail, the usage tap.
  */
 import { loadConfig } from "../../../src/config/load-config";
@@ -20,11 +22,13 @@ import { decideForward } from "../../../src/gateway/decide-forward";
 import { prepareCompaction, stepFactsFor } from "../../../src/gateway/prepare-compaction";
 import { betaHeaderFor } from "../../../src/gateway/request-headers";
 import { recordOutcome } from "../../../src/do/record-outcome";
+import { recordUsage } from "../../../src/do/record-usage";
+import { settleLedger } from "../../../src/do/savings-ledger";
 import { runStep } from "../../../src/do/run-step";
 import { nextAlarm, runAlarm } from "../../../src/do/session-alarms";
 import { SessionStore } from "../../../src/do/session-store";
 import { encodeStepFacts } from "../../../src/core/facts/wire-facts";
-import type { SluiceTransform } from "../types";
+import type { CallUsage, SluiceTransform } from "../types";
 import { createMemorySql } from "./create-memory-sql";
 
 /** The step's trace lines are the Worker log's; the replay's report says what each call decided. */
@@ -91,9 +95,18 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     const out = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET }, { session_id: id, facts: encodeStepFacts(stepFactsFor(prepared, config, requestHeaders)), config, mode, correlation_id, now_ms: call.time_ms });
     const decision = decideForward(prepared, body, out, mode, correlation_id);
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
+    settleLedger(host.store, { outcome: decision.report, usage: null, estimated_input_tokens: 0 });
     host.store.flush();
+    const store = host.store;
+    const settle = (u: CallUsage) => {
+      const usage = { input_tokens: u.input, cache_read_input_tokens: u.cache_read, cache_creation_input_tokens: u.cache_write, output_tokens: u.output };
+      recordUsage(store, usage, decision.report.tokens_sent, call.time_ms);
+      const d = settleLedger(store, { outcome: null, usage, estimated_input_tokens: decision.report.tokens_sent });
+      store.flush();
+      return { without_usd: d.without_usd, with_usd: d.with_usd };
+    };
     const set = decision.kind === "edited" && decision.beta !== undefined ? betaHeaderFor(new Headers(headers), decision.beta) : undefined;
-    return { body: decision.body, info: { engine_cost_usd: 0, note: decision.note }, ...(set ? { headers: set } : {}) };
+    return { body: decision.body, info: { engine_cost_usd: 0, note: decision.note }, settle, ...(set ? { headers: set } : {}) };
   };
 
   return {
