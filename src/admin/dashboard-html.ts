@@ -42,6 +42,15 @@ export const DASHBOARD_HTML = `<!doctype html>
   </section>
 
   <section>
+    <h2>Savings ledger (all time)</h2>
+    <table id="report">
+      <thead><tr><th>Mode</th><th>Saving</th><th>USD saved</th><th>Modelled input cost</th><th>Engine cost</th><th>Worst-case loss</th><th>Balance</th><th>Ratio</th><th>Engine latency</th><th>Requests that waited</th><th>Re-fetched</th><th>Re-mentioned</th><th>Deterministic</th></tr></thead>
+      <tbody></tbody>
+    </table>
+    <p class="legend">Input cost without Sluice is the clients' bodies priced with each session's own cache behaviour; with Sluice is the provider's reported usage (measure mode: what would have been billed). Saving is net of the cache writes steps cause. Worst-case loss: every removed result re-sent once. Percentages of removals: re-fetched (same tool call again), re-mentioned (same file named again), from deterministic tools.</p>
+  </section>
+
+  <section>
     <h2>Sessions</h2>
     <table id="sessions">
       <thead><tr><th>Session</th><th>Conversation</th><th>Provider</th><th>Model</th><th>Turns</th><th>Calls</th><th>Tokens saved</th><th>USD saved</th><th>Cache hit</th><th>Fail-open</th><th>Last tier</th><th>Last activity</th><th>State</th><th></th></tr></thead>

@@ -4,6 +4,8 @@
  * usage, estimator calibration. Counts, sizes, ids and hashes only (DESIGN invariant 7).
  */
 import type { SessionStore } from "./session-store";
+import { ledgerReport, totalsFromCounters, type LedgerReport } from "../admin/ledger-report";
+import type { LedgerMode } from "../session/ledger-types";
 
 export interface SessionStats {
   session_id: string | null;
@@ -23,6 +25,8 @@ export interface SessionStats {
   cache_hit_ratio: number | null;
   /** reported / estimated input tokens over all reports; null before any. */
   calibration_ratio: number | null;
+  /** The session's savings ledger (./savings-ledger.ts, ../admin/ledger-report.ts), in the mode it last ran in. */
+  ledger: LedgerReport;
 }
 
 export function sessionStats(store: SessionStore, sql: SqlStorage): SessionStats {
@@ -45,5 +49,6 @@ export function sessionStats(store: SessionStore, sql: SqlStorage): SessionStats
     calls_log: sql.exec<SessionStats["calls_log"][number]>("SELECT seq, at_ms, tokens_original, tokens_sent, tier, outcome FROM calls ORDER BY seq").toArray(),
     cache_hit_ratio: inp + rd + wr === 0 ? null : rd / (inp + rd + wr),
     calibration_ratio: est === 0 ? null : (c.calibration_reported ?? 0) / est,
+    ledger: ledgerReport((store.getMeta("ledger_mode") as LedgerMode | null) ?? "compact", totalsFromCounters(c)),
   };
 }

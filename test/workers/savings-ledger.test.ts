@@ -1,0 +1,84 @@
+/**
+ * The savings ledger end to end in workerd (issue 28 item 1): three calls of one Anthropic
+ * session through the gateway (compact mode, LITERAL_CONFIG), the stand-in answering each with
+ * the fixed usage of test/support/scenarios.ts (`usage:anthropic:json`: 120 input, 900 cache
+ * read, 30 cache write). The session's ledger (/admin/sessions/:id) and the window report
+ * (/admin/report) must hold exactly the dollars computed by hand below (claude-sonnet-4-5:
+ * $3 input, $0.30 cache read, writes 1.25× = $3.75 per 10^6 tokens; minimum cacheable 1,024
+ * tokens; cache TTL 300 s).
+ */
+import { describe, expect, it } from "vitest";
+import { gateway, newTestId, testVars } from "./helpers";
+import { compactionHeader, compactVars, LITERAL_BODY, LITERAL_CONFIG, manualClock, send } from "./pipeline-harness";
+import type { SessionStats } from "../../src/do/session-stats";
+import type { LedgerReport } from "../../src/admin/ledger-report";
+
+const admin = async <T>(path: string): Promise<T> => {
+  const res = await gateway(`/admin${path}`, { headers: { authorization: `Bearer ${testVars.SLUICE_ADMIN_TOKEN}` } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as T;
+};
+
+/** The bill of every call: 120 × $3 + 900 × $0.30 + 30 × $3.75 per 10^6. */
+const BILLED = (120 * 3 + 900 * 0.3 + 30 * 3.75) / 1e6;
+/** Provider tokens the stand-in reports per call (input + cache read + cache write). */
+const REPORTED = 1_050;
+
+describe("savings ledger", () => {
+  it("compact mode: without = the client's bodies priced with the session's cache behaviour, with = the provider's usage; /admin/report sums the window", async () => {
+    const session = newTestId("ledger");
+    const clock = manualClock();
+    const headers = { "x-test-id": session, "x-sluice-session": session, "x-test-scenario": "usage:anthropic:json" };
+    const vars = compactVars(LITERAL_CONFIG);
+    const call = async () => compactionHeader((await send(vars, "/anthropic/v1/messages", headers, LITERAL_BODY, { now: clock.now })).res);
+    const start = clock.now();
+    // 1. Nothing to do: the client's body goes, so without = with = the bill.
+    const h1 = await call();
+    // 2. 400 s later (past the TTL): a step; the edited body goes.
+    clock.advance(400_000);
+    const h2 = await call();
+    // 3. 10 s later: the step's plan re-applied.
+    clock.advance(10_000);
+    const h3 = await call();
+    const original = Number(h1.tokens_before), sent = Number(h2.tokens_after);
+    expect([h1.step, h2.step, h3.step, original, sent, Number(h3.tokens_after)]).toEqual(["none", "1", "none", 14_443, 7_388, 7_388]);
+
+    // Calibration after each report: provider tokens ÷ our estimates of the bodies that went.
+    const cal2 = (2 * REPORTED) / (original + sent);
+    const cal3 = (3 * REPORTED) / (original + 2 * sent);
+    // Call 2: the cache lapsed (400 s ≥ 300 s), so the client's body would be written whole (1,389 tokens ≥ 1,024) at $3.75;
+    // Sluice's body (711 tokens < 1,024) is not cacheable: plain input at $3. without = bill + cf(client) − cf(Sluice).
+    const without2 = BILLED + (original * cal2 * 3.75 - sent * cal2 * 3) / 1e6;
+    // Call 3: 10 s later the client's body would be read whole from the cache (1,557 tokens at $0.30); Sluice's (796 tokens) is plain input.
+    const without3 = BILLED + (original * cal3 * 0.3 - sent * cal3 * 3) / 1e6;
+    const without = BILLED + without2 + without3;
+    const withCost = 3 * BILLED;
+
+    const { session: stats } = await admin<{ session: SessionStats }>(`/sessions/${encodeURIComponent(session)}`);
+    const l = stats.ledger;
+    expect(l.mode).toBe("compact");
+    expect([l.priced_calls, l.requests, l.removals, l.engine_cost_usd, l.engine_wait_share, l.refetched_share, l.mentioned_share, l.deterministic_share]).toEqual([3, 3, 1, 0, 0, 0, 0, 0]);
+    expect(l.without_usd).toBeCloseTo(without, 12);
+    expect(l.with_usd).toBeCloseTo(withCost, 12);
+    expect(l.saved_usd).toBeCloseTo(without - withCost, 12);
+    expect(l.saved_share!).toBeCloseTo((without - withCost) / without, 12);
+    // Worst-case loss: the removed result's estimated tokens, scaled by the calibration of its report, at $3 uncached input.
+    const lossTokens = l.worst_case_loss_usd / cal2 / 3e-6;
+    expect(Math.abs(lossTokens - Math.round(lossTokens))).toBeLessThan(1e-6);
+    expect(Math.round(lossTokens)).toBeGreaterThan(original - sent);
+    expect(l.balance_usd).toBeCloseTo(without - withCost - l.worst_case_loss_usd, 12);
+
+    // The window report over the index (hour buckets around the calls) holds the same figures.
+    const report = await admin<{ since_ms: number; until_ms: number; rows: LedgerReport[] }>(`/report?since=${start - 3_600_000}&until=${clock.now() + 3_600_000}`);
+    expect(report.rows.map((r) => r.mode)).toEqual(["compact"]);
+    const r = report.rows[0]!;
+    expect([r.priced_calls, r.requests, r.removals]).toEqual([3, 3, 1]);
+    expect(r.without_usd).toBeCloseTo(without, 12);
+    expect(r.with_usd).toBeCloseTo(withCost, 12);
+    expect(r.worst_case_loss_usd).toBeCloseTo(l.worst_case_loss_usd, 12);
+    // A window before the calls is empty; a bad bound is refused naming the field.
+    expect((await admin<{ rows: unknown[] }>(`/report?since=0&until=${start - 7_200_000}`)).rows).toEqual([]);
+    const bad = await gateway("/admin/report?since=yesterday", { headers: { authorization: `Bearer ${testVars.SLUICE_ADMIN_TOKEN}` } });
+    expect([bad.status, ((await bad.json()) as { error: { field: string } }).error.field]).toEqual([400, "since"]);
+  });
+});
