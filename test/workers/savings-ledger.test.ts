@@ -70,8 +70,7 @@ describe("savings ledger", () => {
 
     // The window report over the index (hour buckets around the calls) holds the same figures.
     const report = await admin<{ since_ms: number; until_ms: number; rows: LedgerReport[] }>(`/report?since=${start - 3_600_000}&until=${clock.now() + 3_600_000}`);
-    expect(report.rows.map((r) => r.mode)).toEqual(["compact"]);
-    const r = report.rows[0]!;
+    const r = report.rows.find((x) => x.mode === "compact")!;
     expect([r.priced_calls, r.requests, r.removals]).toEqual([3, 3, 1]);
     expect(r.without_usd).toBeCloseTo(without, 12);
     expect(r.with_usd).toBeCloseTo(withCost, 12);
@@ -80,5 +79,37 @@ describe("savings ledger", () => {
     expect((await admin<{ rows: unknown[] }>(`/report?since=0&until=${start - 7_200_000}`)).rows).toEqual([]);
     const bad = await gateway("/admin/report?since=yesterday", { headers: { authorization: `Bearer ${testVars.SLUICE_ADMIN_TOKEN}` } });
     expect([bad.status, ((await bad.json()) as { error: { field: string } }).error.field]).toEqual([400, "since"]);
+  });
+
+  it("measure mode: without = the provider's usage of the client's body, with = that bill less the modelled difference to the would-send body", async () => {
+    const session = newTestId("ledger-measure");
+    const clock = manualClock();
+    const headers = { "x-test-id": session, "x-sluice-session": session, "x-test-scenario": "usage:anthropic:json" };
+    const vars = { ...compactVars(LITERAL_CONFIG), SLUICE_MEASURE: "1" };
+    const call = async () => compactionHeader((await send(vars, "/anthropic/v1/messages", headers, LITERAL_BODY, { now: clock.now })).res);
+    const start = clock.now();
+    const h1 = await call();
+    clock.advance(400_000);
+    const h2 = await call();
+    clock.advance(10_000);
+    const h3 = await call();
+    expect([h1.mode, h2.step, h3.step, Number(h2.tokens_after), Number(h3.tokens_after)]).toEqual(["measure", "1", "none", 7_388, 7_388]);
+    const original = 14_443, would = 7_388;
+    // The client's body went every time, so the calibration is over it alone.
+    const cal2 = (2 * REPORTED) / (2 * original);
+    const cal3 = (3 * REPORTED) / (3 * original);
+    // Call 2: cache lapsed; the client's body (1,050 tokens) written whole, the would-send body (537) plain input.
+    const diff2 = (original * cal2 * 3.75 - would * cal2 * 3) / 1e6;
+    // Call 3: the client's body read whole from the cache; the would-send body still under 1,024 tokens: plain input.
+    const diff3 = (original * cal3 * 0.3 - would * cal3 * 3) / 1e6;
+    const { session: stats } = await admin<{ session: SessionStats }>(`/sessions/${encodeURIComponent(session)}`);
+    const l = stats.ledger;
+    expect([l.mode, l.priced_calls, l.requests, l.removals]).toEqual(["measure", 3, 3, 1]);
+    expect(l.without_usd).toBeCloseTo(3 * BILLED, 12);
+    expect(l.with_usd).toBeCloseTo(3 * BILLED - diff2 - diff3, 12);
+    const report = await admin<{ rows: LedgerReport[] }>(`/report?since=${new Date(start - 3_600_000).toISOString()}&until=${clock.now() + 3_600_000}`);
+    const r = report.rows.find((x) => x.mode === "measure")!;
+    expect(r.without_usd).toBeCloseTo(3 * BILLED, 12);
+    expect(r.saved_usd).toBeCloseTo(diff2 + diff3, 12);
   });
 });
