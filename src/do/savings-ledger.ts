@@ -1,21 +1,23 @@
 /**
- * The session's savings ledger (shell over the session's SQL store; the pricing is pure:
- * ../core/cost/counterfactual-input.ts). Two halves per request:
- * - at the step (`noteLedgerStep`, from ./run-step.ts): what the provider's cache would see of
- *   the client's body (its estimated tokens, the prefix it shares with the session's previous
- *   client body: ./last-prefix.ts, and the time since it) and of Sluice's body (the same prefix,
- *   cut at the first message this step edits, less the tokens earlier steps removed), the
- *   removals the step made and the earlier ones it fetched or named again (./removal-log.ts),
- *   and how long it waited on an engine — kept as meta `ledger_pending` until the report;
+ * The session's savings ledger (shell over the session's SQL store; the model is pure:
+ * ../core/cost/ledger-tokens.ts for the tokens, ../core/cost/counterfactual-input.ts for the
+ * dollars). Two halves per request:
+ * - at the step (`noteLedgerStep`, from ./run-step.ts): how the client's body relates to the
+ *   session's previous client body (./last-prefix.ts: estimated shared prefix, whether the
+ *   previous one is a whole prefix, the time since it), Sluice's body's shared prefix (cut at the
+ *   first message this step edits), the removals the step made and the earlier ones it fetched
+ *   or named again (./removal-log.ts), and how long it waited on an engine — kept as meta
+ *   `ledger_pending` until the report;
  * - at the report (`settleLedger`, from the DO's `report`): the outcome says which body went,
- *   the provider's usage prices it (`with` in compact mode, `without` in measure mode), the
- *   other side is priced by the model, estimates scaled to provider tokens by the session's
- *   calibration (one call: toProviderTokens). Every figure is added to counters `ledger_*`
- *   and returned as the report's LedgerDelta (the gateway sends it to the session index).
+ *   the provider's usage prices it (`with` in compact mode, `without` in measure mode) and
+ *   counts it; the other body's provider tokens follow from the token model, and it is priced
+ *   with the session's cache behaviour. Every figure is added to counters `ledger_*` and
+ *   returned as the report's LedgerDelta (the gateway sends it to the session index).
  * A report whose outcome does not match the pending step (a lost report, a failed step) prices
  * the call as the client's body: without = with. Counts and dollars only (DESIGN invariant 7).
  */
 import { inputCostUsd, ledgerCosts, toProviderTokens, type Forwarded } from "../core/cost/counterfactual-input";
+import { EMPTY_TOKEN_STATE, ledgerTokens, type TokenState } from "../core/cost/ledger-tokens";
 import { sharedPrefix } from "../core/facts/prefix-facts";
 import type { StepFacts } from "../core/facts/step-facts";
 import type { Ledger } from "../core/policy/ledger";
@@ -27,8 +29,8 @@ import { sessionPrice } from "./record-outcome";
 import { noteRemovals, type RemovalCounts } from "./removal-log";
 import type { SessionStore } from "./session-store";
 
-/** Meta keys: the pending call (JSON of Pending), the last mode, the tokens the last request's plan removed. */
-const PENDING = "ledger_pending", MODE = "ledger_mode", REMOVED = "ledger_removed_est";
+/** Meta keys: the pending call (JSON of Pending), the last mode, the token model's state (JSON of TokenState). */
+const PENDING = "ledger_pending", MODE = "ledger_mode", TOKENS = "ledger_tokens";
 
 /** What the step leaves for the report. */
 interface Pending {
@@ -41,6 +43,10 @@ interface Pending {
   original_shared_est: number;
   /** Estimated tokens of the prefix Sluice's body shares with Sluice's previous body. */
   sent_shared_est: number;
+  /** The previous client body is a whole prefix of this one. */
+  whole_prefix: boolean;
+  /** This request's step removed more. */
+  stepped: boolean;
   /** What the step did (null once a report carried the outcome). */
   counts: (RemovalCounts & { engine_wait_ms: number | null }) | null;
   /** Set by the outcome: which body went, and the estimate of Sluice's body (sent or would-send). */
@@ -68,17 +74,17 @@ export function noteLedgerStep(store: SessionStore, sql: SqlStorage, s: LedgerSt
   const msgs = facts.messages.map((m) => m.est_tokens);
   const members = Math.max(0, facts.est_tokens - msgs.reduce((a, b) => a + b, 0));
   const before = (k: number) => members + msgs.slice(0, Math.max(0, k)).reduce((a, b) => a + b, 0);
-  let shared = 0;
+  let shared = 0, whole = false;
   if (previous !== null && facts.prefix !== null) {
     const sp = sharedPrefix(previous.prefix, facts.prefix);
     if (sp.members_equal) shared = before(sp.shared_messages);
+    whole = sp.members_equal && sp.shared_messages === previous.prefix.message_hashes.length;
   }
   // Sluice's body shares the same prefix up to the first message this step edits; the removals of earlier steps are out of both.
   const stepped = new Set(s.result.step?.pair_ids ?? []);
   const firstEdit = Math.min(...facts.pairs.filter((p) => stepped.has(p.id)).map((p) => Math.min(p.call.message_index, p.result.message_index)));
-  const prevRemoved = store.getMetaNumber(REMOVED);
+  const prevRemoved = readTokens(store).removed_est;
   const sentShared = Math.max(0, Math.min(shared, Number.isFinite(firstEdit) ? before(firstEdit) : shared) - prevRemoved);
-  store.setMeta(REMOVED, Math.max(0, s.result.tokens_original - s.result.tokens_after));
   store.setMeta(MODE, s.mode);
   const pending: Pending = {
     correlation_id: s.correlation_id,
@@ -87,6 +93,8 @@ export function noteLedgerStep(store: SessionStore, sql: SqlStorage, s: LedgerSt
     original_est: facts.est_tokens,
     original_shared_est: shared,
     sent_shared_est: sentShared,
+    whole_prefix: whole,
+    stepped: stepped.size > 0,
     counts: { ...noteRemovals(sql, facts, s.before, s.result.ledger_additions), engine_wait_ms: s.engine_wait_ms },
     forwarded: null,
     sent_est: null,
@@ -94,19 +102,29 @@ export function noteLedgerStep(store: SessionStore, sql: SqlStorage, s: LedgerSt
   store.setMeta(PENDING, JSON.stringify(pending));
 }
 
-function readPending(store: SessionStore): Pending | null {
-  const raw = store.getMeta(PENDING);
+/** A JSON meta value, or null when absent, empty or not JSON. */
+function readJson<T>(store: SessionStore, key: string): T | null {
+  const raw = store.getMeta(key);
   if (raw === null || raw === "") return null;
   try {
-    return JSON.parse(raw) as Pending;
+    return JSON.parse(raw) as T;
   } catch {
     return null;
   }
 }
+const readPending = (store: SessionStore) => readJson<Pending>(store, PENDING);
+const readTokens = (store: SessionStore): TokenState => readJson<TokenState>(store, TOKENS) ?? EMPTY_TOKEN_STATE;
 
-/** The session's calibration: provider-reported ÷ estimated input tokens over its reports, null before any. */
-export function sessionCalibration(store: SessionStore): number | null {
-  const c = store.counterValues(["calibration_estimated", "calibration_reported"]);
+/**
+ * The calibration the ledger scales a body it did not see billed by: provider-reported ÷
+ * estimated input tokens over the session's calls whose client body went (counters
+ * `ledger_cal_*`), else over all its reports (`calibration_*`: ./record-usage.ts), null before
+ * any. Client bodies only where there are some: the results a step removes do not tokenise like
+ * the rest, so a session's edited bodies calibrate its client bodies badly.
+ */
+export function clientCalibration(store: SessionStore): number | null {
+  const c = store.counterValues(["ledger_cal_estimated", "ledger_cal_reported", "calibration_estimated", "calibration_reported"]);
+  if (c.ledger_cal_estimated! > 0) return c.ledger_cal_reported! / c.ledger_cal_estimated!;
   return c.calibration_estimated! > 0 ? c.calibration_reported! / c.calibration_estimated! : null;
 }
 
@@ -126,7 +144,6 @@ export function settleLedger(store: SessionStore, r: CallReport): LedgerDelta {
   let pending = readPending(store);
   const delta = emptyLedgerDelta(pending?.mode ?? ((store.getMeta(MODE) as LedgerMode | null) ?? "compact"));
   const price = sessionPrice(store);
-  const cal = sessionCalibration(store);
   if (r.outcome !== null) {
     delta.requests = 1;
     if (pending === null || pending.correlation_id !== r.outcome.correlation_id) pending = null;
@@ -138,7 +155,7 @@ export function settleLedger(store: SessionStore, r: CallReport): LedgerDelta {
           delta.removals_deterministic = c.removals_deterministic;
           delta.removals_refetched = c.removals_refetched;
           delta.removals_mentioned = c.removals_mentioned;
-          delta.loss_usd = (toProviderTokens(c.removed_tokens, cal) * price.input_per_mtok) / 1e6;
+          delta.loss_usd = (toProviderTokens(c.removed_tokens, clientCalibration(store)) * price.input_per_mtok) / 1e6;
         }
         if (c.engine_wait_ms !== null) {
           delta.engine_waits = 1;
@@ -151,17 +168,31 @@ export function settleLedger(store: SessionStore, r: CallReport): LedgerDelta {
   }
   if (r.usage !== null) {
     const u = r.usage;
-    const actual = inputCostUsd({ input: u.input_tokens, cache_read: u.cache_read_input_tokens, cache_write: u.cache_creation_input_tokens }, price);
-    const caching = usesCache(store, price.provider_family);
+    const billed = { input: u.input_tokens, cache_read: u.cache_read_input_tokens, cache_write: u.cache_creation_input_tokens };
+    const actual = inputCostUsd(billed, price);
+    const reported = billed.input + billed.cache_read + billed.cache_write;
     const p = pending;
-    const costs = p === null || p.forwarded === null || p.sent_est === null
-      ? { without_usd: actual, with_usd: actual }
-      : ledgerCosts({
-        actual_usd: actual,
-        forwarded: p.forwarded,
-        original: { total_tokens: toProviderTokens(p.original_est, cal), shared_tokens: toProviderTokens(p.original_shared_est, cal), gap_seconds: p.gap_s, caching },
-        sent: { total_tokens: toProviderTokens(p.sent_est, cal), shared_tokens: toProviderTokens(p.sent_shared_est, cal), gap_seconds: p.gap_s, caching },
+    const forwarded = p?.forwarded ?? "original";
+    if (forwarded !== "edited" && r.estimated_input_tokens > 0) {
+      // The client's body went: it calibrates the ledger's estimates of client bodies.
+      store.add("ledger_cal_estimated", r.estimated_input_tokens);
+      store.add("ledger_cal_reported", reported);
+    }
+    let costs = { without_usd: actual, with_usd: actual };
+    if (p !== null && p.sent_est !== null) {
+      const t = ledgerTokens(readTokens(store), {
+        went: forwarded, reported, original_est: p.original_est, sent_est: forwarded === "original" ? p.original_est : p.sent_est,
+        original_shared_est: p.original_shared_est, sent_shared_est: p.sent_shared_est, whole_prefix: p.whole_prefix, stepped: p.stepped,
+        calibration: clientCalibration(store),
+      });
+      store.setMeta(TOKENS, JSON.stringify(t.next));
+      const caching = usesCache(store, price.provider_family);
+      costs = ledgerCosts({
+        actual_usd: actual, forwarded,
+        original: { total_tokens: t.original, shared_tokens: t.original_shared, gap_seconds: p.gap_s, caching },
+        sent: { total_tokens: t.sent, shared_tokens: t.sent_shared, gap_seconds: p.gap_s, caching },
       }, price);
+    } else store.setMeta(TOKENS, JSON.stringify({ ...EMPTY_TOKEN_STATE, original: reported, sent: reported, original_est: r.estimated_input_tokens }));
     delta.priced_calls = 1;
     delta.without_usd = costs.without_usd;
     delta.with_usd = costs.with_usd;

@@ -43,16 +43,16 @@ describe("savings ledger", () => {
     const original = Number(h1.tokens_before), sent = Number(h2.tokens_after);
     expect([h1.step, h2.step, h3.step, original, sent, Number(h3.tokens_after)]).toEqual(["none", "1", "none", 14_443, 7_388, 7_388]);
 
-    // Calibration after each report: provider tokens ÷ our estimates of the bodies that went.
-    const cal2 = (2 * REPORTED) / (original + sent);
-    const cal3 = (3 * REPORTED) / (original + 2 * sent);
-    // Call 2: the cache lapsed (400 s ≥ 300 s), so the client's body would be written whole (1,389 tokens ≥ 1,024) at $3.75;
-    // Sluice's body (711 tokens < 1,024) is not cacheable: plain input at $3. without = bill + cf(client) − cf(Sluice).
-    const without2 = BILLED + (original * cal2 * 3.75 - sent * cal2 * 3) / 1e6;
-    // Call 3: 10 s later the client's body would be read whole from the cache (1,557 tokens at $0.30); Sluice's (796 tokens) is plain input.
-    const without3 = BILLED + (original * cal3 * 0.3 - sent * cal3 * 3) / 1e6;
+    // The stand-in counts every body as 1,050 tokens. Call 1 went as the client sent it: without = with.
+    // Call 2 (a step): the client body is call 1's plus what was appended (nothing: the same body), 1,050 tokens;
+    // the cache lapsed (400 s ≥ 300 s), so all 1,050 would be written at $3.75.
+    const without2 = (REPORTED * 3.75) / 1e6;
+    // Call 3 (the plan re-applied, 10 s later): Sluice's 1,050 + the 0 provider tokens its step removed; read whole at $0.30.
+    const without3 = (REPORTED * 0.3) / 1e6;
     const without = BILLED + without2 + without3;
     const withCost = 3 * BILLED;
+    // The client calibration (bodies that went as the client sent them): call 1 only.
+    const cal = REPORTED / original;
 
     const { session: stats } = await admin<{ session: SessionStats }>(`/sessions/${encodeURIComponent(session)}`);
     const l = stats.ledger;
@@ -62,8 +62,8 @@ describe("savings ledger", () => {
     expect(l.with_usd).toBeCloseTo(withCost, 12);
     expect(l.saved_usd).toBeCloseTo(without - withCost, 12);
     expect(l.saved_share!).toBeCloseTo((without - withCost) / without, 12);
-    // Worst-case loss: the removed result's estimated tokens, scaled by the calibration of its report, at $3 uncached input.
-    const lossTokens = l.worst_case_loss_usd / cal2 / 3e-6;
+    // Worst-case loss: the removed result's estimated tokens, scaled by the client calibration, at $3 uncached input.
+    const lossTokens = l.worst_case_loss_usd / cal / 3e-6;
     expect(Math.abs(lossTokens - Math.round(lossTokens))).toBeLessThan(1e-6);
     expect(Math.round(lossTokens)).toBeGreaterThan(original - sent);
     expect(l.balance_usd).toBeCloseTo(without - withCost - l.worst_case_loss_usd, 12);
@@ -81,7 +81,7 @@ describe("savings ledger", () => {
     expect([bad.status, ((await bad.json()) as { error: { field: string } }).error.field]).toEqual([400, "since"]);
   });
 
-  it("measure mode: without = the provider's usage of the client's body, with = that bill less the modelled difference to the would-send body", async () => {
+  it("measure mode: without = the provider's usage of the client's body, with = the would-send body priced with the session's cache behaviour", async () => {
     const session = newTestId("ledger-measure");
     const clock = manualClock();
     const headers = { "x-test-id": session, "x-sluice-session": session, "x-test-scenario": "usage:anthropic:json" };
@@ -95,13 +95,12 @@ describe("savings ledger", () => {
     const h3 = await call();
     expect([h1.mode, h2.step, h3.step, Number(h2.tokens_after), Number(h3.tokens_after)]).toEqual(["measure", "1", "none", 7_388, 7_388]);
     const original = 14_443, would = 7_388;
-    // The client's body went every time, so the calibration is over it alone.
-    const cal2 = (2 * REPORTED) / (2 * original);
-    const cal3 = (3 * REPORTED) / (3 * original);
-    // Call 2: cache lapsed; the client's body (1,050 tokens) written whole, the would-send body (537) plain input.
-    const diff2 = (original * cal2 * 3.75 - would * cal2 * 3) / 1e6;
-    // Call 3: the client's body read whole from the cache; the would-send body still under 1,024 tokens: plain input.
-    const diff3 = (original * cal3 * 0.3 - would * cal3 * 3) / 1e6;
+    // The client's body went every time (1,050 tokens each): calibration 1,050 / 14,443. The step's 7,055 estimated
+    // tokens less are 7,055 × that in provider tokens, so the would-send body has 1,050 − 512.9 = 537.1: under the
+    // 1,024-token minimum, plain input at $3 on calls 2 and 3.
+    const wouldTokens = REPORTED - ((original - would) * REPORTED) / original;
+    const diff2 = BILLED - (wouldTokens * 3) / 1e6;
+    const diff3 = diff2;
     const { session: stats } = await admin<{ session: SessionStats }>(`/sessions/${encodeURIComponent(session)}`);
     const l = stats.ledger;
     expect([l.mode, l.priced_calls, l.requests, l.removals]).toEqual(["measure", 3, 3, 1]);

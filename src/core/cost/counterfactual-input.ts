@@ -97,26 +97,24 @@ export type Forwarded = "edited" | "measured" | "original";
 export interface LedgerCall {
   /** USD of the input the provider reported for the body that went (inputCostUsd of its usage). */
   actual_usd: number;
-  /** The client's body, priced as the provider would (counterfactualSplit). */
+  /** The client's body as the provider's cache would see it (./ledger-tokens.ts gives the tokens). */
   original: CounterfactualCall;
-  /** The body Sluice sent or, measuring, would have sent, priced the same way. */
+  /** The body Sluice sent or, measuring, would have sent. */
   sent: CounterfactualCall;
-  /** `edited`: Sluice's body went (compact mode); `measured`: the client's went, Sluice's would have (measure mode); `original`: the client's went and nothing differed. */
+  /** `edited`: Sluice's body went (compact mode); `measured`: the client's went, Sluice's would have differed (measure mode); `original`: the client's went and nothing differed. */
   forwarded: Forwarded;
 }
 
 /**
  * The input cost of one call without and with Sluice, USD. The side that went upstream is the
- * provider's own bill (`actual_usd`); the other side is that bill moved by the modelled
- * difference between the two bodies, `cf(original) − cf(sent)` (each priced with the session's
- * cache behaviour: counterfactualSplit), so what the model gets wrong about both bodies alike
- * (calibration, cache rules) cancels, and a step's cache writes are inside the real bill:
- * - edited: with = actual; without = actual + cf(original) − cf(sent);
- * - measured: without = actual; with = actual − (cf(original) − cf(sent));
+ * provider's own bill (`actual_usd`: a step's cache writes are in it); the other side is the
+ * body that did not go, priced with the session's cache behaviour (counterfactualSplit):
+ * - edited: without = cost(original), with = actual;
+ * - measured: without = actual, with = cost(sent);
  * - original: both = actual.
  */
 export function ledgerCosts(c: LedgerCall, price: ModelPrice): { without_usd: number; with_usd: number } {
-  if (c.forwarded === "original") return { without_usd: c.actual_usd, with_usd: c.actual_usd };
-  const diff = inputCostUsd(counterfactualSplit(c.original, price), price) - inputCostUsd(counterfactualSplit(c.sent, price), price);
-  return c.forwarded === "edited" ? { without_usd: c.actual_usd + diff, with_usd: c.actual_usd } : { without_usd: c.actual_usd, with_usd: c.actual_usd - diff };
+  if (c.forwarded === "edited") return { without_usd: inputCostUsd(counterfactualSplit(c.original, price), price), with_usd: c.actual_usd };
+  if (c.forwarded === "measured") return { without_usd: c.actual_usd, with_usd: inputCostUsd(counterfactualSplit(c.sent, price), price) };
+  return { without_usd: c.actual_usd, with_usd: c.actual_usd };
 }
