@@ -113,7 +113,7 @@ function readJson<T>(store: SessionStore, key: string): T | null {
   }
 }
 const readPending = (store: SessionStore) => readJson<Pending>(store, PENDING);
-const readTokens = (store: SessionStore): TokenState => readJson<TokenState>(store, TOKENS) ?? EMPTY_TOKEN_STATE;
+const readTokens = (store: SessionStore): TokenState => ({ ...EMPTY_TOKEN_STATE, ...readJson<Partial<TokenState>>(store, TOKENS) });
 
 /**
  * The calibration the ledger scales a body it did not see billed by: provider-reported ÷
@@ -192,7 +192,7 @@ export function settleLedger(store: SessionStore, r: CallReport): LedgerDelta {
         original: { total_tokens: t.original, shared_tokens: t.original_shared, gap_seconds: p.gap_s, caching },
         sent: { total_tokens: t.sent, shared_tokens: t.sent_shared, gap_seconds: p.gap_s, caching },
       }, price);
-    } else store.setMeta(TOKENS, JSON.stringify({ ...EMPTY_TOKEN_STATE, original: reported, sent: reported, original_est: r.estimated_input_tokens }));
+    } else store.setMeta(TOKENS, JSON.stringify({ ...EMPTY_TOKEN_STATE, original: reported, sent: reported, original_est: r.estimated_input_tokens, sent_est: r.estimated_input_tokens }));
     delta.priced_calls = 1;
     delta.without_usd = costs.without_usd;
     delta.with_usd = costs.with_usd;

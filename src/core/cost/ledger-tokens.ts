@@ -10,8 +10,9 @@
  *   removed) or is carried and moved by the step's estimate (measure mode);
  * - a compacted call without a new removal: client body = Sluice's reported count + R;
  * - a compacted call whose step removed more: the client body is the previous client body plus
- *   what was appended, the appended tokens estimated (our estimate × calibration), and R is
- *   re-derived from it: the only estimated tokens are the few new messages of a step call.
+ *   what was appended, the appended tokens estimated (our estimate × the calibration of appended
+ *   messages, learnt from every pair of consecutive calls whose growth the provider counted), and
+ *   R is re-derived from it: the only estimated tokens are the new messages of a step call.
  * When the previous request is not a prefix of this one (the client edited its history, or the
  * session's first call went compacted) the removed part is estimated whole (× calibration).
  * Cached part: the previous body of the same world when it is a whole prefix of this one, else
@@ -30,10 +31,15 @@ export interface TokenState {
   removed: number;
   /** Our estimate of the same (client estimate − Sluice's body estimate). */
   removed_est: number;
+  /** Our estimate of Sluice's previous body. */
+  sent_est: number;
+  /** Growth between consecutive calls of one body, as the provider counted it and as we estimated it (sums): the calibration of appended messages. */
+  appended: number;
+  appended_est: number;
 }
 
 /** The initial state of a session. */
-export const EMPTY_TOKEN_STATE: TokenState = { original: null, original_est: 0, sent: null, removed: 0, removed_est: 0 };
+export const EMPTY_TOKEN_STATE: TokenState = { original: null, original_est: 0, sent: null, removed: 0, removed_est: 0, sent_est: 0, appended: 0, appended_est: 0 };
 
 /** One priced call. Estimates are ours (tokens); `reported` is the provider's count of the body that went. */
 export interface TokenCall {
@@ -72,21 +78,33 @@ const share = (total: number, part_est: number, total_est: number) => (total_est
 /** The figures of call `c` after `s` (module header). */
 export function ledgerTokens(s: TokenState, c: TokenCall): TokenFigures {
   const removedEst = Math.max(0, c.original_est - c.sent_est);
+  const chained = c.whole_prefix && s.original !== null && s.sent !== null;
+  const sameRemovals = !c.stepped && Math.abs(removedEst - s.removed_est) <= SAME_REMOVALS * Math.max(1, s.removed_est);
   let original: number, sent: number;
+  let grown: [number, number] | null = null; // [provider tokens, estimate] appended since the previous call, when counted
   if (c.went === "edited") {
     sent = c.reported;
-    if (c.whole_prefix && s.original !== null && !c.stepped && Math.abs(removedEst - s.removed_est) <= SAME_REMOVALS * Math.max(1, s.removed_est)) original = sent + s.removed;
-    else if (c.whole_prefix && s.original !== null) original = s.original + scaled(Math.max(0, c.original_est - s.original_est), c.calibration);
-    else original = sent + scaled(removedEst, c.calibration);
+    if (chained && sameRemovals) {
+      original = sent + s.removed;
+      grown = [sent - s.sent!, c.sent_est - s.sent_est];
+    } else if (chained) {
+      const cal = s.appended_est > 0 ? s.appended / s.appended_est : c.calibration;
+      original = s.original! + scaled(Math.max(0, c.original_est - s.original_est), cal);
+    } else original = sent + scaled(removedEst, c.calibration);
   } else {
     original = c.reported;
-    const removed = c.went === "original" ? 0 : c.whole_prefix && s.original !== null ? s.removed + scaled(removedEst - s.removed_est, c.calibration) : scaled(removedEst, c.calibration);
+    if (chained) grown = [original - s.original!, c.original_est - s.original_est];
+    const removed = c.went === "original" ? 0 : chained ? s.removed + scaled(removedEst - s.removed_est, c.calibration) : scaled(removedEst, c.calibration);
     sent = Math.max(0, original - removed);
   }
-  const original_shared = c.whole_prefix && s.original !== null ? Math.min(s.original, original) : share(original, c.original_shared_est, c.original_est);
-  const sent_shared = c.whole_prefix && !c.stepped && s.sent !== null ? Math.min(s.sent, sent) : share(sent, c.sent_shared_est, c.sent_est);
+  const original_shared = chained ? Math.min(s.original!, original) : share(original, c.original_shared_est, c.original_est);
+  const sent_shared = chained && !c.stepped ? Math.min(s.sent!, sent) : share(sent, c.sent_shared_est, c.sent_est);
+  const learn = grown !== null && grown[0] > 0 && grown[1] > 0;
   return {
     original, original_shared, sent, sent_shared,
-    next: { original, original_est: c.original_est, sent, removed: Math.max(0, original - sent), removed_est: removedEst },
+    next: {
+      original, original_est: c.original_est, sent, removed: Math.max(0, original - sent), removed_est: removedEst, sent_est: c.sent_est,
+      appended: s.appended + (learn ? grown![0] : 0), appended_est: s.appended_est + (learn ? grown![1] : 0),
+    },
   };
 }
