@@ -77,8 +77,13 @@ export function noteLedgerStep(store: SessionStore, sql: SqlStorage, s: LedgerSt
   let shared = 0, whole = false;
   if (previous !== null && facts.prefix !== null) {
     const sp = sharedPrefix(previous.prefix, facts.prefix);
-    if (sp.members_equal) shared = before(sp.shared_messages);
-    whole = sp.members_equal && sp.shared_messages === previous.prefix.message_hashes.length;
+    const prevLen = previous.prefix.message_hashes.length;
+    // The previous request's last message is where clients put the breakpoint, and some write it
+    // again in another form next time (string content ↔ one text block carrying the marker), which
+    // the provider's cache does not tell apart: it still counts as shared.
+    const lastRewritten = sp.shared_messages === prevLen - 1 && facts.prefix.message_hashes.length > prevLen;
+    whole = sp.members_equal && (sp.shared_messages === prevLen || lastRewritten);
+    if (sp.members_equal) shared = before(whole ? prevLen : sp.shared_messages);
   }
   // Sluice's body shares the same prefix up to the first message this step edits; the removals of earlier steps are out of both.
   const stepped = new Set(s.result.step?.pair_ids ?? []);

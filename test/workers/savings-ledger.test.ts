@@ -24,22 +24,28 @@ const BILLED = (120 * 3 + 900 * 0.3 + 30 * 3.75) / 1e6;
 /** Provider tokens the stand-in reports per call (input + cache read + cache write). */
 const REPORTED = 1_050;
 
+/**
+ * LITERAL_BODY three times in a new session with `vars`: (1) nothing to do, (2) 400 s later
+ * (past the TTL) a step, (3) 10 s later the step's plan re-applied. Returns the session, the
+ * time of call 1 and of call 3, and the three `x-sluice-compaction` headers.
+ */
+async function threeCalls(vars: Record<string, string>, tag: string) {
+  const session = newTestId(tag);
+  const clock = manualClock();
+  const headers = { "x-test-id": session, "x-sluice-session": session, "x-test-scenario": "usage:anthropic:json" };
+  const call = async () => compactionHeader((await send(vars, "/anthropic/v1/messages", headers, LITERAL_BODY, { now: clock.now })).res);
+  const start = clock.now();
+  const h1 = await call();
+  clock.advance(400_000);
+  const h2 = await call();
+  clock.advance(10_000);
+  const h3 = await call();
+  return { session, start, end: clock.now(), h: [h1, h2, h3] as const };
+}
+
 describe("savings ledger", () => {
   it("compact mode: without = the client's bodies priced with the session's cache behaviour, with = the provider's usage; /admin/report sums the window", async () => {
-    const session = newTestId("ledger");
-    const clock = manualClock();
-    const headers = { "x-test-id": session, "x-sluice-session": session, "x-test-scenario": "usage:anthropic:json" };
-    const vars = compactVars(LITERAL_CONFIG);
-    const call = async () => compactionHeader((await send(vars, "/anthropic/v1/messages", headers, LITERAL_BODY, { now: clock.now })).res);
-    const start = clock.now();
-    // 1. Nothing to do: the client's body goes, so without = with = the bill.
-    const h1 = await call();
-    // 2. 400 s later (past the TTL): a step; the edited body goes.
-    clock.advance(400_000);
-    const h2 = await call();
-    // 3. 10 s later: the step's plan re-applied.
-    clock.advance(10_000);
-    const h3 = await call();
+    const { session, start, end, h: [h1, h2, h3] } = await threeCalls(compactVars(LITERAL_CONFIG), "ledger");
     const original = Number(h1.tokens_before), sent = Number(h2.tokens_after);
     expect([h1.step, h2.step, h3.step, original, sent, Number(h3.tokens_after)]).toEqual(["none", "1", "none", 14_443, 7_388, 7_388]);
 
@@ -69,7 +75,7 @@ describe("savings ledger", () => {
     expect(l.balance_usd).toBeCloseTo(without - withCost - l.worst_case_loss_usd, 12);
 
     // The window report over the index (hour buckets around the calls) holds the same figures.
-    const report = await admin<{ since_ms: number; until_ms: number; rows: LedgerReport[] }>(`/report?since=${start - 3_600_000}&until=${clock.now() + 3_600_000}`);
+    const report = await admin<{ since_ms: number; until_ms: number; rows: LedgerReport[] }>(`/report?since=${start - 3_600_000}&until=${end + 3_600_000}`);
     const r = report.rows.find((x) => x.mode === "compact")!;
     expect([r.priced_calls, r.requests, r.removals]).toEqual([3, 3, 1]);
     expect(r.without_usd).toBeCloseTo(without, 12);
@@ -82,17 +88,7 @@ describe("savings ledger", () => {
   });
 
   it("measure mode: without = the provider's usage of the client's body, with = the would-send body priced with the session's cache behaviour", async () => {
-    const session = newTestId("ledger-measure");
-    const clock = manualClock();
-    const headers = { "x-test-id": session, "x-sluice-session": session, "x-test-scenario": "usage:anthropic:json" };
-    const vars = { ...compactVars(LITERAL_CONFIG), SLUICE_MEASURE: "1" };
-    const call = async () => compactionHeader((await send(vars, "/anthropic/v1/messages", headers, LITERAL_BODY, { now: clock.now })).res);
-    const start = clock.now();
-    const h1 = await call();
-    clock.advance(400_000);
-    const h2 = await call();
-    clock.advance(10_000);
-    const h3 = await call();
+    const { session, start, end, h: [h1, h2, h3] } = await threeCalls({ ...compactVars(LITERAL_CONFIG), SLUICE_MEASURE: "1" }, "ledger-measure");
     expect([h1.mode, h2.step, h3.step, Number(h2.tokens_after), Number(h3.tokens_after)]).toEqual(["measure", "1", "none", 7_388, 7_388]);
     const original = 14_443, would = 7_388;
     // The client's body went every time (1,050 tokens each): calibration 1,050 / 14,443. The step's 7,055 estimated
@@ -106,7 +102,7 @@ describe("savings ledger", () => {
     expect([l.mode, l.priced_calls, l.requests, l.removals]).toEqual(["measure", 3, 3, 1]);
     expect(l.without_usd).toBeCloseTo(3 * BILLED, 12);
     expect(l.with_usd).toBeCloseTo(3 * BILLED - diff2 - diff3, 12);
-    const report = await admin<{ rows: LedgerReport[] }>(`/report?since=${new Date(start - 3_600_000).toISOString()}&until=${clock.now() + 3_600_000}`);
+    const report = await admin<{ rows: LedgerReport[] }>(`/report?since=${new Date(start - 3_600_000).toISOString()}&until=${end + 3_600_000}`);
     const r = report.rows.find((x) => x.mode === "measure")!;
     expect(r.without_usd).toBeCloseTo(3 * BILLED, 12);
     expect(r.saved_usd).toBeCloseTo(diff2 + diff3, 12);

@@ -18,6 +18,7 @@
  * Cached part: the previous body of the same world when it is a whole prefix of this one, else
  * the shared share of this body in proportion to the estimates.
  */
+import { toProviderTokens } from "./counterfactual-input";
 
 /** What the ledger remembers from the previous call (provider tokens; null: unknown). */
 export interface TokenState {
@@ -72,7 +73,6 @@ export interface TokenFigures {
 /** Relative change of the removed estimate under which a call without a step counts as removing the same (a re-applied plan estimates alike). */
 export const SAME_REMOVALS = 0.01;
 
-const scaled = (est: number, cal: number | null) => est * (cal !== null && Number.isFinite(cal) && cal > 0 ? cal : 1);
 const share = (total: number, part_est: number, total_est: number) => (total_est > 0 ? (total * Math.min(part_est, total_est)) / total_est : 0);
 
 /** The figures of call `c` after `s` (module header). */
@@ -89,12 +89,12 @@ export function ledgerTokens(s: TokenState, c: TokenCall): TokenFigures {
       grown = [sent - s.sent!, c.sent_est - s.sent_est];
     } else if (chained) {
       const cal = s.appended_est > 0 ? s.appended / s.appended_est : c.calibration;
-      original = s.original! + scaled(Math.max(0, c.original_est - s.original_est), cal);
-    } else original = sent + scaled(removedEst, c.calibration);
+      original = s.original! + toProviderTokens(Math.max(0, c.original_est - s.original_est), cal);
+    } else original = sent + toProviderTokens(removedEst, c.calibration);
   } else {
     original = c.reported;
     if (chained) grown = [original - s.original!, c.original_est - s.original_est];
-    const removed = c.went === "original" ? 0 : chained ? s.removed + scaled(removedEst - s.removed_est, c.calibration) : scaled(removedEst, c.calibration);
+    const removed = c.went === "original" ? 0 : chained ? s.removed + toProviderTokens(removedEst - s.removed_est, c.calibration) : toProviderTokens(removedEst, c.calibration);
     sent = Math.max(0, original - removed);
   }
   const original_shared = chained ? Math.min(s.original!, original) : share(original, c.original_shared_est, c.original_est);
