@@ -34,6 +34,7 @@ export const DASHBOARD_HTML = `<!doctype html>
 <main id="main" hidden>
   <section class="cards">
     <div class="card"><h2>USD saved</h2><p id="total-usd-saved">—</p></div>
+    <div class="card"><h2>Net saved (ledger)</h2><p id="total-ledger-saved">—</p></div>
     <div class="card"><h2>Cache hit ratio</h2><p id="total-cache-hit">—</p></div>
     <div class="card"><h2>Fail-open</h2><p id="total-fail-open">—</p></div>
     <div class="card"><h2>Requests</h2><p id="total-requests">—</p></div>

@@ -39,6 +39,7 @@ export const DASHBOARD_JS = `"use strict";
 
   function renderTotals(t) {
     $("total-usd-saved").textContent = fmtUsd(t.usd_saved);
+    $("total-ledger-saved").textContent = fmtUsd(t.ledger_saved_usd);
     $("total-cache-hit").textContent = fmtRatio(t.cache_hit_ratio);
     $("total-fail-open").textContent = fmtInt(t.fail_open);
     $("total-requests").textContent = fmtInt(t.requests);

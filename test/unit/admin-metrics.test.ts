@@ -185,15 +185,17 @@ sluice_scan_cache_lookups_total{result="miss"} 2
 });
 
 describe("totals and memory search", () => {
-  it("totals come from the series: fail-open count, USD saved, cache hit ratio", () => {
+  it("totals come from the series: fail-open count, USD saved, cache hit ratio, the ledger's net saving over both modes", () => {
     const series: StoredSeries[] = [
       ...deltasOf(outcomeUpdate(facts())),
       ...deltasOf(usageUpdate("cc:abc", "anthropic", 1, { input_tokens: 1_000, cache_read_input_tokens: 30_000, cache_creation_input_tokens: 500, output_tokens: 200 })),
       ...deltasOf(outcomeUpdate(facts({ report: { correlation_id: "r", outcome: "parse", rollback_step: null, tokens_original: 10, tokens_sent: 10, tier: "none", pairs_removed: 0, would_send: null }, recorded: null }))),
+      ...deltasOf(ledgerUpdate("cc:abc", "anthropic", 1, { ...emptyLedgerDelta("compact"), without_usd: 0.5, with_usd: 0.25 })),
+      ...deltasOf(ledgerUpdate("cc:def", "anthropic", 1, { ...emptyLedgerDelta("measure"), without_usd: 0.25, with_usd: 0.125 })),
     ].map((d) => ({ family: d.family, suffix: d.suffix, labels: d.labels, value: d.delta }));
     expect(totalsOf(series, 3)).toEqual({
       sessions: 3, requests: 2, compacted: 1, fail_open: 1, tokens_original: 52_010, tokens_sent: 31_510, tokens_saved: 20_500,
-      usd_saved: 0.00615, cache_hit_ratio: 30_000 / 31_500,
+      usd_saved: 0.00615, cache_hit_ratio: 30_000 / 31_500, ledger_saved_usd: 0.375,
     });
   });
 

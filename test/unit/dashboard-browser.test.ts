@@ -121,6 +121,7 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
     await page.waitForSelector('#status[data-state="loaded"]', { timeout: 20_000 });
 
     const text = (sel: string) => page.locator(sel).innerText();
+    expect(await text("#total-ledger-saved")).toBe(usd(api.totals.ledger_saved_usd));
     expect([await text("#total-usd-saved"), await text("#total-cache-hit"), await text("#total-fail-open"), await text("#total-requests"), await text("#total-tokens-saved"), await text("#total-sessions")])
       .toEqual([usd(api.totals.usd_saved), ratio(api.totals.cache_hit_ratio), int(api.totals.fail_open), int(api.totals.requests), int(api.totals.tokens_saved), int(api.totals.sessions)]);
     // The savings ledger's table: the admin API's /report rows (all time), as text.
@@ -161,7 +162,7 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
       if (req.url === "/admin/dashboard") return send("text/html", DASHBOARD_HTML);
       if (req.url === "/admin/dashboard.js") return send("text/javascript", DASHBOARD_JS);
       if (req.url === "/admin/dashboard.css") return send("text/css", DASHBOARD_CSS);
-      if (req.url === "/admin/sessions") return send("application/json", JSON.stringify({ totals: { sessions: 1, requests: 12, compacted: 7, fail_open: 1, tokens_original: 0, tokens_sent: 0, tokens_saved: 50_000, usd_saved: 0.1234, cache_hit_ratio: 0.87 }, sessions: [summary] }));
+      if (req.url === "/admin/sessions") return send("application/json", JSON.stringify({ totals: { sessions: 1, requests: 12, compacted: 7, fail_open: 1, tokens_original: 0, tokens_sent: 0, tokens_saved: 50_000, usd_saved: 0.1234, cache_hit_ratio: 0.87, ledger_saved_usd: 0.5 }, sessions: [summary] }));
       if (req.url === "/admin/report") return send("application/json", JSON.stringify({ since_ms: 0, until_ms: 3_600_000, rows: [LEDGER_ROW] }));
       if (req.url === `/admin/sessions/${encodeURIComponent(hostileId)}`) return send("application/json", JSON.stringify({ session: { calls_log: calls } }));
       res.writeHead(404).end();

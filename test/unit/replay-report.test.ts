@@ -116,8 +116,11 @@ describe("the report explains itself", () => {
     expect(OPERATOR_ROWS.slice(0, 5).map((r) => r.value(saver))).toEqual(["45.0%, $4.50 of $10.00", "$0.50", "$0.50", "$3.50", "4.5×"]);
     expect(row("requests that took a step")).toEqual(["not measured", "not measured", "0 of 4 (0.0%)"]);
     expect(row("removals re-fetched later (same tool + input)")).toEqual(["0 of 0 (0.0%)", "1 of 2 (50.0%)", "0 of 0 (0.0%)"]);
-    expect(row("removals mentioned again later")).toEqual(["not measured", "not measured", "not measured"]);
-    expect(renderTable(report)).toMatch(/^removals from deterministic tools\s+not measured\s+not measured\s+not measured$/m);
+    // Mentions and deterministic tools come from Sluice's own session ledger: a transform without one measures neither.
+    expect(row("removals mentioned again later (same file path; Sluice's ledger)")).toEqual(["not measured", "not measured", "not measured"]);
+    expect(renderTable(report)).toMatch(/^removals from deterministic tools \(reads, greps, listings; Sluice's ledger\)\s+not measured\s+not measured\s+not measured$/m);
+    const ledger = { ...report.total.none!, ledger: { without_usd: 1, with_usd: 0.5, saving_pct: 50, removals: 4, removals_mentioned: 1, removals_deterministic: 3 } };
+    expect(OPERATOR_ROWS.slice(-2).map((r) => r.value(ledger))).toEqual(["1 of 4 (25.0%)", "3 of 4 (75.0%)"]);
   });
 
   it("keeps every chart line visible: a line identical to later ones is a wider band beneath them, none last, dashed, with markers", async () => {

@@ -60,7 +60,7 @@ export interface StrategyMetrics {
    * emulator's usage), USD of input, and its saving % — to compare with `savings_pct`, what the
    * emulator billed. Null for strategies without a ledger.
    */
-  ledger: { without_usd: number; with_usd: number; saving_pct: number } | null;
+  ledger: { without_usd: number; with_usd: number; saving_pct: number; removals: number; removals_mentioned: number; removals_deterministic: number } | null;
 }
 
 export interface SessionReport {
@@ -169,7 +169,11 @@ function ledgerOf(calls: readonly CallRecord[]): StrategyMetrics["ledger"] {
   if (!calls.some((c) => c.ledger !== undefined)) return null;
   const without = calls.reduce((n, c) => n + (c.ledger?.without_usd ?? 0), 0);
   const withCost = calls.reduce((n, c) => n + (c.ledger?.with_usd ?? 0), 0);
-  return { without_usd: round(without, 6), with_usd: round(withCost, 6), saving_pct: without === 0 ? 0 : round(((without - withCost) / without) * 100, 2) };
+  const n = (f: (l: NonNullable<CallRecord["ledger"]>) => number) => calls.reduce((a, c) => a + (c.ledger ? f(c.ledger) : 0), 0);
+  return {
+    without_usd: round(without, 6), with_usd: round(withCost, 6), saving_pct: without === 0 ? 0 : round(((without - withCost) / without) * 100, 2),
+    removals: n((l) => l.removals), removals_mentioned: n((l) => l.removals_mentioned), removals_deterministic: n((l) => l.removals_deterministic),
+  };
 }
 
 /** Builds the report. `runs` must hold a `none` run for every session (the baseline). */

@@ -124,10 +124,14 @@ export interface SluiceCall {
   time_ms: number;
 }
 
-/** What the savings ledger priced for one call (src/do/savings-ledger.ts), USD of input. */
+/** What the savings ledger recorded for one call (src/do/savings-ledger.ts): input USD without and with Sluice, and the removals it counted. */
 export interface LedgerFigures {
   without_usd: number;
   with_usd: number;
+  /** Pairs this call's step removed, and of the session's removals those this call named again (file path) or that came from deterministic tools. */
+  removals: number;
+  removals_mentioned: number;
+  removals_deterministic: number;
 }
 
 /**

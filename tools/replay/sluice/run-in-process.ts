@@ -95,7 +95,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     const out = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET }, { session_id: id, facts: encodeStepFacts(stepFactsFor(prepared, config, requestHeaders)), config, mode, correlation_id, now_ms: call.time_ms });
     const decision = decideForward(prepared, body, out, mode, correlation_id);
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
-    settleLedger(host.store, { outcome: decision.report, usage: null, estimated_input_tokens: 0 });
+    const counted = settleLedger(host.store, { outcome: decision.report, usage: null, estimated_input_tokens: 0 });
     host.store.flush();
     const store = host.store;
     const settle = (u: CallUsage) => {
@@ -103,7 +103,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
       recordUsage(store, usage, decision.report.tokens_sent, call.time_ms);
       const d = settleLedger(store, { outcome: null, usage, estimated_input_tokens: decision.report.tokens_sent });
       store.flush();
-      return { without_usd: d.without_usd, with_usd: d.with_usd };
+      return { without_usd: d.without_usd, with_usd: d.with_usd, removals: counted.removals, removals_mentioned: counted.removals_mentioned, removals_deterministic: counted.removals_deterministic };
     };
     const set = decision.kind === "edited" && decision.beta !== undefined ? betaHeaderFor(new Headers(headers), decision.beta) : undefined;
     return { body: decision.body, info: { engine_cost_usd: 0, note: decision.note }, settle, ...(set ? { headers: set } : {}) };
