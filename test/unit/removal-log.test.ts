@@ -14,7 +14,7 @@ import { createMemorySql } from "../../tools/replay/sluice/create-memory-sql";
 
 const pair = (id: string, tool: string, input_hash: string, call_class: PairFacts["call_class"], tokens: number) =>
   ({ id, tool_name: tool, input_hash, call_class, result_est_tokens: tokens }) as PairFacts;
-const read = (path: string) => ({ kind: "read", paths: [path], range: null, readonly: true, intent: "i", shell: false }) as const;
+const read = (path: string): PairFacts["call_class"] => ({ kind: "read", paths: [path], range: null, readonly: true, intent: "i", shell: false });
 const A = pair("a", "Read", "in-x", read("px"), 500);
 const B = pair("b", "Bash", "in-ls", { kind: "other", readonly: true, intent: "i", shell: true }, 300);
 const C = pair("c", "Edit", "in-y", { kind: "edit", paths: ["py"], readonly: false, intent: "i", shell: false }, 200);
