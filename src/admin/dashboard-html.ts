@@ -34,11 +34,21 @@ export const DASHBOARD_HTML = `<!doctype html>
 <main id="main" hidden>
   <section class="cards">
     <div class="card"><h2>USD saved</h2><p id="total-usd-saved">—</p></div>
+    <div class="card"><h2>Net saved (ledger)</h2><p id="total-ledger-saved">—</p></div>
     <div class="card"><h2>Cache hit ratio</h2><p id="total-cache-hit">—</p></div>
     <div class="card"><h2>Fail-open</h2><p id="total-fail-open">—</p></div>
     <div class="card"><h2>Requests</h2><p id="total-requests">—</p></div>
     <div class="card"><h2>Tokens saved</h2><p id="total-tokens-saved">—</p></div>
     <div class="card"><h2>Sessions</h2><p id="total-sessions">—</p></div>
+  </section>
+
+  <section>
+    <h2>Savings ledger (all time)</h2>
+    <table id="report">
+      <thead><tr><th>Mode</th><th>Saving</th><th>USD saved</th><th>Modelled input cost</th><th>Engine cost</th><th>Worst-case loss</th><th>Balance</th><th>Ratio</th><th>Engine latency</th><th>Requests that waited</th><th>Re-fetched</th><th>Re-mentioned</th><th>Deterministic</th></tr></thead>
+      <tbody></tbody>
+    </table>
+    <p class="legend">Input cost without Sluice is the clients' bodies priced with each session's own cache behaviour; with Sluice is the provider's reported usage (measure mode: what would have been billed). Saving is net of the cache writes steps cause. Worst-case loss: every removed result re-sent once. Percentages of removals: re-fetched (same tool call again), re-mentioned (same file named again), from deterministic tools.</p>
   </section>
 
   <section>

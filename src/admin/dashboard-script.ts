@@ -1,10 +1,12 @@
 /**
  * The dashboard's script (static data, plain ES2020 for any current browser, no build step).
- * Reads GET /admin/sessions (totals + table), GET /admin/sessions/:id (calls_log → the
- * chart) and GET /admin/sessions/:id/cache (the cache-breaks panel of the same session), toggles the kill switch with POST …/disable|enable. Every value goes into the page
+ * Reads GET /admin/sessions (totals + table), GET /admin/report (the savings ledger's table, all
+ * time), GET /admin/sessions/:id (calls_log → the chart) and GET /admin/sessions/:id/cache (the
+ * cache-breaks panel of the same session), toggles the kill switch with POST …/disable|enable. Every value goes into the page
  * through textContent or SVG attributes, never innerHTML: session ids and model names come
  * from clients. Display formats (the test repeats them): USD `$` + 4 decimals, ratios as a
- * percent with 1 decimal, `—` for null, integers as plain digits.
+ * percent with 1 decimal, `—` for null, integers as plain digits, the ledger's ratio as `N.N×`
+ * and its latency as `N ms`.
  */
 export const DASHBOARD_JS = `"use strict";
 (function () {
@@ -38,11 +40,26 @@ export const DASHBOARD_JS = `"use strict";
 
   function renderTotals(t) {
     $("total-usd-saved").textContent = fmtUsd(t.usd_saved);
+    $("total-ledger-saved").textContent = fmtUsd(t.ledger_saved_usd);
     $("total-cache-hit").textContent = fmtRatio(t.cache_hit_ratio);
     $("total-fail-open").textContent = fmtInt(t.fail_open);
     $("total-requests").textContent = fmtInt(t.requests);
     $("total-tokens-saved").textContent = fmtInt(t.tokens_saved);
     $("total-sessions").textContent = fmtInt(t.sessions);
+  }
+
+  function renderReport(rows) {
+    var body = $("report").tBodies[0];
+    body.replaceChildren();
+    rows.forEach(function (r) {
+      var tr = el("tr"); tr.setAttribute("data-mode", r.mode);
+      [r.mode, fmtRatio(r.saved_share), fmtUsd(r.saved_usd), fmtUsd(r.without_usd), fmtUsd(r.engine_cost_usd), fmtUsd(r.worst_case_loss_usd), fmtUsd(r.balance_usd),
+        r.ratio === null ? "\u2014" : r.ratio.toFixed(1) + "\u00d7", r.engine_wait_ms === null ? "\u2014" : Math.round(r.engine_wait_ms) + " ms",
+        fmtRatio(r.engine_wait_share), fmtRatio(r.refetched_share), fmtRatio(r.mentioned_share), fmtRatio(r.deterministic_share)]
+        .forEach(function (v) { tr.appendChild(el("td", v)); });
+      body.appendChild(tr);
+    });
+    if (rows.length === 0) { var tr0 = el("tr"); var td0 = el("td", "no priced calls yet"); td0.colSpan = 13; tr0.appendChild(td0); body.appendChild(tr0); }
   }
 
   function renderSessions(list) {
@@ -143,6 +160,9 @@ export const DASHBOARD_JS = `"use strict";
     return api("/sessions").then(function (d) {
       renderTotals(d.totals);
       renderSessions(d.sessions);
+      return api("/report");
+    }).then(function (r) {
+      renderReport(r.rows);
       return loadChart();
     }).then(function () { status("updated " + fmtTime(Date.now()), "loaded"); }, fail);
   }

@@ -11,6 +11,7 @@ import { TIERS, type Tier } from "../core/policy/types";
 import type { Provider } from "../core/view/types";
 import type { OutcomeRecorded, OutcomeReport, StepOutput } from "../session/step-types";
 import type { Usage } from "../usage/extract-usage";
+import { LEDGER_FIELDS, type LedgerDelta } from "../session/ledger-types";
 
 export const PROVIDERS = ["anthropic", "openai-chat", "openai-responses"] as const satisfies readonly Provider[];
 
@@ -63,11 +64,21 @@ export const indexUpdateSchema = z.discriminatedUnion("kind", [
     cache_creation_input_tokens: count,
     output_tokens: count,
   }),
+  z.strictObject({
+    kind: z.literal("ledger"),
+    session_id: sessionId,
+    provider: z.enum(PROVIDERS),
+    at_ms: z.number().int().min(0),
+    mode: z.enum(["compact", "measure"]),
+    /** The savings ledger's figures of one report (src/session/ledger-types.ts LedgerDelta; USD may be negative: a call that cost more). */
+    ...Object.fromEntries(LEDGER_FIELDS.map((f) => [f, z.number().finite()])) as Record<(typeof LEDGER_FIELDS)[number], z.ZodNumber>,
+  }),
 ]);
 
 export type IndexUpdate = z.infer<typeof indexUpdateSchema>;
 export type OutcomeUpdate = Extract<IndexUpdate, { kind: "outcome" }>;
 export type UsageUpdate = Extract<IndexUpdate, { kind: "usage" }>;
+export type LedgerUpdate = Extract<IndexUpdate, { kind: "ledger" }>;
 
 /** Everything the pipeline knows once a request's outcome is reported. */
 export interface OutcomeFacts {
@@ -128,4 +139,9 @@ export function usageUpdate(session_id: string, provider: Provider, now_ms: numb
     input_tokens: u.input_tokens, cache_read_input_tokens: u.cache_read_input_tokens,
     cache_creation_input_tokens: u.cache_creation_input_tokens, output_tokens: u.output_tokens,
   };
+}
+
+/** Derives the index update of what one report added to a session's savings ledger (src/do/savings-ledger.ts). */
+export function ledgerUpdate(session_id: string, provider: Provider, now_ms: number, d: LedgerDelta): LedgerUpdate {
+  return { kind: "ledger", session_id, provider, at_ms: now_ms, ...d };
 }

@@ -25,8 +25,20 @@ export const METRICS = {
   usage: { name: "sluice_usage_tokens_total", type: "counter", help: "Provider-reported tokens, by provider and kind (input, cache_read, cache_write, output)." },
   latency: { name: "sluice_engine_latency_seconds", type: "histogram", help: "Time of the session step (ledger, tier choice, decision engine) as seen by the gateway, seconds." },
   sessions: { name: "sluice_sessions", type: "gauge", help: "Sessions held in the session index." },
+  ledgerWithout: { name: "sluice_ledger_input_cost_without_usd_total", type: "counter", help: "Savings ledger: input cost without Sluice (the client's bodies priced with the session's cache behaviour), US dollars, by mode (compact, measure)." },
+  ledgerWith: { name: "sluice_ledger_input_cost_with_usd_total", type: "counter", help: "Savings ledger: input cost with Sluice (compact: the provider's usage; measure: what would have been billed), US dollars, by mode." },
+  ledgerEngine: { name: "sluice_ledger_engine_cost_usd_total", type: "counter", help: "Savings ledger: what decision engines charged, US dollars, by mode." },
+  ledgerLoss: { name: "sluice_ledger_worst_case_loss_usd_total", type: "counter", help: "Savings ledger: cost of re-sending every removed result once as uncached input, US dollars, by mode." },
+  ledgerPriced: { name: "sluice_ledger_priced_calls_total", type: "counter", help: "Savings ledger: calls priced from the provider's usage, by mode." },
+  ledgerRequests: { name: "sluice_ledger_requests_total", type: "counter", help: "Savings ledger: requests whose outcome reached the ledger, by mode." },
+  ledgerRemovals: { name: "sluice_ledger_removals_total", type: "counter", help: "Savings ledger: tool pairs removed (measure: that would have been), by mode and kind (all; deterministic: read-only tools; refetched: the same call issued again later; mentioned: a later call named the same file)." },
+  ledgerWaits: { name: "sluice_ledger_engine_waits_total", type: "counter", help: "Savings ledger: requests that waited on a decision engine, by mode." },
+  ledgerWaitSeconds: { name: "sluice_ledger_engine_wait_seconds_total", type: "counter", help: "Savings ledger: time requests waited on a decision engine, seconds, by mode." },
   scanCache: { name: "sluice_scan_cache_lookups_total", type: "counter", help: "Scans of received bodies by the isolate answering this scrape, by result (hit: the session's last body was kept and its shared prefix reused; miss)." },
 } as const satisfies Record<string, { name: string; type: MetricType; help: string }>;
+
+/** The savings ledger's families (labelled by mode; they appear once a ledger update was seen). */
+const LEDGER_FAMILIES = [METRICS.ledgerWithout, METRICS.ledgerWith, METRICS.ledgerEngine, METRICS.ledgerLoss, METRICS.ledgerPriced, METRICS.ledgerRequests, METRICS.ledgerRemovals, METRICS.ledgerWaits, METRICS.ledgerWaitSeconds];
 
 /** Counters of the isolate that answers the scrape (not stored: per isolate, since it started). */
 export interface IsolateCounters {
@@ -71,6 +83,23 @@ export function deltasOf(u: IndexUpdate): SeriesDelta[] {
         d(METRICS.usage.name, u.cache_creation_input_tokens, { provider: u.provider, kind: "cache_write" }),
         d(METRICS.usage.name, u.output_tokens, { provider: u.provider, kind: "output" }),
       ];
+    case "ledger": {
+      const m = { mode: u.mode };
+      return [
+        d(METRICS.ledgerWithout.name, u.without_usd, m),
+        d(METRICS.ledgerWith.name, u.with_usd, m),
+        d(METRICS.ledgerEngine.name, u.engine_cost_usd, m),
+        d(METRICS.ledgerLoss.name, u.loss_usd, m),
+        d(METRICS.ledgerPriced.name, u.priced_calls, m),
+        d(METRICS.ledgerRequests.name, u.requests, m),
+        d(METRICS.ledgerRemovals.name, u.removals, { ...m, kind: "all" }),
+        d(METRICS.ledgerRemovals.name, u.removals_deterministic, { ...m, kind: "deterministic" }),
+        d(METRICS.ledgerRemovals.name, u.removals_refetched, { ...m, kind: "refetched" }),
+        d(METRICS.ledgerRemovals.name, u.removals_mentioned, { ...m, kind: "mentioned" }),
+        d(METRICS.ledgerWaits.name, u.engine_waits, m),
+        d(METRICS.ledgerWaitSeconds.name, u.engine_wait_ms / 1000, m),
+      ];
+    }
     default: {
       const never: never = u;
       throw new Error(`unknown update kind: ${JSON.stringify(never)}`);
@@ -134,6 +163,7 @@ export function buildFamilies(stored: readonly StoredSeries[], sessions: number,
     fam(m.usdSaved, single(m.usdSaved.name)),
     fam(m.usage, sorted(m.usage.name)),
     fam(m.latency, latency),
+    ...LEDGER_FAMILIES.map((c) => fam(c, sorted(c.name))),
     fam(m.sessions, [{ suffix: "", labels: {}, value: sessions }]),
     fam(m.scanCache, [{ suffix: "", labels: { result: "hit" }, value: isolate.scan_hits }, { suffix: "", labels: { result: "miss" }, value: isolate.scan_misses }]),
   ];

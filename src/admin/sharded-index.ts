@@ -10,6 +10,8 @@ import type { StoredSeries } from "./metrics-catalog";
 import { totalsOf, type IndexTotals, type SessionSummary } from "./summarize-index";
 import { mergeLengthRows } from "./session-lengths";
 import type { LengthRow } from "../core/cost/session-lengths";
+import { emptyTotals, type LedgerTotals } from "./ledger-report";
+import { LEDGER_FIELDS, type LedgerMode } from "../session/ledger-types";
 
 /** What one index object (src/do/index-object.ts SessionIndex) answers. */
 export interface IndexShard {
@@ -20,6 +22,8 @@ export interface IndexShard {
   setDisabled(id: string, disabled: boolean): Promise<void>;
   /** Histogram of the model-call counts of sessions last active before `before_ms` (epoch ms), i.e. finished: [calls, sessions] rows. */
   lengths(before_ms: number): Promise<LengthRow[]>;
+  /** The savings ledger's sums per mode over [since_ms, until_ms), in whole hour buckets (src/admin/ledger-report.ts). */
+  ledgerWindow(since_ms: number, until_ms: number): Promise<Partial<Record<LedgerMode, LedgerTotals>>>;
 }
 
 /** The whole index: the IndexShard calls over every shard, plus global totals. */
@@ -61,5 +65,15 @@ export function shardedIndex(shard: (i: number) => IndexShard, shards = INDEX_SH
     },
     setDisabled: (id, disabled) => shard(indexShardOf(id, shards)).setDisabled(id, disabled),
     lengths: async (before_ms) => mergeLengthRows(await Promise.all(all().map((s) => s.lengths(before_ms)))),
+    ledgerWindow: async (since, until) => {
+      const out: Partial<Record<LedgerMode, LedgerTotals>> = {};
+      for (const part of await Promise.all(all().map((s) => s.ledgerWindow(since, until)))) {
+        for (const [mode, t] of Object.entries(part) as [LedgerMode, LedgerTotals][]) {
+          const sum = (out[mode] ??= emptyTotals());
+          for (const f of LEDGER_FIELDS) sum[f] += t[f];
+        }
+      }
+      return out;
+    },
   };
 }

@@ -44,6 +44,8 @@ export interface IndexTotals {
   usd_saved: number;
   /** Over all reported usage; null before any report. */
   cache_hit_ratio: number | null;
+  /** The savings ledger's net saving over all modes, USD: input cost without Sluice − with it (docs/operations.md "The savings ledger"); measurement mode included. */
+  ledger_saved_usd: number;
 }
 
 /** Cache hit ratio of usage totals, null when nothing was reported. */
@@ -67,5 +69,6 @@ export function totalsOf(stored: readonly StoredSeries[], sessions: number): Ind
     tokens_saved: sum(METRICS.tokensSaved.name),
     usd_saved: sum(METRICS.usdSaved.name),
     cache_hit_ratio: cacheHitRatio(usage("input"), usage("cache_read"), usage("cache_write")),
+    ledger_saved_usd: sum(METRICS.ledgerWithout.name) - sum(METRICS.ledgerWith.name),
   };
 }

@@ -18,6 +18,8 @@ import { sessionLabel } from "../admin/session-label";
 import { indexShardName } from "../admin/index-shards";
 import { shardedIndex, type IndexShard, type ShardedIndex } from "../admin/sharded-index";
 import type { LengthRow } from "../core/cost/session-lengths";
+import { ledgerBucketOf, sumLedgerRows, type LedgerTotals } from "../admin/ledger-report";
+import { LEDGER_FIELDS, type LedgerMode } from "../session/ledger-types";
 
 /** The whole sharded index over the SESSION_INDEX namespace. */
 export function sessionIndexOf(ns: DurableObjectNamespace<SessionIndex>): ShardedIndex {
@@ -40,6 +42,8 @@ CREATE TABLE IF NOT EXISTS sessions (
 CREATE INDEX IF NOT EXISTS sessions_by_activity ON sessions (last_activity_ms);
 CREATE TABLE IF NOT EXISTS series (family TEXT NOT NULL, suffix TEXT NOT NULL, labels TEXT NOT NULL, value REAL NOT NULL,
   PRIMARY KEY (family, suffix, labels));
+CREATE TABLE IF NOT EXISTS ledger_hours (hour_ms INTEGER NOT NULL, mode TEXT NOT NULL, name TEXT NOT NULL, value REAL NOT NULL,
+  PRIMARY KEY (hour_ms, mode, name));
 `;
 
 type Row = Omit<SessionSummary, "label" | "disabled" | "cache_hit_ratio"> & { disabled: number; usage_input: number; usage_cache_read: number; usage_cache_write: number };
@@ -75,20 +79,33 @@ export class SessionIndex extends DurableObject<Env> {
     const sql = this.ctx.storage.sql;
     this.ctx.storage.transactionSync(() => {
       let added = false;
-      for (const u of valid) added = this.upsertSession(u) || added;
+      for (const u of valid) if (u.kind !== "ledger") added = this.upsertSession(u) || added;
       execRows(
         sql,
         "INSERT INTO series (family, suffix, labels, value) VALUES ",
         " ON CONFLICT(family, suffix, labels) DO UPDATE SET value = value + excluded.value",
         sumDeltas(valid.flatMap(deltasOf)),
       );
+      execRows(
+        sql,
+        "INSERT INTO ledger_hours (hour_ms, mode, name, value) VALUES ",
+        " ON CONFLICT(hour_ms, mode, name) DO UPDATE SET value = value + excluded.value",
+        ledgerRows(valid),
+      );
       if (added) this.prune();
     });
     return { ok: true };
   }
 
+  /** The savings ledger's sums per mode over the hour buckets that start in [since_ms, until_ms) (../admin/ledger-report.ts). */
+  async ledgerWindow(since_ms: number, until_ms: number): Promise<Partial<Record<LedgerMode, LedgerTotals>>> {
+    return sumLedgerRows(this.ctx.storage.sql.exec<{ mode: string; name: string; value: number }>(
+      "SELECT mode, name, SUM(value) AS value FROM ledger_hours WHERE hour_ms >= ? AND hour_ms < ? GROUP BY mode, name", since_ms, until_ms,
+    ).toArray());
+  }
+
   /** Upserts the session row of one update; true when the row is new. */
-  private upsertSession(u: IndexUpdate): boolean {
+  private upsertSession(u: Exclude<IndexUpdate, { kind: "ledger" }>): boolean {
     const sql = this.ctx.storage.sql;
     const isNew = sql.exec("SELECT 1 FROM sessions WHERE id = ?", u.session_id).toArray().length === 0;
     if (u.kind === "outcome") {
@@ -188,4 +205,21 @@ function toSummary(r: Row): SessionSummary {
     cache_hit_ratio: cacheHitRatio(r.usage_input, r.usage_cache_read, r.usage_cache_write),
     last_tier: r.last_tier, last_outcome: r.last_outcome, last_activity_ms: r.last_activity_ms, disabled: r.disabled === 1,
   };
+}
+
+/** The ledger updates of a batch as hour-bucket rows [hour_ms, mode, field, sum] (zero sums left out). */
+function ledgerRows(updates: readonly IndexUpdate[]): [number, string, string, number][] {
+  const rows = new Map<string, [number, string, string, number]>();
+  for (const u of updates) {
+    if (u.kind !== "ledger") continue;
+    const hour = ledgerBucketOf(u.at_ms);
+    for (const f of LEDGER_FIELDS) {
+      if (u[f] === 0) continue;
+      const key = `${hour}\u0000${u.mode}\u0000${f}`;
+      const row = rows.get(key);
+      if (row) row[3] += u[f];
+      else rows.set(key, [hour, u.mode, f, u[f]]);
+    }
+  }
+  return [...rows.values()];
 }

@@ -48,9 +48,10 @@ export function saveAdditions(
   }
 }
 
-/** Removes step `step` and its entries (the gateway failed open instead of forwarding it). */
+/** Removes step `step`, its entries and its removals (the gateway failed open instead of forwarding it). */
 export function rollbackStep(sql: SqlStorage, step: number): void {
   sql.exec("DELETE FROM ledger WHERE step = ?", step);
   sql.exec("DELETE FROM steps WHERE step = ?", step);
   sql.exec("DELETE FROM step_terms WHERE step = ?", step);
+  sql.exec("DELETE FROM removals WHERE step = ?", step); // the savings ledger's removals (./removal-log.ts)
 }

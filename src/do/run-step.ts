@@ -26,6 +26,7 @@ import { disabledOutput, stepOutputOf } from "../core/policy/step-output";
 import type { ProviderCleared } from "../usage/settle-native";
 import { stepVerdicts } from "./precompute-verdicts";
 import { consoleTrace, recordTierEvent, type TraceSink } from "../core/trace/record-tier-event";
+import { noteLedgerStep } from "./savings-ledger";
 
 /** Everything runStep needs from its host. */
 export interface StepDeps {
@@ -62,7 +63,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   const facts = decodeStepFacts(input.facts);
   const ledger = loadLedger(sql);
   const state = beginCall(store, { now_ms, model: facts.model, provider: facts.provider, config }, ledger);
-  // The previous request's prefix, for the savings ledger and the cache diagnostics (./last-prefix.ts).
+  // The previous request's prefix, for the savings ledger (./savings-ledger.ts) and the cache diagnostics (./last-prefix.ts).
   const previous = swapLastPrefix(store, facts, now_ms);
   if (store.getMeta("disabled") === "1") {
     noteCachePair(store, sql, previous, facts, state.calls, now_ms, null);
@@ -75,8 +76,11 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   store.add(ESTIMATED_TOKENS, facts.est_tokens);
   store.add(ESTIMATED_REQUESTS, 1);
 
+  let engineWaitMs: number | null = null;
   if (config.engine !== "heuristic") {
+    const t0 = Date.now();
     const answer = await stepVerdicts(deps, config, ctx);
+    engineWaitMs = Date.now() - t0;
     if (answer !== undefined) {
       ctx.verdicts = answer.verdicts;
       ctx.engine_cost_usd = answer.cost_usd;
@@ -89,6 +93,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   const stepInfo = result.step ? { tokens_before: result.tokens_original, tokens_after: result.tokens_after, correlation_id: input.correlation_id } : null;
   saveAdditions(sql, result.ledger_additions, stepInfo);
   if (result.step) saveStepTerms(sql, result.step.step, result.step.terms);
+  noteLedgerStep(store, sql, { facts, previous, now_ms, mode: input.mode, correlation_id: input.correlation_id, before: ledger, result, engine_wait_ms: engineWaitMs, engine_cost_usd: ctx.engine_cost_usd ?? 0 });
   const out = stepOutputOf(result);
   const cleared = out.native !== undefined ? store.getMeta(PROVIDER_CLEARED_META) : null;
   if (cleared !== null) out.provider_cleared = JSON.parse(cleared) as ProviderCleared;

@@ -19,9 +19,11 @@ import { PROVIDER_CLEARED_META, runStep } from "./run-step";
 import { nextAlarm, runAlarm } from "./session-alarms";
 import { precomputeVerdicts } from "./precompute-verdicts";
 import { SessionStore } from "./session-store";
-import type { CallReport, FailOpenReason, OutcomeRecorded, StepInput, StepOutput } from "../session/step-types";
+import type { CallReport, FailOpenReason, StepInput, StepOutput } from "../session/step-types";
 import { sessionStats, type SessionStats } from "./session-stats";
 import { cacheReport, settleCachePair, type CacheReport } from "./cache-breaks";
+import { settleLedger } from "./savings-ledger";
+import type { ReportAnswer } from "../session/ledger-types";
 
 export class SessionObject extends DurableObject<Env> {
   private readonly store: SessionStore;
@@ -46,9 +48,10 @@ export class SessionObject extends DurableObject<Env> {
   /**
    * The one after-the-answer RPC of a request: its outcome (./record-outcome.ts: counters, the
    * per-call row, a rollback) and its provider usage (./record-usage.ts), each possibly null,
-   * one flush for both; counted in `reports`. Returns what the outcome recorded (null without one).
+   * then the savings ledger (./savings-ledger.ts); one flush for all; counted in `reports`.
+   * Returns what the outcome recorded (null without one) and what the ledger added.
    */
-  async report(r: CallReport): Promise<OutcomeRecorded | null> {
+  async report(r: CallReport): Promise<ReportAnswer> {
     const now = Date.now();
     this.store.add("reports", 1);
     // A native request's saving stands only once the provider reports its edit applied.
@@ -60,8 +63,9 @@ export class SessionObject extends DurableObject<Env> {
     const est = settled.outcome === null ? { est_original: r.estimated_input_tokens, est_sent: r.estimated_input_tokens } : { est_original: settled.outcome.tokens_original, est_sent: settled.outcome.tokens_sent };
     if (r.usage !== null) recordUsage(this.store, r.usage, est, now);
     settleCachePair(this.store, this.ctx.storage.sql, r.usage);
+    const ledger = settleLedger(this.store, { ...r, outcome: settled.outcome });
     this.store.flush();
-    return recorded;
+    return { recorded, ledger };
   }
 
   /** Counts a fail-open that happened before any step (e.g. the body did not parse). */

@@ -8,6 +8,8 @@ import type { StepTerms } from "../core/cost/net-benefit";
 import { loadStepTerms } from "./step-terms-sql";
 import { loadCalibration } from "./calibration-store";
 import { growthRatio, removalRatio } from "../core/tokens/calibrate";
+import { ledgerReport, totalsFromCounters, type LedgerReport } from "../admin/ledger-report";
+import type { LedgerMode } from "../session/ledger-types";
 
 export interface SessionStats {
   session_id: string | null;
@@ -31,6 +33,8 @@ export interface SessionStats {
   /** The calibration's learned ratios (../core/tokens/calibrate.ts: provider tokens per estimated token of what clients appended / of what steps removed); null before any answer. */
   calibration_growth_ratio: number | null;
   calibration_removal_ratio: number | null;
+  /** The session's savings ledger (./savings-ledger.ts, ../admin/ledger-report.ts), in the mode it last ran in. */
+  ledger: LedgerReport;
 }
 
 export function sessionStats(store: SessionStore, sql: SqlStorage): SessionStats {
@@ -58,5 +62,6 @@ export function sessionStats(store: SessionStore, sql: SqlStorage): SessionStats
     calibration_ratio: est === 0 ? null : (c.calibration_reported ?? 0) / est,
     calibration_growth_ratio: cal.answers === 0 ? null : growthRatio(cal),
     calibration_removal_ratio: cal.answers === 0 ? null : removalRatio(cal),
+    ledger: ledgerReport((store.getMeta("ledger_mode") as LedgerMode | null) ?? "compact", totalsFromCounters(c)),
   };
 }

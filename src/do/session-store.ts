@@ -6,6 +6,7 @@
  */
 import { execRows } from "./exec-rows";
 import { CACHE_BREAKS_SCHEMA } from "./cache-breaks";
+import { REMOVALS_SCHEMA } from "./removal-log";
 
 /** Largest archive chunk: 64 Ki UTF-16 code units (≤ 192 KiB as UTF-8), far below the DO SQLite 2 MB row cap. */
 export const ARCHIVE_CHUNK_CHARS = 64 * 1024;
@@ -27,6 +28,7 @@ CREATE TABLE IF NOT EXISTS calls (
 CREATE TABLE IF NOT EXISTS archive (call_id TEXT NOT NULL, chunk INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (call_id, chunk));
 CREATE TABLE IF NOT EXISTS memory (tier TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (tier, key));
 ${CACHE_BREAKS_SCHEMA}
+${REMOVALS_SCHEMA}
 `;
 
 /** Meta values that can be large (the memory tier map, precomputed engine verdicts): read on demand, never in the snapshot. */

@@ -24,7 +24,7 @@ import { scanCache, type ScanCache } from "./scan-cache";
 import { indexBuffer, type IndexBuffer } from "./index-buffer";
 import { hashBytes } from "../core/hash";
 import type { ProviderAdapter } from "../providers/types";
-import { outcomeUpdate, usageUpdate, type IndexUpdate, type OutcomeFacts } from "../admin/index-update";
+import { ledgerUpdate, outcomeUpdate, usageUpdate, type IndexUpdate, type OutcomeFacts } from "../admin/index-update";
 import type { Usage } from "../usage/extract-usage";
 import { headerSessionId } from "./session-id";
 import { tapUsage } from "../usage/tap-usage";
@@ -168,7 +168,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
     deps.waitUntil(
       Promise.resolve(stub.report({ outcome: decision.report, usage: null, estimated_input_tokens: 0 }))
         .catch(() => null)
-        .then((recorded) => record([outcomeUpdate({ ...outcome, recorded })])),
+        .then((answer) => record([outcomeUpdate({ ...outcome, recorded: answer?.recorded ?? null }), ...(answer ? [ledgerUpdate(sid, call.provider, deps.now(), answer.ledger)] : [])])),
     );
     return { ...result, ...reportAfter(deps, stub, call, record, null, decision.report.tokens_sent) };
   }
@@ -188,7 +188,7 @@ type PendingOutcome = Omit<OutcomeFacts, "recorded">;
  * The after-the-answer report (off the hot path, in waitUntil): the usage tap reads the
  * provider's usage as the body streams to the client; when the body ends (or is cancelled, or
  * fails — the tap's promise always settles) ONE `report` RPC carries the held outcome and the
- * usage; the DO's answer completes the index update (./index-buffer.ts batches those across
+ * usage; the DO's answer completes the index update and carries the savings ledger's figures (./index-buffer.ts batches those across
  * requests). Without an upstream response (502/504) the report goes without usage.
  */
 function reportAfter(
@@ -202,11 +202,13 @@ function reportAfter(
   const send = async (u: Usage | null): Promise<void> => {
     if (outcome === null && u === null) return;
     const report: CallReport = { outcome: outcome?.report ?? null, usage: u, estimated_input_tokens: estimated };
-    const recorded: OutcomeRecorded | null = await Promise.resolve(stub.report(report)).catch(() => null);
+    const answer = await Promise.resolve(stub.report(report)).catch(() => null);
+    const recorded: OutcomeRecorded | null = answer?.recorded ?? null;
     const at = deps.now();
     await record([
       ...(outcome ? [outcomeUpdate({ ...outcome, recorded })] : []),
       ...(u ? [usageUpdate(call.session_id, call.provider, at, u)] : []),
+      ...(answer ? [ledgerUpdate(call.session_id, call.provider, at, answer.ledger)] : []),
     ]);
   };
   return {

@@ -3,7 +3,8 @@
  * Prometheus exposition (whole expected text, then the strict parser), totals, memory search.
  */
 import { describe, expect, it } from "vitest";
-import { outcomeUpdate, usageUpdate, type OutcomeFacts } from "../../src/admin/index-update";
+import { ledgerUpdate, outcomeUpdate, usageUpdate, type OutcomeFacts } from "../../src/admin/index-update";
+import { emptyLedgerDelta } from "../../src/session/ledger-types";
 import { buildFamilies, deltasOf, type StoredSeries } from "../../src/admin/metrics-catalog";
 import { escapeLabelValue, formatValue, renderExposition } from "../../src/admin/render-exposition";
 import { searchMemory } from "../../src/admin/search-memory";
@@ -58,11 +59,12 @@ describe("metrics", () => {
     return [...m.values()];
   };
 
-  it("renders the whole exposition for two requests and one usage report", () => {
+  it("renders the whole exposition for two requests, one usage report and its savings ledger", () => {
     const series = stored([
       outcomeUpdate(facts()),
       outcomeUpdate(facts({ step_ms: 1_500, recorded: { calls: 8, tokens_saved: 0, usd_saved: 0 }, report: { correlation_id: "r2", outcome: "do_error", rollback_step: null, tokens_original: 1_000, tokens_sent: 1_000, tier: "none", pairs_removed: 0, would_send: null } })),
       usageUpdate("cc:abc", "anthropic", 1_700_000_000_500, { input_tokens: 1_000, cache_read_input_tokens: 30_000, cache_creation_input_tokens: 500, output_tokens: 200 }),
+      ledgerUpdate("cc:abc", "anthropic", 1_700_000_000_500, { ...emptyLedgerDelta("measure"), requests: 1, priced_calls: 1, without_usd: 0.0144, with_usd: 0.0096, loss_usd: 0.003, removals: 4, removals_deterministic: 3, removals_refetched: 1, engine_waits: 1, engine_wait_ms: 250 }),
     ]);
     const text = renderExposition(buildFamilies(series, 1, { scan_hits: 7, scan_misses: 2 }));
     expect(text).toBe(`# HELP sluice_requests_total Chat requests through the compaction pipeline, by provider and outcome (compacted, unchanged, disabled, fail_open).
@@ -109,6 +111,36 @@ sluice_engine_latency_seconds_bucket{le="10"} 2
 sluice_engine_latency_seconds_bucket{le="+Inf"} 2
 sluice_engine_latency_seconds_sum 1.542
 sluice_engine_latency_seconds_count 2
+# HELP sluice_ledger_input_cost_without_usd_total Savings ledger: input cost without Sluice (the client's bodies priced with the session's cache behaviour), US dollars, by mode (compact, measure).
+# TYPE sluice_ledger_input_cost_without_usd_total counter
+sluice_ledger_input_cost_without_usd_total{mode="measure"} 0.0144
+# HELP sluice_ledger_input_cost_with_usd_total Savings ledger: input cost with Sluice (compact: the provider's usage; measure: what would have been billed), US dollars, by mode.
+# TYPE sluice_ledger_input_cost_with_usd_total counter
+sluice_ledger_input_cost_with_usd_total{mode="measure"} 0.0096
+# HELP sluice_ledger_engine_cost_usd_total Savings ledger: what decision engines charged, US dollars, by mode.
+# TYPE sluice_ledger_engine_cost_usd_total counter
+sluice_ledger_engine_cost_usd_total{mode="measure"} 0
+# HELP sluice_ledger_worst_case_loss_usd_total Savings ledger: cost of re-sending every removed result once as uncached input, US dollars, by mode.
+# TYPE sluice_ledger_worst_case_loss_usd_total counter
+sluice_ledger_worst_case_loss_usd_total{mode="measure"} 0.003
+# HELP sluice_ledger_priced_calls_total Savings ledger: calls priced from the provider's usage, by mode.
+# TYPE sluice_ledger_priced_calls_total counter
+sluice_ledger_priced_calls_total{mode="measure"} 1
+# HELP sluice_ledger_requests_total Savings ledger: requests whose outcome reached the ledger, by mode.
+# TYPE sluice_ledger_requests_total counter
+sluice_ledger_requests_total{mode="measure"} 1
+# HELP sluice_ledger_removals_total Savings ledger: tool pairs removed (measure: that would have been), by mode and kind (all; deterministic: read-only tools; refetched: the same call issued again later; mentioned: a later call named the same file).
+# TYPE sluice_ledger_removals_total counter
+sluice_ledger_removals_total{mode="measure",kind="all"} 4
+sluice_ledger_removals_total{mode="measure",kind="deterministic"} 3
+sluice_ledger_removals_total{mode="measure",kind="mentioned"} 0
+sluice_ledger_removals_total{mode="measure",kind="refetched"} 1
+# HELP sluice_ledger_engine_waits_total Savings ledger: requests that waited on a decision engine, by mode.
+# TYPE sluice_ledger_engine_waits_total counter
+sluice_ledger_engine_waits_total{mode="measure"} 1
+# HELP sluice_ledger_engine_wait_seconds_total Savings ledger: time requests waited on a decision engine, seconds, by mode.
+# TYPE sluice_ledger_engine_wait_seconds_total counter
+sluice_ledger_engine_wait_seconds_total{mode="measure"} 0.25
 # HELP sluice_sessions Sessions held in the session index.
 # TYPE sluice_sessions gauge
 sluice_sessions 1
@@ -121,7 +153,9 @@ sluice_scan_cache_lookups_total{result="miss"} 2
     expect(parsed.map((f) => [f.name, f.type])).toEqual([
       ["sluice_requests_total", "counter"], ["sluice_compaction_steps_total", "counter"], ["sluice_fail_open_total", "counter"],
       ["sluice_tokens_original_total", "counter"], ["sluice_tokens_sent_total", "counter"], ["sluice_tokens_saved_total", "counter"],
-      ["sluice_usd_saved_total", "counter"], ["sluice_usage_tokens_total", "counter"], ["sluice_engine_latency_seconds", "histogram"], ["sluice_sessions", "gauge"],
+      ["sluice_usd_saved_total", "counter"], ["sluice_usage_tokens_total", "counter"], ["sluice_engine_latency_seconds", "histogram"],
+      ...["input_cost_without_usd", "input_cost_with_usd", "engine_cost_usd", "worst_case_loss_usd", "priced_calls", "requests", "removals", "engine_waits", "engine_wait_seconds"].map((n) => [`sluice_ledger_${n}_total`, "counter"]),
+      ["sluice_sessions", "gauge"],
       ["sluice_scan_cache_lookups_total", "counter"],
     ]);
     expect(valueOf(parsed, "sluice_engine_latency_seconds_bucket", { le: "+Inf" })).toBe(2);
@@ -129,7 +163,7 @@ sluice_scan_cache_lookups_total{result="miss"} 2
 
   it("an empty index still renders every unlabelled family, valid", () => {
     const parsed = parseExposition(renderExposition(buildFamilies([], 0)));
-    expect(parsed.map((f) => f.samples.length)).toEqual([0, 0, 0, 1, 1, 1, 1, 0, 14, 1, 2]);
+    expect(parsed.map((f) => f.samples.length)).toEqual([0, 0, 0, 1, 1, 1, 1, 0, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2]);
   });
 
   it("escapes HELP and label values and formats special floats per the spec", () => {
@@ -151,15 +185,17 @@ sluice_scan_cache_lookups_total{result="miss"} 2
 });
 
 describe("totals and memory search", () => {
-  it("totals come from the series: fail-open count, USD saved, cache hit ratio", () => {
+  it("totals come from the series: fail-open count, USD saved, cache hit ratio, the ledger's net saving over both modes", () => {
     const series: StoredSeries[] = [
       ...deltasOf(outcomeUpdate(facts())),
       ...deltasOf(usageUpdate("cc:abc", "anthropic", 1, { input_tokens: 1_000, cache_read_input_tokens: 30_000, cache_creation_input_tokens: 500, output_tokens: 200 })),
       ...deltasOf(outcomeUpdate(facts({ report: { correlation_id: "r", outcome: "parse", rollback_step: null, tokens_original: 10, tokens_sent: 10, tier: "none", pairs_removed: 0, would_send: null }, recorded: null }))),
+      ...deltasOf(ledgerUpdate("cc:abc", "anthropic", 1, { ...emptyLedgerDelta("compact"), without_usd: 0.5, with_usd: 0.25 })),
+      ...deltasOf(ledgerUpdate("cc:def", "anthropic", 1, { ...emptyLedgerDelta("measure"), without_usd: 0.25, with_usd: 0.125 })),
     ].map((d) => ({ family: d.family, suffix: d.suffix, labels: d.labels, value: d.delta }));
     expect(totalsOf(series, 3)).toEqual({
       sessions: 3, requests: 2, compacted: 1, fail_open: 1, tokens_original: 52_010, tokens_sent: 31_510, tokens_saved: 20_500,
-      usd_saved: 0.00615, cache_hit_ratio: 30_000 / 31_500,
+      usd_saved: 0.00615, cache_hit_ratio: 30_000 / 31_500, ledger_saved_usd: 0.375,
     });
   });
 

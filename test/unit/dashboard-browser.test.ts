@@ -19,6 +19,7 @@ import { DASHBOARD_CSS, DASHBOARD_HTML } from "../../src/admin/dashboard-html";
 import { DASHBOARD_JS } from "../../src/admin/dashboard-script";
 import type { IndexTotals, SessionSummary } from "../../src/admin/summarize-index";
 import type { SessionStats } from "../../src/do/session-stats";
+import type { LedgerReport } from "../../src/admin/ledger-report";
 import { startEmulator, type EmulatorHandle } from "../../tools/emulator/server";
 import { agentHeaders } from "../../tools/replay/agent-headers";
 import { readCorpus } from "../../tools/replay/read-corpus";
@@ -43,6 +44,14 @@ const usd = (v: number) => `$${v.toFixed(4)}`;
 const ratio = (v: number | null) => (v === null ? "—" : `${(v * 100).toFixed(1)}%`);
 const int = (v: number) => String(Math.round(v));
 const time = (ms: number | null) => (ms === null ? "—" : `${new Date(ms).toISOString().replace("T", " ").slice(0, 19)}Z`);
+/** One row of the savings ledger's table as the page shows it. */
+const reportCells = (r: LedgerReport) => [
+  r.mode, ratio(r.saved_share), usd(r.saved_usd), usd(r.without_usd), usd(r.engine_cost_usd), usd(r.worst_case_loss_usd), usd(r.balance_usd),
+  r.ratio === null ? "—" : `${r.ratio.toFixed(1)}×`, r.engine_wait_ms === null ? "—" : `${Math.round(r.engine_wait_ms)} ms`,
+  ratio(r.engine_wait_share), ratio(r.refetched_share), ratio(r.mentioned_share), ratio(r.deterministic_share),
+];
+const reportRows = (page: import("playwright-core").Page) =>
+  page.locator("#report tbody tr[data-mode]").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
 
 if (MISSING && !CI) console.warn(`dashboard browser test SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium; .ci/run does it). With CI=true this fails.`);
 
@@ -123,8 +132,13 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
     await page.waitForSelector('#status[data-state="loaded"]', { timeout: 20_000 });
 
     const text = (sel: string) => page.locator(sel).innerText();
+    expect(await text("#total-ledger-saved")).toBe(usd(api.totals.ledger_saved_usd));
     expect([await text("#total-usd-saved"), await text("#total-cache-hit"), await text("#total-fail-open"), await text("#total-requests"), await text("#total-tokens-saved"), await text("#total-sessions")])
       .toEqual([usd(api.totals.usd_saved), ratio(api.totals.cache_hit_ratio), int(api.totals.fail_open), int(api.totals.requests), int(api.totals.tokens_saved), int(api.totals.sessions)]);
+    // The savings ledger's table: the admin API's /report rows (all time), as text.
+    const report = await admin<{ rows: LedgerReport[] }>("/report");
+    if (wired) expect(report.rows.map((r) => r.mode)).toEqual(["compact"]);
+    expect(await reportRows(page)).toEqual(report.rows.map(reportCells));
     const rows = await page.locator("#sessions tbody tr[data-session]").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].slice(0, 13).map((td) => td.textContent)));
     expect(rows).toEqual(api.sessions.map((s) => [s.id, s.label, s.provider ?? "—", s.model ?? "—", int(s.turns), int(s.calls), int(s.tokens_saved), usd(s.usd_saved), ratio(s.cache_hit_ratio), int(s.fail_open), s.last_tier ?? "—", time(s.last_activity_ms), s.disabled ? "disabled" : "enabled"]));
     expect(await page.locator("#chart").getAttribute("data-calls")).toBe(String(stats.calls_log.length));
@@ -148,6 +162,10 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
     const hostileId = 'cc:<img src=x onerror="window.__pwned=1">';
     const calls = Array.from({ length: 12 }, (_, i) => ({ seq: i + 1, at_ms: 0, tokens_original: 20_000 + i * 4_000, tokens_sent: i < 5 ? 20_000 + i * 4_000 : 12_000 + (i - 5) * 3_000, tier: "micro", outcome: "compacted" }));
     const summary = { id: hostileId, provider: "anthropic", model: "claude-sonnet-4-5", turns: 12, calls: 12, requests: 12, compacted: 7, fail_open: 1, tokens_original: 0, tokens_sent: 0, tokens_saved: 50_000, usd_saved: 0.1234, cache_hit_ratio: 0.87, last_tier: "micro", last_outcome: "compacted", last_activity_ms: 1_790_000_000_000, disabled: false };
+    const LEDGER_ROW: LedgerReport = {
+      mode: "compact", priced_calls: 12, requests: 12, without_usd: 1.5, with_usd: 1, saved_usd: 0.5, saved_share: 1 / 3, engine_cost_usd: 0, worst_case_loss_usd: 0.02,
+      balance_usd: 0.48, ratio: 25, engine_wait_ms: null, engine_wait_share: 0, removals: 10, refetched_share: 0.1, mentioned_share: 0.4, deterministic_share: 0.9,
+    };
     const seen: string[] = [];
     const server = http.createServer((req, res) => {
       seen.push(`${req.headers.authorization} ${req.url}`);
@@ -155,7 +173,8 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
       if (req.url === "/admin/dashboard") return send("text/html", DASHBOARD_HTML);
       if (req.url === "/admin/dashboard.js") return send("text/javascript", DASHBOARD_JS);
       if (req.url === "/admin/dashboard.css") return send("text/css", DASHBOARD_CSS);
-      if (req.url === "/admin/sessions") return send("application/json", JSON.stringify({ totals: { sessions: 1, requests: 12, compacted: 7, fail_open: 1, tokens_original: 0, tokens_sent: 0, tokens_saved: 50_000, usd_saved: 0.1234, cache_hit_ratio: 0.87 }, sessions: [summary] }));
+      if (req.url === "/admin/sessions") return send("application/json", JSON.stringify({ totals: { sessions: 1, requests: 12, compacted: 7, fail_open: 1, tokens_original: 0, tokens_sent: 0, tokens_saved: 50_000, usd_saved: 0.1234, cache_hit_ratio: 0.87, ledger_saved_usd: 0.5 }, sessions: [summary] }));
+      if (req.url === "/admin/report") return send("application/json", JSON.stringify({ since_ms: 0, until_ms: 3_600_000, rows: [LEDGER_ROW] }));
       if (req.url === `/admin/sessions/${encodeURIComponent(hostileId)}`) return send("application/json", JSON.stringify({ session: { calls_log: calls } }));
       if (req.url === `/admin/sessions/${encodeURIComponent(hostileId)}/cache`) return send("application/json", JSON.stringify(CACHE_FIXTURE));
       res.writeHead(404).end();
@@ -169,6 +188,7 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
       await page.click("#login-form button[type=submit]");
       await page.waitForSelector('#status[data-state="loaded"]', { timeout: 20_000 });
       expect(await page.locator("#sessions tbody td").first().textContent()).toBe(hostileId);
+      expect(await reportRows(page)).toEqual([["compact", "33.3%", "$0.5000", "$1.5000", "$0.0000", "$0.0200", "$0.4800", "25.0×", "—", "0.0%", "10.0%", "40.0%", "90.0%"]]);
       expect([await page.locator("#sessions img").count(), await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)]).toEqual([0, undefined]);
       const dots = (cls: string) => page.locator(`#chart circle.${cls}`).evaluateAll((cs) => cs.map((c) => Number(c.getAttribute("data-value"))));
       expect([await dots("original"), await dots("sent")]).toEqual([calls.map((c) => c.tokens_original), calls.map((c) => c.tokens_sent)]);

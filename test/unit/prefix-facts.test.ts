@@ -32,6 +32,20 @@ describe("prefixFactsOf", () => {
     });
   });
 
+  it("leaves cache markers out: a message and a tool hash the same with or without cache_control (first, middle or last key)", () => {
+    const plain = '{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}';
+    const last = '{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok","cache_control":{"type":"ephemeral"}}]}';
+    const first = '{"role":"user","content":[{"cache_control":{"type":"ephemeral"},"type":"tool_result","tool_use_id":"t1","content":"ok"}]}';
+    const tool = (cc: string) => `[{"name":"Read",${cc}"input_schema":{}}]`;
+    const a = facts(`{"tools":${tool("")},"messages":[${plain}]}`);
+    const hashes = (f: ReturnType<typeof facts>) => [f.members.map((m) => m.hash), f.message_hashes];
+    for (const m of [last, first]) expect(hashes(facts(`{"tools":${tool('"cache_control":{"type":"ephemeral"},')},"messages":[${m}]}`))).toEqual(hashes(a));
+    expect(a.message_hashes).toEqual([h(plain)]);
+    // The marker moved on to a newer message: the earlier one still belongs to the shared prefix.
+    const next = facts(`{"tools":${tool("")},"messages":[${plain},${M2.replace('"hello"', '[{"type":"text","text":"x","cache_control":{"type":"ephemeral"}}]')}]}`);
+    expect(sharedPrefix(facts(`{"tools":${tool("")},"messages":[${last}]}`), next)).toEqual({ members_equal: true, shared_messages: 1 });
+  });
+
   it("a body whose history is not an array has no message hashes", () => {
     expect(facts('{"messages":{}}')).toEqual({ members: [], message_hashes: [] });
   });

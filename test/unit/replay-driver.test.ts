@@ -10,7 +10,7 @@ import { noneStrategy } from "../../tools/replay/strategies/none";
 import { createObservationMask } from "../../tools/replay/strategies/observation-mask";
 import { createGatewayStrategy, createSluiceStrategy } from "../../tools/replay/strategies/sluice-slot";
 import { percentile, summarizeReport } from "../../tools/replay/summarize-report";
-import type { CallUsage, JsonObject, Strategy } from "../../tools/replay/types";
+import type { CallUsage, JsonObject, LedgerFigures, Strategy } from "../../tools/replay/types";
 import { createFakeSender } from "../support/replay-fake-sender";
 import { litSession } from "../support/replay-lit-session";
 
@@ -79,6 +79,7 @@ describe("replay driver + report", () => {
       pairs_removed: 2,
       refetches: 1,
       rementions: 0, // Read {p} names no file path
+      ledger: null,
       rejections: 0,
       worst_case_loss_usd: 0.000006, // results "A" and "B": 1 estimated token each at $3/M
       decisions: {},
@@ -142,9 +143,10 @@ describe("replay driver + report", () => {
     expect([m.pairs_removed, m.refetches, m.engine_cost_usd, m.input_cost_with_usd, m.savings_pct]).toEqual([1, 0, 1, 5.89, -20.45]);
   });
 
-  it("hands the Sluice slot each accepted answer's usage (onAnswer), never a rejected one's", async () => {
+  it("hands the Sluice slot each accepted answer's usage (settle), never a rejected one's", async () => {
+    const NO_LEDGER: LedgerFigures = { without_usd: 0, with_usd: 0, removals: 0, removals_mentioned: 0, removals_deterministic: 0 };
     const answered: [number, number][] = [];
-    const sluice = createSluiceStrategy(async (bytes, _headers, call) => ({ body: bytes, info: {}, onAnswer: (u) => answered.push([call.call_index, u.input + u.cache_read + u.cache_write]) }));
+    const sluice = createSluiceStrategy(async (bytes, _headers, call) => ({ body: bytes, info: {}, settle: (u: CallUsage) => (answered.push([call.call_index, u.input + u.cache_read + u.cache_write]), NO_LEDGER) }));
     let sent = 0;
     const { send } = createFakeSender((_k, n) => USAGE.none![n]!, () => (sent++ === 2 ? "messages.2: bad" : null));
     await driveReplay({ sessions: [session], strategies: [sluice], send, run_id: "r", now: () => 0 });

@@ -120,7 +120,10 @@ describe("the report explains itself", () => {
     expect(row("removals re-fetched later (same tool + input)")).toEqual(["0 of 0 (0.0%)", "1 of 2 (50.0%)", "0 of 0 (0.0%)"]);
     // The lit session's Read calls name no file path ({ p }): nothing to mention.
     expect(row("removals mentioned again later (path or command in the agent's prose)")).toEqual(["0 of 0 (0.0%)", "0 of 2 (0.0%)", "0 of 0 (0.0%)"]);
-    expect(renderTable(report)).toMatch(/^removals from deterministic tools\s+not measured\s+not measured\s+not measured$/m);
+    // Deterministic tools come from Sluice's own session ledger: a transform without one does not measure it.
+    expect(renderTable(report)).toMatch(/^removals from deterministic tools \(reads, greps, listings; Sluice's ledger\)\s+not measured\s+not measured\s+not measured$/m);
+    const ledger = { ...report.total.none!, ledger: { without_usd: 1, with_usd: 0.5, saving_pct: 50, removals: 4, removals_mentioned: 1, removals_deterministic: 3 } };
+    expect(OPERATOR_ROWS.slice(-1).map((r) => r.value(ledger))).toEqual(["3 of 4 (75.0%)"]);
   });
 
   it("keeps every chart line visible: a line identical to later ones is a wider band beneath them, none last, dashed, with markers", async () => {

@@ -86,7 +86,7 @@ describe("in-process Sluice transform", () => {
     await at(2_000);
     expect(host.counters("sess-1")).toMatchObject({ requests: 2 });
     await at(2_000 + 604_800_000);
-    expect(host.counters("sess-1")).toEqual({ requests: 1, unchanged: 1, tokens_original: 347, tokens_sent: 347, request_tokens_estimated: 347, requests_estimated: 1 });
+    expect(host.counters("sess-1")).toEqual({ requests: 1, unchanged: 1, ledger_requests: 1, tokens_original: 347, tokens_sent: 347, request_tokens_estimated: 347, requests_estimated: 1 });
     const off = await at(3_000 + 604_800_000, { ...headers, "x-sluice-compaction": "off" });
     expect(off.info.note).toBe("off; reason=client_header");
     host.close();
@@ -95,12 +95,12 @@ describe("in-process Sluice transform", () => {
 
 describe("in-process Sluice transform: the answer's usage calibrates the next note", () => {
   const session = readSessionText(readFileSync(join(SAMPLES_DIR, "cc-cctrace-opus4.json"), "utf8"), "cc-cctrace-opus4.json");
-  it("onAnswer records the usage as the Worker's tap does; the next note is calibrated on it", async () => {
+  it("settle records the usage as the Worker's tap does; the next note is calibrated on it", async () => {
     const host = createInProcessSluice();
     const headers = agentHeaders("anthropic", "k", "sess-cal");
     const at = (k: number) => host.transform(enc(session.calls[k]!.body), headers, { provider: "anthropic", session_id: session.id, call_index: k, time_ms: 1_000 + k * 1_000 });
     const first = await at(0);
-    first.onAnswer!({ input: 300, cache_read: 600, cache_write: 0, output: 5 });
+    first.settle!({ input: 300, cache_read: 600, cache_write: 0, output: 5 });
     const second = await at(1);
     expect(first.info.note).toBe("compact; tier=none; step=none; pairs_removed=0; tokens_before=347; tokens_after=347");
     // 900 reported for 347 estimated: 900 + 900/347 × (1455 − 347) = 3,773.8 → 3,774.

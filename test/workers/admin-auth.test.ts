@@ -41,7 +41,7 @@ describe("admin auth", () => {
     expect(basic.status).toBe(400);
     const right = await app.request("/admin/sessions", { headers: AUTH }, env);
     expect([right.status, right.headers.get("cache-control")]).toEqual([200, "no-store"]);
-    expect(await right.json()).toEqual({ totals: { sessions: 0, requests: 0, compacted: 0, fail_open: 0, tokens_original: 0, tokens_sent: 0, tokens_saved: 0, usd_saved: 0, cache_hit_ratio: null }, sessions: [] });
+    expect(await right.json()).toEqual({ totals: { sessions: 0, requests: 0, compacted: 0, fail_open: 0, tokens_original: 0, tokens_sent: 0, tokens_saved: 0, usd_saved: 0, cache_hit_ratio: null, ledger_saved_usd: 0 }, sessions: [] });
   });
 
   it("the token is never echoed: not in any status line, header or body, right or wrong", async () => {

@@ -90,7 +90,7 @@ export async function seedSession(id: string, indexName: string): Promise<Outcom
     const now = Date.now();
     const step = await stub.step({ session_id: id, facts: encodeStepFacts(stepFactsOf(view, loaded.config)), config: loaded.config, mode: "compact", correlation_id: `req-${i}`, now_ms: now });
     const report: OutcomeReport = { correlation_id: `req-${i}`, outcome: call.outcome, rollback_step: null, tokens_original: call.tokens_original, tokens_sent: call.tokens_sent, tier: step.tier, pairs_removed: 0, would_send: null };
-    const rec = (await stub.report({ outcome: report, usage: null, estimated_input_tokens: 0 }))!;
+    const rec = (await stub.report({ outcome: report, usage: null, estimated_input_tokens: 0 })).recorded!;
     recorded.push(rec);
     const r = await index.record(outcomeUpdate({ session_id: id, provider: "anthropic", model: view.model, turns: view.turn_count, now_ms: now, step, report, recorded: rec, step_ms: call.step_ms }));
     if (!r.ok) throw new Error(r.error);

@@ -30,7 +30,7 @@ describe("admin sessions", () => {
     const tokensOriginal = CALLS[0].tokens_original + CALLS[1].tokens_original + FAIL_OPEN.tokens;
     const tokensSent = CALLS[0].tokens_sent + CALLS[1].tokens_sent + FAIL_OPEN.tokens;
     const hit = USAGE.cache_read_input_tokens / (USAGE.input_tokens + USAGE.cache_read_input_tokens + USAGE.cache_creation_input_tokens);
-    expect(body.totals).toEqual({ sessions: 1, requests: 3, compacted: 1, fail_open: 1, tokens_original: tokensOriginal, tokens_sent: tokensSent, tokens_saved: SAVED, usd_saved: USD, cache_hit_ratio: hit });
+    expect(body.totals).toEqual({ sessions: 1, requests: 3, compacted: 1, fail_open: 1, tokens_original: tokensOriginal, tokens_sent: tokensSent, tokens_saved: SAVED, usd_saved: USD, cache_hit_ratio: hit, ledger_saved_usd: 0 });
     const { last_activity_ms, ...row } = body.sessions[0]!;
     expect(row).toEqual({
       id: "adm-list-1", label: "x-sluice-session adm-list-1 · claude-sonnet-4-5", provider: "anthropic", model: "claude-sonnet-4-5", turns: 2, calls: 2, requests: 3, compacted: 1, fail_open: 1,

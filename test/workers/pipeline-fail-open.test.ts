@@ -58,14 +58,14 @@ describe("fail open: the original bytes go, the reason is counted", () => {
     const r = await twoCalls({ sessions: sessionsWith(() => Promise.reject(new Error("injected DO failure"))) });
     expect(r.raw).toBe("skipped; reason=do_error");
     expect(r.forwarded).toEqual(BODY);
-    expect(r.stats.counters).toEqual({ fail_open_do_error: 2, reports: 2, tokens_original: 2 * 14_443, tokens_sent: 2 * 14_443 });
+    expect(r.stats.counters).toEqual({ fail_open_do_error: 2, reports: 2, ledger_requests: 2, tokens_original: 2 * 14_443, tokens_sent: 2 * 14_443 });
   });
 
   it("the DO step misses its deadline → do_timeout", async () => {
     const r = await twoCalls({ sessions: sessionsWith(() => new Promise<never>(() => {})), doTimeoutMs: 20 });
     expect(r.raw).toBe("skipped; reason=do_timeout");
     expect(r.forwarded).toEqual(BODY);
-    expect(r.stats.counters).toEqual({ fail_open_do_timeout: 2, reports: 2, tokens_original: 2 * 14_443, tokens_sent: 2 * 14_443 });
+    expect(r.stats.counters).toEqual({ fail_open_do_timeout: 2, reports: 2, ledger_requests: 2, tokens_original: 2 * 14_443, tokens_sent: 2 * 14_443 });
   });
 
   it("the guarantee checker refuses the edited body (compile also cuts a byte of `model`) → guarantee_check, and the step is rolled back", async () => {

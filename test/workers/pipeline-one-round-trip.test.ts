@@ -17,12 +17,12 @@ const PATH = "/anthropic/v1/messages";
 afterEach(() => vi.restoreAllMocks());
 
 describe("one RPC before the forward, one after the answer", () => {
-  it("a JSON answer with usage: step, then one report; one index batch [outcome, usage]; the DO holds both", async () => {
+  it("a JSON answer with usage: step, then one report; one index batch [outcome, usage, ledger]; the DO holds both", async () => {
     const session = newTestId("report-one");
     const o = observed();
     await send(compactVars({}), PATH, { "x-test-id": session, "x-sluice-session": session, "x-test-scenario": "usage:anthropic:json" }, SMALL, o.deps);
     expect(o.calls).toEqual(["step", "report"]);
-    expect(o.batches).toEqual([["outcome", "usage"]]);
+    expect(o.batches).toEqual([["outcome", "usage", "ledger"]]);
     const stats = await statsOf(session);
     expect([stats.calls, stats.calls_log.length, stats.counters.unchanged, stats.counters.requests, stats.counters.usage_reports, stats.counters.usage_input_tokens]).toEqual([1, 1, 1, 1, 1, 120]);
   });
@@ -33,7 +33,7 @@ describe("one RPC before the forward, one after the answer", () => {
     const { res } = await send({ ...compactVars({}), ANTHROPIC_BASE_URL: testVars.UNREACHABLE_URL }, PATH, { "x-sluice-session": session }, SMALL, o.deps);
     expect(res.status).toBe(502);
     expect(o.calls).toEqual(["step", "report"]);
-    expect(o.batches).toEqual([["outcome"]]);
+    expect(o.batches).toEqual([["outcome", "ledger"]]);
     const stats = await statsOf(session);
     expect([stats.calls_log.length, stats.counters.unchanged, stats.counters.usage_reports]).toEqual([1, 1, undefined]);
   });
@@ -46,7 +46,7 @@ describe("a step that failed the check", () => {
     expect(r.raw).toBe("skipped; reason=guarantee_check");
     // Call 1: nothing to roll back; call 2: its step failed the check and is rolled back at once (no usage in this answer: no second report).
     expect(o.calls).toEqual(["step", "report", "step", "report"]);
-    expect(o.batches).toEqual([["outcome"], ["outcome"]]);
+    expect(o.batches).toEqual([["outcome", "ledger"], ["outcome", "ledger"]]);
     expect([r.stats.counters.fail_open_guarantee_check, r.stats.steps]).toEqual([1, []]);
     // Call 3 with a sound adapter: had the failed step stayed in the ledger, its removals would be re-applied under step=none.
     const third = await send(compactVars(LITERAL_CONFIG), PATH, { "x-test-id": r.session, "x-sluice-session": r.session }, LITERAL_BODY, { now: () => Date.now() + 800_000 });

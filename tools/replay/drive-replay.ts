@@ -7,7 +7,9 @@
  * 3. `send` bills it (key = per run/strategy/session, so caches never collide); a `gateway`
  *    strategy instead sends the original body through its own sender (the gateway over HTTP),
  *    which reports what the upstream received;
- * 4. the removed tool results are found by diffing the original and the sent bodies.
+ * 4. the removed tool results are found by diffing the original and the sent bodies;
+ * 5. an in-process Sluice gets the billed usage back (its session's report: calibration, cache
+ *    diagnostics, the savings ledger).
  * After a session: re-fetches and re-mentions of removed results (./find-removed.ts), and the estimated tokens of every removed
  * result (Sluice's own estimator, once per pair, at the call where it was first removed) for the
  * report's worst-case loss. Every call also records its shape for the hindsight step timing
@@ -20,7 +22,7 @@ import { estimateTokens } from "../../src/core/tokens/estimate";
 import { countRefetches, countRementions, findRemovedResults } from "./find-removed";
 import { callShape } from "./step-shape";
 import { historyOf, toolResultsIn } from "./tool-pairs";
-import type { CallRecord, CallUsage, JsonObject, RecordedSession, SendFn, SendResult, SessionRun, Strategy } from "./types";
+import type { CallRecord, JsonObject, LedgerFigures, RecordedSession, SendFn, SendResult, SessionRun, Strategy } from "./types";
 
 /** What the driver needs. */
 export interface DriveOptions {
@@ -94,7 +96,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
     let note: string | undefined;
     let res: SendResult;
     let callHeaders: Record<string, string> | undefined;
-    let onAnswer: ((usage: CallUsage) => void) | undefined;
+    let settle: ((u: SendResult["usage"]) => LedgerFigures) | undefined;
     if (strategy.kind === "gateway") {
       res = await strategy.send(p, original, opts);
       sent = typeof res.forwarded === "string" ? parseObject(res.forwarded) : null;
@@ -115,15 +117,16 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
         engine = out.info.engine_cost_usd ?? 0;
         note = out.info.note;
         callHeaders = out.headers;
-        onAnswer = out.onAnswer;
+        settle = out.settle;
         sent = parseObject(text);
       }
       transform_ms = now() - t0;
       sentText = text;
       onForwarded?.({ strategy: strategy.name, session_id: session.id, call_index: call.index, body: text, ...(callHeaders ? { headers: callHeaders } : {}) });
       res = await send(p, text, callHeaders ? { ...opts, headers: callHeaders } : opts);
-      if (res.status < 400) onAnswer?.(res.usage);
     }
+    // The session's report after the answer: the billed usage reaches the ledger (a rejected call bills nothing).
+    const ledger = settle !== undefined && res.status < 400 ? settle(res.usage) : undefined;
     const removed = sent === null ? [] : findRemovedResults(p, call.body, sent);
     const fresh = removed.filter((id) => !removedFirstAt.has(id));
     for (const id of fresh) removedFirstAt.set(id, call.index);
@@ -145,6 +148,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
       removed_ids: removed,
       shape: callShape(p, call.body, original, sent, sentText, fresh),
       ...(note !== undefined ? { note } : {}),
+      ...(ledger !== undefined ? { ledger } : {}),
     });
     tick();
   }

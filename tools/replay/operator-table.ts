@@ -10,7 +10,8 @@
  *   or without anything it is set against;
  * - latency: added p50/p99, and the share of calls on which Sluice took a step (its note);
  * - removals re-fetched: same tool name + input called again later;
- * - removals mentioned again: the pair's path or command named in the agent's later prose.
+ * - removals mentioned again: the pair's path or command named in the agent's later prose; and
+ *   removals from deterministic tools: counted by Sluice's own session ledger (in-process runs only).
  */
 import { dollars, ms, pct } from "./report-format";
 import type { StrategyMetrics } from "./summarize-report";
@@ -22,6 +23,9 @@ export interface OperatorRow {
 }
 
 const NOT_MEASURED = "not measured";
+
+/** "n of d (p%)". */
+const share = (n: number, d: number) => `${n} of ${d} (${pct(d === 0 ? 0 : (n / d) * 100)})`;
 
 const saving = (m: StrategyMetrics) => m.input_cost_without_usd - (m.input_cost_with_usd - m.engine_cost_usd);
 
@@ -48,5 +52,5 @@ export const OPERATOR_ROWS: readonly OperatorRow[] = [
   },
   { label: "removals re-fetched later (same tool + input)", value: (m) => `${m.refetches} of ${m.pairs_removed} (${pct(m.pairs_removed === 0 ? 0 : (m.refetches / m.pairs_removed) * 100)})` },
   { label: "removals mentioned again later (path or command in the agent's prose)", value: (m) => `${m.rementions} of ${m.pairs_removed} (${pct(m.pairs_removed === 0 ? 0 : (m.rementions / m.pairs_removed) * 100)})` },
-  { label: "removals from deterministic tools", value: () => NOT_MEASURED },
+  { label: "removals from deterministic tools (reads, greps, listings; Sluice's ledger)", value: (m) => (m.ledger === null ? NOT_MEASURED : share(m.ledger.removals_deterministic, m.ledger.removals)) },
 ];

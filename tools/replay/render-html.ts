@@ -14,7 +14,8 @@ import { cacheBreaksHtml } from "./render-cache-breaks";
 import { COLUMNS, describeStepTiming, WHEN_GAP_MEANING, WHY_MEANING, WHY_TITLE } from "./report-columns";
 import { strategyMeaning, zeroReason } from "./report-explain";
 import { OPERATOR_ROWS } from "./operator-table";
-import { dollars } from "./report-format";
+import { ledgerCheckRows } from "./ledger-check";
+import { dollars, pct } from "./report-format";
 import { describePrices } from "./session-prices";
 import type { ReplayReport, StrategyMetrics } from "./summarize-report";
 
@@ -41,6 +42,14 @@ function operatorTable(report: ReplayReport): string {
   const present = report.strategies.filter((s) => report.total[s] !== undefined);
   const rows = OPERATOR_ROWS.map((r) => `<tr><th>${esc(r.label)}</th>${present.map((s) => `<td>${esc(r.value(report.total[s]!))}</td>`).join("")}</tr>`);
   return `<table class="operator"><thead><tr><th>measure</th>${present.map((s) => `<th>${esc(s)}</th>`).join("")}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
+}
+
+/** The savings ledger against the bill (./ledger-check.ts), or nothing without a ledger. */
+function ledgerCheck(report: ReplayReport): string {
+  const rows = ledgerCheckRows(report);
+  if (rows.length === 0) return "";
+  const body = rows.map((r) => `<tr><th>${esc(r.session)}</th><td>${esc(r.strategy)}</td><td>${pct(r.billed_pct)}</td><td>${pct(r.ledger_pct)}</td><td>${r.gap_points.toFixed(2)}</td></tr>`).join("");
+  return `<h2>Savings ledger vs bill</h2><p>The saving Sluice's own session ledger computed live (net of the cache writes its steps caused) beside the saving the emulator billed; target: within 1 point per session.</p><table class="ledger-check"><thead><tr><th>session</th><th>strategy</th><th>billed saving</th><th>ledger saving</th><th>gap (points)</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
 function legend(report: ReplayReport): string {
@@ -127,6 +136,7 @@ ${warnings}
 <h2>Operator table (all sessions)</h2>
 ${operatorTable(report)}
 ${cacheBreaksHtml(report, esc)}
+${ledgerCheck(report)}
 <h2>Sessions</h2>
 ${sessions}
 ${timingSection(report)}

@@ -1,13 +1,14 @@
 /**
  * The report as terminal text (pure): one block per session and one for the total, one row per
  * strategy, columns aligned (./report-columns.ts), with the reason beside every 0.0% saving;
- * then the operator table of the total (./operator-table.ts), each session's model and prices,
- * the step timing in hindsight of every strategy that stepped, and the legend of every strategy
- * and column.
+ * then the operator table of the total (./operator-table.ts), the savings ledger against the
+ * bill (./ledger-check.ts), each session's model and prices, the step timing in hindsight of
+ * every strategy that stepped, and the legend of every strategy and column.
  */
 import { COLUMNS, describeStepTiming, WHY_MEANING, WHY_TITLE } from "./report-columns";
 import { strategyMeaning, zeroReason } from "./report-explain";
 import { OPERATOR_ROWS } from "./operator-table";
+import { ledgerCheckLines } from "./ledger-check";
 import { describePrices } from "./session-prices";
 import { cacheBreaksText } from "./render-cache-breaks";
 import type { ReplayReport, StrategyMetrics } from "./summarize-report";
@@ -62,6 +63,7 @@ export function renderTable(report: ReplayReport): string {
     ...operator,
     ...withGap(cacheBreaksText(report)),
     "",
+    ...ledgerCheckLines(report).flatMap((l, i, all) => (i === all.length - 1 ? [l, ""] : [l])),
     "Model and prices billed (USD per million tokens):",
     ...report.sessions.map((s) => `  ${s.id}: ${describePrices(s.prices)}`),
     "",

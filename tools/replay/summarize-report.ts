@@ -19,6 +19,8 @@
  *   replay does not bill re-fetches separately).
  * - step timing in hindsight: the steps taken against the same removals at the best calls, under
  *   a simple prefix-cache model (./step-timing-report.ts); null when not measured.
+ * - the savings ledger (in-process Sluice): the input cost without and with Sluice as its own
+ *   session ledger priced them from the emulator's usage, beside what the emulator billed.
  * Per session also the prices the model was billed at (./session-prices.ts).
  * Rounding: dollars to 6 decimals, percentages to 2, ratios to 4, ms to 3 — after summing.
  * Also: the cumulative input cost per call for each strategy (sessions concatenated) for the chart.
@@ -60,6 +62,12 @@ export interface StrategyMetrics {
   round_trip_p99_ms: number;
   /** Steps taken vs the same removals at the best calls in hindsight (./step-timing-report.ts), USD; null when not measured. */
   step_timing: StepTiming | null;
+  /**
+   * What Sluice's own savings ledger priced (in-process runs: src/do/savings-ledger.ts, fed the
+   * emulator's usage), USD of input, and its saving % — to compare with `savings_pct`, what the
+   * emulator billed. Null for strategies without a ledger.
+   */
+  ledger: { without_usd: number; with_usd: number; saving_pct: number; removals: number; removals_mentioned: number; removals_deterministic: number } | null;
 }
 
 export interface SessionReport {
@@ -170,6 +178,19 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
     round_trip_p50_ms: round(percentile(trips, 50), 3),
     round_trip_p99_ms: round(percentile(trips, 99), 3),
     step_timing: roundTiming(sumStepTimings(acc.timings)),
+    ledger: ledgerOf(acc.calls),
+  };
+}
+
+/** The ledger's sums over `calls` (null when no call carries ledger figures). */
+function ledgerOf(calls: readonly CallRecord[]): StrategyMetrics["ledger"] {
+  if (!calls.some((c) => c.ledger !== undefined)) return null;
+  const without = calls.reduce((n, c) => n + (c.ledger?.without_usd ?? 0), 0);
+  const withCost = calls.reduce((n, c) => n + (c.ledger?.with_usd ?? 0), 0);
+  const n = (f: (l: NonNullable<CallRecord["ledger"]>) => number) => calls.reduce((a, c) => a + (c.ledger ? f(c.ledger) : 0), 0);
+  return {
+    without_usd: round(without, 6), with_usd: round(withCost, 6), saving_pct: without === 0 ? 0 : round(((without - withCost) / without) * 100, 2),
+    removals: n((l) => l.removals), removals_mentioned: n((l) => l.removals_mentioned), removals_deterministic: n((l) => l.removals_deterministic),
   };
 }
 

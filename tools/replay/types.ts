@@ -125,7 +125,21 @@ export interface SluiceCall {
   time_ms: number;
 }
 
-/** The Sluice slot: original body bytes + agent headers → body bytes to send. Filled in by the gateway/core at merge. */
+/** What the savings ledger recorded for one call (src/do/savings-ledger.ts): input USD without and with Sluice, and the removals it counted. */
+export interface LedgerFigures {
+  without_usd: number;
+  with_usd: number;
+  /** Pairs this call's step removed, and of the session's removals those this call named again (file path) or that came from deterministic tools. */
+  removals: number;
+  removals_mentioned: number;
+  removals_deterministic: number;
+}
+
+/**
+ * The Sluice slot: original body bytes + agent headers → body bytes to send. `settle`, when
+ * given, takes the usage the upstream billed for the sent body (as the gateway's report does)
+ * and answers what the session's savings ledger priced for the call.
+ */
 export type SluiceTransform = (
   body: Uint8Array,
   headers: Record<string, string>,
@@ -134,8 +148,8 @@ export type SluiceTransform = (
   body: Uint8Array;
   info: SluiceInfo;
   headers?: Record<string, string>;
-  /** Called with the answer's usage once the upstream accepted the body (status < 400): the Worker's after-the-answer report. */
-  onAnswer?: (usage: CallUsage) => void;
+  /** Called with the answer's usage once the upstream accepted the body (status < 400): the Worker's after-the-answer report. Returns what the session's savings ledger priced for the call. */
+  settle?: (usage: CallUsage) => LedgerFigures;
 }>;
 
 /** A byte-level strategy backed by the Sluice slot. */
@@ -180,6 +194,8 @@ export interface CallRecord {
   note?: string;
   /** Tokens of the original and sent request and where this call's new removals start (./step-shape.ts), for the hindsight step timing. Absent: not measured. */
   shape?: CallShape;
+  /** Sluice in-process: what its savings ledger priced for this call, given the emulator's usage. */
+  ledger?: LedgerFigures;
 }
 
 /** One session replayed under one strategy. */

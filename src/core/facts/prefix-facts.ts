@@ -12,7 +12,7 @@
  * element node, which the scan cache (src/gateway/scan-cache.ts) lends from the session's last
  * body: in a session served by one isolate only the new messages are hashed.
  */
-import { hashBytes } from "../hash";
+import { Hasher, hashBytes } from "../hash";
 import type { JsonNode } from "../../providers/shared/json-scan";
 import { cacheKeyHashes, type CacheFacts } from "./cache-facts";
 
@@ -32,18 +32,60 @@ export interface MemberFacts {
 export interface PrefixFacts {
   /** Every top-level member but the history, in body order. */
   members: MemberFacts[];
-  /** Per history element, in order: hash (MESSAGE_HASH_CHARS hex) of its raw bytes. */
+  /** Per history element, in order: hash (MESSAGE_HASH_CHARS hex) of its raw bytes, cache markers left out (cacheHash). */
   message_hashes: string[];
   /** What the cache-breaker diagnostics read besides (./cache-facts.ts); absent when not computed. */
   cache?: CacheFacts;
 }
 
+/**
+ * Keys that mark a prompt-cache breakpoint and are not part of the cached content: Anthropic
+ * `cache_control` (platform.claude.com prompt-caching: the marker moves to the newest block every
+ * call and a moved marker still reads the cache), OpenAI GPT-5.6 `prompt_cache_breakpoint`.
+ */
+export const CACHE_MARKER_KEYS: ReadonlySet<string> = new Set(["cache_control", "prompt_cache_breakpoint"]);
+
+/** Depth below a message or member where markers sit: message → content array → block → tool_result content → part. */
+const MARKER_DEPTH = 4;
+
+/** Byte ranges of `node` to skip so that its hash is the same with or without cache markers (an entry with its separating comma). */
+function markerRanges(node: JsonNode, depth: number, out: { start: number; end: number }[]): void {
+  if (depth > MARKER_DEPTH) return;
+  if (node.type === "array") for (const it of node.items) markerRanges(it, depth + 1, out);
+  if (node.type !== "object") return;
+  node.entries.forEach((e, i) => {
+    if (!CACHE_MARKER_KEYS.has(e.key)) return markerRanges(e.value, depth + 1, out);
+    const prev = node.entries[i - 1], next = node.entries[i + 1];
+    if (prev !== undefined) out.push({ start: prev.value.end, end: e.value.end });
+    else out.push({ start: e.keyStart, end: next !== undefined ? next.keyStart : e.value.end });
+  });
+}
+
+/**
+ * Hash of `node`'s bytes as the prompt cache sees them: its raw bytes, minus every cache marker
+ * entry (CACHE_MARKER_KEYS) within MARKER_DEPTH, so the message that carried the breakpoint in one
+ * request hashes the same in the next, where the client moved the marker on.
+ */
+function cacheHash(bytes: Uint8Array, node: JsonNode): string {
+  const skip: { start: number; end: number }[] = [];
+  markerRanges(node, 0, skip);
+  if (skip.length === 0) return hashBytes(bytes, node.start, node.end);
+  // Fed piece by piece: the hash of the bytes the body would have without its markers, no copy.
+  const h = new Hasher();
+  let at = node.start;
+  for (const r of skip) {
+    h.feed(bytes, at, r.start);
+    at = r.end;
+  }
+  return h.feed(bytes, at, node.end).digest();
+}
+
 const memo = new WeakMap<JsonNode, string>();
 
-/** Hash of `node`'s bytes in `bytes`, memoised per node (a lent node has the same bytes). */
+/** cacheHash of `node` in `bytes`, memoised per node (a lent node has the same bytes). */
 function nodeHash(bytes: Uint8Array, node: JsonNode): string {
   let h = memo.get(node);
-  if (h === undefined) memo.set(node, (h = hashBytes(bytes, node.start, node.end).slice(0, MESSAGE_HASH_CHARS)));
+  if (h === undefined) memo.set(node, (h = cacheHash(bytes, node).slice(0, MESSAGE_HASH_CHARS)));
   return h;
 }
 
@@ -61,7 +103,7 @@ export function prefixFactsOf(bytes: Uint8Array, root: JsonNode, history_key: st
       if (e.value.type === "array") message_hashes = e.value.items.map((m) => nodeHash(bytes, m));
       continue;
     }
-    members.push({ key: e.key, hash: hashBytes(bytes, e.value.start, e.value.end).slice(0, MESSAGE_HASH_CHARS), bytes: e.value.end - e.value.start });
+    members.push({ key: e.key, hash: cacheHash(bytes, e.value).slice(0, MESSAGE_HASH_CHARS), bytes: e.value.end - e.value.start });
   }
   return { members, message_hashes };
 }

@@ -15,6 +15,8 @@
  *   POST /compaction/disable | /enable     global kill switch (../../gateway/global-switch.ts)
  *                                          → {disabled, audit_seq | null, audit_error | null}
  *   GET  /metrics                          Prometheus text exposition 0.0.4
+ *   GET  /report?since=&until=             the savings ledger's table per mode over a window (epoch ms or
+ *                                          ISO 8601; default: all time) → {since_ms, until_ms, rows}
  *   GET  /audit, /audit/verify             admin-audit.ts
  *   GET  /dashboard (+ .js, .css)          the static page: no data in it; it calls the API above
  *                                          with the token the operator types in (dashboard-html.ts)
@@ -40,6 +42,8 @@ import type { SessionStats } from "../../do/session-stats";
 import type { CacheReport } from "../../do/cache-breaks";
 import { adminAuth, adminToken, adminTokenName } from "./admin-auth";
 import { createAdminAuditRoutes, type AuditReader } from "./admin-audit";
+import { LEDGER_BUCKET_MS, ledgerBucketOf, ledgerReport, type LedgerTotals } from "../../admin/ledger-report";
+import type { LedgerMode } from "../../session/ledger-types";
 
 /** What the routes need from one session DO (its RPC methods). */
 export interface SessionAdmin {
@@ -57,6 +61,7 @@ export interface IndexAdmin {
   totals(): Promise<IndexTotals>;
   series(): Promise<{ series: StoredSeries[]; sessions: number }>;
   setDisabled(id: string, disabled: boolean): Promise<void>;
+  ledgerWindow(since_ms: number, until_ms: number): Promise<Partial<Record<LedgerMode, LedgerTotals>>>;
 }
 
 /** What the routes need from the object holding the global kill switch (the audit DO). */
@@ -88,6 +93,14 @@ const SESSION_ID_MAX = 210;
 type Ctx = { Bindings: Env };
 const bad = (field: string, message: string) => new HTTPException(400, { res: Response.json({ error: { type: "bad_request", field, message } }, { status: 400 }) });
 const notFound = (type: string, message: string) => Response.json({ error: { type, message } }, { status: 404 });
+
+/** A time query parameter: epoch ms (digits) or an ISO 8601 date; `fallback` when absent. Throws a 400 naming the field. */
+function timeParam(field: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === "") return fallback;
+  const ms = /^\d{1,15}$/.test(raw) ? Number(raw) : /^\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw) : NaN;
+  if (!Number.isFinite(ms)) throw bad(field, `${field} must be epoch milliseconds or an ISO 8601 date`);
+  return ms;
+}
 
 /** Builds the admin sub-app. */
 export function createAdminApp(deps: AdminDeps = defaultAdminDeps) {
@@ -186,6 +199,17 @@ export function createAdminApp(deps: AdminDeps = defaultAdminDeps) {
   app.get("/metrics", async (c) => {
     const { series, sessions } = await deps.index(c.env).series();
     return c.body(renderExposition(buildFamilies(series, sessions, { scan_hits: scanCache.hits, scan_misses: scanCache.misses })), 200, { "content-type": EXPOSITION_CONTENT_TYPE });
+  });
+
+  app.get("/report", async (c) => {
+    const since = timeParam("since", c.req.query("since"), 0);
+    const until = timeParam("until", c.req.query("until"), Date.now());
+    if (until <= since) throw bad("until", "until must be after since");
+    // Whole hour buckets: from the one holding `since` to the one holding `until` (inclusive).
+    const from = ledgerBucketOf(since), to = ledgerBucketOf(until) + LEDGER_BUCKET_MS;
+    const sums = await deps.index(c.env).ledgerWindow(from, to);
+    const rows = (["compact", "measure"] as const).flatMap((m) => (sums[m] ? [ledgerReport(m, sums[m])] : []));
+    return c.json({ since_ms: from, until_ms: to, rows });
   });
 
   app.route("/", createAdminAuditRoutes(deps.audit));

@@ -10,12 +10,14 @@
  * 3. `runStep` (src/do/run-step.ts) with the replay's virtual clock as `now_ms`;
  * 4. `decideForward` (apply, guarantee check, fail-open decision; src/gateway/decide-forward.ts),
  *    and the request headers it needs (the native edit's beta: src/gateway/request-headers.ts);
- * 5. `recordOutcome` (src/do/record-outcome.ts: rollback of a step that was not forwarded), as
- *    the Worker's one report RPC does;
- * 6. after the answer, the emulator's usage as the Worker's usage tap reports it: `recordUsage`
- *    (src/do/record-usage.ts: the session's estimator calibration learns from it) and
- *    `settleCachePair` (src/do/cache-breaks.ts: the cache-breaker diagnostics' confirmation),
- *    as the session DO's report RPC does.
+ * 5. `recordOutcome` (src/do/record-outcome.ts: rollback of a step that was not forwarded) and
+ *    the savings ledger's outcome half (src/do/savings-ledger.ts) at once, as the Worker's report
+ *    RPC does;
+ * 6. once the emulator billed the call (`settle`), its usage as the Worker's usage tap reports
+ *    it: `recordUsage` (src/do/record-usage.ts: the estimator calibration learns from it),
+ *    `settleCachePair` (src/do/cache-breaks.ts: the cache-breaker diagnostics' confirmation) and
+ *    the savings ledger's usage half, as the session DO's report RPC does (there one RPC carries
+ *    both halves; the ledger reads them in the same order).
  * Like the Worker's scan cache, each session host keeps its last received body, so a changed
  * system prompt is placed to the exact byte.
  * Not done here (no effect on what is forwarded): the archive, the audit trail.
@@ -27,11 +29,12 @@ import { prepareCompaction, stepFactsFor } from "../../../src/gateway/prepare-co
 import { QUIET_TRACE } from "../../../src/core/trace/record-tier-event";
 import { betaHeaderFor } from "../../../src/gateway/request-headers";
 import { recordOutcome } from "../../../src/do/record-outcome";
+import { recordUsage } from "../../../src/do/record-usage";
+import { settleLedger } from "../../../src/do/savings-ledger";
 import { runStep } from "../../../src/do/run-step";
 import { nextAlarm, runAlarm } from "../../../src/do/session-alarms";
 import { SessionStore } from "../../../src/do/session-store";
 import { encodeStepFacts } from "../../../src/core/facts/wire-facts";
-import { recordUsage } from "../../../src/do/record-usage";
 import type { CallUsage, SluiceTransform } from "../types";
 import { cacheReport, settleCachePair, type CacheReport } from "../../../src/do/cache-breaks";
 import { commonPrefixLength } from "../../../src/providers/shared/common-prefix";
@@ -111,16 +114,19 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     const out = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET_TRACE }, { session_id: id, facts, config, mode, correlation_id, now_ms: call.time_ms });
     const decision = decideForward(prepared, body, out, mode, correlation_id);
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
+    const counted = settleLedger(host.store, { outcome: decision.report, usage: null, estimated_input_tokens: 0 });
     host.store.flush();
     const set = decision.kind === "edited" && decision.beta !== undefined ? betaHeaderFor(new Headers(headers), decision.beta) : undefined;
-    const answered = host;
-    const onAnswer = (u: CallUsage): void => {
+    const store = host.store, sqlOf = host.sql;
+    const settle = (u: CallUsage) => {
       const usage = { input_tokens: u.input, cache_read_input_tokens: u.cache_read, cache_creation_input_tokens: u.cache_write, output_tokens: u.output };
-      recordUsage(answered.store, usage, { est_original: decision.report.tokens_original, est_sent: decision.report.tokens_sent }, call.time_ms);
-      settleCachePair(answered.store, answered.sql, usage);
-      answered.store.flush();
+      recordUsage(store, usage, { est_original: decision.report.tokens_original, est_sent: decision.report.tokens_sent }, call.time_ms);
+      settleCachePair(store, sqlOf, usage);
+      const d = settleLedger(store, { outcome: null, usage, estimated_input_tokens: decision.report.tokens_sent });
+      store.flush();
+      return { without_usd: d.without_usd, with_usd: d.with_usd, removals: counted.removals, removals_mentioned: counted.removals_mentioned, removals_deterministic: counted.removals_deterministic };
     };
-    return { body: decision.body, info: { engine_cost_usd: 0, note: decision.note }, onAnswer, ...(set ? { headers: set } : {}) };
+    return { body: decision.body, info: { engine_cost_usd: 0, note: decision.note }, settle, ...(set ? { headers: set } : {}) };
   };
 
   return {
