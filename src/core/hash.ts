@@ -100,3 +100,12 @@ function fmix(h: number): number {
   h ^= h >>> 16;
   return h >>> 0;
 }
+
+/**
+ * Hex digits kept of the prefix hashes the step facts carry per message, member and marker-free
+ * message (src/core/facts/prefix-facts.ts, cache-facts.ts, src/core/cache/system-diff.ts): 32
+ * bits, ample to tell two versions of one message apart between consecutive requests (a false
+ * "equal" has probability 2^-32 and only shifts a savings or cache-break figure, never an edit),
+ * and 4–8 bytes less per message on the step RPC.
+ */
+export const PREFIX_HASH_CHARS = 8;

@@ -16,8 +16,8 @@ const HEURISTIC = { head_chars: 500, engine: "heuristic" } as const;
 /** Cache facts of a Claude Code-sized request (src/core/facts/cache-facts.ts): 60 tools, a 30 KB system prompt, 3 markers. */
 const CACHE_FACTS: CacheFacts = {
   tools: Array.from({ length: 60 }, (): [string, string] => ["01234567", "89abcdef"]),
-  system: { at: "system", bytes: 30_000, chunks: Array.from({ length: Math.ceil(30_000 / 256) }, () => "01234567"), diff: { against: "0123456789ab", offset: 12_345, volatile: "timestamp" } },
-  markers: ["tools", "system", 400], unmarked: [[400, "0123456789ab"]], ttl_ms: null,
+  system: { at: "system", bytes: 30_000, chunks: Array.from({ length: Math.ceil(30_000 / 256) }, () => "01234567"), diff: { against: "01234567", offset: 12_345, volatile: "timestamp" } },
+  markers: ["tools", "system", 400], unmarked: [[400, "01234567"]], ttl_ms: null,
 };
 
 describe("step facts over the corpus's last calls", () => {
@@ -25,8 +25,8 @@ describe("step facts over the corpus's last calls", () => {
     it(`${id}: wire round trip, derived fields, no text beyond a failed result's first line, payload ≤ 16 KB + 200 B per pair`, () => {
       const s = readCorpusSession(id);
       const view = s.viewAt(s.calls.length - 1);
-      // The prefix facts as the gateway sends them: one short hash per message (their values do not matter for the size).
-      const prefix = { members: [{ key: "system", hash: "0123456789ab", bytes: 9000 }, { key: "tools", hash: "0123456789ab", bytes: 40000 }], message_hashes: view.messages.map(() => "0123456789ab"), cache: CACHE_FACTS };
+      // The prefix facts as the gateway sends them: one PREFIX_HASH_CHARS-digit hash per message (their values do not matter for the size).
+      const prefix = { members: [{ key: "system", hash: "01234567", bytes: 9000 }, { key: "tools", hash: "01234567", bytes: 40000 }], message_hashes: view.messages.map(() => "01234567"), cache: CACHE_FACTS };
       const facts = stepFactsOf(view, HEURISTIC, undefined, { prefix });
       const wire = encodeStepFacts(facts);
       expect(decodeStepFacts(JSON.parse(JSON.stringify(wire)))).toEqual(facts);

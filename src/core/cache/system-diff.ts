@@ -4,12 +4,12 @@
  * (src/gateway/scan-cache.ts); only an offset and a kind leave it, never the bytes
  * (DESIGN invariant 7).
  */
-import { hashBytes } from "../hash";
+import { hashBytes, PREFIX_HASH_CHARS } from "../hash";
 import { systemNode, type SystemDiff, type VolatileKind } from "../facts/cache-facts";
 import type { JsonNode } from "../../providers/shared/json-scan";
 
 /** Hex digits of the `against` hash: prefix-facts MESSAGE_HASH_CHARS, so it compares with the previous request's member or message hash. */
-const AGAINST_CHARS = 12;
+const AGAINST_CHARS = PREFIX_HASH_CHARS;
 /** Longest token examined around a difference, bytes each side: a timestamp or uuid is shorter. */
 const TOKEN_REACH = 48;
 

@@ -16,7 +16,7 @@
  * Cost: tool definitions and messages are memoised per lent node (like ./prefix-facts.ts); only
  * the system prompt's bytes are hashed again on each request (≈ 1 ns per byte).
  */
-import { hashBytes } from "../hash";
+import { hashBytes, PREFIX_HASH_CHARS } from "../hash";
 import type { JsonEntry, JsonNode } from "../../providers/shared/json-scan";
 import type { Provider } from "../view/types";
 
@@ -73,7 +73,7 @@ export interface CacheFacts {
 }
 
 /** Hex digits of a marker-free message hash: the same as a message hash, so the two compare. */
-const MESSAGE_HASH_CHARS = 12;
+const MESSAGE_HASH_CHARS = PREFIX_HASH_CHARS;
 
 const member = (n: JsonNode | undefined, key: string): JsonNode | undefined => (n?.type === "object" ? n.entries.find((e) => e.key === key)?.value : undefined);
 

@@ -12,12 +12,12 @@
  * element node, which the scan cache (src/gateway/scan-cache.ts) lends from the session's last
  * body: in a session served by one isolate only the new messages are hashed.
  */
-import { Hasher, hashBytes } from "../hash";
+import { Hasher, hashBytes, PREFIX_HASH_CHARS } from "../hash";
 import type { JsonNode } from "../../providers/shared/json-scan";
 import { cacheKeyHashes, type CacheFacts } from "./cache-facts";
 
-/** Hex digits kept of each message hash: 48 bits, ample to tell two versions of one message apart, and 4 bytes per message less on the step RPC. */
-export const MESSAGE_HASH_CHARS = 12;
+/** Hex digits kept of each message and member hash (src/core/hash.ts PREFIX_HASH_CHARS). */
+export const MESSAGE_HASH_CHARS = PREFIX_HASH_CHARS;
 
 /** One top-level member of the request body. */
 export interface MemberFacts {
