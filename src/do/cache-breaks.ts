@@ -155,15 +155,7 @@ function leftInCache(price: ModelPrice, u: Usage): number {
 /** A miss the hashes do not explain: the whole previous prefix was lost. */
 const unexplained = (p: Pending): CacheBreak => ({ cause: "unexplained", byte_offset: null, offset_exact: false, message_index: null, tools: null, members: [], gap_ms: p.gap_ms, tokens_affected: p.prev_tokens, cost_usd: null });
 
-function readPending(store: SessionStore): Pending | null {
-  const raw = store.getMeta(PENDING_META);
-  if (raw === null || raw === "") return null;
-  try {
-    return JSON.parse(raw) as Pending;
-  } catch {
-    return null;
-  }
-}
+const readPending = (store: SessionStore): Pending | null => store.getMetaJson<Pending>(PENDING_META);
 
 /** Counts the event and keeps it among the last MAX_CACHE_EVENTS. */
 function recordEvent(store: SessionStore, sql: SqlStorage, p: Pending, confirmed: boolean): void {

@@ -29,15 +29,7 @@ export interface LastPrefix {
  * value that does not parse counts as none.
  */
 export function swapLastPrefix(store: SessionStore, facts: StepFacts, now_ms: number): LastPrefix | null {
-  const raw = store.getMeta(LAST_PREFIX_META);
-  let prev: LastPrefix | null = null;
-  if (raw !== null && raw !== "") {
-    try {
-      prev = JSON.parse(raw) as LastPrefix;
-    } catch {
-      prev = null;
-    }
-  }
+  const prev = store.getMetaJson<LastPrefix>(LAST_PREFIX_META);
   if (facts.prefix !== null) {
     const cur: LastPrefix = { at_ms: now_ms, prefix: facts.prefix, message_tokens: facts.messages.map((m) => m.est_tokens), est_tokens: facts.est_tokens };
     store.setMeta(LAST_PREFIX_META, JSON.stringify(cur));

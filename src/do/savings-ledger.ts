@@ -109,18 +109,8 @@ export function noteLedgerStep(store: SessionStore, sql: SqlStorage, s: LedgerSt
   store.setMeta(PENDING, JSON.stringify(pending));
 }
 
-/** A JSON meta value, or null when absent, empty or not JSON. */
-function readJson<T>(store: SessionStore, key: string): T | null {
-  const raw = store.getMeta(key);
-  if (raw === null || raw === "") return null;
-  try {
-    return JSON.parse(raw) as T;
-  } catch {
-    return null;
-  }
-}
-const readPending = (store: SessionStore) => readJson<Pending>(store, PENDING);
-const readTokens = (store: SessionStore): TokenState => ({ ...EMPTY_TOKEN_STATE, ...readJson<Partial<TokenState>>(store, TOKENS) });
+const readPending = (store: SessionStore) => store.getMetaJson<Pending>(PENDING);
+const readTokens = (store: SessionStore): TokenState => ({ ...EMPTY_TOKEN_STATE, ...store.getMetaJson<Partial<TokenState>>(TOKENS) });
 
 /**
  * The calibration the ledger scales a body it did not see billed by: provider-reported ÷

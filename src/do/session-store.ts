@@ -79,6 +79,16 @@ export class SessionStore {
     const v = this.getMeta(key);
     return v === null ? fallback : Number(v);
   }
+  /** A JSON meta value (its shape is the writer's: not validated), or null when absent, empty or not JSON. */
+  getMetaJson<T>(key: string): T | null {
+    const raw = this.getMeta(key);
+    if (raw === null || raw === "") return null;
+    try {
+      return JSON.parse(raw) as T;
+    } catch {
+      return null;
+    }
+  }
   /** Buffers `meta[key] = value` (written by the next flush); a value equal to the current one is not rewritten. */
   setMeta(key: string, value: string | number): void {
     const v = String(value);
