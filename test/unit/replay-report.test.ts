@@ -89,7 +89,7 @@ describe("the report explains itself", () => {
       "  why 0.0%: why the saving is 0.0%: for Sluice, its decisions per call from the x-sluice-compaction header (under threshold, no candidates, server-managed, …)",
     ]) expect(table.split("\n")).toContain(line);
     const html = renderHtml(report);
-    expect(html).toContain("<dt>sluice</dt><dd>Sluice, default config: the gateway's pipeline and session step remove stale tool results once the history passes threshold_tokens, never breaking a request</dd>");
+    expect(html).toContain("<dt>sluice</dt><dd>Sluice, default config: the gateway's pipeline and session step remove stale tool results (superseded calls whole) when the cost model says a step pays, never breaking a request</dd>");
     expect(html).toContain("<dt>hit</dt><dd>cache hit ratio: cache read ÷ input tokens sent</dd>");
     expect(html).toContain("<dt>refetch</dt><dd>removed pairs whose same tool call (name + input) the session issued again later</dd>");
     expect(html).toContain('<p class="prices">Model and prices billed (USD per million tokens): claude-sonnet-4-5-20250929 — input 3.00, cache read 0.30, cache write 3.75, output 15.00</p>');

@@ -5,7 +5,7 @@
  */
 import { count, ms, pct, ratioPct, usd } from "./report-format";
 import { timingSavedPct, type StepTiming } from "./step-timing-report";
-import type { StrategyMetrics } from "./summarize-report";
+import { savedPercent, type StrategyMetrics } from "./summarize-report";
 
 /** Meaning of the "when gap" column (also the legend line of the step-timing section). */
 export const WHEN_GAP_MEANING =
@@ -40,7 +40,7 @@ export const COLUMNS: readonly ReportColumn[] = [
   { title: "cache write", meaning: "input tokens written to the prompt cache (Anthropic: 1.25× the input price)", cell: (m) => count(m.cache_write_tokens) },
   { title: "cost w/o $", meaning: "input cost without compaction: what the emulator billed `none`, USD", cell: (m) => usd(m.input_cost_without_usd) },
   { title: "cost with $", meaning: "input cost with the strategy: what the emulator billed it, plus engine cost, USD", cell: (m) => usd(m.input_cost_with_usd) },
-  { title: "saved", meaning: "(cost w/o − cost with) ÷ cost w/o; negative = the strategy costs more", cell: (m) => pct(m.savings_pct) },
+  { title: "saved", meaning: "(cost w/o − cost with) ÷ cost w/o; negative = the strategy costs more", cell: (m) => pct(savedPercent(m)) },
   { title: "hit", meaning: "cache hit ratio: cache read ÷ input tokens sent", cell: (m) => ratioPct(m.cache_hit_ratio) },
   { title: "when gap", meaning: WHEN_GAP_MEANING, cell: (m) => (hasSteps(m) ? `${pointsLost(m.step_timing!).toFixed(1)} pt` : "—") },
   { title: "pairs rm", meaning: "tool call/result pairs whose result the strategy removed or altered (bodies diffed)", cell: (m) => String(m.pairs_removed) },

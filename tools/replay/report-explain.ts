@@ -3,7 +3,7 @@
  * rule comes from: ./strategies/*.ts), and the reason beside a saving shown as 0.0%.
  */
 import { pct } from "./report-format";
-import type { StrategyMetrics } from "./summarize-report";
+import { savedPercent, type StrategyMetrics } from "./summarize-report";
 
 /** One line per known strategy (every name of ./strategies/registry.ts STRATEGY_NAMES). */
 export const STRATEGY_LEGEND: Readonly<Record<string, string>> = {
@@ -11,7 +11,7 @@ export const STRATEGY_LEGEND: Readonly<Record<string, string>> = {
   "anthropic-clear": "Anthropic context editing (clear_tool_uses_20250919) done client-side: over 100k input tokens, every tool result but the last 3 tool uses' → [cleared]",
   "observation-mask": "SWE-agent LastNObservations: keep the last 5 tool results, older ones → \"Old environment output: (N lines omitted)\"",
   "idle-microcompact": "Claude Code time-based microcompact: after ≥ 60 min idle, every tool result but the 5 newest → [Old tool result content cleared]",
-  sluice: "Sluice, default config: the gateway's pipeline and session step remove stale tool results once the history passes threshold_tokens, never breaking a request",
+  sluice: "Sluice, default config: the gateway's pipeline and session step remove stale tool results (superseded calls whole) when the cost model says a step pays, never breaking a request",
   "sluice-splice": "Sluice with config mechanism = splice: removed results are cut out of the forwarded body",
   "sluice-native": "Sluice with config mechanism = native: a context-management edit in the request has the provider clear them",
 };
@@ -50,7 +50,7 @@ export function describeDecisions(decisions: Readonly<Record<string, number>>): 
  * trigger was never reached); or removals whose saving the cache writes they caused cancelled.
  */
 export function zeroReason(strategy: string, m: StrategyMetrics): string | null {
-  if (pct(m.savings_pct) !== "0.0%") return null;
+  if (pct(savedPercent(m)) !== "0.0%") return null;
   if (strategy === "none") return "baseline";
   if (Object.keys(m.decisions).length > 0) return describeDecisions(m.decisions);
   if (m.pairs_removed === 0) return "nothing removed: its trigger was never reached";

@@ -182,6 +182,14 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
   };
 }
 
+/**
+ * The saving in percent of the cost without compaction, from the dollar figures (not from the
+ * rounded `savings_pct`, which rounded again would disagree with the operator table's figure).
+ */
+export function savedPercent(m: Pick<StrategyMetrics, "savings_usd" | "input_cost_without_usd">): number {
+  return m.input_cost_without_usd === 0 ? 0 : (m.savings_usd / m.input_cost_without_usd) * 100;
+}
+
 /** The ledger's sums over `calls` (null when no call carries ledger figures). */
 function ledgerOf(calls: readonly CallRecord[]): StrategyMetrics["ledger"] {
   if (!calls.some((c) => c.ledger !== undefined)) return null;
