@@ -51,6 +51,16 @@ describe("step facts over the corpus's last calls", () => {
     });
   });
 
+  it("the encoder joins the message hashes into one string and refuses one that is not PREFIX_HASH_CHARS long", () => {
+    const s = readCorpusSession(CORPUS_IDS[0]!);
+    const view = s.viewAt(1);
+    const prefix = { members: [], message_hashes: view.messages.map((_, i) => String(i).padStart(8, "0")) };
+    const wire = encodeStepFacts(stepFactsOf(view, HEURISTIC, undefined, { prefix }));
+    expect(wire.prefix!.message_hashes).toBe(prefix.message_hashes.join(""));
+    expect(decodeStepFacts(wire).prefix).toEqual(prefix);
+    expect(() => encodeStepFacts(stepFactsOf(view, HEURISTIC, undefined, { prefix: { members: [], message_hashes: ["abc"] } }))).toThrow("prefix.message_hashes[0] has 3 characters, not 8");
+  });
+
   it("a message numbered out of order is refused by the encoder (the pipeline then forwards the original bytes)", () => {
     const s = readCorpusSession(CORPUS_IDS[0]!);
     const facts = stepFactsOf(s.viewAt(0), HEURISTIC);

@@ -8,6 +8,7 @@
  */
 import type { CallFacts, MessageFacts, PairFacts, StepFacts } from "./step-facts";
 import type { PrefixFacts } from "./prefix-facts";
+import { PREFIX_HASH_CHARS } from "../hash";
 
 /** Flag bits of a pair. */
 const IS_ERROR = 1, LOOKS_FAILED = 2, READONLY = 4, SHELL = 8, REFERENCE_REPLY = 16;
@@ -44,8 +45,12 @@ export interface WireFacts {
   /** Messages with mention keys only (most have none): [message index, keys as indexes into `strings`]. */
   message_mentions: Array<[number, number[]]>;
   pairs: PairTuple[];
-  /** StepFacts.prefix as it is (already compact: one short hash per message). */
-  prefix: PrefixFacts | null;
+  /**
+   * StepFacts.prefix with its message hashes joined into one string (each is PREFIX_HASH_CHARS
+   * hex digits, src/core/hash.ts, so the split is by width): 3 bytes less per message than an
+   * array of strings.
+   */
+  prefix: (Omit<PrefixFacts, "message_hashes"> & { message_hashes: string }) | null;
 }
 
 /** Encodes `f` for the step RPC. Throws when a message's index is not its position. */
@@ -79,7 +84,7 @@ export function encodeStepFacts(f: StepFacts): WireFacts {
         c.intent, p.head_bytes ?? -1, p.error_line, p.result_head, p.input_head, c.refs.map(ref),
       ];
     }),
-    prefix: f.prefix,
+    prefix: f.prefix === null ? null : { ...f.prefix, message_hashes: joinHashes(f.prefix.message_hashes) },
   };
 }
 
@@ -103,5 +108,18 @@ export function decodeStepFacts(w: WireFacts): StepFacts {
       head_bytes: head === -1 ? null : head, error_line, result_head, input_head,
     };
   });
-  return { provider: w.provider, model: w.model, est_tokens: w.est_tokens, turn_count: w.turn_count, server_managed: w.server_managed, orphan_call_messages: w.orphan_call_messages, betas: w.betas, messages, pairs, prefix: w.prefix ?? null };
+  return { provider: w.provider, model: w.model, est_tokens: w.est_tokens, turn_count: w.turn_count, server_managed: w.server_managed, orphan_call_messages: w.orphan_call_messages, betas: w.betas, messages, pairs, prefix: w.prefix ? { ...w.prefix, message_hashes: splitHashes(w.prefix.message_hashes) } : null };
+}
+
+/** The hashes joined; throws when one is not PREFIX_HASH_CHARS long (the split could not undo the join). */
+function joinHashes(hashes: readonly string[]): string {
+  for (const [i, h] of hashes.entries()) if (h.length !== PREFIX_HASH_CHARS) throw new Error(`prefix.message_hashes[${i}] has ${h.length} characters, not ${PREFIX_HASH_CHARS}`);
+  return hashes.join("");
+}
+
+/** joinHashes undone. */
+function splitHashes(joined: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < joined.length; i += PREFIX_HASH_CHARS) out.push(joined.slice(i, i + PREFIX_HASH_CHARS));
+  return out;
 }
