@@ -19,6 +19,14 @@ export interface PlaceholderOptions {
   archived: boolean;
 }
 
+/**
+ * The placeholder options a config selects: non-null only at `guarantee_level: "placeholders"`
+ * (at `strict` nothing is written into a request; `rewrite` adds no marker either).
+ */
+export function placeholderOptionsOf(config: { guarantee_level: string; archive_removed: boolean }): PlaceholderOptions | null {
+  return config.guarantee_level === "placeholders" ? { archived: config.archive_removed } : null;
+}
+
 /** The decoded marker text for pair `id` (see the module comment for the exact forms). */
 export function placeholderText(id: string, opts: PlaceholderOptions): string {
   return opts.archived ? `\n[sluice: rest of tool result removed; archive id ${id}]` : "\n[sluice: rest of tool result removed]";
