@@ -144,6 +144,14 @@ function forwarded(provider: Provider, body: string, actions: StepOutput["plan"]
 const LISTING = "src/a.ts\\nsrc/b.ts\\nsrc/c.ts\\nsrc/d.ts\\nsrc/e.ts\\n";
 
 describe("placeholders: exact forwarded bytes", () => {
+  it("the marker's documented bytes (docs/configuration.md)", () => {
+    expect(dec.decode(placeholderBytes("toolu_01A", { archived: false }))).toBe("\\n[sluice: rest of tool result removed]");
+    expect(placeholderBytes("toolu_01A", { archived: false }).length).toBe(39);
+    expect(dec.decode(placeholderBytes("toolu_01A", { archived: true }))).toBe("\\n[sluice: rest of tool result removed; archive id toolu_01A]");
+    expect(dec.decode(placeholderBytes('a"b', { archived: true }))).toBe('\\n[sluice: rest of tool result removed; archive id a\\"b]');
+    expect(placeholderOptionsOf({ guarantee_level: "strict", archive_removed: true })).toBeNull();
+    expect(placeholderOptionsOf({ guarantee_level: "rewrite", archive_removed: true })).toBeNull();
+  });
   it("Anthropic: a truncated tool_result ends with the marker naming its archive id", () => {
     const body = `{"model":"claude-sonnet-4-5","max_tokens":100,"messages":[{"role":"user","content":"list"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01A","name":"Bash","input":{"command":"ls"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01A","content":"${LISTING}"}]},{"role":"assistant","content":"ok"},{"role":"user","content":"next"}]}`;
     const act = { toolu_01A: { kind: "truncate_result" as const, head_bytes: 18 } };
