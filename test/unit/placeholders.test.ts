@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { anthropicAdapter as A } from "../../src/providers/anthropic-messages";
 import { applyPlan } from "../../src/core/plan/apply-plan";
 import { checkGuarantee } from "../../src/core/plan/check-guarantee";
-import { placeholderBytes, placeholderOptionsOf } from "../../src/core/plan/placeholder";
+import { markerPlace, placeholderBytes, placeholderOptionsOf } from "../../src/core/plan/placeholder";
+import { spliceOut } from "../../src/providers/shared/splice";
 import { decideForward } from "../../src/gateway/decide-forward";
 import { prepareCompaction } from "../../src/gateway/prepare-compaction";
 import type { StepOutput } from "../../src/session/step-types";
@@ -174,5 +175,29 @@ describe("placeholders: exact forwarded bytes", () => {
     expect(forwarded("openai-responses", body, { call_r1: { kind: "truncate_result", head_bytes: 10, tail_bytes: 10 } }, { guarantee_level: "placeholders", archive_removed: true })).toBe(
       body.replace(LISTING, "src/a.ts\\n\\n[sluice: rest of tool result removed; archive id call_r1]src/e.ts\\n"),
     );
+  });
+});
+
+describe("placeholders: splicing and the marker place", () => {
+  const b = enc.encode("0123456789");
+  const X = enc.encode("X");
+  it("inserts before the original byte at its offset, also at a deletion's start and at the end", () => {
+    expect(dec.decode(spliceOut(b, [{ start: 2, end: 5 }], [{ at: 2, bytes: X }]))).toBe("01X56789");
+    expect(dec.decode(spliceOut(b, [{ start: 2, end: 5 }], [{ at: 5, bytes: X }]))).toBe("01X56789");
+    expect(dec.decode(spliceOut(b, [], [{ at: 10, bytes: X }, { at: 0, bytes: X }]))).toBe("X0123456789X");
+    expect(spliceOut(b, [], [])).toBe(b);
+  });
+  it("refuses an insertion inside a deleted range or out of bounds", () => {
+    expect(() => spliceOut(b, [{ start: 2, end: 5 }], [{ at: 3, bytes: X }])).toThrow(RangeError);
+    expect(() => spliceOut(b, [], [{ at: 11, bytes: X }])).toThrow(RangeError);
+  });
+  it("places the marker at the first removed text byte, else after the last kept text before a removed part", () => {
+    // Two text literals [0,10) and [20,30) (quotes included), a media part [12,18) between them.
+    const texts = [{ start: 0, end: 10 }, { start: 20, end: 30 }];
+    expect(markerPlace(texts, [{ start: 4, end: 9 }, { start: 20, end: 31 }])).toBe(4);
+    expect(markerPlace(texts, [{ start: 11, end: 19 }, { start: 25, end: 29 }])).toBe(9);
+    expect(markerPlace(texts, [{ start: 19, end: 31 }])).toBe(9);
+    expect(markerPlace([{ start: 20, end: 30 }], [{ start: 11, end: 19 }])).toBeNull();
+    expect(markerPlace([], [{ start: 1, end: 2 }])).toBeNull();
   });
 });
