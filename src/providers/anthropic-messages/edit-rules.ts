@@ -161,8 +161,7 @@ function resultDeletions(bytes: Uint8Array, history: LocatedHistory, pair: ToolP
         return { ranges: cutText(texts, bytes, action.head_bytes, action.tail_bytes ?? 0).ranges, texts };
     }
   }
-  const ranges = partDeletions(bytes, block, action);
-  return typeof ranges === "string" ? ranges : { ranges: ranges.ranges, texts: ranges.texts };
+  return partDeletions(bytes, block, action);
 }
 
 /** resultDeletions for a tool_result whose content is an array of parts. */
@@ -178,6 +177,7 @@ function partDeletions(bytes: Uint8Array, block: LocatedBlock, action: ResultAct
   return typeof ranges === "string" ? ranges : { ranges, texts: texts.map((t) => t.node) };
 }
 
+/** The deletions of partDeletions, given the parts and the non-empty text parts (in order), or a refusal reason. */
 function partRanges(bytes: Uint8Array, rp: NonNullable<ReturnType<typeof resultParts>>, texts: { index: number; node: StringNode }[], action: ResultAction): ByteRange[] | string {
   switch (action.kind) {
     case "strip_media": {
