@@ -36,6 +36,7 @@ import { errorName, logFailOpen } from "./log-fail-open";
 import { Deadline, withDeadline } from "./deadline";
 import { stepTermFields, type StepTermFields } from "../core/audit/audit-record";
 import type { RemainingCallsTable } from "../core/cost/session-lengths";
+import { placeholderOptionsOf } from "../core/plan/placeholder";
 
 export { COMPACTION_HEADER };
 
@@ -146,7 +147,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const stepMs = deps.now() - t0;
 
   // 4. Apply by splicing, then the independent check of the edited bytes.
-  const decision = decideForward(prepared, received, out, deps.mode, req.requestId);
+  const decision = decideForward(prepared, received, out, deps.mode, req.requestId, placeholderOptionsOf(deps.config));
   if (isFailOpen(decision.report.outcome)) log(decision.report.outcome, sid, est);
   if (decision.kind === "edited" && deps.mode === "compact") {
     if (deps.config.archive_removed && out.new_pair_ids.length > 0) {

@@ -4,7 +4,8 @@
  * step's answer, decide which bytes go upstream. Steps:
  * 1. session disabled → the original bytes;
  * 2. a non-empty plan is applied by splicing (src/core/plan/apply-plan.ts, with its
- *    drop_pair → drop_result fallback) and checked (src/core/plan/check-guarantee.ts) — in
+ *    drop_pair → drop_result fallback; at level `placeholders` with the markers of
+ *    src/core/plan/placeholder.ts) and checked at the same level (src/core/plan/check-guarantee.ts) — in
  *    measurement mode too, so it counts only what would really have been sent; a throw or a
  *    failed check → the original bytes and the step is rolled back (never re-applied);
  * 3. compact mode forwards the edited bytes; measurement mode forwards the original.
@@ -20,6 +21,7 @@ import type { FailOpenReason, OutcomeReport, StepOutput } from "../session/step-
 import type { Prepared } from "./prepare-compaction";
 import { decideNative } from "./decide-native";
 import { calibrate } from "../core/tokens/calibrate";
+import type { PlaceholderOptions } from "../core/plan/placeholder";
 
 /** What to forward. `kind` "edited" means the plan passed the check (the bytes may still equal the original when every action was refused). */
 export interface ForwardDecision {
@@ -56,6 +58,8 @@ export function summaryOf(mode: Exclude<CompactionMode, "off">, out: StepOutput,
 /**
  * Decides the forwarded bytes for a prepared request and its step output. Never throws. The
  * check scans the edited bytes fresh: nothing of the reader's parse of them, no cache.
+ * `placeholders`: the level's options (src/core/plan/placeholder.ts `placeholderOptionsOf`);
+ * null (the default) is level `strict`.
  */
 export function decideForward(
   prepared: Extract<Prepared, { kind: "ready" }>,
@@ -63,6 +67,7 @@ export function decideForward(
   out: StepOutput,
   mode: Exclude<CompactionMode, "off">,
   correlation_id: string,
+  placeholders: PlaceholderOptions | null = null,
 ): ForwardDecision {
   const est = prepared.parsed.view.est_tokens;
   const base = { correlation_id, rollback_step: null, tokens_original: est, tokens_sent: est, pairs_removed: 0, would_send: null };
@@ -82,10 +87,10 @@ export function decideForward(
   let pairs = 0;
   if (Object.keys(out.plan.actions).length > 0) {
     try {
-      const applied = applyPlan(prepared.adapter, prepared.parsed, out.plan);
+      const applied = applyPlan(prepared.adapter, prepared.parsed, out.plan, placeholders);
       edited = applied.bytes;
       if (edited !== original) {
-        const check = checkGuarantee(prepared.adapter, original, edited, { input: prepared.parsed });
+        const check = checkGuarantee(prepared.adapter, original, edited, { input: prepared.parsed, ...(placeholders ? { placeholders } : {}) });
         if (!check.ok || !check.output) return failOpen("guarantee_check");
         sent = check.output.view.est_tokens;
         pairs = Object.entries(out.plan.actions).filter(([id, a]) => a.kind !== "keep" && applied.refused[id] === undefined).length;

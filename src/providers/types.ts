@@ -20,6 +20,12 @@ export interface ParsedRequest {
    */
   inputRanges?: readonly ByteRange[];
   /**
+   * Raw byte range in `bytes` of each pair's result (its content/output value), aligned with
+   * `view.pairs`: the guarantee checker at level `placeholders` attributes a marker to the pair
+   * whose result holds it. Absent: no marker is accepted.
+   */
+  resultRanges?: readonly ByteRange[];
+  /**
    * The adapter's own structural index of `root`, kept by `read` so that `compile` does not
    * locate everything again (opaque outside the adapter, which uses it only when `provider` is
    * its own). A plain field, not a cache keyed by the root: a WeakMap entry keeps its value alive
@@ -40,6 +46,13 @@ export interface CompiledPlan {
   deletions: ByteRange[];
   /** Pair ids whose requested action was downgraded to keep (locked, or a provider rule forbade it), with the reason. */
   refused: Record<string, string>;
+  /**
+   * Pair id → input offset inside the result's kept text (a string literal, never inside an
+   * escape or character) where a marker would stand, for each applied `drop_result` and
+   * `truncate_result` that removed bytes (src/core/plan/placeholder.ts `markerPlace`). Used only at
+   * guarantee level `placeholders`. Absent or missing an id: no place for that pair.
+   */
+  anchors?: Record<string, number>;
 }
 
 export interface ProviderAdapter {

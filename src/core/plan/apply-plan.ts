@@ -1,19 +1,24 @@
 /**
  * Applies an EditPlan to a parsed request by splicing (pure): the adapter compiles the plan into
  * byte deletions (refusing what its provider rules forbid), and the output is the original bytes
- * with those ranges removed — never a re-serialisation (DESIGN §2, case B12). An empty plan, or a
- * plan whose every action is refused, returns the original bytes object itself.
+ * with those ranges removed — never a re-serialisation (DESIGN §2, case B12). At guarantee level
+ * `placeholders` the one fixed marker of ./placeholder.ts is also inserted where each result cut
+ * begins. An empty plan, or a plan whose every action is refused, returns the original bytes
+ * object itself.
  */
 import type { ByteRange } from "../view/types";
 import type { EditPlan } from "./types";
-import type { ParsedRequest, ProviderAdapter } from "../../providers/types";
+import type { CompiledPlan, ParsedRequest, ProviderAdapter } from "../../providers/types";
 import { spliceOut } from "../../providers/shared/splice";
+import { placeholderBytes, type Insertion, type PlaceholderOptions } from "./placeholder";
 
 /** Output of applyPlan: the new body, the deletions applied, and the refused pair ids with reasons. */
 export interface AppliedPlan {
   bytes: Uint8Array;
   /** Sorted, non-overlapping ranges removed from the original bytes. */
   deletions: ByteRange[];
+  /** Markers inserted (level `placeholders` only; [] at `strict`), offsets in the original bytes. */
+  insertions: Insertion[];
   /** Pair id → why its action was downgraded to keep. */
   refused: Record<string, string>;
   /** Pair ids whose refused drop_pair was applied as drop_result instead. */
@@ -29,15 +34,41 @@ export interface AppliedPlan {
  * short exact head. This is deterministic in the plan and the body, so the sticky ledger still
  * produces byte-identical prefixes (DESIGN invariant 6). Refusals kept in `refused` are those
  * that remain after the fallback; `downgraded` lists the pair ids that fell back.
+ *
+ * `placeholders` (level `placeholders` only; null at `strict`, where nothing is inserted): each
+ * applied drop_result / truncate_result gets its pair's marker at the adapter's anchor. One with
+ * no anchor is kept instead (refused "no_marker_place"), so at this level no result is cut
+ * without its marker. Drop_pair and strip_media carry no marker (docs/configuration.md).
  */
-export function applyPlan(adapter: ProviderAdapter, parsed: ParsedRequest, plan: EditPlan): AppliedPlan {
+export function applyPlan(adapter: ProviderAdapter, parsed: ParsedRequest, plan: EditPlan, placeholders: PlaceholderOptions | null = null): AppliedPlan {
   let compiled = adapter.compile(parsed, plan);
+  let actions = plan.actions;
   const unlocked = new Set(parsed.view.pairs.filter((p) => p.locked === null).map((p) => p.id));
   const downgraded = Object.keys(compiled.refused).filter((id) => plan.actions[id]?.kind === "drop_pair" && unlocked.has(id));
   if (downgraded.length > 0) {
-    const actions = { ...plan.actions };
+    actions = { ...actions };
     for (const id of downgraded) actions[id] = { kind: "drop_result" };
     compiled = adapter.compile(parsed, { actions });
   }
-  return { bytes: spliceOut(parsed.bytes, compiled.deletions), deletions: compiled.deletions, refused: compiled.refused, downgraded };
+  if (placeholders === null) return { bytes: spliceOut(parsed.bytes, compiled.deletions), deletions: compiled.deletions, insertions: [], refused: compiled.refused, downgraded };
+  const unplaced = cutsWithoutAnchor(actions, compiled);
+  if (unplaced.length > 0) {
+    actions = { ...actions };
+    for (const id of unplaced) delete actions[id];
+    compiled = adapter.compile(parsed, { actions });
+    for (const id of unplaced) compiled.refused[id] = "no_marker_place";
+  }
+  const insertions: Insertion[] = Object.entries(compiled.anchors ?? {})
+    .filter(([id]) => isCut(actions[id]?.kind) && compiled.refused[id] === undefined)
+    .map(([id, at]) => ({ at, bytes: placeholderBytes(id, placeholders) }));
+  return { bytes: spliceOut(parsed.bytes, compiled.deletions, insertions), deletions: compiled.deletions, insertions, refused: compiled.refused, downgraded };
+}
+
+function isCut(kind: string | undefined): boolean {
+  return kind === "drop_result" || kind === "truncate_result";
+}
+
+/** Applied result cuts the adapter found no marker place for. */
+function cutsWithoutAnchor(actions: EditPlan["actions"], compiled: CompiledPlan): string[] {
+  return Object.entries(actions).filter(([id, a]) => isCut(a.kind) && compiled.refused[id] === undefined && compiled.anchors?.[id] === undefined).map(([id]) => id);
 }

@@ -18,11 +18,19 @@
  *    strings are cut only inside messages holding the result of an unlocked pair;
  * 6. the provider's rules hold on the output (`adapter.checkRules`).
  * Identical bytes are always ok (forwarding the original is the fail-open path).
+ *
+ * Level `placeholders` (`opts.placeholders` set; ./placeholder.ts): a string literal may also be
+ * an exact head + one marker + an exact tail of its input, the marker being exactly the bytes of
+ * the pair whose input result (`ParsedRequest.resultRanges`) holds the literal; each pair carries
+ * at most one marker, only an unlocked pair, and only when its result lost bytes. Any other
+ * added byte is a violation; at `strict` (no option) every marker is one.
  */
 import type { ParsedRequest, ProviderAdapter } from "../../providers/types";
 import { scanJson, type JsonNode } from "../../providers/shared/json-scan";
 import { byteComparer, type SameBytes } from "./same-bytes";
 import { messageAt } from "./message-at";
+import { markerLookup, type MarkerLookup } from "./marker-lookup";
+import type { PlaceholderOptions } from "./placeholder";
 
 /** Verdict: ok, or the list of violated properties (human-readable, no prompt text). */
 export interface GuaranteeResult {
@@ -38,6 +46,8 @@ export interface GuaranteeResult {
 /** Options: a pre-parsed input (the gateway already has one) saves one parse. */
 export interface CheckOptions {
   input?: ParsedRequest;
+  /** Level `placeholders`: markers of ./placeholder.ts are accepted where proven. Absent: level `strict`, no byte may be added. */
+  placeholders?: PlaceholderOptions;
 }
 
 /**
@@ -64,7 +74,8 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
   if (inParsed.view.server_managed !== null) v.push(`history is server-managed (${inParsed.view.server_managed}) but was edited`);
 
   // 2–3. Structure: top level identical except the history; the history derived by deletions.
-  const walk = new Walk(input, output, same, new Set(adapter.removableMembers ?? []));
+  const markerFor = opts.placeholders ? markerLookup(inParsed, opts.placeholders) : null;
+  const walk = new Walk(input, output, same, new Set(adapter.removableMembers ?? []), markerFor);
   const inRoot = inParsed.root;
   let kept: number[] = [];
   if (inRoot.type !== "object" || outRoot.type !== "object") return { ok: false, violations: ["body is not an object"] };
@@ -141,9 +152,17 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
   for (const o of inView.orphans) if (!outOrphans.has(`${o.kind}\u0000${o.id}`)) v.push(`orphan ${o.id} (${o.kind}) changed`);
 
   const resultHosts = new Set(inView.pairs.filter((p) => p.locked === null).map((p) => p.result.message_index));
-  for (const cut of walk.cuts) {
+  const marked = new Set<string>();
+  for (const { at: cut, marker } of walk.cuts) {
     const m = messageAt(inView.messages, cut);
     if (!m || !resultHosts.has(m.index)) v.push(`string cut at byte ${cut} is outside an editable tool result`);
+    if (marker === undefined) continue;
+    if (marked.has(marker.id)) v.push(`pair ${marker.id} carries more than one marker`);
+    marked.add(marker.id);
+    const pk = outPairs.get(marker.id);
+    const before = inParsed.resultRanges?.[inPairs.get(marker.id)!];
+    const after = pk === undefined ? undefined : outParsed.resultRanges?.[pk];
+    if (!before || !after || after.end - after.start - marker.length >= before.end - before.start) v.push(`pair ${marker.id} carries a marker but its result lost no bytes`);
   }
 
   // 6. Provider rules.
@@ -153,15 +172,16 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
 
 /** Structural derivation of an output subtree from an input subtree by deletions only. */
 class Walk {
-  /** Input offsets where a string literal was cut (start of the removed middle). */
-  cuts: number[] = [];
+  /** Input offsets where a string literal was cut (start of the removed middle), with the marker placed there (level `placeholders`). */
+  cuts: { at: number; marker?: { id: string; length: number } }[] = [];
   /** History array only: whether each kept output element is byte-identical to its input element. */
   identical: boolean[] = [];
   /**
    * @param same compares ranges of `a` (input) with ranges of `b` (output), ./same-bytes.ts
    * @param removable keys a history message may lose whole (adapter.removableMembers).
+   * @param markerFor the marker allowed in the input string starting at an offset (level `placeholders`), or null.
    */
-  constructor(readonly a: Uint8Array, readonly b: Uint8Array, readonly same: SameBytes, readonly removable: ReadonlySet<string>) {}
+  constructor(readonly a: Uint8Array, readonly b: Uint8Array, readonly same: SameBytes, readonly removable: ReadonlySet<string>, readonly markerFor: MarkerLookup | null = null) {}
 
   /** Whether `o` derives from `i`; records cuts only on success. `message`: `i` is a history element. */
   node(i: JsonNode, o: JsonNode, message = false): boolean {
@@ -301,16 +321,46 @@ class Walk {
     const oe = o.end - 1;
     const olen = oe - os;
     const ilen = ie - is;
-    if (olen >= ilen) return false;
+    if (olen >= ilen) return this.marked(i, o);
     let pre = 0;
     while (pre < olen && a[is + pre] === b[os + pre]) pre++;
     let suf = 0;
     while (suf < olen && a[ie - 1 - suf] === b[oe - 1 - suf]) suf++;
-    if (pre + suf < olen) return false;
+    if (pre + suf < olen) return this.marked(i, o);
     // Any head length h in [olen - suf, pre] works bytewise; both cut ends must be boundaries.
     for (let h = Math.min(pre, olen); h >= olen - suf; h--) {
       if (isCharBoundary(a, is, ie, is + h) && isCharBoundary(a, is, ie, ie - (olen - h))) {
-        this.cuts.push(is + h);
+        this.cuts.push({ at: is + h });
+        return true;
+      }
+    }
+    return this.marked(i, o);
+  }
+
+  /**
+   * Whether output literal `o` is input literal `i` as head + marker + tail (level
+   * `placeholders`): the marker is the one of the pair whose result holds `i`, head and tail are
+   * exact and end on character boundaries, and head + tail is at most the input.
+   */
+  private marked(i: JsonNode, o: JsonNode): boolean {
+    const marker = this.markerFor?.(i.start);
+    if (!marker) return false;
+    const { a, b } = this;
+    const m = marker.bytes;
+    const is = i.start + 1;
+    const ie = i.end - 1;
+    const os = o.start + 1;
+    const oe = o.end - 1;
+    const rest = oe - os - m.length;
+    if (rest < 0 || rest > ie - is) return false;
+    let pre = 0;
+    while (pre < rest && a[is + pre] === b[os + pre]) pre++;
+    let suf = 0;
+    while (suf < rest && a[ie - 1 - suf] === b[oe - 1 - suf]) suf++;
+    for (let h = Math.min(pre, rest); h >= rest - suf; h--) {
+      if (!m.every((x, k) => b[os + h + k] === x)) continue;
+      if (isCharBoundary(a, is, ie, is + h) && isCharBoundary(a, is, ie, ie - (rest - h))) {
+        this.cuts.push({ at: is + h, marker: { id: marker.id, length: m.length } });
         return true;
       }
     }

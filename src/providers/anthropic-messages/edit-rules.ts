@@ -24,11 +24,12 @@ import { mergeRanges } from "../shared/splice";
 import { deleteItems } from "../shared/delete-items";
 import { boundaryAtOrAfter, boundaryAtOrBefore, isWhitespaceUnit, unitLength } from "../shared/cut-string";
 import { getMember } from "../shared/json-scan";
-import { locateHistory, mayFollowSystem, mayPrecedeSystem, resultParts, type ArrayNode, type LocatedHistory, type StringNode } from "./locate-blocks";
+import { locateHistory, mayFollowSystem, mayPrecedeSystem, resultParts, type ArrayNode, type LocatedBlock, type LocatedHistory, type StringNode } from "./locate-blocks";
 import { isMediaPart } from "./wire";
 import type { ResultAction } from "../shared/edit-result-content";
 import { screenPlan } from "../shared/screen-plan";
 import { DROP_RESULT_HEAD_BYTES } from "../../core/plan/drop-result-head";
+import { markerPlace } from "../../core/plan/placeholder";
 
 
 
@@ -79,12 +80,18 @@ export function compileAnthropic(parsed: ParsedRequest, plan: EditPlan): Compile
     }
   }
   for (const [mi, set] of dropBlocks) deletions.push(...deleteItems(history.messages[mi]!.content as ArrayNode, set));
+  const anchors: Record<string, number> = {};
   for (const [pair, action] of resultEdits) {
     const out = resultDeletions(bytes, history, pair, action);
-    if (typeof out === "string") refused[pair.id] = out;
-    else deletions.push(...out);
+    if (typeof out === "string") {
+      refused[pair.id] = out;
+      continue;
+    }
+    deletions.push(...out.ranges);
+    const place = action.kind === "strip_media" ? null : markerPlace(out.texts, out.ranges);
+    if (place !== null) anchors[pair.id] = place;
   }
-  return { deletions: mergeRanges(deletions, bytes.length), refused };
+  return { deletions: mergeRanges(deletions, bytes.length), refused, ...(Object.keys(anchors).length > 0 ? { anchors } : {}) };
 }
 
 /** Indices of messages whose every block is a tool block of a dropped pair. */
@@ -138,21 +145,27 @@ function pairKeeping(dropPairs: Map<string, ToolPair>, mi: number): ToolPair | u
   return best?.pair;
 }
 
-/** Deletions inside one tool_result for a result-only action, or a refusal reason. */
-function resultDeletions(bytes: Uint8Array, history: LocatedHistory, pair: ToolPair, action: ResultAction): ByteRange[] | string {
+/** Deletions inside one tool_result for a result-only action with the result's text literals (in order), or a refusal reason. */
+function resultDeletions(bytes: Uint8Array, history: LocatedHistory, pair: ToolPair, action: ResultAction): { ranges: ByteRange[]; texts: StringNode[] } | string {
   const block = history.messages[pair.result.message_index]!.blocks[pair.result.block_index]!;
   const content = getMember(block.node, "content");
-  if (!content) return [];
+  if (!content) return { ranges: [], texts: [] };
   if (content.type === "string") {
+    const texts = [content];
     switch (action.kind) {
       case "strip_media":
-        return [];
+        return { ranges: [], texts };
       case "drop_result":
-        return cutText([content], bytes, DROP_RESULT_HEAD_BYTES, 0).ranges;
+        return { ranges: cutText(texts, bytes, DROP_RESULT_HEAD_BYTES, 0).ranges, texts };
       case "truncate_result":
-        return cutText([content], bytes, action.head_bytes, action.tail_bytes ?? 0).ranges;
+        return { ranges: cutText(texts, bytes, action.head_bytes, action.tail_bytes ?? 0).ranges, texts };
     }
   }
+  return partDeletions(bytes, block, action);
+}
+
+/** resultDeletions for a tool_result whose content is an array of parts. */
+function partDeletions(bytes: Uint8Array, block: LocatedBlock, action: ResultAction): { ranges: ByteRange[]; texts: StringNode[] } | string {
   const rp = resultParts(bytes, block, "tool_result");
   if (!rp) return "unexpected_content";
   const texts: { index: number; node: StringNode }[] = [];
@@ -160,6 +173,12 @@ function resultDeletions(bytes: Uint8Array, history: LocatedHistory, pair: ToolP
     const t = getMember(p.node, "text");
     if (p.type === "text" && t?.type === "string" && t.end - t.start > 2) texts.push({ index: p.index, node: t });
   }
+  const ranges = partRanges(bytes, rp, texts, action);
+  return typeof ranges === "string" ? ranges : { ranges, texts: texts.map((t) => t.node) };
+}
+
+/** The deletions of partDeletions, given the parts and the non-empty text parts (in order), or a refusal reason. */
+function partRanges(bytes: Uint8Array, rp: NonNullable<ReturnType<typeof resultParts>>, texts: { index: number; node: StringNode }[], action: ResultAction): ByteRange[] | string {
   switch (action.kind) {
     case "strip_media": {
       const media = new Set(rp.parts.filter((p) => isMediaPart(p.type)).map((p) => p.index));

@@ -124,7 +124,12 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
     server_managed: serverManaged,
   };
   const view: ConversationView = lazyField(fields, "est_tokens", () => messages.reduce((t, m) => t + m.est_tokens, 0) + estimateTokensOfSlice(bytes, 0, mn.start) + estimateTokensOfSlice(bytes, mn.end, bytes.length));
-  return { bytes, root, view };
+  const resultRanges = pairs.map((p) => {
+    const block = msgs[p.result.message_index]!.blocks[p.result.block_index]!.node;
+    const content = getMember(block, "content") ?? block;
+    return { start: content.start, end: content.end };
+  });
+  return { bytes, root, view, resultRanges };
 }
 
 /** Token estimates and identity hashes of message nodes (both depend on the message's bytes only: ../shared/node-memo.ts). */

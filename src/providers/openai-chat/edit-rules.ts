@@ -36,6 +36,7 @@ export function compileChat(parsed: ParsedRequest, plan: EditPlan): CompiledPlan
   const index = chatIndexOf(parsed);
   const byId = new Map(index.pairs.map((p) => [p.id, p]));
   const deletions: ByteRange[] = [];
+  const anchors: Record<string, number> = {};
 
   // 1. Sort requested actions; refuse unknown and locked pairs (shared screening).
   const screened = screenPlan(plan, byId, view.server_managed !== null);
@@ -78,9 +79,12 @@ export function compileChat(parsed: ParsedRequest, plan: EditPlan): CompiledPlan
     }
     const edit = editResultContent(bytes, content, action, CHAT_PART_KINDS, (n) => partType(bytes, n));
     if ("refused" in edit) refused[pair.id] = edit.refused;
-    else deletions.push(...edit.deletions);
+    else {
+      deletions.push(...edit.deletions);
+      if (edit.anchor !== undefined) anchors[pair.id] = edit.anchor;
+    }
   }
 
   deletions.push(...removeArrayItems(index.messagesNode, removeMessages));
-  return { deletions: mergeRanges(deletions, bytes.length), refused };
+  return { deletions: mergeRanges(deletions, bytes.length), refused, ...(Object.keys(anchors).length > 0 ? { anchors } : {}) };
 }

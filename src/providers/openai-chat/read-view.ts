@@ -82,5 +82,6 @@ export function readChat(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
     turn_count: index.turnCount,
     server_managed: null,
   };
-  return { bytes, root, view, inputRanges: index.pairs.map((p) => p.call.input), index };
+  return { bytes, root, view, inputRanges: index.pairs.map((p) => p.call.input), resultRanges: index.pairs.map((p) => { const v = index.messages[p.result]!.content ?? index.messages[p.result]!.node; return { start: v.start, end: v.end }; }), index };
 }
+

@@ -67,12 +67,16 @@ export function compileResponses(parsed: ParsedRequest, plan: EditPlan): Compile
 
   // 3. Result-side edits on the output value.
   const deletions: ByteRange[] = [];
+  const anchors: Record<string, number> = {};
   for (const [pair, action] of resultEdits) {
     const edit = editResultContent(bytes, index.items[pair.result]!.value!, action, RESPONSES_PART_KINDS, (n) => partType(bytes, n));
     if ("refused" in edit) refused[pair.id] = edit.refused;
-    else deletions.push(...edit.deletions);
+    else {
+      deletions.push(...edit.deletions);
+      if (edit.anchor !== undefined) anchors[pair.id] = edit.anchor;
+    }
   }
 
   if (index.inputNode) deletions.push(...removeArrayItems(index.inputNode, remove));
-  return { deletions: mergeRanges(deletions, bytes.length), refused };
+  return { deletions: mergeRanges(deletions, bytes.length), refused, ...(Object.keys(anchors).length > 0 ? { anchors } : {}) };
 }

@@ -90,7 +90,7 @@ export function readResponses(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
     turn_count: index.turnCount,
     server_managed: index.serverManaged,
   };
-  return { bytes, root, view, inputRanges: index.pairs.map((p) => p.input), index };
+  return { bytes, root, view, inputRanges: index.pairs.map((p) => p.input), resultRanges: index.pairs.map((p) => { const v = index.items[p.result]!.value ?? index.items[p.result]!.node; return { start: v.start, end: v.end }; }), index };
 }
 
 /** The view of `input` given as a plain string: one user message. */

@@ -10,6 +10,7 @@ import { getMember, stringValue, type JsonNode } from "./json-scan";
 import { cutStringMiddle, literalContentBytes } from "./cut-string-middle";
 import { DROP_RESULT_HEAD_BYTES } from "../../core/plan/drop-result-head";
 import { removeArrayItems } from "./remove-json-items";
+import { markerPlace } from "../../core/plan/placeholder";
 
 /** Which part `type` values carry text (in a `text` member) and which are media. */
 export interface PartKinds {
@@ -20,8 +21,12 @@ export interface PartKinds {
 /** A result-side action (drop_pair and keep are handled by the adapter). */
 export type ResultAction = Extract<PairAction, { kind: "drop_result" | "truncate_result" | "strip_media" }>;
 
-/** Deletions for the action, or the reason it was refused (downgraded to keep). */
-export type ResultEdit = { deletions: ByteRange[] } | { refused: string };
+/**
+ * Deletions for the action with the marker place of a drop_result / truncate_result
+ * (src/core/plan/placeholder.ts `markerPlace`; absent: none), or the reason it was refused
+ * (downgraded to keep).
+ */
+export type ResultEdit = { deletions: ByteRange[]; anchor?: number } | { refused: string };
 
 /** `type` of a content part node, or null. */
 export function partType(bytes: Uint8Array, node: JsonNode): string | null {
@@ -51,6 +56,14 @@ export function classifyParts(content: Extract<JsonNode, { type: "array" }>, kin
  *   inside the kept head or tail); strip_media removes media parts (refused if only media).
  */
 export function editResultContent(bytes: Uint8Array, content: JsonNode, action: ResultAction, kinds: PartKinds, typeOf: (n: JsonNode) => string | null): ResultEdit {
+  const edit = editContent(bytes, content, action, kinds, typeOf);
+  if ("refused" in edit || action.kind === "strip_media") return edit;
+  const texts = content.type === "array" ? classifyParts(content, kinds, typeOf).flatMap((p) => (p.kind === "text" ? [p.text] : [])) : [content];
+  const anchor = markerPlace(texts, edit.deletions);
+  return anchor === null ? edit : { ...edit, anchor };
+}
+
+function editContent(bytes: Uint8Array, content: JsonNode, action: ResultAction, kinds: PartKinds, typeOf: (n: JsonNode) => string | null): ResultEdit {
   if (content.type === "string") {
     if (action.kind === "strip_media") return { refused: "no_media" };
     const [head, tail] = action.kind === "drop_result" ? [DROP_RESULT_HEAD_BYTES, 0] : [action.head_bytes, action.tail_bytes ?? 0];

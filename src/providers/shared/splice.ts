@@ -1,28 +1,51 @@
 /**
- * Splicing (pure): the forwarded body is the original bytes with byte ranges deleted, never a
- * re-serialisation (DESIGN §2, case B12). With no deletions the result is the same bytes.
+ * Splicing (pure): the forwarded body is the original bytes with byte ranges deleted (and, at
+ * guarantee level `placeholders` only, fixed marker bytes inserted), never a re-serialisation
+ * (DESIGN §2, case B12). With no deletions and no insertions the result is the same bytes.
  */
 import type { ByteRange } from "../../core/view/types";
+import type { Insertion } from "../../core/plan/placeholder";
 
 /**
- * Returns `bytes` with every range in `deletions` removed. Ranges are half-open, must lie inside
- * the input, and may be unsorted; overlapping or touching ranges are merged.
- * Throws RangeError when a range is out of bounds or inverted.
+ * Returns `bytes` with every range in `deletions` removed and every insertion placed before the
+ * original byte at its offset (an insertion at a deletion's start goes where the deleted bytes
+ * were). Ranges are half-open, must lie inside the input, and may be unsorted; overlapping or
+ * touching ranges are merged. Throws RangeError when a range is out of bounds or inverted, or
+ * an insertion is out of bounds or strictly inside a deleted range.
  */
-export function spliceOut(bytes: Uint8Array, deletions: readonly ByteRange[]): Uint8Array {
-  if (deletions.length === 0) return bytes;
+export function spliceOut(bytes: Uint8Array, deletions: readonly ByteRange[], insertions: readonly Insertion[] = []): Uint8Array {
+  if (deletions.length === 0 && insertions.length === 0) return bytes;
   const sorted = mergeRanges(deletions, bytes.length);
-  let removed = 0;
-  for (const r of sorted) removed += r.end - r.start;
-  const out = new Uint8Array(bytes.length - removed);
+  const ins = [...insertions].sort((a, b) => a.at - b.at);
+  for (const i of ins) {
+    if (i.at < 0 || i.at > bytes.length) throw new RangeError(`bad insertion offset ${i.at} for ${bytes.length} bytes`);
+    if (sorted.some((r) => i.at > r.start && i.at < r.end)) throw new RangeError(`insertion at ${i.at} lies inside a deleted range`);
+  }
+  let size = bytes.length;
+  for (const r of sorted) size -= r.end - r.start;
+  for (const i of ins) size += i.bytes.length;
+  const out = new Uint8Array(size);
   let from = 0;
   let at = 0;
+  let k = 0;
+  const copyTo = (to: number) => {
+    // Copies kept bytes from `from` up to `to`, placing the insertions that fall in [from, to].
+    while (k < ins.length && ins[k]!.at <= to) {
+      const i = ins[k++]!;
+      out.set(bytes.subarray(from, i.at), at);
+      at += i.at - from;
+      from = i.at;
+      out.set(i.bytes, at);
+      at += i.bytes.length;
+    }
+    out.set(bytes.subarray(from, to), at);
+    at += to - from;
+  };
   for (const r of sorted) {
-    out.set(bytes.subarray(from, r.start), at);
-    at += r.start - from;
+    copyTo(r.start);
     from = r.end;
   }
-  out.set(bytes.subarray(from), at);
+  copyTo(bytes.length);
   return out;
 }
 

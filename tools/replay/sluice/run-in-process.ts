@@ -40,6 +40,7 @@ import { cacheReport, settleCachePair, type CacheReport } from "../../../src/do/
 import { commonPrefixLength } from "../../../src/providers/shared/common-prefix";
 import type { JsonNode } from "../../../src/providers/shared/json-scan";
 import { createMemorySql } from "./create-memory-sql";
+import { placeholderOptionsOf } from "../../../src/core/plan/placeholder";
 
 /** The step's trace lines are the Worker log's; the replay's report says what each call decided. */
 
@@ -112,7 +113,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     host.last = { bytes: body, root: prepared.parsed.root };
     const facts = encodeStepFacts(stepFactsFor(prepared, config, requestHeaders, previous));
     const out = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET_TRACE }, { session_id: id, facts, config, mode, correlation_id, now_ms: call.time_ms });
-    const decision = decideForward(prepared, body, out, mode, correlation_id);
+    const decision = decideForward(prepared, body, out, mode, correlation_id, placeholderOptionsOf(config));
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
     const counted = settleLedger(host.store, { outcome: decision.report, usage: null, estimated_input_tokens: 0 });
     host.store.flush();
