@@ -41,6 +41,8 @@ const FILE_KEYS = ["file_path", "notebook_path", "path", "filePath", "filename"]
 const PATCH_FILE = /^\*\*\* (Add|Update|Delete) File: (.+)$/gm;
 const PATCH_MOVE = /^\*\*\* Move to: (.+)$/gm;
 const ERROR_WORDS = /error|fail|exception|traceback|fatal|panic|denied|cannot|can't|not found|no such|invalid|unexpected/i;
+const EXCEPTION_LINE = /^[\w.]*(Error|Exception)\b:/;
+const TRACEBACK_HEAD = /^Traceback \(most recent call last\)/;
 const DECISION_LINE = /^\s*(?:[-*]\s+)?(?:\*\*)?(?:Decision|Rationale|Evidence)(?:\*\*)?\s*:/i;
 
 interface CallFacts {
@@ -176,11 +178,14 @@ function commandLines(calls: readonly CallFacts[], limits: ExtractLimits): strin
 }
 
 function errorLines(calls: readonly CallFacts[], limits: ExtractLimits): string[] {
-  const key = (c: CallFacts) => c.command ?? `${c.name} ${c.files[0]?.path ?? ""}`;
+  // A retry is the same command's first line (a re-sent heredoc patch differs only below it), or
+  // the same tool on the same file.
+  const key = (c: CallFacts) => (c.command !== null ? firstLine(c.command) : `${c.name} ${c.files[0]?.path ?? ""}`);
   const out: string[] = [];
   calls.forEach((c, i) => {
     if (!c.failed) return;
-    const what = c.command !== null ? `\`${cut(firstLine(c.command), limits.line_chars)}\` (${statusText(c)})` : `${c.name}${c.files[0] ? ` ${c.files[0].path}` : ""}`;
+    const on = c.files.length > 0 ? ` on ${c.files.map((f) => f.path).join(", ")}` : "";
+    const what = c.command !== null ? `\`${cut(firstLine(c.command), limits.line_chars)}\` (${statusText(c)})${on}` : `${c.name}${on}`;
     const message = errorMessage(c.result_text ?? "", limits.line_chars);
     const j = calls.findIndex((later, k) => k > i && !later.failed && key(later) === key(c));
     let fix = "not resolved in this stretch";
@@ -193,12 +198,17 @@ function errorLines(calls: readonly CallFacts[], limits: ExtractLimits): string[
   return out;
 }
 
-/** The first error-looking line of a result (Codex headers skipped; JSON `output` unwrapped), verbatim. */
+/**
+ * The error line of a result, verbatim (Codex headers skipped; JSON `output` unwrapped): the last
+ * `SomethingError: …`/`…Exception: …` line (a traceback ends with it), else the first line with an
+ * error word, else the first line.
+ */
 function errorMessage(text: string, max: number): string {
   const json = parseJson(text) as { output?: unknown } | null;
   const body = typeof json?.output === "string" ? json.output : text;
   const lines = body.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !/^(Exit code:?|Wall time:|Output:)/.test(l));
-  const line = lines.find((l) => ERROR_WORDS.test(l)) ?? lines[0] ?? "(no output)";
+  const raised = lines.filter((l) => EXCEPTION_LINE.test(l)).pop();
+  const line = raised ?? lines.find((l) => ERROR_WORDS.test(l) && !TRACEBACK_HEAD.test(l)) ?? lines[0] ?? "(no output)";
   return cut(line, max);
 }
 
@@ -218,10 +228,11 @@ function section(title: string, lines: readonly string[], cap: number): string {
   return [title, ...shown].join("\n");
 }
 
-/** Cuts `text` at the last line break that leaves room for the closing note. */
+/** Cuts `text` at the last line break that leaves room for the closing note; a section title left without lines goes too. */
 function bound(text: string, max: number): string {
   if (text.length <= max) return text;
   const note = `\n… (summary cut at ${max} characters)`;
-  const at = text.lastIndexOf("\n", Math.max(0, max - note.length));
-  return `${text.slice(0, Math.max(0, at))}${note}`;
+  const lines = text.slice(0, Math.max(0, text.lastIndexOf("\n", Math.max(0, max - note.length)))).split("\n");
+  if (lines.length > 0 && !lines[lines.length - 1]!.startsWith("- ")) lines.pop();
+  return `${lines.join("\n")}${note}`;
 }
