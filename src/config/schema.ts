@@ -140,7 +140,7 @@ const baseSchema = z.strictObject({
   auto_context_pct: num("auto_context_pct"),
   audit_key_env: envName("audit_key_env").default(DEFAULTS.audit_key_env),
   admin_token_env: envName("admin_token_env").default(DEFAULTS.admin_token_env),
-  summarizer: summarizerSchema.nullable().default(null),
+  summarizer: summarizerSchema.nullable().default(DEFAULTS.summarizer),
 }, {
   error: (iss) => {
     if (iss.code === "unrecognized_keys") return unknownKeyMessage(iss.keys[0]!);
