@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import type { SummaryTurn } from "../core/summary/types";
+import { parseAnswer } from "./parse-answer";
 
 /** The fixed summarising instruction (system message). Fixed so the same stretch costs the same. */
 export const SUMMARY_INSTRUCTION = [
@@ -63,14 +64,8 @@ export type ChatSummaryRead =
 
 /** Reads a chat completion answer. `content: null` reads as "" (no summary). */
 export function readChatSummary(text: string): ChatSummaryRead {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { ok: false, detail: "answer is not JSON" };
-  }
-  const parsed = chatAnswerSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, detail: `answer does not match a chat completion at ${parsed.error.issues[0]!.path.join(".") || "(root)"}` };
+  const parsed = parseAnswer(text, chatAnswerSchema, "a chat completion");
+  if (!parsed.ok) return parsed;
   const { choices, usage } = parsed.data;
   return { ok: true, summary: choices[0]!.message.content ?? "", input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens };
 }

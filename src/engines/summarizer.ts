@@ -21,6 +21,7 @@ import { summarizerConsentProblem, summarizerLocality } from "../config/summariz
 import { summarizerPrice, tokenCostUsd, type PriceSource } from "../core/cost/summary-cost";
 import type { SummaryTurn } from "../core/summary/types";
 import { chatSummaryRequest, readChatSummary } from "./openai-chat-summary";
+import { parseAnswer } from "./parse-answer";
 import { postJson, type EngineFailureReason } from "./post-json";
 import { PROTOCOL_VERSION } from "./protocol";
 import { summarizeAnswerSchema, type SummarizeRequest } from "./summarize-protocol";
@@ -110,14 +111,8 @@ function engineRequest(config: SummarizerConfig, turns: readonly SummaryTurn[]):
 
 /** `cost_usd`: the engine's own figure (0 when absent); null for a backend priced from its tokens. */
 function readEngineSummary(text: string): { ok: true; summary: string; input_tokens: number; output_tokens: number; cost_usd: number | null } | { ok: false; detail: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { ok: false, detail: "answer is not JSON" };
-  }
-  const parsed = summarizeAnswerSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, detail: `answer does not match the protocol at ${parsed.error.issues[0]!.path.join(".") || "(root)"}` };
+  const parsed = parseAnswer(text, summarizeAnswerSchema, "the protocol");
+  if (!parsed.ok) return parsed;
   return { ok: true, summary: parsed.data.summary, input_tokens: parsed.data.input_tokens, output_tokens: parsed.data.output_tokens, cost_usd: parsed.data.cost_usd ?? 0 };
 }
 
