@@ -11,7 +11,7 @@
  * completion object": choices[].message.content, usage.prompt_tokens, usage.completion_tokens).
  */
 import { z } from "zod";
-import type { SummaryTurn } from "../core/summary/types";
+import type { SummaryPart, SummaryTurn } from "../core/summary/types";
 import { parseAnswer } from "./parse-answer";
 
 /** The fixed summarising instruction (system message). Fixed so the same stretch costs the same. */
@@ -29,13 +29,24 @@ export const SUMMARY_INSTRUCTION = [
 export function renderTranscript(turns: readonly SummaryTurn[]): string {
   const blocks: string[] = [];
   for (const turn of turns) {
-    for (const part of turn.parts) {
-      if (part.type === "text") blocks.push(`[${turn.role}]\n${part.text}`);
-      else if (part.type === "tool_call") blocks.push(`[tool_call ${part.id} ${part.name}]\n${part.input}`);
-      else blocks.push(`[tool_result ${part.id}${part.is_error ? " error" : ""}]\n${part.text}`);
-    }
+    for (const part of turn.parts) blocks.push(renderPart(turn.role, part));
   }
   return blocks.join("\n\n");
+}
+
+function renderPart(role: SummaryTurn["role"], part: SummaryPart): string {
+  switch (part.type) {
+    case "text":
+      return `[${role}]\n${part.text}`;
+    case "tool_call":
+      return `[tool_call ${part.id} ${part.name}]\n${part.input}`;
+    case "tool_result":
+      return `[tool_result ${part.id}${part.is_error ? " error" : ""}]\n${part.text}`;
+    default: {
+      const never: never = part;
+      return never;
+    }
+  }
 }
 
 /** The chat completion request body for `turns`. */

@@ -86,42 +86,57 @@ export function createSummarizer(config: SummarizerConfig, consentExportPrompt: 
       announced.add(`summarizer ${host}`);
       if (!summarizerLocality(config.endpoint).local) log(`sluice: remote summariser in use; destination host ${host} receives whole turns`);
     }
-    const body = config.kind === "engine" ? engineRequest(config, turns) : chatSummaryRequest(config.model ?? "", turns, config.max_output_tokens);
+    const { body, read } = backendOf(config, turns);
     const answer = await postJson({
       url: config.endpoint, body, api_key_env: config.api_key_env, env: deps.env, timeout_ms: config.timeout_ms,
       ...(signal ? { signal } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}),
     });
     if (!answer.ok) return fail(answer.reason, answer.detail, answer.status);
-    const read = config.kind === "engine" ? readEngineSummary(answer.text) : withoutCost(readChatSummary(answer.text));
-    if (!read.ok) return fail("malformed", read.detail, answer.status);
-    if (read.summary.trim() === "") return fail("empty", "the summary is empty", answer.status);
-    if (read.summary.length > config.max_summary_chars) return fail("too_long", `summary over ${config.max_summary_chars} characters`, answer.status);
-    const { cost_usd, cost_source } = read.cost_usd !== null
-      ? { cost_usd: read.cost_usd, cost_source: "engine" as const }
-      : priced(config, read.input_tokens, read.output_tokens);
-    return { ok: true, summary: read.summary, input_tokens: read.input_tokens, output_tokens: read.output_tokens, cost_usd, cost_source, latency_ms: now() - started };
+    const got = read(answer.text);
+    if (!got.ok) return fail("malformed", got.detail, answer.status);
+    if (got.summary.trim() === "") return fail("empty", "the summary is empty", answer.status);
+    if (got.summary.length > config.max_summary_chars) return fail("too_long", `summary over ${config.max_summary_chars} characters`, answer.status);
+    return { ...got, latency_ms: now() - started };
   }
 
   return { kind: config.kind, host, summarize };
+}
+
+/** A read answer, priced. */
+type PricedRead =
+  | { ok: true; summary: string; input_tokens: number; output_tokens: number; cost_usd: number; cost_source: PriceSource | "engine" }
+  | { ok: false; detail: string };
+
+/** The request body of `config.kind` and the reader of its answer. */
+function backendOf(config: SummarizerConfig, turns: readonly SummaryTurn[]): { body: unknown; read: (text: string) => PricedRead } {
+  switch (config.kind) {
+    case "engine":
+      return { body: engineRequest(config, turns), read: readEngineSummary };
+    case "openai_chat":
+      return {
+        body: chatSummaryRequest(config.model ?? "", turns, config.max_output_tokens),
+        read: (text) => {
+          const got = readChatSummary(text);
+          if (!got.ok) return got;
+          const { price, source } = summarizerPrice(config.model, config);
+          return { ...got, cost_usd: tokenCostUsd(got.input_tokens, got.output_tokens, price), cost_source: source };
+        },
+      };
+    default: {
+      const never: never = config.kind;
+      return never;
+    }
+  }
 }
 
 function engineRequest(config: SummarizerConfig, turns: readonly SummaryTurn[]): SummarizeRequest {
   return { protocol: PROTOCOL_VERSION, request: "summarize", model: config.model, max_summary_chars: config.max_summary_chars, turns: [...turns] };
 }
 
-/** `cost_usd`: the engine's own figure (0 when absent); null for a backend priced from its tokens. */
-function readEngineSummary(text: string): { ok: true; summary: string; input_tokens: number; output_tokens: number; cost_usd: number | null } | { ok: false; detail: string } {
+/** An engine's answer; its cost is the engine's own `cost_usd` (0 when absent). */
+function readEngineSummary(text: string): PricedRead {
   const parsed = parseAnswer(text, summarizeAnswerSchema, "the protocol");
   if (!parsed.ok) return parsed;
-  return { ok: true, summary: parsed.data.summary, input_tokens: parsed.data.input_tokens, output_tokens: parsed.data.output_tokens, cost_usd: parsed.data.cost_usd ?? 0 };
-}
-
-/** A chat answer carries no cost of its own: it is priced from its tokens. */
-function withoutCost(read: ReturnType<typeof readChatSummary>): ReturnType<typeof readEngineSummary> {
-  return read.ok ? { ...read, cost_usd: null } : read;
-}
-
-function priced(config: SummarizerConfig, input: number, output: number): { cost_usd: number; cost_source: PriceSource } {
-  const { price, source } = summarizerPrice(config.model, config);
-  return { cost_usd: tokenCostUsd(input, output, price), cost_source: source };
+  const { summary, input_tokens, output_tokens, cost_usd } = parsed.data;
+  return { ok: true, summary, input_tokens, output_tokens, cost_usd: cost_usd ?? 0, cost_source: "engine" };
 }
