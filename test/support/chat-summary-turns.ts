@@ -1,5 +1,5 @@
 /**
- * TEST FIXTURE (not product code): maps OpenAI Chat Completions messages of a corpus session
+ * TEST FIXTURE (not product code): maps OpenAI Chat Completions (and Anthropic) messages of a corpus session
  * (MANIFEST.md: tool_calls of type function/custom, role `tool` results) to the summariser's
  * provider-neutral turns. Codex results carry no error flag: `is_error` is false and the exit
  * status stays in the text, as the summariser reads it.
@@ -32,4 +32,20 @@ export function chatSummaryTurns(messages: readonly ChatMessage[]): SummaryTurn[
     turns.push({ role: m.role, parts });
   }
   return turns;
+}
+
+type AnthropicBlock = { type: string; text?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: string | { type: string; text?: string }[]; is_error?: boolean };
+
+/** Turns of Anthropic Messages (text, tool_use, tool_result; thinking and media left out). */
+export function anthropicSummaryTurns(messages: readonly { role: "user" | "assistant"; content: string | AnthropicBlock[] }[]): SummaryTurn[] {
+  return messages.map((m) => ({
+    role: m.role,
+    parts: (typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content).flatMap((b): SummaryPart[] => {
+      if (b.type === "text") return [{ type: "text", text: b.text ?? "" }];
+      if (b.type === "tool_use") return [{ type: "tool_call", id: b.id!, name: b.name!, input: JSON.stringify(b.input) }];
+      if (b.type !== "tool_result") return [];
+      const text = typeof b.content === "string" ? b.content : (b.content ?? []).map((c) => c.text ?? "").join("");
+      return [{ type: "tool_result", id: b.tool_use_id!, text, is_error: b.is_error === true }];
+    }),
+  }));
 }

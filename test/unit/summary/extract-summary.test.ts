@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { extractSummary, EXTRACT_LIMITS } from "../../../src/core/summary/extract-summary";
-import { chatSummaryTurns } from "../../support/chat-summary-turns";
+import { anthropicSummaryTurns, chatSummaryTurns } from "../../support/chat-summary-turns";
 import { CORPUS_PATH } from "../../support/shared-dir";
 import { HAND_STRETCH, HAND_SUMMARY } from "../../support/summary-stretch";
 
@@ -48,5 +48,22 @@ describe("extractSummary", () => {
     const out = extractSummary(chatSummaryTurns(session.messages.slice(484, 500)));
     expect(out).toContain("- index.js (updated)\n");
     expect(out).toContain("- `apply_patch <<'PATCH' …` (exit 1) on index.js: Failed to find expected lines in index.js: — fixed: it succeeded when run again");
+  });
+
+  it("summarises a Claude Code corpus slice: Bash exit codes, Python exceptions verbatim and their retries", () => {
+    const session = JSON.parse(readFileSync(`${CORPUS_PATH}/cc-brain-explore-ies-thinking.json`, "utf8")) as { messages: Parameters<typeof anthropicSummaryTurns>[0] };
+    expect(extractSummary(anthropicSummaryTurns(session.messages.slice(20, 34))).split("\n")).toEqual([
+      "Files touched:",
+      "- /Mockups/Knowledgebase Approaches (mcp__siyuan-mcp__create_doc)",
+      "Commands run:",
+      "- `docker compose ps` → ok",
+      "- `python3 -c \" …` → exit 1",
+      "- `grep -A 5 \"NEO4J\" docker-compose.yml 2>/dev/null || grep -A 5 \"neo4j\" docker-compose.yml | head -20` → ok",
+      "- `python3 -c \" …` → exit 1",
+      "- `python3 -c \" …` → ok (×2)",
+      "Errors:",
+      "- `python3 -c \" …` (exit 1): neo4j.exceptions.AuthError: {code: Neo.ClientError.Security.Unauthorized} {message: The client is unauthorized due to authentication failure.} — fixed: it succeeded when run again",
+      "- `python3 -c \" …` (exit 1): neo4j.exceptions.CypherSyntaxError: {code: Neo.ClientError.Statement.SyntaxError} {message: A pattern expression should only be used in order to test the existence of a pattern. It can no longer be used inside the function size(), an alternative is to replace size() with COUNT {}. (line 3, column 22… — fixed: it succeeded when run again"
+    ]);
   });
 });
