@@ -43,3 +43,11 @@ describe("summarizer config", () => {
     expect(load({ summarizer: "yes" })).toMatchObject({ ok: false, error: { field: "summarizer", message: "summarizer must be an object or null" } });
   });
 });
+
+describe("summarizer secret", () => {
+  it("config:check lists the summariser's credential NAME among the secrets to set", async () => {
+    const { secretNames } = await import("../../../tools/shared/production-vars");
+    const names = secretNames({ COMPACTION_CONFIG: JSON.stringify({ consent_export_prompt: true, summarizer: { kind: "openai_chat", endpoint: "https://api.openai.com/v1/chat/completions", model: "gpt-4o-mini", api_key_env: "OPENAI_API_KEY" } }) });
+    expect(names).toContain("OPENAI_API_KEY");
+  });
+});
