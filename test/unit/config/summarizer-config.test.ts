@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/load-config";
+import { secretNames } from "../../../tools/shared/production-vars";
 
 const load = (block: Record<string, unknown>, env: Record<string, string> = {}) => loadConfig({ COMPACTION_CONFIG: JSON.stringify(block), ...env });
 
@@ -45,8 +46,7 @@ describe("summarizer config", () => {
 });
 
 describe("summarizer secret", () => {
-  it("config:check lists the summariser's credential NAME among the secrets to set", async () => {
-    const { secretNames } = await import("../../../tools/shared/production-vars");
+  it("config:check lists the summariser's credential NAME among the secrets to set", () => {
     const names = secretNames({ COMPACTION_CONFIG: JSON.stringify({ consent_export_prompt: true, summarizer: { kind: "openai_chat", endpoint: "https://api.openai.com/v1/chat/completions", model: "gpt-4o-mini", api_key_env: "OPENAI_API_KEY" } }) });
     expect(names).toContain("OPENAI_API_KEY");
   });
