@@ -4,6 +4,8 @@
  * differ. The zod schema (src/config/schema.ts) and the pure core both read these.
  */
 
+import type { SummarizerConfig } from "./schema";
+
 /** Guarantee levels (DESIGN §2): `strict` subtraction only; `placeholders` allow a fixed marker; `rewrite` allows summaries. */
 export const GUARANTEE_LEVELS = ["strict", "placeholders", "rewrite"] as const;
 export type GuaranteeLevel = (typeof GUARANTEE_LEVELS)[number];
@@ -72,4 +74,6 @@ export const DEFAULTS = {
   audit_key_env: "SLUICE_AUDIT_KEY",
   /** NAME of the secret holding the admin bearer token. */
   admin_token_env: "SLUICE_ADMIN_TOKEN",
+  /** The summariser backend (docs/engine-protocol.md "summarize"); null = none, steps remove only. */
+  summarizer: null as SummarizerConfig | null,
 } as const;

@@ -18,6 +18,7 @@
 import type { z } from "zod";
 import { compactionConfigSchema, type CompactionConfig } from "./schema";
 import { secretProblem, secretProblemMessage } from "./secrets";
+import { summarizerLocality } from "./summarizer-destination";
 
 /** Compaction mode derived from the config. */
 export type CompactionMode = "off" | "measure" | "compact";
@@ -91,8 +92,10 @@ function readSwitch(env: ConfigEnv, name: "SLUICE_COMPACTION" | "SLUICE_MEASURE"
 /** First zod issue → {field, message}. Unknown keys are named by the key itself. */
 function toConfigError(error: z.ZodError): ConfigError {
   const issue = error.issues[0]!;
-  if (issue.code === "unrecognized_keys") return { field: issue.keys[0]!, message: issue.message };
-  const field = issue.path.length > 0 ? String(issue.path[0]) : "COMPACTION_CONFIG";
+  // Nested keys are named with dots (`summarizer.endpoint`); list indexes are left out.
+  const keys = issue.path.filter((k): k is string => typeof k === "string");
+  if (issue.code === "unrecognized_keys") return { field: [...keys, issue.keys[0]!].join("."), message: issue.message };
+  const field = keys.length > 0 ? keys.join(".") : "COMPACTION_CONFIG";
   return { field, message: issue.message };
 }
 
@@ -106,7 +109,11 @@ function collectWarnings(c: CompactionConfig, mode: CompactionMode, env: ConfigE
       if (c[key] !== null) out.push(`${key} is ignored with engine "heuristic"`);
     }
   }
-  if (c.engine !== "remote" && c.consent_export_prompt) out.push(`consent_export_prompt is ignored with engine "${c.engine}"`);
+  const remoteSummarizer = c.summarizer !== null && !summarizerLocality(c.summarizer.endpoint).local;
+  if (c.engine !== "remote" && !remoteSummarizer && c.consent_export_prompt) out.push(`consent_export_prompt is ignored with engine "${c.engine}"`);
+  if (mode !== "off" && c.summarizer?.api_key_env != null && !isSet(c.summarizer.api_key_env)) {
+    out.push(`summarizer.api_key_env names ${c.summarizer.api_key_env}, which is not set: summaries will fail and steps fall back to removal only`);
+  }
   if (c.engine === "remote" && c.endpoint?.startsWith("http:")) out.push("endpoint uses plain http: excerpts travel unencrypted to the remote engine");
   if (mode !== "off" && c.engine !== "heuristic" && c.api_key_env !== null && !isSet(c.api_key_env)) {
     out.push(`api_key_env names ${c.api_key_env}, which is not set: engine calls will fail open`);

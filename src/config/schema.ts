@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { checkEnvName, envNameMessage } from "./check-env-name";
 import { checkLocalHost } from "./check-local-address";
+import { summarizerConsentProblem } from "./summarizer-destination";
 import { DEFAULTS, ENGINES, GUARANTEE_LEVELS, MECHANISMS } from "./defaults";
 
 /** Inclusive numeric ranges of every numeric key: [min, max, integer?]. */
@@ -75,6 +76,44 @@ const endpoint = z.string({ error: endpointError }).superRefine((v, ctx) => {
 const toolsError = "exclude_tools must be a list of tool names (1 to 200 characters each)";
 const toolName = z.string({ error: toolsError }).min(1, { error: toolsError }).max(200, { error: toolsError });
 
+/** Summariser backends (docs/engine-protocol.md "summarize"; src/engines/summarizer.ts). */
+export const SUMMARIZER_KINDS = ["engine", "openai_chat"] as const;
+
+const summarizerNumber = (key: string, min: number, max: number, fallback: number) => {
+  const error = `summarizer.${key} must be an integer from ${min} to ${max}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error }).default(fallback);
+};
+const summarizerPrice = (key: string) => {
+  const error = `summarizer.${key} must be a number of USD per 10^6 tokens from 0 to 1000`;
+  return z.number({ error }).min(0, { error }).max(1_000, { error }).nullable().default(null);
+};
+
+/**
+ * The optional summariser (absent or null = none). `endpoint` is the full URL POSTed to (the
+ * engine's `/summarize`, or an OpenAI-compatible `/v1/chat/completions`). A summary takes longer
+ * than a verdict, hence its own deadline (default 10 s, cap 120 s: our bounds). Prices (USD per
+ * 10^6 tokens) override the price table for `openai_chat`; without them the table row of `model`
+ * prices the call, and an unknown model is unpriced (cost 0, reported as such).
+ */
+const summarizerSchema = z.strictObject({
+  kind: z.enum(SUMMARIZER_KINDS, { error: `summarizer.kind must be one of ${SUMMARIZER_KINDS.join(", ")}` }),
+  endpoint,
+  model: z.string({ error: "summarizer.model must be a string of 1 to 200 characters" }).min(1, { error: "summarizer.model must be a string of 1 to 200 characters" }).max(200, { error: "summarizer.model must be a string of 1 to 200 characters" }).nullable().default(null),
+  api_key_env: envName("api_key_env").nullable().default(null),
+  timeout_ms: summarizerNumber("timeout_ms", 50, 120_000, 10_000),
+  max_summary_chars: summarizerNumber("max_summary_chars", 100, 100_000, 4_000),
+  max_output_tokens: summarizerNumber("max_output_tokens", 16, 32_000, 1_024),
+  input_per_mtok: summarizerPrice("input_per_mtok"),
+  output_per_mtok: summarizerPrice("output_per_mtok"),
+}, {
+  error: (iss) => {
+    if (iss.code === "unrecognized_keys") return `unknown key "summarizer.${iss.keys[0]!}" (see docs/configuration.md for the known keys)`;
+    if (iss.code === "invalid_type") return "summarizer must be an object or null";
+    return undefined;
+  },
+});
+export type SummarizerConfig = z.output<typeof summarizerSchema>;
+
 /** The config object (before engine rules). */
 const baseSchema = z.strictObject({
   enabled: bool("enabled"),
@@ -101,6 +140,7 @@ const baseSchema = z.strictObject({
   auto_context_pct: num("auto_context_pct"),
   audit_key_env: envName("audit_key_env").default(DEFAULTS.audit_key_env),
   admin_token_env: envName("admin_token_env").default(DEFAULTS.admin_token_env),
+  summarizer: summarizerSchema.nullable().default(DEFAULTS.summarizer),
 }, {
   error: (iss) => {
     if (iss.code === "unrecognized_keys") return unknownKeyMessage(iss.keys[0]!);
@@ -121,6 +161,8 @@ export function unknownKeyMessage(key: string): string {
  * 2. `local`: the endpoint host must be loopback/private (check-local-address.ts); no flag relaxes it.
  * 3. `remote`: needs `consent_export_prompt: true`.
  * 4. `complete_after_seconds` > `idle_seconds`; `retention_seconds` ≥ `complete_after_seconds`.
+ * 5. `summarizer`: `openai_chat` needs `model`; an endpoint that is not loopback/private needs
+ *    `consent_export_prompt: true` (summarizer-destination.ts); prices come in pairs.
  */
 export const compactionConfigSchema = baseSchema.superRefine((c, ctx) => {
   const at = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
@@ -135,6 +177,14 @@ export const compactionConfigSchema = baseSchema.superRefine((c, ctx) => {
   }
   if (c.engine === "remote" && !c.consent_export_prompt) {
     at("consent_export_prompt", `engine "remote" sends tool-result excerpts to another host: set consent_export_prompt to true to allow it`);
+  }
+  if (c.summarizer !== null) {
+    const s = c.summarizer;
+    const atS = (key: string, message: string) => ctx.addIssue({ code: "custom", path: ["summarizer", key], message });
+    if (s.kind === "openai_chat" && s.model === null) atS("model", `summarizer.model is required when summarizer.kind is "openai_chat"`);
+    const consent = summarizerConsentProblem(s.endpoint, c.consent_export_prompt);
+    if (consent) atS("endpoint", consent);
+    if ((s.input_per_mtok === null) !== (s.output_per_mtok === null)) atS("input_per_mtok", "summarizer.input_per_mtok and summarizer.output_per_mtok must be set together");
   }
   if (c.complete_after_seconds <= c.idle_seconds) at("complete_after_seconds", "complete_after_seconds must be greater than idle_seconds");
   if (c.retention_seconds < c.complete_after_seconds) at("retention_seconds", "retention_seconds must be at least complete_after_seconds");

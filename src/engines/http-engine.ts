@@ -14,22 +14,16 @@
  * 4. POST the request JSON; redirects are not followed (a local engine must not bounce the
  *    request to a public host). `timeout_ms` covers the whole exchange, body included: at the
  *    deadline the fetch is aborted and `timeout` returns at once, whatever the server does.
- * 5. 4xx/5xx/3xx → `http_4xx`/`http_5xx`/`unexpected_status` (body not read); a body over
+ * 5. 4xx/5xx/3xx → `http_4xx`/`http_5xx`/`unexpected_status` (body not read; steps 2, 4, 5 are
+ *    src/engines/post-json.ts, shared with the summariser); a body over
  *    MAX_ANSWER_BYTES or an answer failing read-engine-answer.ts → `malformed`.
  */
 import type { EditPlan } from "../core/plan/types";
 import type { EngineRequest, EngineVerdict } from "./protocol";
 import { readEngineAnswer } from "./read-engine-answer";
-import { secretProblem } from "../config/secrets";
+import { postJson, requestHeaders, type EngineFailureReason } from "./post-json";
 
-/** Largest answer body read, bytes (1 MiB: ~10k verdicts of ~100 bytes; our bound). */
-export const MAX_ANSWER_BYTES = 1_048_576;
-
-/** Why an engine call failed. Each one ends in the original history. */
-export const ENGINE_FAILURE_REASONS = [
-  "timeout", "cancelled", "network", "http_4xx", "http_5xx", "unexpected_status", "malformed", "missing_credential",
-] as const;
-export type EngineFailureReason = (typeof ENGINE_FAILURE_REASONS)[number];
+export { MAX_ANSWER_BYTES, ENGINE_FAILURE_REASONS, type EngineFailureReason } from "./post-json";
 
 export type EngineOutcome =
   | { ok: true; plan: EditPlan; verdicts: EngineVerdict[]; latency_ms: number; /** What the engine reported this answer cost, USD (protocol `cost_usd`; 0 when absent or no call was made). */ cost_usd: number }
@@ -84,7 +78,6 @@ export interface HttpEngine {
 /** Builds an HTTP engine client. `config` must already have passed the config schema. */
 export function createHttpEngine(config: HttpEngineConfig, deps: HttpEngineDeps): HttpEngine {
   const host = new URL(config.endpoint).host;
-  const doFetch = deps.fetch ?? ((input, init) => fetch(input, init));
   const log = deps.log ?? ((line: string) => console.log(line));
   const now = deps.now ?? (() => performance.now());
   const announced = deps.announced ?? ISOLATE_ANNOUNCED;
@@ -95,55 +88,21 @@ export function createHttpEngine(config: HttpEngineConfig, deps: HttpEngineDeps)
       ({ ok: false, reason, detail, ...(status === undefined ? {} : { status }), latency_ms: now() - started });
     if (request.candidates.length === 0) return { ok: true, plan: { actions: {} }, verdicts: [], latency_ms: 0, cost_usd: 0 };
 
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
-    if (config.api_key_env !== null) {
-      const problem = secretProblem(deps.env, config.api_key_env);
-      if (problem === "missing") return fail("missing_credential", `env var ${config.api_key_env} is not set`);
-      if (problem === "development_value") return fail("missing_credential", `env var ${config.api_key_env} holds a development value outside wrangler dev`);
-      const credential = deps.env[config.api_key_env] as string;
-      headers.authorization = `Bearer ${credential}`;
-    }
+    const auth = requestHeaders(deps.env, config.api_key_env);
+    if (!auth.ok) return fail(auth.reason, auth.detail);
     if (!announced.has(`${config.kind} ${host}`)) {
       announced.add(`${config.kind} ${host}`);
       if (config.kind === "remote") log(`sluice: remote decision engine in use; destination host ${host} receives tool-result excerpts (up to ${config.head_chars} chars each)`);
       try { deps.onFirstUse?.(host); } catch { /* an audit hook failure must not fail the request */ }
     }
-
-    const ctrl = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
-    const deadline = new Promise<EngineOutcome>((resolve) => {
-      timer = setTimeout(() => { ctrl.abort(); resolve(fail("timeout", `no answer within ${config.timeout_ms} ms`)); }, config.timeout_ms);
+    const answer = await postJson({
+      url: config.endpoint, body: request, api_key_env: config.api_key_env, env: deps.env,
+      timeout_ms: config.timeout_ms, ...(signal ? { signal } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}),
     });
-    const cancelled = new Promise<EngineOutcome>((resolve) => {
-      if (!signal) return;
-      onAbort = () => { ctrl.abort(); resolve(fail("cancelled", "caller aborted")); };
-      if (signal.aborted) onAbort();
-      else signal.addEventListener("abort", onAbort, { once: true });
-    });
-    const exchange = async (): Promise<EngineOutcome> => {
-      try {
-        const res = await doFetch(config.endpoint, {
-          method: "POST", headers, body: JSON.stringify(request), redirect: "manual", signal: ctrl.signal,
-        });
-        if (res.status >= 500) return drop(res, fail("http_5xx", `status ${res.status}`, res.status));
-        if (res.status >= 400) return drop(res, fail("http_4xx", `status ${res.status}`, res.status));
-        if (res.status < 200 || res.status >= 300) return drop(res, fail("unexpected_status", `status ${res.status}`, res.status));
-        const text = await readCapped(res, MAX_ANSWER_BYTES);
-        if (text === null) return fail("malformed", `answer over ${MAX_ANSWER_BYTES} bytes`, res.status);
-        const read = readEngineAnswer(text, request.candidates.map((c) => c.id), config.decision_threshold);
-        if (!read.ok) return fail("malformed", read.detail, res.status);
-        return { ok: true, plan: read.plan, verdicts: read.verdicts, latency_ms: now() - started, cost_usd: read.cost_usd };
-      } catch (err) {
-        return fail("network", describeError(err));
-      }
-    };
-    try {
-      return await Promise.race([exchange(), deadline, cancelled]);
-    } finally {
-      clearTimeout(timer);
-      if (signal && onAbort) signal.removeEventListener("abort", onAbort);
-    }
+    if (!answer.ok) return fail(answer.reason, answer.detail, answer.status);
+    const read = readEngineAnswer(answer.text, request.candidates.map((c) => c.id), config.decision_threshold);
+    if (!read.ok) return fail("malformed", read.detail, answer.status);
+    return { ok: true, plan: read.plan, verdicts: read.verdicts, latency_ms: now() - started, cost_usd: read.cost_usd };
   }
 
   return { kind: config.kind, host, decide };
@@ -152,39 +111,4 @@ export function createHttpEngine(config: HttpEngineConfig, deps: HttpEngineDeps)
 /** The counter name for a failure (e.g. `engine_timeout`), for fail-open accounting. */
 export function engineFailureCounter(reason: EngineFailureReason): `engine_${EngineFailureReason}` {
   return `engine_${reason}`;
-}
-
-/** Discards an unread body so the connection can be reused, then returns `outcome`. */
-function drop(res: Response, outcome: EngineOutcome): EngineOutcome {
-  res.body?.cancel().catch(() => {});
-  return outcome;
-}
-
-/** Reads the body as UTF-8 text, or null past `max` bytes. */
-async function readCapped(res: Response, max: number): Promise<string | null> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) { all.set(c, at); at += c.byteLength; }
-  return new TextDecoder().decode(all);
-}
-
-/** Error name plus a system code when there is one (ECONNREFUSED, ECONNRESET…); no text. */
-function describeError(err: unknown): string {
-  const e = err as { name?: string; code?: string; cause?: { code?: string; name?: string } };
-  const code = e?.cause?.code ?? e?.code;
-  return `${e?.name ?? "Error"}${code ? ` (${code})` : ""}`;
 }

@@ -7,6 +7,7 @@
  * Any failure → `{ok: false}` with a short detail (ids and field paths only, never text).
  */
 import type { EditPlan, PairAction } from "../core/plan/types";
+import { parseAnswer } from "./parse-answer";
 import { engineAnswerSchema, type EngineVerdict, type Verdict } from "./protocol";
 
 export type ReadAnswerResult =
@@ -15,17 +16,8 @@ export type ReadAnswerResult =
 
 /** Validates `text` against the ids that were sent. */
 export function readEngineAnswer(text: string, requestIds: readonly string[], decisionThreshold: number): ReadAnswerResult {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { ok: false, detail: "answer is not JSON" };
-  }
-  const parsed = engineAnswerSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return { ok: false, detail: `answer does not match the protocol at ${issue.path.join(".") || "(root)"}` };
-  }
+  const parsed = parseAnswer(text, engineAnswerSchema, "the protocol");
+  if (!parsed.ok) return parsed;
   const expected = new Set(requestIds);
   const seen = new Set<string>();
   for (const v of parsed.data.verdicts) {

@@ -1,11 +1,13 @@
 /**
  * The reference local decision engine (Node program, `npm run engine`): an HTTP server on
  * 127.0.0.1 that answers the engine protocol (docs/engine-protocol.md) with an injected
- * verdict function — by default tools/engine/decide.ts. The starting point for a team that
- * wants to plug in its own model: replace `decide`.
+ * verdict function — by default tools/engine/decide.ts — and summarize function — by default the
+ * extractive summariser of tools/engine/summarize.ts. The starting point for a team that wants
+ * to plug in its own model: replace `decide` or `summarize`.
  *
- *   POST /decide   engine request → 200 {verdicts}; 400 {error} for a body the protocol refuses
- *   GET  /healthz  200 {ok, protocol}
+ *   POST /decide     engine request → 200 {verdicts}; 400 {error} for a body the protocol refuses
+ *   POST /summarize  summarize request → 200 {summary, input_tokens, output_tokens, cost_usd}; 400 likewise
+ *   GET  /healthz    200 {ok, protocol}
  *
  * Options: `--port N` / ENGINE_PORT (default 8789; 0 = any free port), `--fault SPEC` /
  * ENGINE_FAULT to rehearse a gateway's fail-open paths: `slow:MS` (answer after MS ms),
@@ -15,7 +17,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { engineRequestSchema, PROTOCOL_VERSION } from "../../src/engines/protocol";
+import { summarizeRequestSchema } from "../../src/engines/summarize-protocol";
 import { decide as referenceDecide, type DecideFn } from "./decide";
+import { summarize as referenceSummarize, type SummarizeFn } from "./summarize";
 
 /** Default port (8787 is `wrangler dev`, 8788 left free for it). */
 export const DEFAULT_ENGINE_PORT = 8789;
@@ -41,8 +45,9 @@ export function parseFault(spec: string | undefined): Fault {
   throw new Error(`bad fault "${spec}": use slow:MS, status:NNN, garbage or reset`);
 }
 
-/** Builds the server (not listening). */
-export function createEngineServer(opts: { decide: DecideFn; fault?: Fault }): http.Server {
+/** Builds the server (not listening). `summarize` defaults to the reference extractive summariser. */
+export function createEngineServer(opts: { decide: DecideFn; summarize?: SummarizeFn; fault?: Fault }): http.Server {
+  const summarize = opts.summarize ?? referenceSummarize;
   const fault = opts.fault ?? { kind: "none" };
   return http.createServer(async (req, res) => {
     const send = (status: number, body: unknown) => {
@@ -50,7 +55,7 @@ export function createEngineServer(opts: { decide: DecideFn; fault?: Fault }): h
       res.end(JSON.stringify(body));
     };
     if (req.method === "GET" && req.url === "/healthz") return send(200, { ok: true, protocol: PROTOCOL_VERSION });
-    if (req.method !== "POST" || req.url !== "/decide") return send(404, { error: { message: "POST /decide or GET /healthz" } });
+    if (req.method !== "POST" || (req.url !== "/decide" && req.url !== "/summarize")) return send(404, { error: { message: "POST /decide, POST /summarize or GET /healthz" } });
 
     const chunks: Buffer[] = [];
     let size = 0;
@@ -83,11 +88,16 @@ export function createEngineServer(opts: { decide: DecideFn; fault?: Fault }): h
     } catch {
       return send(400, { error: { message: "body is not JSON" } });
     }
-    const parsed = engineRequestSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      return send(400, { error: { message: `${issue.path.join(".") || "(root)"}: ${issue.message}` } });
+    const refuse = (issues: readonly { path: PropertyKey[]; message: string }[]) =>
+      send(400, { error: { message: `${issues[0]!.path.map(String).join(".") || "(root)"}: ${issues[0]!.message}` } });
+    if (req.url === "/summarize") {
+      const parsed = summarizeRequestSchema.safeParse(json);
+      if (!parsed.success) return refuse(parsed.error.issues);
+      if (res.destroyed) return;
+      return send(200, summarize(parsed.data));
     }
+    const parsed = engineRequestSchema.safeParse(json);
+    if (!parsed.success) return refuse(parsed.error.issues);
     if (res.destroyed) return;
     send(200, { verdicts: opts.decide(parsed.data.candidates) });
   });

@@ -9,11 +9,12 @@ import { DEFAULTS } from "../../src/config/defaults";
 import { loadConfig, type ConfigEnv } from "../../src/config/load-config";
 import { DEV_VALUE_PREFIX, ENV_VAR } from "../../src/config/secrets";
 
-/** The secret NAMES a vars table implies: admin token, audit key, the engine key (api_key_env) and the client-auth secrets. */
+/** The secret NAMES a vars table implies: admin token, audit key, the engine and summariser keys (api_key_env) and the client-auth secrets. */
 export function secretNames(vars: ConfigEnv): string[] {
   const r = loadConfig(vars);
   const names = r.ok
-    ? [r.config.admin_token_env, r.config.audit_key_env, ...(r.config.api_key_env ? [r.config.api_key_env] : [])]
+    ? [r.config.admin_token_env, r.config.audit_key_env, ...(r.config.api_key_env ? [r.config.api_key_env] : []),
+      ...(r.config.summarizer?.api_key_env ? [r.config.summarizer.api_key_env] : [])]
     : [DEFAULTS.admin_token_env, DEFAULTS.audit_key_env];
   return [...names, CLIENT_KEY_FINGERPRINTS_SECRET, GATEWAY_KEYS_SECRET];
 }

@@ -1,7 +1,8 @@
 /**
  * The reference local engine as a real process (npm run engine), driven through the same path
  * the gateway uses: loadConfig → createEngine → buildEngineRequest → decide. Every failure ends
- * in a typed outcome with its reason (no plan → the caller forwards the original bytes).
+ * in a typed outcome with its reason (no plan → the caller forwards the original bytes). Its
+ * POST /summarize is driven the same way: loadConfig → createSummarizer → summarize.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,7 +13,9 @@ import { pairFacts } from "../../../src/core/facts/step-facts";
 import { buildEngineRequest } from "../../../src/engines/build-engine-request";
 import { createEngine } from "../../../src/engines/create-engine";
 import type { HttpEngine } from "../../../src/engines/http-engine";
+import { createSummarizer } from "../../../src/engines/summarizer";
 import { spawnEngine, type SpawnedEngine } from "../../support/spawn-engine";
+import { HAND_STRETCH, HAND_SUMMARY } from "../../support/summary-stretch";
 
 const pair = (id: string, over: Partial<ToolPair>): ToolPair => ({
   id, tool_name: "Read", input_text: '{"file_path":"/src/app.ts"}', input_bytes: 27, call: { message_index: 1, block_index: 0 },
@@ -94,5 +97,22 @@ describe("reference engine process", () => {
     const port = (probe.address() as AddressInfo).port;
     await new Promise((r) => probe.close(r));
     expect(await outcome(`http://127.0.0.1:${port}/decide`)).toEqual({ reason: "network", detail: "TypeError (ECONNREFUSED)" });
+  });
+});
+
+describe("the reference engine's summarize, through loadConfig → createSummarizer", () => {
+  const summarizerOf = (endpoint: string) => {
+    const loaded = loadConfig({ COMPACTION_CONFIG: JSON.stringify({ summarizer: { kind: "engine", endpoint: endpoint.replace(/\/decide$/, "/summarize"), timeout_ms: SLOW_TIMEOUT_MS * 2 } }) });
+    if (!loaded.ok || loaded.config.summarizer === null) throw new Error("config refused");
+    return createSummarizer(loaded.config.summarizer, loaded.config.consent_export_prompt, { env: {} });
+  };
+
+  it("answers the extractive summary", async () => {
+    expect(await summarizerOf(engines.good!.endpoint).summarize(HAND_STRETCH)).toMatchObject({ ok: true, summary: HAND_SUMMARY, cost_usd: 0, cost_source: "engine" });
+  });
+
+  it("slow → timeout, garbage → malformed: no summary", async () => {
+    expect(await summarizerOf(engines.slow!.endpoint).summarize(HAND_STRETCH)).toMatchObject({ ok: false, reason: "timeout" });
+    expect(await summarizerOf(engines.garbage!.endpoint).summarize(HAND_STRETCH)).toMatchObject({ ok: false, reason: "malformed", detail: "answer is not JSON" });
   });
 });
