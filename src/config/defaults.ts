@@ -73,6 +73,12 @@ export const DEFAULTS = {
   complete_after_seconds: 3_600,
   /** State retention after last activity, seconds (7 days). */
   retention_seconds: 604_800,
+  /**
+   * Project memory (DESIGN §7): how long the tier map a session leaves at its complete alarm is
+   * kept under its project key (src/do/memory-object.ts), seconds from that alarm; it outlives
+   * the session's own retention. 0 (default): no project memory is kept.
+   */
+  memory_retention_seconds: 0,
   /** Context use (0..1 of the model's window) at which the auto tier fires. */
   auto_context_pct: 0.7,
   /** NAME of the secret holding the audit trail's HMAC key. */

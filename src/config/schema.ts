@@ -27,6 +27,7 @@ export const RANGES = {
   time_based_age_seconds: [0, 31_536_000, true],
   complete_after_seconds: [1, 2_592_000, true],
   retention_seconds: [60, 31_536_000, true],
+  memory_retention_seconds: [0, 31_536_000, true],
   auto_context_pct: [0.01, 1, false],
 } as const satisfies Record<string, readonly [number, number, boolean]>;
 
@@ -104,6 +105,7 @@ const baseSchema = z.strictObject({
   time_based_age_seconds: rangedNumber("time_based_age_seconds").nullable().default(DEFAULTS.time_based_age_seconds),
   complete_after_seconds: num("complete_after_seconds"),
   retention_seconds: num("retention_seconds"),
+  memory_retention_seconds: num("memory_retention_seconds"),
   auto_context_pct: num("auto_context_pct"),
   audit_key_env: envName("audit_key_env").default(DEFAULTS.audit_key_env),
   admin_token_env: envName("admin_token_env").default(DEFAULTS.admin_token_env),
