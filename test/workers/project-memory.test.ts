@@ -58,7 +58,8 @@ describe("project memory", () => {
     expect(e.tier_map.archival.map((a) => [a.from_turn, a.to_turn, a.tool_calls, a.tool_counts, a.errors])).toEqual([[0, 2, 2, { shell: 2 }, 0]]);
     // The session's own map is the same one, and the alarm counted what it kept.
     expect(await sessionStub(s1).memory()).toEqual(e.tier_map);
-    expect((await statsOf(s1)).counters.project_memory_kept).toBe(1);
+    const stats = await statsOf(s1);
+    expect([stats.counters.project_memory_kept, stats.project_key]).toEqual([1, projectOf(cwd)]);
 
     // Retention deletes the session's state; the project's map stays.
     expect(await runDurableObjectAlarm(sessionStub(s1))).toBe(true);
@@ -76,7 +77,8 @@ describe("project memory", () => {
     const s = await completedSession(LITERAL_CONFIG, bodyIn(cwd, "Run the checks."));
     expect(await memoryOf(projectOf(cwd)).list(Date.now())).toEqual([]);
     expect(await sessionStub(s).memory()).toBeNull();
-    expect((await statsOf(s)).counters.project_memory_kept).toBeUndefined();
+    const stats = await statsOf(s);
+    expect([stats.counters.project_memory_kept, stats.project_key]).toEqual([undefined, null]);
   });
 
   it("GET /admin/memory/:project returns the maps and filters the reference index; 400 for a malformed key, 404 for an unknown project", async () => {
