@@ -118,7 +118,13 @@ export class SessionObject extends DurableObject<Env> {
     const kind = this.store.getMeta("alarm_kind") ?? "idle";
     const wasComplete = this.store.getMeta("complete") === "1";
     const now = Date.now();
-    if (runAlarm(this.store, now) === "delete") {
+    const next = runAlarm(this.store, now);
+    // Complete (or an alarm so late that retention passed too): the session leaves its tier map
+    // under its project key before anything is deleted (./project-memory.ts).
+    if (!wasComplete && (next === "delete" || this.store.getMeta("complete") === "1")) {
+      await keepProjectMemory(this.store, (project) => projectMemoryStub(this.env.MEMORY, project), now);
+    }
+    if (next === "delete") {
       this.last = null;
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
@@ -126,10 +132,6 @@ export class SessionObject extends DurableObject<Env> {
       // session's next request as a new session instead of failing on a missing table.
       this.store.init();
       return;
-    }
-    // Complete: the session leaves its tier map under its project key (./project-memory.ts).
-    if (!wasComplete && this.store.getMeta("complete") === "1") {
-      await keepProjectMemory(this.store, (project) => projectMemoryStub(this.env.MEMORY, project), now);
     }
     // Idle: a good moment to ask an HTTP engine about the next step, off the request path.
     if (kind === "idle" && this.last !== null) {
