@@ -207,6 +207,11 @@ describe("tiers", () => {
     const r = idleSix(v, CORE_DEFAULTS, factsOf(v, {}, mentions));
     expect(actionsOf(r, ids)).toEqual([drop, drop, drop, cut, drop, drop, cut, cut]);
   });
+  it("the tier map's archival tier: one stretch of counts per 20 turns before the working turns", () => {
+    const map = buildTierMap(factsOf(readSession(45)), 4);
+    expect(map.working.from_turn).toBe(42);
+    expect(map.archival.map((a) => [a.from_turn, a.to_turn, a.tool_calls, a.tool_counts])).toEqual([[0, 19, 20, { Bash: 20 }], [20, 39, 20, { Bash: 20 }], [40, 41, 2, { Bash: 2 }]]);
+  });
   it("auto strips media from old results", () => {
     const v = readSession(12, { media: 2 });
     const r = compact(ctx(v, { pressure: P({ context_pct_used: 0.75 }) }));
