@@ -5,6 +5,7 @@ import { createApp } from "./http/app";
 export { SessionObject } from "./do/session-object";
 export { AuditObject } from "./do/audit-object";
 export { SessionIndex } from "./do/index-object";
+export { MemoryObject } from "./do/memory-object";
 
 const app = createApp();
 

@@ -64,10 +64,23 @@ export const DEFAULTS = {
   exclude_tools: [] as string[],
   /** Idle time after which the session counts as idle (time_based tier), seconds. 300 = provider cache TTL. */
   idle_seconds: 300,
+  /**
+   * time_based drops whole the eligible pairs first seen at least this many seconds ago, seconds.
+   * null (default): the idle gap itself, i.e. every pair first seen before the session went
+   * idle; the provider cache (5 min TTL) has expired on all of them, so dropping them costs no
+   * extra cache write.
+   */
+  time_based_age_seconds: null as number | null,
   /** Idle time after which the session counts as complete (session_memory tier), seconds. */
   complete_after_seconds: 3_600,
   /** State retention after last activity, seconds (7 days). */
   retention_seconds: 604_800,
+  /**
+   * Project memory (DESIGN §7): how long the tier map a session leaves at its complete alarm is
+   * kept under its project key (src/do/memory-object.ts), seconds from that alarm; it outlives
+   * the session's own retention. 0 (default): no project memory is kept.
+   */
+  memory_retention_seconds: 0,
   /** Context use (0..1 of the model's window) at which the auto tier fires. */
   auto_context_pct: 0.7,
   /** NAME of the secret holding the audit trail's HMAC key. */

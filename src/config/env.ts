@@ -4,6 +4,7 @@
  */
 import type { AuditObject } from "../do/audit-object";
 import type { SessionIndex } from "../do/index-object";
+import type { MemoryObject } from "../do/memory-object";
 
 export interface Env {
   /** Anthropic upstream base URL, no trailing slash needed. Default https://api.anthropic.com */
@@ -24,6 +25,8 @@ export interface Env {
   AUDIT: DurableObjectNamespace<AuditObject>;
   /** Global session index Durable Object namespace (one instance, src/do/index-object.ts). */
   SESSION_INDEX: DurableObjectNamespace<SessionIndex>;
+  /** Project memory Durable Object namespace (one instance per project key, src/do/memory-object.ts). */
+  MEMORY: DurableObjectNamespace<MemoryObject>;
   /** Admin bearer token (name set by admin_token_env). A secret: `wrangler secret put SLUICE_ADMIN_TOKEN`. Unset = admin routes answer 503. */
   SLUICE_ADMIN_TOKEN?: string;
   /** HMAC key of the audit trail (name set by audit_key_env). A secret; under wrangler dev from `.dev.vars` (src/config/secrets.ts). */

@@ -25,8 +25,10 @@ export const RANGES = {
   timeout_ms: [50, 60_000, true],
   min_reduction: [0, 1, false],
   idle_seconds: [1, 604_800, true],
+  time_based_age_seconds: [0, 31_536_000, true],
   complete_after_seconds: [1, 2_592_000, true],
   retention_seconds: [60, 31_536_000, true],
+  memory_retention_seconds: [0, 31_536_000, true],
   auto_context_pct: [0.01, 1, false],
 } as const satisfies Record<string, readonly [number, number, boolean]>;
 
@@ -41,11 +43,15 @@ export const SEED_KEY_NAMES: Record<string, string> = {
   consentimento_exportar_prompt: "consent_export_prompt",
 };
 
-function num<K extends keyof typeof RANGES>(key: K) {
+function rangedNumber(key: keyof typeof RANGES) {
   const [min, max, int] = RANGES[key];
   const error = `${key} must be ${int ? "an integer" : "a number"} from ${min} to ${max}`;
   const base = z.number({ error }).min(min, { error }).max(max, { error });
-  return (int ? base.int({ error }) : base).default(DEFAULTS[key]);
+  return int ? base.int({ error }) : base;
+}
+
+function num<K extends Exclude<keyof typeof RANGES, "time_based_age_seconds">>(key: K) {
+  return rangedNumber(key).default(DEFAULTS[key]);
 }
 
 function bool(key: keyof typeof DEFAULTS) {
@@ -135,8 +141,10 @@ const baseSchema = z.strictObject({
   archive_removed: bool("archive_removed"),
   exclude_tools: z.array(toolName, { error: toolsError }).max(1_000, { error: "exclude_tools holds at most 1000 names" }).default([...DEFAULTS.exclude_tools]),
   idle_seconds: num("idle_seconds"),
+  time_based_age_seconds: rangedNumber("time_based_age_seconds").nullable().default(DEFAULTS.time_based_age_seconds),
   complete_after_seconds: num("complete_after_seconds"),
   retention_seconds: num("retention_seconds"),
+  memory_retention_seconds: num("memory_retention_seconds"),
   auto_context_pct: num("auto_context_pct"),
   audit_key_env: envName("audit_key_env").default(DEFAULTS.audit_key_env),
   admin_token_env: envName("admin_token_env").default(DEFAULTS.admin_token_env),

@@ -12,6 +12,7 @@
  */
 import { compact } from "../core/policy/compact";
 import { decodeStepFacts } from "../core/facts/wire-facts";
+import { noteMemoryDraft } from "./project-memory";
 import { stepContext } from "../core/policy/step-context";
 import { loadLedger, saveAdditions } from "./ledger-sql";
 import { saveStepTerms } from "./step-terms-sql";
@@ -101,6 +102,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   store.setMeta("last_tier", out.tier);
   if (result.step) store.add(`steps_${out.tier}`, 1);
   if (result.memory) store.setMeta("memory", JSON.stringify(result.memory));
+  noteMemoryDraft(store, facts, config, input.project_key);
   store.flush();
   return out;
 }

@@ -4,8 +4,9 @@
  * forward (run-step.ts: the call is counted, its activity and first-seen times written, the
  * plan decided) and `report` once after the answer (the outcome and the usage). Short RPC
  * methods delegate to run-step.ts, ./record-outcome.ts, ./record-usage.ts and the SQL store. Alarms: idle (marks the session idle so the next request is priced as cache-cold),
- * complete (marks it complete → session_memory on the next request; its tier map is stored by
- * that step), retention (deletes all state). The store buffers meta and counter writes
+ * complete (marks it complete → session_memory on the next request; with project memory on it
+ * also leaves the session's tier map under its project key: ./project-memory.ts), retention
+ * (deletes all state; the project's map stays in ./memory-object.ts). The store buffers meta and counter writes
  * (./session-store.ts): every method ends with `store.flush()`, which also drops its read
  * snapshot, so each RPC reads the state as stored.
  */
@@ -18,6 +19,8 @@ import { settleNative } from "../usage/settle-native";
 import { PROVIDER_CLEARED_META, runStep } from "./run-step";
 import { nextAlarm, runAlarm } from "./session-alarms";
 import { precomputeVerdicts } from "./precompute-verdicts";
+import { keepProjectMemory } from "./project-memory";
+import { projectMemoryStub } from "./memory-object";
 import { SessionStore } from "./session-store";
 import type { CallReport, FailOpenReason, StepInput, StepOutput } from "../session/step-types";
 import { sessionStats, type SessionStats } from "./session-stats";
@@ -113,7 +116,15 @@ export class SessionObject extends DurableObject<Env> {
   /** Runs the scheduled alarm (./session-alarms.ts): marks idle / complete, or deletes all state at retention. */
   override async alarm(): Promise<void> {
     const kind = this.store.getMeta("alarm_kind") ?? "idle";
-    if (runAlarm(this.store, Date.now()) === "delete") {
+    const wasComplete = this.store.getMeta("complete") === "1";
+    const now = Date.now();
+    const next = runAlarm(this.store, now);
+    // Complete (or an alarm so late that retention passed too): the session leaves its tier map
+    // under its project key before anything is deleted (./project-memory.ts).
+    if (!wasComplete && (next === "delete" || this.store.getMeta("complete") === "1")) {
+      await keepProjectMemory(this.store, (project) => projectMemoryStub(this.env.MEMORY, project), now);
+    }
+    if (next === "delete") {
       this.last = null;
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();

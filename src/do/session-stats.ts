@@ -21,6 +21,8 @@ export interface SessionStats {
   disabled: boolean;
   idle: boolean;
   complete: boolean;
+  /** The project key its tier map is kept under (./project-memory.ts), or null when project memory was off for it. */
+  project_key: string | null;
   counters: Record<string, number>;
   /** Steps kept, with the cost model's terms each was taken on (../core/cost/net-benefit.ts StepTerms; null for a step stored without them). */
   steps: { step: number; tier: string; at_ms: number; pairs_removed: number; tokens_before: number; tokens_after: number; correlation_id: string; terms: StepTerms | null }[];
@@ -54,6 +56,7 @@ export function sessionStats(store: SessionStore, sql: SqlStorage): SessionStats
     disabled: store.getMeta("disabled") === "1",
     idle: store.getMeta("idle") === "1",
     complete: store.getMeta("complete") === "1",
+    project_key: store.getMeta("project_key"),
     counters: c,
     steps: sql.exec<Omit<SessionStats["steps"][number], "terms">>("SELECT step, tier, at_ms, pairs_removed, tokens_before, tokens_after, correlation_id FROM steps ORDER BY step").toArray()
       .map((s) => ({ ...s, terms: terms.get(s.step) ?? null })),

@@ -15,6 +15,7 @@
  * (DESIGN invariant 5).
  */
 import type { CompactionConfig } from "../config/schema";
+import { projectKeyOf } from "./project-key";
 import type { CompactionMode } from "../config/load-config";
 import type { Provider } from "../core/view/types";
 import { encodeStepFacts } from "../core/facts/wire-facts";
@@ -137,7 +138,9 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   let out: StepOutput;
   try {
     const lengths = deps.remainingCallsTable?.() ?? null;
-    out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, ...(lengths ? { remaining_calls_table: lengths } : {}) })), deps.doTimeoutMs);
+    // Project memory on: the session keeps its project key for the complete alarm (src/do/project-memory.ts).
+    const project_key = deps.config.memory_retention_seconds > 0 ? projectKeyOf(prepared.provider, req.headers, prepared.parsed.bytes, prepared.parsed.root) : undefined;
+    out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, ...(lengths ? { remaining_calls_table: lengths } : {}), ...(project_key !== undefined ? { project_key } : {}) })), deps.doTimeoutMs);
   } catch (err) {
     const reason = err instanceof Deadline ? "do_timeout" : "do_error";
     log(reason, sid, est, err);

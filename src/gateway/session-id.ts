@@ -151,7 +151,7 @@ export function conversationFingerprint(provider: Provider, bytes: Uint8Array, r
 }
 
 /** The text of a content value: a string, or its parts' `text` (a part without text counts as its `type`), joined; parts starting with `skip` are left out. */
-function textOf(bytes: Uint8Array, node: JsonNode | undefined, skip?: string): string {
+export function textOf(bytes: Uint8Array, node: JsonNode | undefined, skip?: string): string {
   if (node === undefined) return "";
   if (node.type === "string") return stringValue(bytes, node);
   if (node.type !== "array") return node.type;

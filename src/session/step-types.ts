@@ -56,6 +56,12 @@ export interface StepInput {
    * (src/gateway/session-lengths-cache.ts); absent: the seed estimate of R.
    */
   remaining_calls_table?: RemainingCallsTable;
+  /**
+   * The request's project key (src/gateway/project-key.ts: a hash of the caller and the working
+   * directory, or of the caller and the conversation), sent only when `memory_retention_seconds`
+   * > 0; the session keeps it for its complete alarm (src/do/project-memory.ts).
+   */
+  project_key?: string;
 }
 
 /** The DO's answer. `plan` is the whole plan to apply (re-applied ledger + any new step). */

@@ -156,11 +156,13 @@ describe("compact — steps and the sticky ledger", () => {
 });
 
 describe("tiers", () => {
-  it("time_based drops pairs first seen ≥ 1 h ago whole; cache cold so the write is free", () => {
+  /** An explicit 1 h age cutoff (time_based_age_seconds). */
+  const hourCutoff = { ...CORE_DEFAULTS, time_based_age_seconds: 3_600 };
+  it("time_based with time_based_age_seconds 3,600 drops pairs first seen ≥ 1 h ago whole; cache cold so the write is free", () => {
     const v = readSession(12);
     const first_seen: Record<string, number> = {};
     v.pairs.forEach((p, i) => (first_seen[p.id] = i < 3 ? 0 : 3_000_000));
-    const r = compact(ctx(v, { ledger: { ...EMPTY_LEDGER, first_seen }, now_ms: 3_600_000, pressure: P({ idle_seconds: 400, context_pct_used: 0.3 }) }));
+    const r = compact(ctx(v, { ledger: { ...EMPTY_LEDGER, first_seen }, now_ms: 3_600_000, pressure: P({ idle_seconds: 400, context_pct_used: 0.3 }), config: hourCutoff }));
     expect(r.tier).toBe("time_based");
     expect(r.step!.benefit.cache_miss).toBe(0);
     expect([r.plan.actions.t0, r.plan.actions.t2, r.plan.actions.t3]).toEqual([{ kind: "drop_pair" }, { kind: "drop_pair" }, { kind: "truncate_result", head_bytes: 471 }]);
@@ -171,9 +173,44 @@ describe("tiers", () => {
     v.pairs.forEach((p, i) => (first_seen[p.id] = i < 3 ? 0 : 3_000_000));
     // The assistant message after t1's result (message 5, which calls t2) names t1's command in its prose.
     const mentions: string[][] = v.messages.map((m) => (m.index === 5 ? proseMentionKeys("`make build-1` failed twice before") : []));
-    const r = compact({ ...ctx(v, { ledger: { ...EMPTY_LEDGER, first_seen }, now_ms: 3_600_000, pressure: P({ idle_seconds: 400, context_pct_used: 0.3 }) }), view: factsOf(v, {}, mentions) });
+    const r = compact({ ...ctx(v, { ledger: { ...EMPTY_LEDGER, first_seen }, now_ms: 3_600_000, pressure: P({ idle_seconds: 400, context_pct_used: 0.3 }), config: hourCutoff }), view: factsOf(v, {}, mentions) });
     expect(r.tier).toBe("time_based");
     expect([r.plan.actions.t0, r.plan.actions.t1, r.plan.actions.t2]).toEqual([{ kind: "drop_pair" }, { kind: "truncate_result", head_bytes: 471 }, { kind: "drop_pair" }]);
+  });
+  // A 6-minute idle: the gap began at 9,640,000 ms (now 10,000,000 ms − 360 s).
+  const gapStart = 9_640_000;
+  /** t0–t5 first seen when the gap began (the last request before it), t6 1 ms later, t7 never (new in this request). */
+  const seenBeforeGap = (v: ConversationView): Record<string, number> => {
+    const first_seen: Record<string, number> = {};
+    v.pairs.forEach((p, i) => { if (i < 6) first_seen[p.id] = i < 3 ? 9_000_000 : gapStart; else if (i === 6) first_seen[p.id] = gapStart + 1; });
+    return first_seen;
+  };
+  const idleSix = (v: ConversationView, config = CORE_DEFAULTS, view = factsOf(v)) =>
+    compact({ ...ctx(v, { ledger: { ...EMPTY_LEDGER, first_seen: seenBeforeGap(v) }, now_ms: 10_000_000, pressure: P({ idle_seconds: 360, context_pct_used: 0.3 }), config }), view });
+  const actionsOf = (r: ReturnType<typeof compact>, ids: string[]) => ids.map((id) => r.plan.actions[id]);
+  const ids = ["t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7"];
+  const drop = { kind: "drop_pair" };
+  const cut = { kind: "truncate_result", head_bytes: 471 };
+  it("time_based by default (age cutoff = the idle gap): after a 6-minute idle, pairs first seen before the gap are dropped whole, younger ones collapsed", () => {
+    const r = idleSix(readSession(12));
+    expect(r.tier).toBe("time_based");
+    expect(actionsOf(r, ids)).toEqual([drop, drop, drop, drop, drop, drop, cut, cut]);
+    expect(r.step!.benefit.cache_miss).toBe(0);
+  });
+  it("time_based with an explicit time_based_age_seconds: the cutoff follows it (1,000 s: only pairs first seen ≤ 9,000,000 ms are dropped)", () => {
+    const r = idleSix(readSession(12), { ...CORE_DEFAULTS, time_based_age_seconds: 1_000 });
+    expect(actionsOf(r, ids)).toEqual([drop, drop, drop, cut, cut, cut, cut, cut]);
+  });
+  it("time_based by default keeps the guards: a pair a later assistant message names is collapsed, not dropped", () => {
+    const v = readSession(12);
+    const mentions: string[][] = v.messages.map((m) => (m.index === 9 ? proseMentionKeys("`make build-3` failed twice before") : []));
+    const r = idleSix(v, CORE_DEFAULTS, factsOf(v, {}, mentions));
+    expect(actionsOf(r, ids)).toEqual([drop, drop, drop, cut, drop, drop, cut, cut]);
+  });
+  it("the tier map's archival tier: one stretch of counts per 20 turns before the working turns", () => {
+    const map = buildTierMap(factsOf(readSession(45)), 4);
+    expect(map.working.from_turn).toBe(42);
+    expect(map.archival.map((a) => [a.from_turn, a.to_turn, a.tool_calls, a.tool_counts])).toEqual([[0, 19, 20, { Bash: 20 }], [20, 39, 20, { Bash: 20 }], [40, 41, 2, { Bash: 2 }]]);
   });
   it("auto strips media from old results", () => {
     const v = readSession(12, { media: 2 });

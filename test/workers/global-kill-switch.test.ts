@@ -41,7 +41,7 @@ describe("global kill switch", () => {
     expect(enabled.body).toEqual({ disabled: false, audit_seq: (disabled!.body.audit_seq as number) + 1, audit_error: null });
     expect(await otherIsolate()).toBe(false);
     const third = await send(compactVars(LITERAL_CONFIG), PATH, { "x-test-id": r.session, "x-sluice-session": r.session }, LITERAL_BODY, { ...o.deps, now: () => Date.now() + 800_000 });
-    expect(third.res.headers.get("x-sluice-compaction")).toBe("compact; tier=time_based; step=1; pairs_removed=1; tokens_before=14443; tokens_after=7388");
+    expect(third.res.headers.get("x-sluice-compaction")).toBe("compact; tier=time_based; step=1; pairs_removed=1; tokens_before=14443; tokens_after=7274");
     expect(o.calls).toEqual(["step", "report"]);
     const bodies = await upstreamBodies(r.session);
     expect(bodies).toHaveLength(3);

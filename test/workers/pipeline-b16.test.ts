@@ -24,7 +24,8 @@ type Lines = Record<string, number>;
  * Log lines per command (≈ 7.6 estimated tokens a line; both sets are over 5 % of the 200k
  * window). STABLE: collapsing the npm test log in N+1 would leave under 12 % of the history (the
  * cost model's min keep ratio), so N+1 takes no step. RECOMPACT: a short npm test log that N+1,
- * cold, collapses (a step, which must be marked).
+ * cold, drops with its call (a step, which must be marked: time_based drops whole every pair first
+ * seen before the idle gap).
  */
 const STABLE: Lines = { "npm ci": 600, "npm run lint": 300, "npm test": 900 };
 const RECOMPACT: Lines = { "npm ci": 900, "npm run lint": 600, "npm test": 200 };
@@ -94,8 +95,9 @@ describe("B16: compaction is prefix-stable across turns", () => {
     const r = await sendPair(RECOMPACT, 400_000);
     expect([r.hN.tier, r.hN.step, r.hN1.tier, r.hN1.step, r.hN1.pairs_removed]).toEqual(["time_based", "1", "time_based", "2", "3"]);
     expect(r.fN1.top).toEqual(r.fN.top);
-    // Sticky: N's two collapsed results are forwarded as in N; only the newly old one changed.
-    expect(r.fN1.messages.slice(0, 6)).toEqual(r.fN.messages.slice(0, 6));
-    expect(r.fN1.messages[6]).not.toBe(r.fN.messages[6]);
+    // Sticky: N's two collapsed results are forwarded as in N; the newly old npm test pair (N's
+    // messages 5 and 6) is gone whole, so N+1's message 5 is its closing answer.
+    expect(r.fN1.messages.slice(0, 5)).toEqual(r.fN.messages.slice(0, 5));
+    expect([r.fN.messages[5], r.fN1.messages[5]]).toEqual([expect.stringContaining('"cmd":"npm test"'), '{"role":"assistant","content":[{"type":"text","text":"All checks pass."}]}']);
   });
 });

@@ -13,14 +13,14 @@ import { concat, newTestId, progress, release, utf8 } from "./helpers";
 import { compactionHeader, compactVars, LITERAL_BODY, LITERAL_CONFIG, literalTwoCalls, send, sendNoWait, statsOf } from "./pipeline-harness";
 
 describe("measurement mode", () => {
-  it("SLUICE_MEASURE=1: bytes untouched; measure_* count exactly what compact mode removes (1 pair, 7,055 tokens)", async () => {
+  it("SLUICE_MEASURE=1: bytes untouched; measure_* count exactly what compact mode removes (1 pair, 7,169 tokens)", async () => {
     const measured = await literalTwoCalls({ ...compactVars(LITERAL_CONFIG), SLUICE_MEASURE: "1" });
     expect(measured.forwarded).toEqual(LITERAL_BODY);
-    expect(measured.raw).toBe("measure; tier=time_based; step=1; pairs_removed=1; tokens_before=14443; tokens_after=7388");
+    expect(measured.raw).toBe("measure; tier=time_based; step=1; pairs_removed=1; tokens_before=14443; tokens_after=7274");
     const c = measured.stats.counters;
     // No usage reported yet, so USD uses the cache-read price of claude-sonnet-4-5 ($0.30 / Mtok).
     expect({ requests: c.measure_requests, pairs: c.measure_pairs, tokens: c.measure_tokens, usd: c.measure_usd, saved: c.tokens_saved, compacted: c.compacted, measured: c.measured }).toEqual({
-      requests: 2, pairs: 1, tokens: 7_055, usd: 7_055 * 0.3e-6, saved: undefined, compacted: undefined, measured: 2,
+      requests: 2, pairs: 1, tokens: 7_169, usd: 7_169 * 0.3e-6, saved: undefined, compacted: undefined, measured: 2,
     });
     // The twin session in compact mode removes exactly that.
     const compacted = await literalTwoCalls(compactVars(LITERAL_CONFIG));

@@ -26,14 +26,14 @@ describe("tier event log line", () => {
       correlation_id: logged[0]!.correlation_id, step: null, pairs_edited: 0, skipped: { tier: "micro", reason: "not_positive" },
     });
     expect(logged[0]!.correlation_id).toMatch(/^[0-9a-f-]{36}$/);
-    // Second call, 400 s later: time_based step 1 removes one pair. cost_estimate = 7,059 tokens saved
-    // × $3/Mtok (claude-sonnet-4-5 input) × 0.1 (time_based weight, DESIGN §3) = $0.0021177.
+    // Second call, 400 s later: time_based step 1 drops pair A whole (first seen before the idle gap).
+    // cost_estimate = 7,110 tokens saved × $3/Mtok (claude-sonnet-4-5 input) × 0.1 (time_based weight, DESIGN §3) = $0.002133.
     const { cost_estimate, ...second } = logged[1]!;
     expect(second).toEqual({
-      event: "sluice_tier_event", session_id: r.session, tier: "time_based", tokens_before: 14_443, tokens_after: 7_384,
+      event: "sluice_tier_event", session_id: r.session, tier: "time_based", tokens_before: 14_443, tokens_after: 7_333,
       correlation_id: r.stats.steps[0]!.correlation_id, step: 1, pairs_edited: 1, skipped: null,
     });
-    expect(cost_estimate).toBeCloseTo(0.0021177, 12);
+    expect(cost_estimate).toBeCloseTo(0.002133, 12);
     // Counts and ids only: no line carries text of the request.
     for (const l of lines.filter((x) => x.includes("sluice_tier_event"))) expect(l).not.toMatch(/line \d|Run the checks|make a/);
   });
@@ -44,17 +44,17 @@ describe("tier event log line", () => {
     const records = (await auditStub(E).list(0, 10_000)).filter((x) => x.kind === "compaction_step" && x.fields.session_id === r.session);
     expect(records).toHaveLength(1);
     const { usd, ...fields } = records[0]!.fields;
-    // tokens_after is the estimate over the bytes forwarded (the header's 7,388), not the plan's 7,384.
+    // tokens_after is the estimate over the bytes forwarded (the header's 7,274), not the plan's 7,333.
     // The cost model's terms, as in the session's stats: the cache is cold (time_based), so no write;
-    // R = 8 (seed prior, 2nd call); avg = the mean of the two requests' estimates; H = 14,443 − 7,384.
+    // R = 8 (seed prior, 2nd call); avg = the mean of the two requests' estimates; H = 14,443 − 7,333.
     const terms = r.stats.steps[0]!.terms!;
-    expect(fields).toEqual({ tier: "time_based", tokens_before: 14_443, tokens_after: 7_388, correlation_id: correlation, session_id: r.session, ...stepTermFields(terms) });
-    expect([terms.remaining_calls, terms.remaining_calls_source, terms.cache_miss, terms.request_cost, terms.removed_tokens]).toEqual([8, "seed", 0, 0, 7_059]);
-    // future = 7 × 0.30 × 7,059 / 1e6 (claude-sonnet-4-5 cache read $0.30/M); distortion = 0.03 × 0.2 × 8 × avg × 3.0 / 1e6.
-    expect(terms.future_savings).toBeCloseTo(0.0148239, 12);
+    expect(fields).toEqual({ tier: "time_based", tokens_before: 14_443, tokens_after: 7_274, correlation_id: correlation, session_id: r.session, ...stepTermFields(terms) });
+    expect([terms.remaining_calls, terms.remaining_calls_source, terms.cache_miss, terms.request_cost, terms.removed_tokens]).toEqual([8, "seed", 0, 0, 7_110]);
+    // future = 7 × 0.30 × 7,110 / 1e6 (claude-sonnet-4-5 cache read $0.30/M); distortion = 0.03 × 0.2 × 8 × avg × 3.0 / 1e6.
+    expect(terms.future_savings).toBeCloseTo(0.014931, 12);
     expect(terms.distortion).toBeCloseTo((0.03 * 0.2 * 8 * terms.avg_request_tokens * 3) / 1e6, 12);
-    expect(r.header.tokens_after).toBe("7388");
-    expect(usd).toBeCloseTo(0.0021177, 12);
+    expect(r.header.tokens_after).toBe("7274");
+    expect(usd).toBeCloseTo(0.002133, 12);
     expect(await auditStub(E).verify()).toMatchObject({ ok: true });
   });
 });

@@ -13,8 +13,8 @@
 import { pairsInCallOrder } from "../engine/run-heuristic-engine";
 import type { StepFacts } from "../facts/step-facts";
 
-/** Turns per archival stretch. Calibration: ~10 model calls is one "episode" of an agent task in the corpus. */
-export const ARCHIVAL_STRETCH_TURNS = 10;
+/** Turns per archival stretch: the seed's archival tier holds one summary per ~20 turns (issue 29 item 4). */
+export const ARCHIVAL_STRETCH_TURNS = 20;
 /** Longest key kept (characters); longer commands/error lines are cut. */
 export const KEY_MAX_CHARS = 160;
 

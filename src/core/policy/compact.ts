@@ -22,6 +22,7 @@ export const CORE_DEFAULTS: CoreConfig = {
   guarantee_level: DEFAULTS.guarantee_level,
   exclude_tools: DEFAULTS.exclude_tools,
   idle_seconds: DEFAULTS.idle_seconds,
+  time_based_age_seconds: DEFAULTS.time_based_age_seconds,
   auto_context_pct: DEFAULTS.auto_context_pct,
 };
 

@@ -56,6 +56,8 @@ export interface CoreConfig {
   guarantee_level: GuaranteeLevel;
   exclude_tools: readonly string[];
   idle_seconds: number;
+  /** time_based age cutoff, seconds (src/core/tiers/time-based.ts). Absent or null: the idle gap itself. */
+  time_based_age_seconds?: number | null;
   auto_context_pct: number;
   /** How a step reaches the provider (./resolve-mechanism.ts). Absent: auto. */
   mechanism?: MechanismSetting;

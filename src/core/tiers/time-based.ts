@@ -1,8 +1,8 @@
 /**
  * time_based tier (weight 0.10; DESIGN §3): the live session has been idle ≥ idle_seconds
  * (default 300 = the provider cache TTL), so the cache is cold and a step costs no extra
- * write. Drops whole every eligible pair first seen at least TIME_BASED_AGE_CUTOFF_SECONDS
- * before now (first-seen times come from the ledger, i.e. from the caller); younger eligible
+ * write. Drops whole every eligible pair first seen at least the age cutoff before now
+ * (timeBasedAgeSeconds; first-seen times come from the ledger, i.e. from the caller); younger eligible
  * pairs get the micro collapse (./propose-collapse.ts), since this is the free moment. An old
  * pair a later assistant message still names (the engine's mentioned_later guard:
  * src/core/engine/rule-mentioned-later.ts) is not dropped but collapsed like a young one, so what
@@ -20,10 +20,14 @@ import { isSmallCommand } from "../engine/rule-superseded-command";
 export const TIME_BASED_WEIGHT = TIER_COST_WEIGHT.time_based;
 
 /**
- * Age cutoff, seconds. Calibration: 3,600 s = 12 cache lifetimes (5 min); a pair the session
- * has carried for an hour of wall clock and not superseded is history, not working state.
+ * Age cutoff, seconds: `time_based_age_seconds` when the config sets it, else the idle gap itself
+ * (pressure.idle_seconds). With the default every pair first seen before the session went idle
+ * is old: the provider cache (5 min TTL) has expired on all of them, so dropping them whole
+ * costs no extra cache write, and an idle step removes whole pairs rather than collapsing them.
  */
-export const TIME_BASED_AGE_CUTOFF_SECONDS = 3_600;
+export function timeBasedAgeSeconds(pressure: BudgetPressure, config: CoreConfig): number {
+  return config.time_based_age_seconds ?? pressure.idle_seconds;
+}
 
 /** Trigger: idle ≥ idle_seconds. */
 export function timeBasedTriggers(pressure: BudgetPressure, config: CoreConfig): boolean {
@@ -32,7 +36,7 @@ export function timeBasedTriggers(pressure: BudgetPressure, config: CoreConfig):
 
 /** The cold-cache proposal: old pairs dropped whole, younger ones collapsed (also used by session_memory below level rewrite). */
 export const proposeTimeBased: Propose = (c, eligible) => {
-  const cutoff = c.now_ms - TIME_BASED_AGE_CUTOFF_SECONDS * 1000;
+  const cutoff = c.now_ms - timeBasedAgeSeconds(c.pressure, c.config) * 1000;
   const verdicts = resolveVerdicts(c);
   const old: Proposal[] = [];
   const young = eligible.filter((p) => {

@@ -8,6 +8,9 @@
  *   GET  /sessions/:id                     {session: SessionObject stats, index: summary | null}; 404 unknown
  *   GET  /sessions/:id/memory?q=&kind=     {session_id, tier_map, search}; 404 before a tier map exists
  *   GET  /sessions/:id/archive/:call_id    the removed result, text/plain UTF-8; 404 when off or absent
+ *   GET  /memory/:project?q=&kind=         {project, maps: [{session_id, built_at_ms, expires_at_ms, tier_map,
+ *                                          search}]} newest first: the maps completed sessions left under the
+ *                                          project key (../../do/memory-object.ts); 404 when none
  *   GET  /sessions/:id/cache               {session_id, ...CacheReport}: what broke the provider cache
  *                                          (../../do/cache-breaks.ts); 404 unknown
  *   POST /sessions/:id/disable | /enable   per-session kill switch → {session_id, disabled}
@@ -32,7 +35,8 @@ import { DASHBOARD_JS } from "../../admin/dashboard-script";
 import { buildFamilies, type StoredSeries } from "../../admin/metrics-catalog";
 import { scanCache } from "../../gateway/scan-cache";
 import { EXPOSITION_CONTENT_TYPE, renderExposition } from "../../admin/render-exposition";
-import { QUERY_MAX_CHARS, REFERENCE_KINDS, searchMemory, tierMapSchema } from "../../admin/search-memory";
+import { QUERY_MAX_CHARS, REFERENCE_KINDS, searchMemory, tierMapSchema, type MemorySearch } from "../../admin/search-memory";
+import { projectMemoryStub, type ProjectMemoryEntry } from "../../do/memory-object";
 import type { IndexTotals, SessionSummary } from "../../admin/summarize-index";
 import { sessionIndexOf } from "../../do/index-object";
 import type { AppendResult } from "../../do/audit-object";
@@ -70,14 +74,25 @@ export interface ControlAdmin {
   setCompactionDisabled(disabled: boolean): Promise<{ disabled: boolean; audit: AppendResult }>;
 }
 
+/** What the routes need from one project's memory (../../do/memory-object.ts). */
+export interface MemoryAdmin {
+  list(now_ms: number): Promise<ProjectMemoryEntry[]>;
+}
+
 export interface AdminDeps {
   session: (env: Env, id: string) => SessionAdmin;
+  /** One project's memory; default: the MEMORY object named by the project key. */
+  memory?: (env: Env, project: string) => MemoryAdmin;
   index: (env: Env) => IndexAdmin;
   /** The global kill switch; default: the AUDIT object. */
   control?: (env: Env) => ControlAdmin;
   /** Audit reader; default: the AUDIT object (admin-audit.ts). */
   audit?: (env: Env) => AuditReader;
 }
+
+const defaultMemory = (env: Env, project: string): MemoryAdmin => projectMemoryStub(env.MEMORY, project) as unknown as MemoryAdmin;
+/** A project key as src/gateway/project-key.ts makes it: `cwd:` or `conv:` and a hash. */
+const PROJECT_KEY = /^(cwd|conv):[0-9a-f]{16}$/;
 
 export const defaultAdminDeps: AdminDeps = {
   session: (env, id) => env.SESSION.get(env.SESSION.idFromName(id)) as unknown as SessionAdmin,
@@ -151,20 +166,34 @@ export function createAdminApp(deps: AdminDeps = defaultAdminDeps) {
     return c.json({ session_id: id, ...report });
   });
 
-  app.get("/sessions/:id/memory", async (c) => {
-    const id = sessionId(c.req.param("id"));
+  /** The `?q=&kind=` search of the memory routes (400 naming the field); applied to one tier map. */
+  const memorySearch = (c: Context<Ctx>): ((map: TierMap) => MemorySearch | null) => {
     const q = c.req.query("q");
     if (q !== undefined && q.length > QUERY_MAX_CHARS) throw bad("q", `q must be at most ${QUERY_MAX_CHARS} characters`);
     const kindRaw = c.req.query("kind");
     const kind = kindRaw === undefined || kindRaw === "" ? null : (REFERENCE_KINDS as readonly string[]).includes(kindRaw) ? (kindRaw as (typeof REFERENCE_KINDS)[number]) : undefined;
     if (kind === undefined) throw bad("kind", `kind must be one of ${REFERENCE_KINDS.join(", ")}`);
+    return (map) => (q === undefined || q === "" ? (kind === null ? null : searchMemory(map, "", kind)) : searchMemory(map, q, kind));
+  };
+
+  app.get("/sessions/:id/memory", async (c) => {
+    const id = sessionId(c.req.param("id"));
+    const search = memorySearch(c);
     const stored = await deps.session(c.env, id).memory();
     if (stored === null) return notFound("memory_not_found", "no tier map yet: it is written by the session_memory tier when the session completes");
     const parsed = tierMapSchema.safeParse(stored);
     if (!parsed.success) throw new Error("stored tier map does not match its schema");
     const map = parsed.data as TierMap;
-    const search = q === undefined || q === "" ? (kind === null ? null : searchMemory(map, "", kind)) : searchMemory(map, q, kind);
-    return c.json({ session_id: id, tier_map: map, search });
+    return c.json({ session_id: id, tier_map: map, search: search(map) });
+  });
+
+  app.get("/memory/:project", async (c) => {
+    const project = c.req.param("project");
+    if (!PROJECT_KEY.test(project)) throw bad("project", "project must be a project key: cwd:<hash> or conv:<hash>");
+    const search = memorySearch(c);
+    const entries = await (deps.memory ?? defaultMemory)(c.env, project).list(Date.now());
+    if (entries.length === 0) return notFound("memory_not_found", "no tier map kept for this project: memory_retention_seconds is 0, no session of it has completed, or its maps expired");
+    return c.json({ project, maps: entries.map((e) => ({ ...e, search: search(e.tier_map) })) });
   });
 
   app.get("/sessions/:id/archive/:call_id", async (c) => {

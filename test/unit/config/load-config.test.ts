@@ -67,6 +67,18 @@ describe("loadConfig: schema errors name the field", () => {
     expect(errorOf(cfg({ archive_removed: 1 }))).toEqual({ field: "archive_removed", message: "archive_removed must be true or false" });
     expect(errorOf(cfg({ exclude_tools: ["Read", ""] }))).toEqual({ field: "exclude_tools", message: "exclude_tools must be a list of tool names (1 to 200 characters each)" });
     expect(errorOf(cfg({ idle_seconds: 4000 }))).toEqual({ field: "complete_after_seconds", message: "complete_after_seconds must be greater than idle_seconds" });
+    expect(errorOf(cfg({ time_based_age_seconds: "600" }))).toEqual({ field: "time_based_age_seconds", message: "time_based_age_seconds must be an integer from 0 to 31536000" });
+    expect(errorOf(cfg({ time_based_age_seconds: -1 }))).toEqual({ field: "time_based_age_seconds", message: "time_based_age_seconds must be an integer from 0 to 31536000" });
+    expect(errorOf(cfg({ memory_retention_seconds: 1.5 }))).toEqual({ field: "memory_retention_seconds", message: "memory_retention_seconds must be an integer from 0 to 31536000" });
+  });
+
+  it("time_based_age_seconds: null (the idle gap) by default, an integer of seconds when set; memory_retention_seconds: 0 (off) by default", () => {
+    const d = cfg({});
+    expect(d.ok && [d.config.time_based_age_seconds, d.config.memory_retention_seconds]).toEqual([null, 0]);
+    const set = cfg({ time_based_age_seconds: 900, memory_retention_seconds: 2_592_000 });
+    expect(set.ok && [set.config.time_based_age_seconds, set.config.memory_retention_seconds]).toEqual([900, 2_592_000]);
+    const explicitNull = cfg({ time_based_age_seconds: null });
+    expect(explicitNull.ok && explicitNull.config.time_based_age_seconds).toBeNull();
   });
 });
 
