@@ -9,14 +9,20 @@ import { compactVars, LITERAL_BODY, LITERAL_CONFIG, literalTwoCalls, manualClock
 import { newTestId } from "./helpers";
 
 const dec = new TextDecoder();
+/**
+ * The literal conversation's second call comes after a 400 s pause (the time_based tier). With the
+ * default age cutoff (the idle gap) it drops toolu_A whole, which takes no marker; a one-hour
+ * cutoff makes it cut toolu_A's result instead, the case a marker stands for.
+ */
+const CONFIG = { ...LITERAL_CONFIG, time_based_age_seconds: 3_600 };
 const MARKER = "\\n[sluice: rest of tool result removed]";
 const ARCHIVED = "\\n[sluice: rest of tool result removed; archive id toolu_A]";
 
 describe("guarantee_level placeholders", () => {
   it("forwards the strict body plus one marker where toolu_A's result was cut; strict writes none", async () => {
-    const strict = await literalTwoCalls(compactVars(LITERAL_CONFIG));
-    const marked = await literalTwoCalls(compactVars({ ...LITERAL_CONFIG, guarantee_level: "placeholders" }));
-    const archived = await literalTwoCalls(compactVars({ ...LITERAL_CONFIG, guarantee_level: "placeholders", archive_removed: true }));
+    const strict = await literalTwoCalls(compactVars(CONFIG));
+    const marked = await literalTwoCalls(compactVars({ ...CONFIG, guarantee_level: "placeholders" }));
+    const archived = await literalTwoCalls(compactVars({ ...CONFIG, guarantee_level: "placeholders", archive_removed: true }));
     const s = dec.decode(strict.forwarded);
     expect(s).not.toContain("[sluice:");
     expect([strict.header.step, marked.header.step, archived.header.step]).toEqual(["1", "1", "1"]);
@@ -30,7 +36,7 @@ describe("guarantee_level placeholders", () => {
   it("re-applies the same marker bytes on the next request of the session", async () => {
     const session = newTestId("placeholders-sticky");
     const clock = manualClock();
-    const vars = compactVars({ ...LITERAL_CONFIG, guarantee_level: "placeholders" });
+    const vars = compactVars({ ...CONFIG, guarantee_level: "placeholders" });
     const headers = { "x-test-id": session, "x-sluice-session": session };
     for (let i = 0; i < 3; i++) {
       await send(vars, "/anthropic/v1/messages", headers, LITERAL_BODY, { now: clock.now });
