@@ -33,7 +33,7 @@ export const DASHBOARD_HTML = `<!doctype html>
 
 <main id="main" hidden>
   <section class="cards">
-    <div class="card"><h2>USD saved</h2><p id="total-usd-saved">—</p></div>
+    <div class="card"><h2>Gross saved (before cache writes)</h2><p id="total-usd-saved">—</p></div>
     <div class="card"><h2>Net saved (ledger)</h2><p id="total-ledger-saved">—</p></div>
     <div class="card"><h2>Cache hit ratio</h2><p id="total-cache-hit">—</p></div>
     <div class="card"><h2>Fail-open</h2><p id="total-fail-open">—</p></div>
@@ -45,7 +45,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   <section>
     <h2>Savings ledger (all time)</h2>
     <table id="report">
-      <thead><tr><th>Mode</th><th>Saving</th><th>USD saved</th><th>Modelled input cost</th><th>Engine cost</th><th>Worst-case loss</th><th>Balance</th><th>Ratio</th><th>Engine latency</th><th>Requests that waited</th><th>Re-fetched</th><th>Re-mentioned</th><th>Deterministic</th></tr></thead>
+      <thead><tr><th>Mode</th><th>Saving</th><th>Net USD saved</th><th>Modelled input cost</th><th>Engine cost</th><th>Worst-case loss</th><th>Balance</th><th>Ratio</th><th>Engine latency</th><th>Requests that waited</th><th>Re-fetched</th><th>Re-mentioned</th><th>Deterministic</th></tr></thead>
       <tbody></tbody>
     </table>
     <p class="legend">Input cost without Sluice is the clients' bodies priced with each session's own cache behaviour; with Sluice is the provider's reported usage (measure mode: what would have been billed). Saving is net of the cache writes steps cause. Worst-case loss: every removed result re-sent once. Percentages of removals: re-fetched (same tool call again), re-mentioned (same file named again), from deterministic tools.</p>
@@ -54,7 +54,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   <section>
     <h2>Sessions</h2>
     <table id="sessions">
-      <thead><tr><th>Session</th><th>Conversation</th><th>Provider</th><th>Model</th><th>Turns</th><th>Calls</th><th>Tokens saved</th><th>USD saved</th><th>Cache hit</th><th>Fail-open</th><th>Last tier</th><th>Last activity</th><th>State</th><th></th></tr></thead>
+      <thead><tr><th>Session</th><th>Conversation</th><th>Provider</th><th>Model</th><th>Turns</th><th>Calls</th><th>Tokens saved</th><th>Gross USD saved</th><th>Cache hit</th><th>Fail-open</th><th>Last tier</th><th>Last activity</th><th>State</th><th></th></tr></thead>
       <tbody></tbody>
     </table>
   </section>

@@ -87,6 +87,10 @@ describe("savings ledger", () => {
     expect((await admin<{ rows: unknown[] }>(`/report?since=0&until=${start - 7_200_000}`)).rows).toEqual([]);
     const bad = await gateway("/admin/report?since=yesterday", { headers: { authorization: `Bearer ${testVars.SLUICE_ADMIN_TOKEN}` } });
     expect([bad.status, ((await bad.json()) as { error: { field: string } }).error.field]).toEqual([400, "since"]);
+    // A calendar date that does not exist is refused too (Date.parse would read it as March 2).
+    const feb30 = await gateway("/admin/report?since=2026-02-30", { headers: { authorization: `Bearer ${testVars.SLUICE_ADMIN_TOKEN}` } });
+    expect([feb30.status, ((await feb30.json()) as { error: { field: string } }).error.field]).toEqual([400, "since"]);
+    expect((await gateway("/admin/report?since=2024-02-29", { headers: { authorization: `Bearer ${testVars.SLUICE_ADMIN_TOKEN}` } })).status).toBe(200);
   });
 
   it("measure mode: without = the provider's usage of the client's body, with = the would-send body priced with the session's cache behaviour", async () => {

@@ -109,12 +109,23 @@ type Ctx = { Bindings: Env };
 const bad = (field: string, message: string) => new HTTPException(400, { res: Response.json({ error: { type: "bad_request", field, message } }, { status: 400 }) });
 const notFound = (type: string, message: string) => Response.json({ error: { type, message } }, { status: 404 });
 
-/** A time query parameter: epoch ms (digits) or an ISO 8601 date; `fallback` when absent. Throws a 400 naming the field. */
+/**
+ * A time query parameter: epoch ms (digits) or an ISO 8601 date; `fallback` when absent. Throws a
+ * 400 naming the field, also for a calendar date that does not exist (Date.parse reads
+ * 2026-02-30 as March 2).
+ */
 function timeParam(field: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === "") return fallback;
-  const ms = /^\d{1,15}$/.test(raw) ? Number(raw) : /^\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw) : NaN;
+  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(raw);
+  const ms = /^\d{1,15}$/.test(raw) ? Number(raw) : day && calendarDay(Number(day[1]), Number(day[2]), Number(day[3])) ? Date.parse(raw) : NaN;
   if (!Number.isFinite(ms)) throw bad(field, `${field} must be epoch milliseconds or an ISO 8601 date`);
   return ms;
+}
+
+/** Whether year-month-day names a day of the Gregorian calendar. */
+function calendarDay(y: number, m: number, d: number): boolean {
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
 }
 
 /** Builds the admin sub-app. */
