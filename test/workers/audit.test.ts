@@ -114,8 +114,8 @@ describe("admin audit routes (mounted in a test app)", () => {
   it("bad query parameters are 400 naming the field", async () => {
     const app = appFor("audit-route-bad");
     const since = await app.request("/admin/audit?since=-1", {}, E);
-    expect([since.status, await since.json()]).toEqual([400, { error: { field: "since", message: "since must be a non-negative integer (a seq)" } }]);
+    expect([since.status, await since.json()]).toEqual([400, { error: { type: "bad_request", field: "since", message: "since must be a non-negative integer (a seq)" } }]);
     const limit = await app.request("/admin/audit?limit=0", {}, E);
-    expect([limit.status, await limit.json()]).toEqual([400, { error: { field: "limit", message: "limit must be an integer from 1 to 10000" } }]);
+    expect([limit.status, await limit.json()]).toEqual([400, { error: { type: "bad_request", field: "limit", message: "limit must be an integer from 1 to 10000" } }]);
   });
 });

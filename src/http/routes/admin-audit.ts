@@ -31,10 +31,10 @@ export function createAdminAuditRoutes(reader: (env: Env) => AuditReader = defau
 
   app.get("/audit", async (c) => {
     const since = parseCount(c.req.query("since"), 0);
-    if (since === null) return c.json({ error: { field: "since", message: "since must be a non-negative integer (a seq)" } }, 400);
+    if (since === null) return c.json({ error: { type: "bad_request", field: "since", message: "since must be a non-negative integer (a seq)" } }, 400);
     const limit = parseCount(c.req.query("limit"), EXPORT_LIMIT_DEFAULT);
     if (limit === null || limit < 1 || limit > EXPORT_LIMIT_MAX) {
-      return c.json({ error: { field: "limit", message: `limit must be an integer from 1 to ${EXPORT_LIMIT_MAX}` } }, 400);
+      return c.json({ error: { type: "bad_request", field: "limit", message: `limit must be an integer from 1 to ${EXPORT_LIMIT_MAX}` } }, 400);
     }
     const records = await reader(c.env).list(since, limit);
     const body = records.map((r) => `${JSON.stringify(r)}\n`).join("");
