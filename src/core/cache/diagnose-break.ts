@@ -13,8 +13,7 @@
  * (platform.claude.com/docs/en/build-with-claude/prompt-caching; platform.openai.com prompt
  * caching guide).
  */
-import { prefixMembers, type PrefixFacts } from "../facts/prefix-facts";
-import { cacheKeyHashes } from "../facts/cache-facts";
+import { prefixMembers, sharedMessages, type PrefixFacts } from "../facts/prefix-facts";
 import { SYSTEM_CHUNK_BYTES, type CacheFacts, type MarkerAt } from "../facts/cache-facts";
 
 /** How far back from a breakpoint Anthropic looks for a cached prefix, blocks (prompt caching docs). Counted here in messages, which hold one block or more, so a reach is never under-stated. */
@@ -163,10 +162,8 @@ export function diagnoseBreak(prev: PrefixSnapshot, cur: PrefixSnapshot, ttl_ms:
   const others = keys.filter((k) => k !== sysAt);
   if (others.length > 0) return { ...base, cause: "settings_changed", members: others, tokens_affected: all };
   // 4. The history: the first message whose cache key differs.
-  const a = cacheKeyHashes(prev.prefix), b = cacheKeyHashes(cur.prefix);
-  const n = Math.min(a.length, b.length);
-  let d = 0;
-  while (d < n && a[d] === b[d]) d++;
+  const d = sharedMessages(prev.prefix, cur.prefix);
+  const a = prev.prefix.message_hashes, b = cur.prefix.message_hashes;
   // Sluice's step breaks the cache first when its edit lies before the client's first change (d ≤ the previous length).
   if (sluice !== null && sluice.message_index < d) {
     const replaced = sum(prev.message_tokens, sluice.message_index);

@@ -135,10 +135,18 @@ export function sharedPrefix(prev: PrefixFacts, cur: PrefixFacts): { members_equ
   const a = prefixMembers(prev), b = prefixMembers(cur);
   const members_equal = a.length === b.length && a.every((m, i) => m.key === b[i]!.key && m.hash === b[i]!.hash);
   if (!members_equal) return { members_equal, shared_messages: 0 };
-  // Compared as the cache keys them: a cache_control marker that moved off a message changes its bytes, not its key.
+  return { members_equal, shared_messages: sharedMessages(prev, cur) };
+}
+
+/**
+ * The number of leading history elements two requests share, compared as the provider's cache
+ * keys them (cache-facts.ts cacheKeyHashes): a cache_control marker that moved off a message
+ * changes its bytes, not its key.
+ */
+export function sharedMessages(prev: Pick<PrefixFacts, "message_hashes" | "cache">, cur: Pick<PrefixFacts, "message_hashes" | "cache">): number {
   const ka = cacheKeyHashes(prev), kb = cacheKeyHashes(cur);
   const n = Math.min(ka.length, kb.length);
   let i = 0;
   while (i < n && ka[i] === kb[i]) i++;
-  return { members_equal, shared_messages: i };
+  return i;
 }
