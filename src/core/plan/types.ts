@@ -14,7 +14,16 @@ export type PairAction =
   /** Keep an exact head of `head_bytes` (and optional tail of `tail_bytes`) of the result text; cuts on whole characters, never inside a JSON escape. */
   | { kind: "truncate_result"; head_bytes: number; tail_bytes?: number }
   /** Remove image/document parts inside the result, keep its text. */
-  | { kind: "strip_media" };
+  | { kind: "strip_media" }
+  /**
+   * Level `rewrite` only: the result's text goes and one marked summary block of the stretch
+   * `covers` stands in its place (./summary-block.ts); the call stays. `covers` lists the pair ids
+   * the summary replaces, oldest first, this pair (the host) first; every other id in it carries
+   * `drop_pair` in the same plan. `text` is null in the plan of the step that decides it, until
+   * the gateway has had the summariser write it; from then on the ledger holds the text and
+   * every later request re-applies the same bytes (DESIGN invariant 6).
+   */
+  | { kind: "summarize"; covers: string[]; text: string | null };
 
 export type PairActionKind = PairAction["kind"];
 

@@ -27,6 +27,9 @@ export function actionSavings(pair: PairFacts, action: PairAction): { call: numb
       return { call: 0, result: Math.max(0, pair.result_est_tokens - estimateTokensFromBytes(action.head_bytes + (action.tail_bytes ?? 0))) };
     case "strip_media":
       return { call: 0, result: Math.min(pair.result_est_tokens, pair.result_media_count * MEDIA_TOKENS) };
+    case "summarize":
+      // The host's own result goes; the block's size is counted once its text exists.
+      return { call: 0, result: Math.max(0, pair.result_est_tokens - (action.text === null ? 0 : estimateTokensFromBytes(new TextEncoder().encode(action.text).length))) };
     default: {
       const never: never = action;
       return never;

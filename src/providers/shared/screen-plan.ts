@@ -41,6 +41,9 @@ export function screenPlan<P extends ScreenablePair>(plan: EditPlan, byId: Reado
         case "strip_media":
           out.resultEdits.push([pair, action]);
           break;
+        case "summarize":
+          out.refused[id] = "summarize_unsupported";
+          break;
         default: {
           const never: never = action;
           throw new Error(`unknown action ${(never as { kind: string }).kind}`);
