@@ -124,7 +124,29 @@ export interface OutcomeReport {
    * Absent: a spliced (or unchanged) request.
    */
   native_cleared?: number;
+  /**
+   * Level `rewrite`: what the gateway's summariser did for this request's new `summarize`
+   * actions (those whose plan text was null). The session stores a written text in the host's
+   * ledger entry, so every later request re-applies the same bytes; a failed one turns the
+   * host's entry into `drop_pair` (the step fell back to removal only). Absent: none was needed.
+   */
+  summaries?: WrittenSummary[];
 }
+
+/** One summary the gateway wrote (or failed to write) for a `summarize` host pair. */
+export type WrittenSummary =
+  | {
+      pair_id: string;
+      ok: true;
+      text: string;
+      /** Tokens the summariser read and wrote, as it reported them. */
+      input_tokens: number;
+      output_tokens: number;
+      /** USD: the summariser's cost (term ③ of the cost model); 0 for the in-process extractive one. */
+      cost_usd: number;
+      latency_ms: number;
+    }
+  | { pair_id: string; ok: false; /** Text-free reason (src/engines/summarizer.ts SummaryFailureReason). */ reason: string; latency_ms: number };
 
 /**
  * The after-the-answer RPC of a request (SessionObject.report): its outcome and the provider's
