@@ -38,6 +38,7 @@ import { Deadline, withDeadline } from "./deadline";
 import { stepTermFields, type StepTermFields } from "../core/audit/audit-record";
 import type { RemainingCallsTable } from "../core/cost/session-lengths";
 import { placeholderOptionsOf } from "../core/plan/placeholder";
+import { writeSummaries } from "./write-summaries";
 
 export { COMPACTION_HEADER };
 
@@ -68,6 +69,8 @@ export interface PipelineDeps {
   globallyDisabled?: () => Promise<boolean>;
   /** Called when a new step was forwarded (audit trail: counts only). */
   onStep?: (step: { tier: StepOutput["tier"]; tokens_before: number; tokens_after: number; usd: number; correlation_id: string; session_id: string } & StepTermFields) => void;
+  /** The Worker env, from which the summariser reads its credential by name (config `summarizer.api_key_env`). Absent: none. */
+  env?: Readonly<Record<string, unknown>>;
   /** The deployment's remaining-calls table as this isolate last read it (./session-lengths-cache.ts), sent in the step; absent or null: none. */
   remainingCallsTable?: () => RemainingCallsTable | null;
 }
@@ -149,8 +152,11 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   }
   const stepMs = deps.now() - t0;
 
-  // 4. Apply by splicing, then the independent check of the edited bytes.
+  // 4. Level rewrite: the summariser writes the step's new summaries (within the step deadline plus its own timeout); then apply by splicing and check independently.
+  const written = await writeSummaries(out, { parsed: prepared.parsed, adapter: prepared.adapter, config: deps.config, env: deps.env ?? {}, deadline_ms: deps.doTimeoutMs + (deps.config.summarizer?.timeout_ms ?? 0) - stepMs });
+  out = written.out;
   const decision = decideForward(prepared, received, out, deps.mode, req.requestId, placeholderOptionsOf(deps.config));
+  if (written.summaries.length > 0) decision.report.summaries = written.summaries;
   if (isFailOpen(decision.report.outcome)) log(decision.report.outcome, sid, est);
   if (decision.kind === "edited" && deps.mode === "compact") {
     if (deps.config.archive_removed && out.new_pair_ids.length > 0) {
