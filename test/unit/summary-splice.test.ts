@@ -19,20 +19,10 @@ import type { ProviderAdapter } from "../../src/providers/types";
 import { arbCase, arbText } from "../support/anthropic-arbitrary";
 import { anthropicInvariants } from "../support/anthropic-invariants";
 import { chatBody, chatResult, respBody, respResult } from "../support/openai-arbitrary";
+import { occurrences } from "../support/occurrences";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-
-/** Offsets in `hay` where `needle` starts. */
-function occurrences(hay: Uint8Array, needle: Uint8Array): number[] {
-  const out: number[] = [];
-  for (let i = 0; i + needle.length <= hay.length; i++) {
-    let k = 0;
-    while (k < needle.length && hay[i + k] === needle[k]) k++;
-    if (k === needle.length) out.push(i);
-  }
-  return out;
-}
 
 /** Up to two stretches: [first pair index, pairs covered, summary text]. */
 const arbStretches = fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 3 }), arbText), { minLength: 1, maxLength: 2 });
