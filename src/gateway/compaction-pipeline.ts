@@ -1,7 +1,8 @@
 /**
  * The live compaction pipeline (shell, DESIGN §1), one function that reads top to bottom:
  * body (read once by the app) → parse into the view (./prepare-compaction.ts, pure) → session
- * key → ONE `step` RPC to the session DO (the request's facts: ../core/facts/step-facts.ts) → apply the
+ * key → ONE `step` RPC to the session DO (the request's facts: ../core/facts/step-facts.ts) → at level
+ * `rewrite`, the summariser writes the step's new summaries (./write-summaries.ts) → apply the
  * plan by splicing and check the edited bytes independently (./decide-forward.ts, pure) →
  * forward (the caller, ./handle-request.ts) → after the answer, ONE `report` RPC in waitUntil
  * carrying the outcome and the provider's usage. The DO is the only decision site and holds

@@ -6,6 +6,10 @@
  * the stretch the action covers (src/core/summary/stretch-turns.ts). A summary that fails, times
  * out or is empty turns the host's action into `drop_pair`: the step falls back to removal only
  * (DESIGN invariant 5), and the report says so. Never throws.
+ *
+ * The extractive summariser reads no model and reports 0 input and 0 output tokens. Measurement
+ * mode writes summaries too, so that `would_send` counts the bytes a compacting deployment would
+ * send (with a priced backend that costs what it would cost in compact mode).
  */
 import type { CompactionConfig } from "../config/schema";
 import type { EditPlan, PairAction } from "../core/plan/types";
