@@ -1,7 +1,8 @@
 /**
  * The live compaction pipeline (shell, DESIGN §1), one function that reads top to bottom:
  * body (read once by the app) → parse into the view (./prepare-compaction.ts, pure) → session
- * key → ONE `step` RPC to the session DO (the request's facts: ../core/facts/step-facts.ts) → apply the
+ * key → ONE `step` RPC to the session DO (the request's facts: ../core/facts/step-facts.ts) → at level
+ * `rewrite`, the summariser writes the step's new summaries (./write-summaries.ts) → apply the
  * plan by splicing and check the edited bytes independently (./decide-forward.ts, pure) →
  * forward (the caller, ./handle-request.ts) → after the answer, ONE `report` RPC in waitUntil
  * carrying the outcome and the provider's usage. The DO is the only decision site and holds
@@ -38,6 +39,7 @@ import { Deadline, withDeadline } from "./deadline";
 import { stepTermFields, type StepTermFields } from "../core/audit/audit-record";
 import type { RemainingCallsTable } from "../core/cost/session-lengths";
 import { placeholderOptionsOf } from "../core/plan/placeholder";
+import { writeSummaries } from "./write-summaries";
 
 export { COMPACTION_HEADER };
 
@@ -68,6 +70,8 @@ export interface PipelineDeps {
   globallyDisabled?: () => Promise<boolean>;
   /** Called when a new step was forwarded (audit trail: counts only). */
   onStep?: (step: { tier: StepOutput["tier"]; tokens_before: number; tokens_after: number; usd: number; correlation_id: string; session_id: string } & StepTermFields) => void;
+  /** The Worker env, from which the summariser reads its credential by name (config `summarizer.api_key_env`). Absent: none. */
+  env?: Readonly<Record<string, unknown>>;
   /** The deployment's remaining-calls table as this isolate last read it (./session-lengths-cache.ts), sent in the step; absent or null: none. */
   remainingCallsTable?: () => RemainingCallsTable | null;
 }
@@ -149,8 +153,11 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   }
   const stepMs = deps.now() - t0;
 
-  // 4. Apply by splicing, then the independent check of the edited bytes.
+  // 4. Level rewrite: the summariser writes the step's new summaries (within the step deadline plus its own timeout); then apply by splicing and check independently.
+  const written = await writeSummaries(out, { parsed: prepared.parsed, adapter: prepared.adapter, config: deps.config, env: deps.env ?? {}, deadline_ms: deps.doTimeoutMs + (deps.config.summarizer?.timeout_ms ?? 0) - stepMs });
+  out = written.out;
   const decision = decideForward(prepared, received, out, deps.mode, req.requestId, placeholderOptionsOf(deps.config));
+  if (written.summaries.length > 0) decision.report.summaries = written.summaries;
   if (isFailOpen(decision.report.outcome)) log(decision.report.outcome, sid, est);
   if (decision.kind === "edited" && deps.mode === "compact") {
     if (deps.config.archive_removed && out.new_pair_ids.length > 0) {

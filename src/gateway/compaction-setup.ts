@@ -93,6 +93,7 @@ export function compactionHookFor(env: Env, ctx: ExecutionContext | undefined, o
         mode,
         sessions: env.SESSION as DurableObjectNamespace<SessionObject>,
         waitUntil,
+        env,
         now: () => Date.now(),
         doTimeoutMs: DO_STEP_TIMEOUT_MS + (config.engine === "heuristic" ? 0 : config.timeout_ms),
         index: env.SESSION_INDEX ? sessionIndexOf(env.SESSION_INDEX) : undefined,

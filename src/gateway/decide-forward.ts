@@ -5,7 +5,8 @@
  * 1. session disabled → the original bytes;
  * 2. a non-empty plan is applied by splicing (src/core/plan/apply-plan.ts, with its
  *    drop_pair → drop_result fallback; at level `placeholders` with the markers of
- *    src/core/plan/placeholder.ts) and checked at the same level (src/core/plan/check-guarantee.ts) — in
+ *    src/core/plan/placeholder.ts; with the summary blocks of the plan's written `summarize`
+ *    actions) and checked at the same level (src/core/plan/check-guarantee.ts, given those blocks) — in
  *    measurement mode too, so it counts only what would really have been sent; a throw or a
  *    failed check → the original bytes and the step is rolled back (never re-applied);
  * 3. compact mode forwards the edited bytes; measurement mode forwards the original.
@@ -22,6 +23,15 @@ import type { Prepared } from "./prepare-compaction";
 import { decideNative } from "./decide-native";
 import { calibrate } from "../core/tokens/calibrate";
 import type { PlaceholderOptions } from "../core/plan/placeholder";
+import { summaryBlockBytes } from "../core/plan/summary-block";
+import type { EditPlan } from "../core/plan/types";
+
+/** Host pair id → summary block bytes of each written `summarize` action of `plan` (the checker's `summaries`). */
+export function summaryBlocks(plan: EditPlan): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  for (const [id, a] of Object.entries(plan.actions)) if (a.kind === "summarize" && a.text !== null) out.set(id, summaryBlockBytes(a.covers.length, a.text));
+  return out;
+}
 
 /** What to forward. `kind` "edited" means the plan passed the check (the bytes may still equal the original when every action was refused). */
 export interface ForwardDecision {
@@ -90,7 +100,8 @@ export function decideForward(
       const applied = applyPlan(prepared.adapter, prepared.parsed, out.plan, placeholders);
       edited = applied.bytes;
       if (edited !== original) {
-        const check = checkGuarantee(prepared.adapter, original, edited, { input: prepared.parsed, ...(placeholders ? { placeholders } : {}) });
+        const summaries = summaryBlocks(out.plan);
+        const check = checkGuarantee(prepared.adapter, original, edited, { input: prepared.parsed, ...(placeholders ? { placeholders } : {}), ...(summaries.size > 0 ? { summaries } : {}) });
         if (!check.ok || !check.output) return failOpen("guarantee_check");
         sent = check.output.view.est_tokens;
         pairs = Object.entries(out.plan.actions).filter(([id, a]) => a.kind !== "keep" && applied.refused[id] === undefined).length;

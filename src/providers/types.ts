@@ -49,8 +49,10 @@ export interface CompiledPlan {
   /**
    * Pair id → input offset inside the result's kept text (a string literal, never inside an
    * escape or character) where a marker would stand, for each applied `drop_result` and
-   * `truncate_result` that removed bytes (src/core/plan/placeholder.ts `markerPlace`). Used only at
-   * guarantee level `placeholders`. Absent or missing an id: no place for that pair.
+   * `truncate_result` that removed bytes (src/core/plan/placeholder.ts `markerPlace`; used only at
+   * guarantee level `placeholders`), and where the summary block of each applied `summarize` goes
+   * (right after the opening quote of the host result's first, emptied, text literal:
+   * ./shared/summary-place.ts). Absent or missing an id: no place for that pair.
    */
   anchors?: Record<string, number>;
 }

@@ -13,39 +13,13 @@ import { checkGuarantee } from "../../src/core/plan/check-guarantee";
 import type { PairAction } from "../../src/core/plan/types";
 import type { ProviderAdapter } from "../../src/providers/types";
 import { enc } from "./openai-helpers";
+import { chatBody, chatResult, respBody, respResult } from "../support/openai-arbitrary";
 
-const text = fc.oneof(fc.string({ unit: "grapheme", minLength: 1, maxLength: 300 }), fc.constantFrom("😀 emoji 👨‍👩‍👧", 'a"b\\c\nd\te', "line\n".repeat(40)));
-const IMAGE = "data:image/png;base64,iVBORw0KGgo=";
 const cut: fc.Arbitrary<PairAction> = fc.oneof(
   fc.constant({ kind: "drop_result" as const }),
   fc.record({ kind: fc.constant("truncate_result" as const), head_bytes: fc.nat(200) }),
   fc.record({ kind: fc.constant("truncate_result" as const), head_bytes: fc.nat(200), tail_bytes: fc.nat(100) }),
 );
-const result = (partType: string, imageType: string, image: unknown) =>
-  fc.oneof(text, fc.array(fc.oneof(text.map((t) => ({ type: partType, text: t })), fc.constant({ type: imageType, ...(image as object) })), { minLength: 1, maxLength: 3 }));
-const chatResult = result("text", "image_url", { image_url: { url: IMAGE } });
-const respResult = result("input_text", "input_image", { image_url: IMAGE });
-
-function chatBody(results: unknown[]): string {
-  const messages: unknown[] = [{ role: "user", content: "go" }];
-  results.forEach((r, k) => {
-    messages.push({ role: "assistant", content: null, tool_calls: [{ id: `call_${k}`, type: "function", function: { name: "shell", arguments: "{}" } }] });
-    messages.push({ role: "tool", tool_call_id: `call_${k}`, content: r });
-  });
-  messages.push({ role: "assistant", content: "ok" }, { role: "user", content: "next" });
-  return JSON.stringify({ model: "gpt-4o", messages });
-}
-
-function respBody(results: unknown[]): string {
-  const input: unknown[] = [{ role: "user", content: "go" }];
-  results.forEach((r, k) => {
-    input.push({ type: "function_call", call_id: `call_${k}`, name: "shell", arguments: "{}" });
-    input.push({ type: "function_call_output", call_id: `call_${k}`, output: r });
-  });
-  input.push({ role: "assistant", content: "ok" }, { role: "user", content: "next" });
-  return JSON.stringify({ model: "gpt-5", input });
-}
-
 function property(adapter: ProviderAdapter, arbResult: fc.Arbitrary<unknown>, build: (r: unknown[]) => string) {
   let marked = 0;
   fc.assert(

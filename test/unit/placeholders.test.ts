@@ -16,21 +16,11 @@ import type { StepOutput } from "../../src/session/step-types";
 import type { Provider } from "../../src/core/view/types";
 import { arbCase } from "../support/anthropic-arbitrary";
 import { anthropicInvariants } from "../support/anthropic-invariants";
+import { occurrences } from "../support/occurrences";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 const RUNS = 300;
-
-/** Offsets in `hay` where `needle` starts. */
-function occurrences(hay: Uint8Array, needle: Uint8Array): number[] {
-  const out: number[] = [];
-  for (let i = 0; i + needle.length <= hay.length; i++) {
-    let k = 0;
-    while (k < needle.length && hay[i + k] === needle[k]) k++;
-    if (k === needle.length) out.push(i);
-  }
-  return out;
-}
 
 const arbPlaceholderCase = fc.tuple(arbCase, fc.boolean());
 

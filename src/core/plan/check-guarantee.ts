@@ -24,13 +24,19 @@
  * the pair whose input result (`ParsedRequest.resultRanges`) holds the literal; each pair carries
  * at most one marker, only an unlocked pair, and only when its result lost bytes. Any other
  * added byte is a violation; at `strict` (no option) every marker is one.
+ *
+ * Level `rewrite` (`opts.summaries` set): a string literal inside the result of an unlocked host
+ * pair named in `summaries` may also be exactly that host's block bytes (the input literal's
+ * empty head + the block); one block per host, and only when the host's result kept no other
+ * text and no media (./check-insertions.ts).
  */
 import type { ParsedRequest, ProviderAdapter } from "../../providers/types";
 import { scanJson, type JsonNode } from "../../providers/shared/json-scan";
 import { byteComparer, type SameBytes } from "./same-bytes";
-import { messageAt } from "./message-at";
-import { markerLookup, type MarkerLookup } from "./marker-lookup";
+import { markerLookup, summaryLookup, type MarkerLookup } from "./marker-lookup";
 import type { PlaceholderOptions } from "./placeholder";
+import { isCharBoundary } from "./char-boundary";
+import { insertionViolations, type RecordedCut } from "./check-insertions";
 
 /** Verdict: ok, or the list of violated properties (human-readable, no prompt text). */
 export interface GuaranteeResult {
@@ -48,6 +54,12 @@ export interface CheckOptions {
   input?: ParsedRequest;
   /** Level `placeholders`: markers of ./placeholder.ts are accepted where proven. Absent: level `strict`, no byte may be added. */
   placeholders?: PlaceholderOptions;
+  /**
+   * Level `rewrite`: host pair id → the raw bytes of its summary block (./summary-block.ts
+   * `summaryBlockBytes`), accepted as the whole text of one string literal of that host's result.
+   * Absent: no summary block may stand anywhere.
+   */
+  summaries?: ReadonlyMap<string, Uint8Array>;
 }
 
 /**
@@ -75,7 +87,8 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
 
   // 2–3. Structure: top level identical except the history; the history derived by deletions.
   const markerFor = opts.placeholders ? markerLookup(inParsed, opts.placeholders) : null;
-  const walk = new Walk(input, output, same, new Set(adapter.removableMembers ?? []), markerFor);
+  const summaryFor = opts.summaries && opts.summaries.size > 0 ? summaryLookup(inParsed, opts.summaries) : null;
+  const walk = new Walk(input, output, same, new Set(adapter.removableMembers ?? []), markerFor, summaryFor);
   const inRoot = inParsed.root;
   let kept: number[] = [];
   if (inRoot.type !== "object" || outRoot.type !== "object") return { ok: false, violations: ["body is not an object"] };
@@ -151,19 +164,7 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
   const outOrphans = new Set(outView.orphans.map((o) => `${o.kind}\u0000${o.id}`));
   for (const o of inView.orphans) if (!outOrphans.has(`${o.kind}\u0000${o.id}`)) v.push(`orphan ${o.id} (${o.kind}) changed`);
 
-  const resultHosts = new Set(inView.pairs.filter((p) => p.locked === null).map((p) => p.result.message_index));
-  const marked = new Set<string>();
-  for (const { at: cut, marker } of walk.cuts) {
-    const m = messageAt(inView.messages, cut);
-    if (!m || !resultHosts.has(m.index)) v.push(`string cut at byte ${cut} is outside an editable tool result`);
-    if (marker === undefined) continue;
-    if (marked.has(marker.id)) v.push(`pair ${marker.id} carries more than one marker`);
-    marked.add(marker.id);
-    const pk = outPairs.get(marker.id);
-    const before = inParsed.resultRanges?.[inPairs.get(marker.id)!];
-    const after = pk === undefined ? undefined : outParsed.resultRanges?.[pk];
-    if (!before || !after || after.end - after.start - marker.length >= before.end - before.start) v.push(`pair ${marker.id} carries a marker but its result lost no bytes`);
-  }
+  v.push(...insertionViolations(walk.cuts, inParsed, outParsed));
 
   // 6. Provider rules.
   for (const r of adapter.checkRules(output, outParsed.root)) v.push(`rule: ${r}`);
@@ -172,16 +173,24 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
 
 /** Structural derivation of an output subtree from an input subtree by deletions only. */
 class Walk {
-  /** Input offsets where a string literal was cut (start of the removed middle), with the marker placed there (level `placeholders`). */
-  cuts: { at: number; marker?: { id: string; length: number } }[] = [];
+  /** Input offsets where a string literal was cut (start of the removed middle), with the marker or summary block placed there. */
+  cuts: RecordedCut[] = [];
   /** History array only: whether each kept output element is byte-identical to its input element. */
   identical: boolean[] = [];
   /**
    * @param same compares ranges of `a` (input) with ranges of `b` (output), ./same-bytes.ts
    * @param removable keys a history message may lose whole (adapter.removableMembers).
    * @param markerFor the marker allowed in the input string starting at an offset (level `placeholders`), or null.
+   * @param summaryFor the summary block allowed in the input string starting at an offset (level `rewrite`), or null.
    */
-  constructor(readonly a: Uint8Array, readonly b: Uint8Array, readonly same: SameBytes, readonly removable: ReadonlySet<string>, readonly markerFor: MarkerLookup | null = null) {}
+  constructor(
+    readonly a: Uint8Array,
+    readonly b: Uint8Array,
+    readonly same: SameBytes,
+    readonly removable: ReadonlySet<string>,
+    readonly markerFor: MarkerLookup | null = null,
+    readonly summaryFor: MarkerLookup | null = null,
+  ) {}
 
   /** Whether `o` derives from `i`; records cuts only on success. `message`: `i` is a history element. */
   node(i: JsonNode, o: JsonNode, message = false): boolean {
@@ -343,6 +352,7 @@ class Walk {
    * exact and end on character boundaries, and head + tail is at most the input.
    */
   private marked(i: JsonNode, o: JsonNode): boolean {
+    if (this.summarized(i, o)) return true;
     const marker = this.markerFor?.(i.start);
     if (!marker) return false;
     const { a, b } = this;
@@ -366,29 +376,15 @@ class Walk {
     }
     return false;
   }
-}
 
-/**
- * Whether offset `t` in [s, e] starts a whole character of the raw JSON string literal [s, e): not
- * a UTF-8 continuation byte, not inside an escape, not between the halves of an escaped
- * surrogate pair. Walks from `s` (escapes can only be told apart from the start).
- * (Independent of src/providers/shared/cut-string.ts on purpose.)
- */
-function isCharBoundary(a: Uint8Array, s: number, e: number, t: number): boolean {
-  if (t === s || t === e) return true;
-  let p = s;
-  while (p < t) {
-    const c = a[p]!;
-    if (c === 0x5c) {
-      if (a[p + 1] === 0x75) {
-        const cp = parseInt(String.fromCharCode(a[p + 2]!, a[p + 3]!, a[p + 4]!, a[p + 5]!), 16);
-        const isHigh = cp >= 0xd800 && cp <= 0xdbff;
-        p += isHigh && a[p + 6] === 0x5c && a[p + 7] === 0x75 ? 12 : 6;
-      } else p += 2;
-    } else if (c < 0x80) p += 1;
-    else if (c < 0xe0) p += 2;
-    else if (c < 0xf0) p += 3;
-    else p += 4;
+  /** Whether output literal `o` is exactly the summary block of the host pair whose result holds input literal `i` (level `rewrite`). */
+  private summarized(i: JsonNode, o: JsonNode): boolean {
+    const block = this.summaryFor?.(i.start);
+    if (!block) return false;
+    const os = o.start + 1;
+    const m = block.bytes;
+    if (o.end - 1 - os !== m.length || !m.every((x, k) => this.b[os + k] === x)) return false;
+    this.cuts.push({ at: i.start + 1, summary: { id: block.id, bytes: m } });
+    return true;
   }
-  return p === t;
 }

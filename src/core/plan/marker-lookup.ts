@@ -1,19 +1,21 @@
 /**
- * For the guarantee checker at level `placeholders` (pure): which marker may stand inside a
- * given input string literal — the one of the unlocked pair whose result holds it (./placeholder.ts).
+ * For the guarantee checker at levels `placeholders` and `rewrite` (pure): which inserted bytes
+ * may stand inside a given input string literal — those of the unlocked pair whose result holds
+ * it: its marker (./placeholder.ts) or its summary block (./summary-block.ts).
  */
 import type { ParsedRequest } from "../../providers/types";
 import type { ByteRange } from "../view/types";
 import { placeholderBytes, type PlaceholderOptions } from "./placeholder";
 
-/** The marker allowed inside the input string literal starting at an offset, or null. */
+/** The bytes allowed inside the input string literal starting at an offset, with the pair they belong to, or null. */
 export type MarkerLookup = (at: number) => { id: string; bytes: Uint8Array } | null;
 
 /**
- * A lookup from an input offset to the marker of the unlocked pair whose result range
- * (`ParsedRequest.resultRanges`) holds it. Without result ranges, no marker is allowed.
+ * A lookup from an input offset to `bytesOf(id)` of the unlocked pair whose result range
+ * (`ParsedRequest.resultRanges`) holds it (null from `bytesOf`: nothing allowed there). Without
+ * result ranges, nothing is allowed.
  */
-export function markerLookup(parsed: ParsedRequest, opts: PlaceholderOptions): MarkerLookup {
+export function resultLookup(parsed: ParsedRequest, bytesOf: (id: string) => Uint8Array | null): MarkerLookup {
   const ranges = parsed.resultRanges;
   if (!ranges) return () => null;
   const hosts: (ByteRange & { id: string })[] = [];
@@ -29,9 +31,21 @@ export function markerLookup(parsed: ParsedRequest, opts: PlaceholderOptions): M
       const h = hosts[mid]!;
       if (at < h.start) hi = mid - 1;
       else if (at >= h.end) lo = mid + 1;
-      else return { id: h.id, bytes: placeholderBytes(h.id, opts) };
+      else {
+        const bytes = bytesOf(h.id);
+        return bytes === null ? null : { id: h.id, bytes };
+      }
     }
     return null;
   };
 }
 
+/** The placeholders level's lookup: every unlocked pair's own marker. */
+export function markerLookup(parsed: ParsedRequest, opts: PlaceholderOptions): MarkerLookup {
+  return resultLookup(parsed, (id) => placeholderBytes(id, opts));
+}
+
+/** The rewrite level's lookup: the summary block of each host pair in `summaries` (host pair id → block bytes). */
+export function summaryLookup(parsed: ParsedRequest, summaries: ReadonlyMap<string, Uint8Array>): MarkerLookup {
+  return resultLookup(parsed, (id) => summaries.get(id) ?? null);
+}

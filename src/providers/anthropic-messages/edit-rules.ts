@@ -15,6 +15,10 @@
  *    between whole characters/escapes and keep at least one non-whitespace character (an empty or
  *    whitespace-only text block is rejected: B14). Media parts are left to `strip_media`.
  * 4. `strip_media` removes image/document parts of the result; refused when nothing would remain.
+ * 5. `summarize` (level `rewrite`, text written) empties the result — every part but the first
+ *    text block goes, that block's text is emptied — and the block of src/core/plan/summary-block.ts
+ *    goes into it (../shared/summary-place.ts); a result without a text literal (no content, only
+ *    media) is refused ("no_summary_place").
  */
 import type { ByteRange } from "../../core/view/types";
 import type { EditPlan, PairAction } from "../../core/plan/types";
@@ -30,8 +34,13 @@ import type { ResultAction } from "../shared/edit-result-content";
 import { screenPlan } from "../shared/screen-plan";
 import { DROP_RESULT_HEAD_BYTES } from "../../core/plan/drop-result-head";
 import { markerPlace } from "../../core/plan/placeholder";
+import { summaryPlace } from "../shared/summary-place";
+import { partType } from "../shared/edit-result-content";
 
 
+
+/** The result actions that cut or strip (summarize takes ../shared/summary-place.ts). */
+type CutAction = Exclude<ResultAction, { kind: "summarize" }>;
 
 /** Compiles `plan` into deletions over `parsed.bytes`. Never throws for a plan over known ids. */
 export function compileAnthropic(parsed: ParsedRequest, plan: EditPlan): CompiledPlan {
@@ -82,6 +91,16 @@ export function compileAnthropic(parsed: ParsedRequest, plan: EditPlan): Compile
   for (const [mi, set] of dropBlocks) deletions.push(...deleteItems(history.messages[mi]!.content as ArrayNode, set));
   const anchors: Record<string, number> = {};
   for (const [pair, action] of resultEdits) {
+    if (action.kind === "summarize") {
+      const block = history.messages[pair.result.message_index]!.blocks[pair.result.block_index]!;
+      const place = summaryPlace(getMember(block.node, "content"), (n) => partType(bytes, n) === "text");
+      if ("refused" in place) refused[pair.id] = place.refused;
+      else {
+        deletions.push(...place.deletions);
+        anchors[pair.id] = place.anchor;
+      }
+      continue;
+    }
     const out = resultDeletions(bytes, history, pair, action);
     if (typeof out === "string") {
       refused[pair.id] = out;
@@ -146,7 +165,7 @@ function pairKeeping(dropPairs: Map<string, ToolPair>, mi: number): ToolPair | u
 }
 
 /** Deletions inside one tool_result for a result-only action with the result's text literals (in order), or a refusal reason. */
-function resultDeletions(bytes: Uint8Array, history: LocatedHistory, pair: ToolPair, action: ResultAction): { ranges: ByteRange[]; texts: StringNode[] } | string {
+function resultDeletions(bytes: Uint8Array, history: LocatedHistory, pair: ToolPair, action: CutAction): { ranges: ByteRange[]; texts: StringNode[] } | string {
   const block = history.messages[pair.result.message_index]!.blocks[pair.result.block_index]!;
   const content = getMember(block.node, "content");
   if (!content) return { ranges: [], texts: [] };
@@ -165,7 +184,7 @@ function resultDeletions(bytes: Uint8Array, history: LocatedHistory, pair: ToolP
 }
 
 /** resultDeletions for a tool_result whose content is an array of parts. */
-function partDeletions(bytes: Uint8Array, block: LocatedBlock, action: ResultAction): { ranges: ByteRange[]; texts: StringNode[] } | string {
+function partDeletions(bytes: Uint8Array, block: LocatedBlock, action: CutAction): { ranges: ByteRange[]; texts: StringNode[] } | string {
   const rp = resultParts(bytes, block, "tool_result");
   if (!rp) return "unexpected_content";
   const texts: { index: number; node: StringNode }[] = [];
@@ -178,7 +197,7 @@ function partDeletions(bytes: Uint8Array, block: LocatedBlock, action: ResultAct
 }
 
 /** The deletions of partDeletions, given the parts and the non-empty text parts (in order), or a refusal reason. */
-function partRanges(bytes: Uint8Array, rp: NonNullable<ReturnType<typeof resultParts>>, texts: { index: number; node: StringNode }[], action: ResultAction): ByteRange[] | string {
+function partRanges(bytes: Uint8Array, rp: NonNullable<ReturnType<typeof resultParts>>, texts: { index: number; node: StringNode }[], action: CutAction): ByteRange[] | string {
   switch (action.kind) {
     case "strip_media": {
       const media = new Set(rp.parts.filter((p) => isMediaPart(p.type)).map((p) => p.index));

@@ -11,6 +11,7 @@ import { cutStringMiddle, literalContentBytes } from "./cut-string-middle";
 import { DROP_RESULT_HEAD_BYTES } from "../../core/plan/drop-result-head";
 import { removeArrayItems } from "./remove-json-items";
 import { markerPlace } from "../../core/plan/placeholder";
+import { summaryPlace } from "./summary-place";
 
 /** Which part `type` values carry text (in a `text` member) and which are media. */
 export interface PartKinds {
@@ -18,13 +19,13 @@ export interface PartKinds {
   media: ReadonlySet<string>;
 }
 
-/** A result-side action (drop_pair and keep are handled by the adapter). */
-export type ResultAction = Extract<PairAction, { kind: "drop_result" | "truncate_result" | "strip_media" }>;
+/** A result-side action (drop_pair and keep are handled by the adapter; summarize only with its text written, ./screen-plan.ts). */
+export type ResultAction = Extract<PairAction, { kind: "drop_result" | "truncate_result" | "strip_media" | "summarize" }>;
 
 /**
  * Deletions for the action with the marker place of a drop_result / truncate_result
- * (src/core/plan/placeholder.ts `markerPlace`; absent: none), or the reason it was refused
- * (downgraded to keep).
+ * (src/core/plan/placeholder.ts `markerPlace`; absent: none) or the block place of a summarize
+ * (./summary-place.ts), or the reason it was refused (downgraded to keep).
  */
 export type ResultEdit = { deletions: ByteRange[]; anchor?: number } | { refused: string };
 
@@ -54,8 +55,10 @@ export function classifyParts(content: Extract<JsonNode, { type: "array" }>, kin
  * - parts: drop_result keeps only the first text part, cut to the head; truncate_result applies
  *   head/tail over the text parts' concatenated bytes (media/other parts survive only strictly
  *   inside the kept head or tail); strip_media removes media parts (refused if only media).
+ * - summarize: every text, media and other part goes; the first text literal stays empty for the block.
  */
 export function editResultContent(bytes: Uint8Array, content: JsonNode, action: ResultAction, kinds: PartKinds, typeOf: (n: JsonNode) => string | null): ResultEdit {
+  if (action.kind === "summarize") return summaryPlace(content, (n) => kinds.text.has(typeOf(n) ?? ""));
   const edit = editContent(bytes, content, action, kinds, typeOf);
   if ("refused" in edit || action.kind === "strip_media") return edit;
   const texts = content.type === "array" ? classifyParts(content, kinds, typeOf).flatMap((p) => (p.kind === "text" ? [p.text] : [])) : [content];
@@ -63,7 +66,7 @@ export function editResultContent(bytes: Uint8Array, content: JsonNode, action: 
   return anchor === null ? edit : { ...edit, anchor };
 }
 
-function editContent(bytes: Uint8Array, content: JsonNode, action: ResultAction, kinds: PartKinds, typeOf: (n: JsonNode) => string | null): ResultEdit {
+function editContent(bytes: Uint8Array, content: JsonNode, action: Exclude<ResultAction, { kind: "summarize" }>, kinds: PartKinds, typeOf: (n: JsonNode) => string | null): ResultEdit {
   if (content.type === "string") {
     if (action.kind === "strip_media") return { refused: "no_media" };
     const [head, tail] = action.kind === "drop_result" ? [DROP_RESULT_HEAD_BYTES, 0] : [action.head_bytes, action.tail_bytes ?? 0];
@@ -81,7 +84,7 @@ function editContent(bytes: Uint8Array, content: JsonNode, action: ResultAction,
       return truncateParts(bytes, content, parts, action.head_bytes, action.tail_bytes ?? 0);
     default: {
       const never: never = action;
-      throw new Error(`unknown action ${(never as ResultAction).kind}`);
+      throw new Error(`unknown action ${(never as { kind: string }).kind}`);
     }
   }
 }

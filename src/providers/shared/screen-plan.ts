@@ -2,7 +2,8 @@
  * First step of every adapter's plan compiler (pure): sorts a plan's requested actions into pair
  * drops and result edits, refusing the ones no provider may apply — any action on a
  * server-managed request ("server_managed"), an id that is not an editable pair of the view
- * ("unknown_pair"), a pair the adapter locked (its lock reason). Provider-specific refusals
+ * ("unknown_pair"), a pair the adapter locked (its lock reason), a `summarize` whose text is not
+ * written yet ("summary_not_written"). Provider-specific refusals
  * (role order, reasoning links, thinking) come after, in each adapter's edit-rules.ts.
  */
 import type { EditPlan } from "../../core/plan/types";
@@ -42,7 +43,9 @@ export function screenPlan<P extends ScreenablePair>(plan: EditPlan, byId: Reado
           out.resultEdits.push([pair, action]);
           break;
         case "summarize":
-          out.refused[id] = "summarize_unsupported";
+          // The gateway writes the text before the plan is applied (src/gateway/write-summaries.ts); without it there is no block.
+          if (action.text === null) out.refused[id] = "summary_not_written";
+          else out.resultEdits.push([pair, action]);
           break;
         default: {
           const never: never = action;

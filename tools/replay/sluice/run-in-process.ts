@@ -25,6 +25,7 @@
 import { loadConfig } from "../../../src/config/load-config";
 import type { CompactionConfig } from "../../../src/config/schema";
 import { decideForward } from "../../../src/gateway/decide-forward";
+import { writeSummaries } from "../../../src/gateway/write-summaries";
 import { prepareCompaction, stepFactsFor } from "../../../src/gateway/prepare-compaction";
 import { QUIET_TRACE } from "../../../src/core/trace/record-tier-event";
 import { betaHeaderFor } from "../../../src/gateway/request-headers";
@@ -112,8 +113,10 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     const previous = host.last ? { ...host.last, common: commonPrefixLength(host.last.bytes, body) } : null;
     host.last = { bytes: body, root: prepared.parsed.root };
     const facts = encodeStepFacts(stepFactsFor(prepared, config, requestHeaders, previous));
-    const out = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET_TRACE }, { session_id: id, facts, config, mode, correlation_id, now_ms: call.time_ms });
-    const decision = decideForward(prepared, body, out, mode, correlation_id, placeholderOptionsOf(config));
+    const stepped = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET_TRACE }, { session_id: id, facts, config, mode, correlation_id, now_ms: call.time_ms });
+    const written = await writeSummaries(stepped, { parsed: prepared.parsed, adapter: prepared.adapter, config, env: process.env, deadline_ms: config.summarizer?.timeout_ms ?? 0 });
+    const decision = decideForward(prepared, body, written.out, mode, correlation_id, placeholderOptionsOf(config));
+    if (written.summaries.length > 0) decision.report.summaries = written.summaries;
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
     const counted = settleLedger(host.store, { outcome: decision.report, usage: null, estimated_input_tokens: 0 });
     host.store.flush();
