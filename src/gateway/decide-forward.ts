@@ -9,6 +9,10 @@
  *    measurement mode too, so it counts only what would really have been sent; a throw or a
  *    failed check → the original bytes and the step is rolled back (never re-applied);
  * 3. compact mode forwards the edited bytes; measurement mode forwards the original.
+ * `memory_inject` (`out.memory_block`): the block's element is inserted directly after the first
+ * user message (src/providers/shared/memory-message.ts) in the same splice, whether or not the
+ * plan has actions, and the check accepts exactly that one element; no place for it, or a failed
+ * check, forwards the original bytes as any failure does. A native step carries no block.
  * A step output under the native mechanism (`out.native`) takes ./decide-native.ts instead of
  * step 2: the messages go byte for byte with one inserted server-side edit.
  * Token figures are the estimator's count of the bytes actually forwarded (the checker's parse
@@ -22,6 +26,9 @@ import type { Prepared } from "./prepare-compaction";
 import { decideNative } from "./decide-native";
 import { calibrate } from "../core/tokens/calibrate";
 import type { PlaceholderOptions } from "../core/plan/placeholder";
+import { memoryInsertion, memoryMessageBytes } from "../providers/shared/memory-message";
+import { spliceOut } from "../providers/shared/splice";
+import { estimateTokens } from "../core/tokens/estimate";
 
 /** What to forward. `kind` "edited" means the plan passed the check (the bytes may still equal the original when every action was refused). */
 export interface ForwardDecision {
@@ -81,19 +88,21 @@ export function decideForward(
   // 2. Native: one inserted server-side edit instead of splicing.
   if (out.native !== undefined) return decideNative(prepared, original, { ...out, native: out.native }, mode, base, (pairs, sent) => summaryOf(mode, out, pairs, est, sent));
 
-  // 3. Apply and check.
+  // 3. Apply and check (with the memory block's element when the session carries one).
+  const element = out.memory_block === undefined ? null : memoryMessageBytes(prepared.provider, out.memory_block);
+  const memory = element === null ? null : memoryInsertion(original, prepared.parsed.root, prepared.adapter.historyKey, element);
   let edited: Uint8Array = original;
   let sent = est;
   let pairs = 0;
-  if (Object.keys(out.plan.actions).length > 0) {
+  if (Object.keys(out.plan.actions).length > 0 || memory !== null) {
     try {
-      const applied = applyPlan(prepared.adapter, prepared.parsed, out.plan, placeholders);
-      edited = applied.bytes;
+      const applied = Object.keys(out.plan.actions).length > 0 ? applyPlan(prepared.adapter, prepared.parsed, out.plan, placeholders) : null;
+      edited = memory === null ? applied!.bytes : spliceOut(original, applied?.deletions ?? [], [...(applied?.insertions ?? []), memory]);
       if (edited !== original) {
-        const check = checkGuarantee(prepared.adapter, original, edited, { input: prepared.parsed, ...(placeholders ? { placeholders } : {}) });
+        const check = checkGuarantee(prepared.adapter, original, edited, { input: prepared.parsed, ...(placeholders ? { placeholders } : {}), ...(memory !== null ? { inserted: element! } : {}) });
         if (!check.ok || !check.output) return failOpen("guarantee_check");
         sent = check.output.view.est_tokens;
-        pairs = Object.entries(out.plan.actions).filter(([id, a]) => a.kind !== "keep" && applied.refused[id] === undefined).length;
+        if (applied !== null) pairs = Object.entries(out.plan.actions).filter(([id, a]) => a.kind !== "keep" && applied.refused[id] === undefined).length;
       }
     } catch {
       return failOpen("apply_error");
@@ -104,5 +113,6 @@ export function decideForward(
   // 4. Measurement forwards the original and reports what would have been sent.
   if (mode === "measure") return asReceived(note, { outcome: "measured", tier: out.tier, pairs_removed: pairs, would_send: sent });
   if (edited === original) return asReceived(note, { outcome: "unchanged", tier: out.tier });
-  return { kind: "edited", body: edited, note, report: { ...base, outcome: "compacted", tokens_sent: sent, tier: out.tier, pairs_removed: pairs } };
+  const carried = memory !== null ? { memory_block_tokens: estimateTokens(out.memory_block!) } : {};
+  return { kind: "edited", body: edited, note, report: { ...base, outcome: "compacted", tokens_sent: sent, tier: out.tier, pairs_removed: pairs, ...carried } };
 }

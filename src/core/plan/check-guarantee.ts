@@ -24,6 +24,10 @@
  * the pair whose input result (`ParsedRequest.resultRanges`) holds the literal; each pair carries
  * at most one marker, only an unlocked pair, and only when its result lost bytes. Any other
  * added byte is a violation; at `strict` (no option) every marker is one.
+ *
+ * `opts.inserted` (`memory_inject`, level `rewrite`): the output may also hold that one message,
+ * byte for byte, directly after the first user message (./inserted-message.ts); the output
+ * without it must pass every check above, and the provider's rules hold on the output as sent.
  */
 import type { ParsedRequest, ProviderAdapter } from "../../providers/types";
 import { scanJson, type JsonNode } from "../../providers/shared/json-scan";
@@ -31,6 +35,8 @@ import { byteComparer, type SameBytes } from "./same-bytes";
 import { messageAt } from "./message-at";
 import { markerLookup, type MarkerLookup } from "./marker-lookup";
 import type { PlaceholderOptions } from "./placeholder";
+import { insertedVerdict, withoutInserted } from "./inserted-message";
+import { isCharBoundary } from "./char-boundary";
 
 /** Verdict: ok, or the list of violated properties (human-readable, no prompt text). */
 export interface GuaranteeResult {
@@ -48,6 +54,8 @@ export interface CheckOptions {
   input?: ParsedRequest;
   /** Level `placeholders`: markers of ./placeholder.ts are accepted where proven. Absent: level `strict`, no byte may be added. */
   placeholders?: PlaceholderOptions;
+  /** Level `rewrite` with `memory_inject`: the exact bytes of the one history element inserted directly after the first user message. Absent: none may be. */
+  inserted?: Uint8Array;
 }
 
 /**
@@ -56,6 +64,13 @@ export interface CheckOptions {
  * no memo with whatever produced `output`.
  */
 export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, output: Uint8Array, opts: CheckOptions = {}): GuaranteeResult {
+  if (opts.inserted !== undefined) {
+    const { inserted, ...rest } = opts;
+    const stripped = withoutInserted(adapter, output, inserted);
+    if (!stripped.ok) return { ok: false, violations: [stripped.violation] };
+    const withoutIt = checkGuarantee(adapter, input, stripped.bytes, rest);
+    return withoutIt.ok ? insertedVerdict(adapter, output, stripped.root) : withoutIt;
+  }
   const same = byteComparer(input, output);
   if (same(0, input.length, 0, output.length)) return { ok: true, violations: [] };
   const v: string[] = [];
@@ -366,29 +381,4 @@ class Walk {
     }
     return false;
   }
-}
-
-/**
- * Whether offset `t` in [s, e] starts a whole character of the raw JSON string literal [s, e): not
- * a UTF-8 continuation byte, not inside an escape, not between the halves of an escaped
- * surrogate pair. Walks from `s` (escapes can only be told apart from the start).
- * (Independent of src/providers/shared/cut-string.ts on purpose.)
- */
-function isCharBoundary(a: Uint8Array, s: number, e: number, t: number): boolean {
-  if (t === s || t === e) return true;
-  let p = s;
-  while (p < t) {
-    const c = a[p]!;
-    if (c === 0x5c) {
-      if (a[p + 1] === 0x75) {
-        const cp = parseInt(String.fromCharCode(a[p + 2]!, a[p + 3]!, a[p + 4]!, a[p + 5]!), 16);
-        const isHigh = cp >= 0xd800 && cp <= 0xdbff;
-        p += isHigh && a[p + 6] === 0x5c && a[p + 7] === 0x75 ? 12 : 6;
-      } else p += 2;
-    } else if (c < 0x80) p += 1;
-    else if (c < 0xe0) p += 2;
-    else if (c < 0xf0) p += 3;
-    else p += 4;
-  }
-  return p === t;
 }
