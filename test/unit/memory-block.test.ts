@@ -22,6 +22,9 @@ import { prepareCompaction } from "../../src/gateway/prepare-compaction";
 import { decideForward } from "../../src/gateway/decide-forward";
 import type { StepOutput } from "../../src/session/step-types";
 import { estimateTokens } from "../../src/core/tokens/estimate";
+import { validateAnthropicRequest } from "../../tools/emulator/anthropic/validate-request";
+import { validateChatRequest } from "../../tools/emulator/openai-chat/validate-request";
+import { validateResponsesRequest } from "../../tools/emulator/openai-responses/validate-request";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -108,7 +111,7 @@ const BLOCK = "[sluice: memory of this project's previous session]\nWorking set:
 /** A two-turn request for each wire format: the first user message, a tool round trip, a second user message. */
 const BODIES: Record<Provider, string> = {
   anthropic: JSON.stringify({
-    model: "claude-sonnet-4-5", max_tokens: 100, system: "You are Claude Code.",
+    model: "claude-sonnet-4-5", max_tokens: 100, system: "You are Claude Code.", tools: [{ name: "Read", input_schema: { type: "object" } }],
     messages: [
       { role: "user", content: "read a" },
       { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Read", input: { p: "a" } }] },
@@ -140,6 +143,12 @@ const BODIES: Record<Provider, string> = {
   }),
 };
 const ADAPTERS: Record<Provider, ProviderAdapter> = { anthropic: anthropicAdapter, "openai-chat": openaiChatAdapter, "openai-responses": openaiResponsesAdapter };
+/** The emulator's validation of each format (tools/emulator: the rules the real APIs enforce); null = accepted. */
+const EMULATOR: Record<Provider, (body: unknown) => unknown> = {
+  anthropic: (b) => validateAnthropicRequest(b, { issuedThinking: new Map() }),
+  "openai-chat": (b) => validateChatRequest(b),
+  "openai-responses": (b) => validateResponsesRequest(b, { requiredReasoning: new Map(), reasoningFollower: new Map() }),
+};
 /** The element each format gets, as text. */
 const ELEMENTS: Record<Provider, string> = {
   anthropic: `{"role":"system","content":${JSON.stringify(BLOCK)}}`,
@@ -168,6 +177,7 @@ describe.each(Object.keys(BODIES) as Provider[])("memory block in %s", (provider
     const root = adapter.read(input).root;
     const ins = memoryInsertion(input, root, adapter.historyKey, element)!;
     expect(text(spliceOut(input, [], [ins]))).toBe(text(expected));
+    expect(EMULATOR[provider](JSON.parse(text(expected)))).toBeNull();
   });
 
   it("the checker accepts exactly that element there, and the provider's rules hold", () => {
