@@ -15,6 +15,8 @@ import { estimateTokens } from "../../src/core/tokens/estimate";
 import { projectMemoryStub, type MemoryObject } from "../../src/do/memory-object";
 import { validateAnthropicRequest } from "../../tools/emulator/anthropic/validate-request";
 import { newTestId, TEST_API_KEY } from "./helpers";
+import type { IndexUpdate, OutcomeUpdate } from "../../src/admin/index-update";
+import type { PipelineDeps } from "../../src/gateway/compaction-pipeline";
 import { E, LITERAL_CONFIG, literalAnthropic, logText, send, sessionStub, statsOf, upstreamBodies } from "./pipeline-harness";
 
 const PATH = "/anthropic/v1/messages";
@@ -48,9 +50,15 @@ async function sessionA(cwd: string, config: Record<string, unknown>): Promise<s
   return session;
 }
 
+/** Every index update the pipeline sent (the metrics' source: src/admin/metrics-catalog.ts). */
+const updates: IndexUpdate[] = [];
+const index = { recordMany: async (u: IndexUpdate[]) => { updates.push(...u); return { ok: true }; } } as unknown as PipelineDeps["index"];
+/** The outcome update of the last request of `session`. */
+const lastOutcome = (session: string) => updates.filter((u) => u.kind === "outcome" && u.session_id === session).at(-1) as OutcomeUpdate;
+
 /** Sends `body` in session `session`; returns the bytes the upstream received for it (the latest). */
 async function forwarded(config: Record<string, unknown>, session: string, body: string): Promise<string> {
-  await send(vars(config), PATH, { "x-test-id": session, "x-sluice-session": session }, body);
+  await send(vars(config), PATH, { "x-test-id": session, "x-sluice-session": session }, body, { index });
   const all = await upstreamBodies(session);
   return text(all[all.length - 1]!);
 }
@@ -80,11 +88,13 @@ describe("memory_inject", () => {
     const sent1 = await forwarded(INJECT, b, b1);
     expect(sent1).toBe(withBlock(b1, "Now the lint."));
     expect(validateAnthropicRequest(JSON.parse(sent1), { issuedThinking: new Map() })).toBeNull();
+    expect(lastOutcome(b).memory_injected_tokens).toBe(estimateTokens(EXPECTED_BLOCK));
     const b2 = chat(cwd, "Now the lint.", "And the tests.");
     const sent2 = await forwarded(INJECT, b, b2);
     expect(sent2).toBe(withBlock(b2, "Now the lint."));
     // The same bytes at the same place: B's first forwarded body, up to its end of history, is a prefix of the second.
     expect(sent2.startsWith(sent1.slice(0, sent1.lastIndexOf("]")))).toBe(true);
+    expect([lastOutcome(b).outcome, "memory_injected_tokens" in lastOutcome(b)]).toEqual(["compacted", false]);
     const stats = await statsOf(b);
     expect([stats.counters.memory_injections, stats.counters.memory_block_tokens]).toEqual([1, estimateTokens(EXPECTED_BLOCK)]);
 
