@@ -217,6 +217,20 @@ describe("decideForward with a memory block", () => {
     expect(cut.report.tokens_sent).toBe(anthropicAdapter.read(cut.body).view.est_tokens);
   });
 
+  it("a block the provider's rules refuse at its place (a system message before a user message) is left out; the plan still goes", () => {
+    const twoUsers = BODIES.anthropic.replace(FIRST_USER.anthropic, `${FIRST_USER.anthropic},{"role":"user","content":"and b"}`);
+    const r = prepareCompaction("anthropic", new Headers({ "x-sluice-session": "s-m2" }), utf8(twoUsers));
+    if (r.kind !== "ready") throw new Error("not ready");
+    const inserted = utf8(twoUsers.replace(FIRST_USER.anthropic, `${FIRST_USER.anthropic},${ELEMENTS.anthropic}`));
+    expect(checkGuarantee(anthropicAdapter, utf8(twoUsers), inserted, { inserted: memoryMessageBytes("anthropic", BLOCK) }).violations)
+      .toEqual(["rule: messages[1]: system message before messages[2] (user), not before an assistant message or the end"]);
+    const plan = { actions: { t1: { kind: "truncate_result" as const, head_bytes: 10 } } };
+    const d = decideForward(r, r.parsed.bytes, step({ memory_block: BLOCK, plan, step: 1, tier: "micro" }), "compact", "c");
+    expect([d.kind, text(d.body), d.report.rollback_step, d.report.memory_block_tokens]).toEqual(["edited", twoUsers.replace("0123456789\\nabcdefghij\\n", "0123456789"), null, undefined]);
+    const alone = decideForward(r, r.parsed.bytes, step({ memory_block: BLOCK }), "compact", "c");
+    expect([alone.kind, alone.body === r.parsed.bytes, alone.report.outcome]).toEqual(["original", true, "unchanged"]);
+  });
+
   it("without a block, or in measurement mode, nothing is inserted", () => {
     expect(decideForward(ready, bytes, step({}), "compact", "c").body).toBe(bytes);
     const m = decideForward(ready, bytes, step({ memory_block: BLOCK }), "measure", "c");
