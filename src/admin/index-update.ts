@@ -11,6 +11,7 @@ import { TIERS, type Tier } from "../core/policy/types";
 import type { Provider } from "../core/view/types";
 import type { OutcomeRecorded, OutcomeReport, StepOutput } from "../session/step-types";
 import type { Usage } from "../usage/extract-usage";
+import { estimateTokens } from "../core/tokens/estimate";
 import { LEDGER_FIELDS, type LedgerDelta } from "../session/ledger-types";
 
 export const PROVIDERS = ["anthropic", "openai-chat", "openai-responses"] as const satisfies readonly Provider[];
@@ -53,6 +54,8 @@ export const indexUpdateSchema = z.discriminatedUnion("kind", [
     usd_saved: count,
     /** Wall time of the session step RPC (ledger, tier, engine) seen by the gateway, ms; null without an answer. */
     step_ms: count.nullable(),
+    /** `memory_inject`: the estimated tokens of the memory block this request's session claimed on this call (src/do/memory-inject.ts); absent on every other request. */
+    memory_injected_tokens: count.optional(),
   }),
   z.strictObject({
     kind: z.literal("usage"),
@@ -125,6 +128,7 @@ export function outcomeUpdate(f: OutcomeFacts): OutcomeUpdate {
     tokens_saved: f.recorded?.tokens_saved ?? Math.max(0, f.report.tokens_original - f.report.tokens_sent),
     usd_saved: f.recorded?.usd_saved ?? 0,
     step_ms: f.step_ms,
+    ...(f.step?.memory_block_claimed === true && f.step.memory_block !== undefined ? { memory_injected_tokens: estimateTokens(f.step.memory_block) } : {}),
   };
 }
 

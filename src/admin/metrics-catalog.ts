@@ -34,6 +34,8 @@ export const METRICS = {
   ledgerRemovals: { name: "sluice_ledger_removals_total", type: "counter", help: "Savings ledger: tool pairs removed (measure: that would have been), by mode and kind (all; deterministic: read-only tools; refetched: the same call issued again later; mentioned: a later call named the same file)." },
   ledgerWaits: { name: "sluice_ledger_engine_waits_total", type: "counter", help: "Savings ledger: requests that waited on a decision engine, by mode." },
   ledgerWaitSeconds: { name: "sluice_ledger_engine_wait_seconds_total", type: "counter", help: "Savings ledger: time requests waited on a decision engine, seconds, by mode." },
+  memoryInjections: { name: "sluice_memory_injections_total", type: "counter", help: "memory_inject: sessions that took their project's previous tier map as a memory block (once per map)." },
+  memoryBlockTokens: { name: "sluice_memory_block_tokens_total", type: "counter", help: "memory_inject: estimated tokens of the memory blocks taken (each block is then carried by every request of its session)." },
   scanCache: { name: "sluice_scan_cache_lookups_total", type: "counter", help: "Scans of received bodies by the isolate answering this scrape, by result (hit: the session's last body was kept and its shared prefix reused; miss)." },
 } as const satisfies Record<string, { name: string; type: MetricType; help: string }>;
 
@@ -69,6 +71,7 @@ export function deltasOf(u: IndexUpdate): SeriesDelta[] {
       ];
       if (u.step_tier !== null) out.push(d(METRICS.steps.name, 1, { tier: u.step_tier }));
       if (u.fail_open_reason !== null) out.push(d(METRICS.failOpen.name, 1, { reason: u.fail_open_reason }));
+      if (u.memory_injected_tokens !== undefined) out.push(d(METRICS.memoryInjections.name, 1), d(METRICS.memoryBlockTokens.name, u.memory_injected_tokens));
       if (u.step_ms !== null) {
         const s = u.step_ms / 1000;
         for (const le of LATENCY_BUCKETS_S) if (s <= le) out.push(d(METRICS.latency.name, 1, { le: String(le) }, "_bucket"));
@@ -164,6 +167,8 @@ export function buildFamilies(stored: readonly StoredSeries[], sessions: number,
     fam(m.usage, sorted(m.usage.name)),
     fam(m.latency, latency),
     ...LEDGER_FAMILIES.map((c) => fam(c, sorted(c.name))),
+    fam(m.memoryInjections, single(m.memoryInjections.name)),
+    fam(m.memoryBlockTokens, single(m.memoryBlockTokens.name)),
     fam(m.sessions, [{ suffix: "", labels: {}, value: sessions }]),
     fam(m.scanCache, [{ suffix: "", labels: { result: "hit" }, value: isolate.scan_hits }, { suffix: "", labels: { result: "miss" }, value: isolate.scan_misses }]),
   ];

@@ -33,7 +33,9 @@ export const tierMapSchema = z.object({
   archival: z.array(z.object({
     from_turn: int, to_turn: int, from_message: int, to_message: int, tool_calls: int,
     tool_counts: z.record(z.string(), int), errors: int, est_tokens: z.number().min(0),
+    pair_ids: z.array(z.string()).optional(),
   })),
+  summaries: z.array(z.object({ covers: int, text: z.string() })).optional(),
 }) satisfies z.ZodType<TierMap>;
 
 export interface MemorySearch {

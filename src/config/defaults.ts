@@ -81,6 +81,12 @@ export const DEFAULTS = {
    * the session's own retention. 0 (default): no project memory is kept.
    */
   memory_retention_seconds: 0,
+  /**
+   * Level `rewrite` with project memory only: the first request of a new session whose project
+   * has a stored tier map carries that map's summary in one marked block
+   * (src/core/memory/render-memory-block.ts), once per map. false (default): nothing is written.
+   */
+  memory_inject: false,
   /** Context use (0..1 of the model's window) at which the auto tier fires. */
   auto_context_pct: 0.7,
   /** NAME of the secret holding the audit trail's HMAC key. */

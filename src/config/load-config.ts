@@ -114,6 +114,9 @@ function collectWarnings(c: CompactionConfig, mode: CompactionMode, env: ConfigE
   if (mode !== "off" && c.summarizer?.api_key_env != null && !isSet(c.summarizer.api_key_env)) {
     out.push(`summarizer.api_key_env names ${c.summarizer.api_key_env}, which is not set: summaries will fail (no tier uses the summariser yet, so no request changes)`);
   }
+  if (c.memory_inject && (c.guarantee_level !== "rewrite" || c.memory_retention_seconds <= 0)) {
+    out.push(`memory_inject is ignored unless guarantee_level is "rewrite" and memory_retention_seconds > 0 (got "${c.guarantee_level}" and ${c.memory_retention_seconds}): no block is written`);
+  }
   if (c.engine === "remote" && c.endpoint?.startsWith("http:")) out.push("endpoint uses plain http: excerpts travel unencrypted to the remote engine");
   if (mode !== "off" && c.engine !== "heuristic" && c.api_key_env !== null && !isSet(c.api_key_env)) {
     out.push(`api_key_env names ${c.api_key_env}, which is not set: engine calls will fail open`);

@@ -145,6 +145,7 @@ const baseSchema = z.strictObject({
   complete_after_seconds: num("complete_after_seconds"),
   retention_seconds: num("retention_seconds"),
   memory_retention_seconds: num("memory_retention_seconds"),
+  memory_inject: bool("memory_inject"),
   auto_context_pct: num("auto_context_pct"),
   audit_key_env: envName("audit_key_env").default(DEFAULTS.audit_key_env),
   admin_token_env: envName("admin_token_env").default(DEFAULTS.admin_token_env),

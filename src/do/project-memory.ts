@@ -6,13 +6,17 @@
  *   tool names, hashes of paths and commands, first error lines, counts) in meta `memory_draft`,
  *   and the project key in meta `project_key`. The facts themselves stay in memory only
  *   (DESIGN invariant 7); the history only grows, so the last request's map covers the session.
- * - At the complete alarm (`keepProjectMemory`): the draft becomes the session's `memory` and is
- *   sent to the project's MemoryObject (./memory-object.ts), kept `memory_retention_seconds`.
+ * - At the complete alarm (`keepProjectMemory`): the draft, with the summaries the session's
+ *   ledger holds (level `rewrite`: ../core/memory/archival-summaries.ts), becomes the session's
+ *   `memory` and is sent to the project's MemoryObject (./memory-object.ts), kept
+ *   `memory_retention_seconds`.
  */
 import type { CompactionConfig } from "../config/schema";
 import type { StepFacts } from "../core/facts/step-facts";
 import { buildTierMap, type TierMap } from "../core/memory/build-tier-map";
 import type { ProjectMemoryEntry } from "./memory-object";
+import { ledgerSummaries, withArchivalSummaries } from "../core/memory/archival-summaries";
+import { loadLedger } from "./ledger-sql";
 import type { SessionStore } from "./session-store";
 
 /** Where the project map goes (the MemoryObject of a project key). */
@@ -32,15 +36,16 @@ export function noteMemoryDraft(store: SessionStore, facts: StepFacts, config: C
  * alarm goes on: the session's own map stays readable). Returns the project key, or null when
  * there was nothing to keep (project memory off, or no request noted a draft).
  */
-export async function keepProjectMemory(store: SessionStore, sink: ProjectMemorySink, now_ms: number): Promise<string | null> {
+export async function keepProjectMemory(store: SessionStore, sql: SqlStorage, sink: ProjectMemorySink, now_ms: number): Promise<string | null> {
   const draft = store.getMeta("memory_draft");
   const project = store.getMeta("project_key");
   const raw = store.getMeta("config");
   const retention = raw ? ((JSON.parse(raw) as Partial<CompactionConfig>).memory_retention_seconds ?? 0) : 0;
   if (draft === null || project === null || retention <= 0) return null;
-  store.setMeta("memory", draft);
+  const map = withArchivalSummaries(JSON.parse(draft) as TierMap, ledgerSummaries(Object.values(loadLedger(sql).entries)));
+  store.setMeta("memory", JSON.stringify(map));
   try {
-    await sink(project).put({ session_id: store.getMeta("session_id") ?? "", built_at_ms: now_ms, expires_at_ms: now_ms + retention * 1000, tier_map: JSON.parse(draft) as TierMap });
+    await sink(project).put({ session_id: store.getMeta("session_id") ?? "", built_at_ms: now_ms, expires_at_ms: now_ms + retention * 1000, tier_map: map });
     store.add("project_memory_kept", 1);
   } catch {
     store.add("project_memory_errors", 1);

@@ -8,7 +8,8 @@
  * selected tier (one JSON line: ../core/trace/record-tier-event.ts), persists the ledger
  * additions, and returns the plan. In measurement mode the same runs (the ledger evolves as if
  * compacting); the gateway applies the plan without forwarding it and reports what it would
- * have removed (SessionObject.report counts measure_*).
+ * have removed (SessionObject.report counts measure_*). With `memory_inject` it also returns the
+ * session's memory block (./memory-inject.ts), claimed on the first call only.
  */
 import { compact } from "../core/policy/compact";
 import { decodeStepFacts } from "../core/facts/wire-facts";
@@ -28,6 +29,7 @@ import type { ProviderCleared } from "../usage/settle-native";
 import { stepVerdicts } from "./precompute-verdicts";
 import { consoleTrace, recordTierEvent, type TraceSink } from "../core/trace/record-tier-event";
 import { noteLedgerStep } from "./savings-ledger";
+import { sessionMemoryBlock, type ProjectMemorySource } from "./memory-inject";
 
 /** Everything runStep needs from its host. */
 export interface StepDeps {
@@ -37,6 +39,8 @@ export interface StepDeps {
   fetch?: typeof fetch;
   /** Where the step's trace line goes (../core/trace/record-tier-event.ts); default the Worker log. */
   trace?: TraceSink;
+  /** Where `memory_inject` claims its project's tier map (./memory-inject.ts); absent: no injection. */
+  memory?: ProjectMemorySource;
 }
 
 /** Meta key of what the provider did with the session's last native edit (../usage/settle-native.ts ProviderCleared, JSON). */
@@ -103,6 +107,12 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   if (result.step) store.add(`steps_${out.tier}`, 1);
   if (result.memory) store.setMeta("memory", JSON.stringify(result.memory));
   noteMemoryDraft(store, facts, config, input.project_key);
+  // First call only: one RPC to the project's MemoryObject; later calls read the kept block.
+  const block = await sessionMemoryBlock(store, deps.memory, { config, project_key: input.project_key, session_id: input.session_id, now_ms, calls: state.calls });
+  if (block !== null) {
+    out.memory_block = block.text;
+    if (block.claimed) out.memory_block_claimed = true;
+  }
   store.flush();
   return out;
 }

@@ -41,7 +41,8 @@ export class SessionObject extends DurableObject<Env> {
   /** The one pre-forward RPC: count the call, re-apply the ledger, maybe take a step, return the plan. */
   async step(input: StepInput): Promise<StepOutput> {
     if (this.store.getMeta("session_id") === null) this.store.setMeta("session_id", input.session_id);
-    const out = await runStep({ store: this.store, sql: this.ctx.storage.sql, env: this.env }, input);
+    const memory = (project: string) => projectMemoryStub(this.env.MEMORY, project);
+    const out = await runStep({ store: this.store, sql: this.ctx.storage.sql, env: this.env, memory }, input);
     this.last = { facts: input.facts, config: input.config };
     await this.scheduleAlarm(input.now_ms);
     this.store.flush();
@@ -122,7 +123,7 @@ export class SessionObject extends DurableObject<Env> {
     // Complete (or an alarm so late that retention passed too): the session leaves its tier map
     // under its project key before anything is deleted (./project-memory.ts).
     if (!wasComplete && (next === "delete" || this.store.getMeta("complete") === "1")) {
-      await keepProjectMemory(this.store, (project) => projectMemoryStub(this.env.MEMORY, project), now);
+      await keepProjectMemory(this.store, this.ctx.storage.sql, (project) => projectMemoryStub(this.env.MEMORY, project), now);
     }
     if (next === "delete") {
       this.last = null;

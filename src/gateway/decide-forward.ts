@@ -10,6 +10,11 @@
  *    measurement mode too, so it counts only what would really have been sent; a throw or a
  *    failed check → the original bytes and the step is rolled back (never re-applied);
  * 3. compact mode forwards the edited bytes; measurement mode forwards the original.
+ * `memory_inject` (`out.memory_block`): the block's element is inserted directly after the first
+ * user message (src/providers/shared/memory-message.ts) in the same splice, whether or not the
+ * plan has actions, and the check accepts exactly that one element; with no place for it, or
+ * when the check fails with it, the request goes without it (the plan alone, checked as usual).
+ * A native step carries no block.
  * A step output under the native mechanism (`out.native`) takes ./decide-native.ts instead of
  * step 2: the messages go byte for byte with one inserted server-side edit.
  * Token figures are the estimator's count of the bytes actually forwarded (the checker's parse
@@ -22,7 +27,10 @@ import type { FailOpenReason, OutcomeReport, StepOutput } from "../session/step-
 import type { Prepared } from "./prepare-compaction";
 import { decideNative } from "./decide-native";
 import { calibrate } from "../core/tokens/calibrate";
-import type { PlaceholderOptions } from "../core/plan/placeholder";
+import type { Insertion, PlaceholderOptions } from "../core/plan/placeholder";
+import { memoryInsertion, memoryMessageBytes } from "../providers/shared/memory-message";
+import { spliceOut } from "../providers/shared/splice";
+import { estimateTokens } from "../core/tokens/estimate";
 import { summaryBlockBytes } from "../core/plan/summary-block";
 import type { EditPlan } from "../core/plan/types";
 
@@ -91,29 +99,52 @@ export function decideForward(
   // 2. Native: one inserted server-side edit instead of splicing.
   if (out.native !== undefined) return decideNative(prepared, original, { ...out, native: out.native }, mode, base, (pairs, sent) => summaryOf(mode, out, pairs, est, sent));
 
-  // 3. Apply and check.
-  let edited: Uint8Array = original;
-  let sent = est;
-  let pairs = 0;
-  if (Object.keys(out.plan.actions).length > 0) {
-    try {
-      const applied = applyPlan(prepared.adapter, prepared.parsed, out.plan, placeholders);
-      edited = applied.bytes;
-      if (edited !== original) {
-        const summaries = summaryBlocks(out.plan);
-        const check = checkGuarantee(prepared.adapter, original, edited, { input: prepared.parsed, ...(placeholders ? { placeholders } : {}), ...(summaries.size > 0 ? { summaries } : {}) });
-        if (!check.ok || !check.output) return failOpen("guarantee_check");
-        sent = check.output.view.est_tokens;
-        pairs = Object.entries(out.plan.actions).filter(([id, a]) => a.kind !== "keep" && applied.refused[id] === undefined).length;
-      }
-    } catch {
-      return failOpen("apply_error");
-    }
-  }
+  // 3. Apply and check (with the memory block's element when the session carries one; when the
+  // block fails the check, the plan is tried alone: the block's place is the same on every
+  // request, so its failure is too, and it must not stop the session's compaction).
+  const element = out.memory_block === undefined ? null : memoryMessageBytes(prepared.provider, out.memory_block);
+  const placed = element === null ? null : memoryInsertion(original, prepared.parsed.root, prepared.adapter.historyKey, element);
+  let tried = applyAndCheck(prepared, original, out, placeholders, placed === null ? null : { insertion: placed, element: element! });
+  if (tried.kind === "guarantee_check" && placed !== null) tried = applyAndCheck(prepared, original, out, placeholders, null);
+  if (tried.kind !== "ok") return failOpen(tried.kind);
+  const { edited, sent, pairs, memory } = tried;
   const note = summaryOf(mode, out, pairs, est, sent);
 
   // 4. Measurement forwards the original and reports what would have been sent.
   if (mode === "measure") return asReceived(note, { outcome: "measured", tier: out.tier, pairs_removed: pairs, would_send: sent });
   if (edited === original) return asReceived(note, { outcome: "unchanged", tier: out.tier });
-  return { kind: "edited", body: edited, note, report: { ...base, outcome: "compacted", tokens_sent: sent, tier: out.tier, pairs_removed: pairs } };
+  const carried = memory ? { memory_block_tokens: estimateTokens(out.memory_block!) } : {};
+  return { kind: "edited", body: edited, note, report: { ...base, outcome: "compacted", tokens_sent: sent, tier: out.tier, pairs_removed: pairs, ...carried } };
+}
+
+/** What applyAndCheck made: the bytes to forward, their estimate, the pairs edited, whether the memory block is in them; or why not. */
+type Tried = { kind: "ok"; edited: Uint8Array; sent: number; pairs: number; memory: boolean } | { kind: "guarantee_check" | "apply_error" };
+
+/**
+ * Applies `out.plan` (and the memory block's insertion when given) in one splice and checks the
+ * result at the level (`placeholders`, the inserted element). `sent` is the estimate of the bytes
+ * (the checker's parse of them; the request's own estimate when they are the original). Never throws.
+ */
+function applyAndCheck(
+  prepared: Extract<Prepared, { kind: "ready" }>,
+  original: Uint8Array,
+  out: StepOutput,
+  placeholders: PlaceholderOptions | null,
+  memory: { insertion: Insertion; element: Uint8Array } | null,
+): Tried {
+  const hasActions = Object.keys(out.plan.actions).length > 0;
+  const unchanged: Tried = { kind: "ok", edited: original, sent: prepared.parsed.view.est_tokens, pairs: 0, memory: false };
+  if (!hasActions && memory === null) return unchanged;
+  try {
+    const applied = hasActions ? applyPlan(prepared.adapter, prepared.parsed, out.plan, placeholders) : null;
+    const edited = memory === null ? applied!.bytes : spliceOut(original, applied?.deletions ?? [], [...(applied?.insertions ?? []), memory.insertion]);
+    if (edited === original) return unchanged;
+    const summaries = summaryBlocks(out.plan);
+    const check = checkGuarantee(prepared.adapter, original, edited, { input: prepared.parsed, ...(placeholders ? { placeholders } : {}), ...(summaries.size > 0 ? { summaries } : {}), ...(memory ? { inserted: memory.element } : {}) });
+    if (!check.ok || !check.output) return { kind: "guarantee_check" };
+    const pairs = applied === null ? 0 : Object.entries(out.plan.actions).filter(([id, a]) => a.kind !== "keep" && applied.refused[id] === undefined).length;
+    return { kind: "ok", edited, sent: check.output.view.est_tokens, pairs, memory: memory !== null };
+  } catch {
+    return { kind: "apply_error" };
+  }
 }

@@ -101,6 +101,15 @@ export interface StepOutput {
    * to the `x-sluice-compaction` header's figures. Absent before the session's first answer.
    */
   calibration?: Calibration;
+  /**
+   * `memory_inject` (level `rewrite`): the session's memory block text
+   * (src/core/memory/render-memory-block.ts), the same on every call of the session; the gateway
+   * inserts it directly after the first user message (src/providers/shared/memory-message.ts).
+   * Absent: none.
+   */
+  memory_block?: string;
+  /** True on the one call that claimed the block from the project's memory (counted in the metrics). */
+  memory_block_claimed?: boolean;
 }
 
 /** An outcome as the gateway decided it (src/gateway/decide-forward.ts). */
@@ -131,6 +140,8 @@ export interface OutcomeReport {
    * host's entry into `drop_pair` (the step fell back to removal only). Absent: none was needed.
    */
   summaries?: WrittenSummary[];
+  /** Estimated tokens of the memory block the forwarded body carries (StepOutput.memory_block); absent when it carries none. */
+  memory_block_tokens?: number;
 }
 
 /** One summary the gateway wrote (or failed to write) for a `summarize` host pair. */

@@ -22,6 +22,10 @@ const facts = (o: Partial<OutcomeFacts> = {}): OutcomeFacts => ({
   recorded: { calls: 7, tokens_saved: 20_500, usd_saved: 0.00615 }, step_ms: 42, ...o,
 });
 
+/** A memory block as the session returns it, and its estimate (src/core/tokens/estimate.ts). */
+const MEMORY_BLOCK = "[sluice: memory of this project's previous session]\nWorking set: the last 4 turns, from turn 9, message 20.";
+const MEMORY_BLOCK_TOKENS = 27;
+
 describe("outcomeUpdate", () => {
   it("a compacted request with a kept step", () => {
     expect(outcomeUpdate(facts())).toEqual({
@@ -43,6 +47,13 @@ describe("outcomeUpdate", () => {
     expect([dead.outcome, dead.fail_open_reason, dead.calls, dead.step_ms, dead.usd_saved]).toEqual(["fail_open", "do_timeout", null, null, 0]);
   });
 
+  it("memory_inject: the call that claimed the block carries its estimated tokens; a later call carrying the same block does not", () => {
+    const claimed = outcomeUpdate(facts({ step: { ...STEP, memory_block: MEMORY_BLOCK, memory_block_claimed: true } }));
+    expect(claimed.memory_injected_tokens).toBe(MEMORY_BLOCK_TOKENS);
+    expect("memory_injected_tokens" in outcomeUpdate(facts({ step: { ...STEP, memory_block: MEMORY_BLOCK } }))).toBe(false);
+    expect("memory_injected_tokens" in outcomeUpdate(facts())).toBe(false);
+  });
+
   it("a model name that is not an id is dropped (no free text in the index)", () => {
     expect(outcomeUpdate(facts({ model: "my model, see notes" })).model).toBe(null);
   });
@@ -61,7 +72,7 @@ describe("metrics", () => {
 
   it("renders the whole exposition for two requests, one usage report and its savings ledger", () => {
     const series = stored([
-      outcomeUpdate(facts()),
+      outcomeUpdate(facts({ step: { ...STEP, memory_block: MEMORY_BLOCK, memory_block_claimed: true } })),
       outcomeUpdate(facts({ step_ms: 1_500, recorded: { calls: 8, tokens_saved: 0, usd_saved: 0 }, report: { correlation_id: "r2", outcome: "do_error", rollback_step: null, tokens_original: 1_000, tokens_sent: 1_000, tier: "none", pairs_removed: 0, would_send: null } })),
       usageUpdate("cc:abc", "anthropic", 1_700_000_000_500, { input_tokens: 1_000, cache_read_input_tokens: 30_000, cache_creation_input_tokens: 500, output_tokens: 200 }),
       ledgerUpdate("cc:abc", "anthropic", 1_700_000_000_500, { ...emptyLedgerDelta("measure"), requests: 1, priced_calls: 1, without_usd: 0.0144, with_usd: 0.0096, loss_usd: 0.003, removals: 4, removals_deterministic: 3, removals_refetched: 1, engine_waits: 1, engine_wait_ms: 250 }),
@@ -141,6 +152,12 @@ sluice_ledger_engine_waits_total{mode="measure"} 1
 # HELP sluice_ledger_engine_wait_seconds_total Savings ledger: time requests waited on a decision engine, seconds, by mode.
 # TYPE sluice_ledger_engine_wait_seconds_total counter
 sluice_ledger_engine_wait_seconds_total{mode="measure"} 0.25
+# HELP sluice_memory_injections_total memory_inject: sessions that took their project's previous tier map as a memory block (once per map).
+# TYPE sluice_memory_injections_total counter
+sluice_memory_injections_total 1
+# HELP sluice_memory_block_tokens_total memory_inject: estimated tokens of the memory blocks taken (each block is then carried by every request of its session).
+# TYPE sluice_memory_block_tokens_total counter
+sluice_memory_block_tokens_total ${MEMORY_BLOCK_TOKENS}
 # HELP sluice_sessions Sessions held in the session index.
 # TYPE sluice_sessions gauge
 sluice_sessions 1
@@ -155,6 +172,7 @@ sluice_scan_cache_lookups_total{result="miss"} 2
       ["sluice_tokens_original_total", "counter"], ["sluice_tokens_sent_total", "counter"], ["sluice_tokens_saved_total", "counter"],
       ["sluice_usd_saved_total", "counter"], ["sluice_usage_tokens_total", "counter"], ["sluice_engine_latency_seconds", "histogram"],
       ...["input_cost_without_usd", "input_cost_with_usd", "engine_cost_usd", "worst_case_loss_usd", "priced_calls", "requests", "removals", "engine_waits", "engine_wait_seconds"].map((n) => [`sluice_ledger_${n}_total`, "counter"]),
+      ["sluice_memory_injections_total", "counter"], ["sluice_memory_block_tokens_total", "counter"],
       ["sluice_sessions", "gauge"],
       ["sluice_scan_cache_lookups_total", "counter"],
     ]);
@@ -163,7 +181,7 @@ sluice_scan_cache_lookups_total{result="miss"} 2
 
   it("an empty index still renders every unlabelled family, valid", () => {
     const parsed = parseExposition(renderExposition(buildFamilies([], 0)));
-    expect(parsed.map((f) => f.samples.length)).toEqual([0, 0, 0, 1, 1, 1, 1, 0, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2]);
+    expect(parsed.map((f) => f.samples.length)).toEqual([0, 0, 0, 1, 1, 1, 1, 0, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2]);
   });
 
   it("escapes HELP and label values and formats special floats per the spec", () => {

@@ -233,7 +233,7 @@ describe("tiers", () => {
     // Paths and commands are keyed by their hashes: the step facts carry no call input text.
     expect(Object.keys(r.memory!.reference)).toEqual([`command:${hashText("sh:ls missing")}`, "error:Exit code 1", `path:${hashText("/r/x.ts")}`, "tool:Bash", "tool:Read"].sort());
     expect(r.memory).toEqual(buildTierMap(factsOf(v), 4));
-    expect(buildTierMap(factsOf(v), 1).archival).toEqual([{ from_turn: 0, to_turn: 2, from_message: 0, to_message: 5, tool_calls: 2, tool_counts: { Bash: 1, Read: 1 }, errors: 1, est_tokens: v.messages.reduce((s, m) => s + m.est_tokens, 0) }]);
+    expect(buildTierMap(factsOf(v), 1).archival).toEqual([{ from_turn: 0, to_turn: 2, from_message: 0, to_message: 5, tool_calls: 2, tool_counts: { Bash: 1, Read: 1 }, errors: 1, est_tokens: v.messages.reduce((s, m) => s + m.est_tokens, 0), pair_ids: ["a", "b"] }]);
   });
 });
 

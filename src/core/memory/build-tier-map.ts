@@ -5,7 +5,8 @@
  * - reference: an index keyed by file path, command, error line and tool name → where each
  *   appeared (pair ids, first/last message, count);
  * - archival: the closed stretches before the working turns, ARCHIVAL_STRETCH_TURNS turns
- *   each, as counts (calls per tool, errors, estimated tokens).
+ *   each, as counts (calls per tool, errors, estimated tokens) and call ids; at the complete
+ *   alarm the summaries the session wrote at level `rewrite` join them (./archival-summaries.ts).
  * Keys are the short identifiers DESIGN §7 names, each capped at KEY_MAX_CHARS: tool names,
  * error lines (from the result's head), and — as the step facts carry them — the hashes of
  * file paths and commands (src/core/facts/step-facts.ts); no result bodies or prose are copied.
@@ -41,6 +42,16 @@ export interface ArchivalStretch {
   tool_counts: Record<string, number>;
   errors: number;
   est_tokens: number;
+  /** Ids of the stretch's tool calls, in call order: a stretch a written summary covers whole is shown by that summary (./archival-summaries.ts). Absent in maps built before this field. */
+  pair_ids?: string[];
+}
+
+/** A summary the session's rewrite steps wrote of a closed stretch (its ledger's summarize entry), kept in the archival tier. */
+export interface ArchivalSummary {
+  /** Tool calls (pairs) the summary stands for. */
+  covers: number;
+  /** The summary text as forwarded (src/core/plan/summary-block.ts carries it in the request). */
+  text: string;
 }
 
 /** The tier map. */
@@ -49,6 +60,8 @@ export interface TierMap {
   /** `${kind}:${key}` → entry, keys sorted. */
   reference: Record<string, ReferenceEntry>;
   archival: ArchivalStretch[];
+  /** Level `rewrite` only: the summaries the session wrote, oldest first (./archival-summaries.ts); absent when none. */
+  summaries?: ArchivalSummary[];
 }
 
 /** Builds the tier map of `view`, keeping the last `preserve_recent_turns` turns as working. */
@@ -99,6 +112,7 @@ export function buildTierMap(view: StepFacts, preserve_recent_turns: number): Ti
       tool_counts: counts,
       errors: inStretch.filter((p) => p.looks_failed).length,
       est_tokens: msgs.reduce((s, m) => s + m.est_tokens, 0),
+      pair_ids: inStretch.map((p) => p.id),
     });
   }
   return { working: { from_message: workingFrom, from_turn: fromTurn, turns: Math.min(preserve_recent_turns, view.turn_count + 1) }, reference, archival };

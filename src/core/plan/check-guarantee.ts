@@ -29,6 +29,9 @@
  * pair named in `summaries` may also be exactly that host's block bytes (the input literal's
  * empty head + the block); one block per host, and only when the host's result kept no other
  * text and no media (./check-insertions.ts).
+ * `opts.inserted` (`memory_inject`, level `rewrite`): the output may also hold that one message,
+ * byte for byte, directly after the first user message (./inserted-message.ts); the output
+ * without it must pass every check above, and the provider's rules hold on the output as sent.
  */
 import type { ParsedRequest, ProviderAdapter } from "../../providers/types";
 import { scanJson, type JsonNode } from "../../providers/shared/json-scan";
@@ -37,6 +40,7 @@ import { markerLookup, summaryLookup, type MarkerLookup } from "./marker-lookup"
 import type { PlaceholderOptions } from "./placeholder";
 import { isCharBoundary } from "./char-boundary";
 import { insertionViolations, type RecordedCut } from "./check-insertions";
+import { insertedVerdict, withoutInserted } from "./inserted-message";
 
 /** Verdict: ok, or the list of violated properties (human-readable, no prompt text). */
 export interface GuaranteeResult {
@@ -60,6 +64,8 @@ export interface CheckOptions {
    * Absent: no summary block may stand anywhere.
    */
   summaries?: ReadonlyMap<string, Uint8Array>;
+  /** Level `rewrite` with `memory_inject`: the exact bytes of the one history element inserted directly after the first user message. Absent: none may be. */
+  inserted?: Uint8Array;
 }
 
 /**
@@ -68,6 +74,13 @@ export interface CheckOptions {
  * no memo with whatever produced `output`.
  */
 export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, output: Uint8Array, opts: CheckOptions = {}): GuaranteeResult {
+  if (opts.inserted !== undefined) {
+    const { inserted, ...rest } = opts;
+    const stripped = withoutInserted(adapter, output, inserted);
+    if (!stripped.ok) return { ok: false, violations: [stripped.violation] };
+    const withoutIt = checkGuarantee(adapter, input, stripped.bytes, rest);
+    return withoutIt.ok ? insertedVerdict(adapter, output, stripped.root) : withoutIt;
+  }
   const same = byteComparer(input, output);
   if (same(0, input.length, 0, output.length)) return { ok: true, violations: [] };
   const v: string[] = [];

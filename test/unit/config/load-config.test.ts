@@ -82,6 +82,23 @@ describe("loadConfig: schema errors name the field", () => {
   });
 });
 
+describe("loadConfig: memory_inject", () => {
+  it("false by default; true is kept at rewrite with project memory on, without a warning", () => {
+    const d = cfg({});
+    expect(d.ok && d.config.memory_inject).toBe(false);
+    const on = cfg({ memory_inject: true, guarantee_level: "rewrite", memory_retention_seconds: 86_400 }, AUDIT);
+    expect(on.ok && [on.config.memory_inject, on.warnings]).toEqual([true, []]);
+  });
+
+  it("true below rewrite or without project memory is accepted with a warning naming both conditions; a non-boolean is an error", () => {
+    const strict = cfg({ memory_inject: true, memory_retention_seconds: 86_400 }, AUDIT);
+    expect(strict.ok && strict.warnings).toEqual(['memory_inject is ignored unless guarantee_level is "rewrite" and memory_retention_seconds > 0 (got "strict" and 86400): no block is written']);
+    const noMemory = cfg({ memory_inject: true, guarantee_level: "rewrite" }, AUDIT);
+    expect(noMemory.ok && noMemory.warnings).toEqual(['memory_inject is ignored unless guarantee_level is "rewrite" and memory_retention_seconds > 0 (got "rewrite" and 0): no block is written']);
+    expect(errorOf(cfg({ memory_inject: "yes" }))).toEqual({ field: "memory_inject", message: "memory_inject must be true or false" });
+  });
+});
+
 describe("loadConfig: engine rules", () => {
   const local = (endpoint: string) => cfg({ engine: "local", endpoint });
   const localMsg = (tail: string) => ({ field: "endpoint",
