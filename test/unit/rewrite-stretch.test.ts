@@ -47,9 +47,11 @@ describe("pickStretch", () => {
   it("a minimum of 3 takes the older run t1–t3; with preserve_recent_turns 0 the last turn's pair t13 still stays out", () => {
     const c = ctx(session(), { preserve_recent_turns: 0 });
     const eligible = eligiblePairs(c, new Set());
-    expect(pickStretch(c.view, eligible, 3).map((p) => p.pair.id)).toEqual(["t1", "t2", "t3"]);
+    expect(pickStretch(c.view, eligible, { min: 3, max: 20 }).map((p) => p.pair.id)).toEqual(["t1", "t2", "t3"]);
     expect(eligible.map((p) => p.id)).toContain("t13");
     expect(pickStretch(c.view, eligible).map((p) => p.pair.id)).toEqual(["t5", "t6", "t7", "t8", "t9", "t10", "t11", "t12"]);
+    // At most `max` pairs: the stretch closes there.
+    expect(pickStretch(c.view, eligible, { min: 4, max: 6 }).map((p) => p.pair.id)).toEqual(["t5", "t6", "t7", "t8", "t9", "t10"]);
   });
   it("no run long enough: nothing", () => {
     const c = ctx(session(), { preserve_recent_turns: 9 });
@@ -100,10 +102,41 @@ describe("auto at level rewrite", () => {
     expect(priced.step!.terms.request_cost).toBeCloseTo((stretch * 2 + 1_000 * 10) / 1e6, 15);
     expect(priced.step!.terms.removed_tokens).toBe(base.step!.terms.removed_tokens);
   });
+  it("a stretch of short results, which its summary would not shorten, is left as it is", () => {
+    const m: MessageSpec[] = [{ role: "user", text: "go" }];
+    for (let i = 0; i < 12; i++) {
+      m.push({ role: "assistant", calls: [{ id: `s${i}`, tool: "Bash", input: { command: `echo ${i}` } }] });
+      m.push({ role: "user", results: [{ id: `s${i}`, text: lines(100, `s${i}`) }] });
+    }
+    const v = makeView({ outside_tokens: 2_000, messages: m });
+    const c = ctx(v, { guarantee_level: "rewrite", threshold_tokens: 0, min_reduction: 0 });
+    // The stretch s0–s7 exists, but what goes — 8 results × 25 tokens and 7 calls × 5 (the host keeps its call) = 235 —
+    // is less than what comes: the header's 19 tokens and the summary's bound, the 960 bytes it reads = 240 tokens.
+    expect(pickStretch(c.view, eligiblePairs(c, new Set())).map((p) => p.pair.id)).toEqual(["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"]);
+    const r = compact(c);
+    expect(Object.values(r.plan.actions).filter((a) => a.kind === "summarize" || a.kind === "drop_pair")).toEqual([]);
+  });
   it("strict and placeholders: no summary, the same plan as before", () => {
     for (const level of ["strict", "placeholders"] as const) {
       const r = compact(ctx(session(), { guarantee_level: level }));
       expect(Object.values(r.plan.actions).some((x) => x.kind === "summarize")).toBe(false);
     }
+  });
+});
+
+describe("auto at level rewrite on a corpus session (cc-cctrace-opus4, call 60: 57 pairs, 45,400 estimated tokens)", () => {
+  it("summarises its first 20 pairs (the stretch's bound), hosted by the first; removes 29,146 tokens where strict removes 26,820", () => {
+    const s = readCorpusSession("cc-cctrace-opus4");
+    const v = s.viewAt(60);
+    const c = { ...ctx(v, { guarantee_level: "rewrite" }), view: factsOf(v, {}, s.mentionsAt(60)), expected_remaining_calls: 20 };
+    const r = compact(c);
+    const hosts = Object.entries(r.plan.actions).filter(([, a]) => a.kind === "summarize");
+    const covers = v.pairs.slice(0, 20).map((p) => p.id);
+    expect(covers[0]).toBe("toolu_01UoMw6EsMnxNmC7Ng2kbHsm");
+    expect(covers[19]).toBe("toolu_016JErYQbMGCvVKQYSQCT65R");
+    expect(hosts).toEqual([["toolu_01UoMw6EsMnxNmC7Ng2kbHsm", { kind: "summarize", covers, text: null }]]);
+    expect(covers.slice(1).every((id) => r.plan.actions[id]!.kind === "drop_pair")).toBe(true);
+    expect([r.step!.tokens_removed, r.step!.pair_ids.length, r.step!.terms.request_cost]).toEqual([29_146, 28, 0]);
+    expect(compact({ ...c, config: CORE_DEFAULTS }).step!.tokens_removed).toBe(26_820);
   });
 });

@@ -8,7 +8,8 @@
  * other pair ends the run. The run starts at its first pair whose result has text
  * (`result_bytes` > 0 — the host, whose result text the block replaces; a media-only result
  * has none, and a run's leading textless pairs stay out of it). The oldest run with at least
- * MIN_STRETCH_PAIRS pairs is the stretch. Only pairs go: the prose between them (the user's
+ * MIN_STRETCH_PAIRS pairs is the stretch, closed after MAX_STRETCH_PAIRS pairs (a later step
+ * summarises the next stretch). Only pairs go: the prose between them (the user's
  * and the assistant's text) stays where it is.
  *
  * Plan: the host gets `{ kind: "summarize", covers: [host, …the others oldest first], text: null }`
@@ -26,15 +27,24 @@ import type { Proposal } from "../policy/take-step";
 export const MIN_STRETCH_PAIRS = 4;
 
 /**
+ * Most pairs one summary stands for: the seed's archival summaries cover ~20 turns each
+ * (issue 29 item 4), and a summary bounded to a few thousand characters says less per pair the
+ * more pairs it covers; it also bounds what one summariser call reads. Our bound.
+ */
+export const MAX_STRETCH_PAIRS = 20;
+
+/**
  * The stretch's proposals (host first, then the others in history order), or [] when no run
  * is long enough. `eligible` are the pairs a new step may edit (../policy/take-step.ts eligiblePairs).
  */
-export function pickStretch(view: StepFacts, eligible: readonly PairFacts[], minPairs: number = MIN_STRETCH_PAIRS): Proposal[] {
+export function pickStretch(view: StepFacts, eligible: readonly PairFacts[], bounds: { min: number; max: number } = { min: MIN_STRETCH_PAIRS, max: MAX_STRETCH_PAIRS }): Proposal[] {
+  const minPairs = bounds.min;
   const ok = new Set(eligible.map((p) => p.id));
   let run: PairFacts[] = [];
   for (const pair of view.pairs) {
     const inRun = ok.has(pair.id) && pairIsOld(view, pair, 1);
     if (inRun && (run.length > 0 || pair.result_bytes > 0)) run.push(pair);
+    if (run.length === bounds.max) break;
     if (!inRun) {
       if (run.length >= minPairs) break;
       run = [];
