@@ -18,14 +18,21 @@ import { newTestId } from "./helpers";
 const dec = new TextDecoder();
 const IDS = ["toolu_1", "toolu_2", "toolu_3", "toolu_4", "toolu_5", "toolu_6"];
 
-/** User prose, six Bash runs with 300-line logs, the assistant's prose, the user's next ask. */
+/**
+ * User prose, six Bash runs with 300-line logs, then the assistant's prose with a seventh run, in
+ * the last turn (recent: never edited; it also keeps the step above the cost model's minimum kept
+ * share of the history, 12 %).
+ */
 function conversation(): Record<string, unknown> {
   const messages: Record<string, unknown>[] = [{ role: "user", content: "Run the checks." }];
   IDS.forEach((id, i) => {
     messages.push({ role: "assistant", content: [{ type: "tool_use", id, name: "Bash", input: { command: `make check-${i + 1}` } }] });
     messages.push({ role: "user", content: [{ type: "tool_result", tool_use_id: id, content: logText(`c${i + 1}`, 300) }] });
   });
-  messages.push({ role: "assistant", content: [{ type: "text", text: "All six ran." }] }, { role: "user", content: "Next, please." });
+  messages.push(
+    { role: "assistant", content: [{ type: "text", text: "All six ran; one more." }, { type: "tool_use", id: "toolu_7", name: "Bash", input: { command: "make report" } }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_7", content: logText("r", 300) }] },
+  );
   return { model: "claude-sonnet-4-5", max_tokens: 1024, tools: [{ name: "Bash", description: "stub", input_schema: { type: "object" } }], messages };
 }
 
