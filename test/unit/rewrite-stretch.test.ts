@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { MODEL_PRICES } from "../../src/core/cost/prices";
 import { estimateSummary, summaryCharBound } from "../../src/core/cost/summary-estimate";
 import { CORE_DEFAULTS, compact } from "../../src/core/policy/compact";
-import { EMPTY_LEDGER } from "../../src/core/policy/ledger";
+import { EMPTY_LEDGER, ledgerKey, reapplyLedger, type Ledger } from "../../src/core/policy/ledger";
 import { eligiblePairs } from "../../src/core/policy/take-step";
 import { savedTokens } from "../../src/core/policy/estimate-savings";
 import { pickStretch } from "../../src/core/tiers/pick-stretch";
@@ -138,5 +138,29 @@ describe("auto at level rewrite on a corpus session (cc-cctrace-opus4, call 60: 
     expect(covers.slice(1).every((id) => r.plan.actions[id]!.kind === "drop_pair")).toBe(true);
     expect([r.step!.tokens_removed, r.step!.pair_ids.length, r.step!.terms.request_cost]).toEqual([29_146, 28, 0]);
     expect(compact({ ...c, config: CORE_DEFAULTS }).step!.tokens_removed).toBe(26_820);
+  });
+});
+
+describe("re-applying a summary", () => {
+  const covers = ["t5", "t6", "t7", "t8", "t9"];
+  const ledgerFor = (hashOf: (id: string) => string): Ledger => ({
+    ...EMPTY_LEDGER,
+    entries: Object.fromEntries(covers.map((id, i) => [ledgerKey(id, hashOf(id)), {
+      pair_id: id, result_hash: hashOf(id), step: 1, first_seen_ms: 1,
+      action: i === 0 ? { kind: "summarize" as const, covers, text: "Ran make step-5 … step-9." } : { kind: "drop_pair" as const },
+    }])),
+  });
+  const guards = { preserve_recent_turns: 4, exclude_tools: [] };
+  it("every covered pair removed: the summary stands, with its text", () => {
+    const facts = factsOf(session());
+    const hashOf = (id: string) => facts.pairs.find((p) => p.id === id)!.result_hash;
+    expect(reapplyLedger(facts, ledgerFor(hashOf), guards).actions.t5).toEqual({ kind: "summarize", covers, text: "Ran make step-5 … step-9." });
+  });
+  it("a covered pair whose result changed stays: the host is removed instead of summarising it", () => {
+    const facts = factsOf(session());
+    const hashOf = (id: string) => (id === "t7" ? "changed" : facts.pairs.find((p) => p.id === id)!.result_hash);
+    const re = reapplyLedger(facts, ledgerFor(hashOf), guards);
+    expect(re.skipped).toEqual({ t7: "result_changed" });
+    expect(re.actions).toEqual({ t5: { kind: "drop_pair" }, t6: { kind: "drop_pair" }, t8: { kind: "drop_pair" }, t9: { kind: "drop_pair" } });
   });
 });
