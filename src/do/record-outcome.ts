@@ -1,17 +1,19 @@
 /**
  * What the session does with the gateway's outcome report after a forward (shell over the SQL
  * store, shared by the session DO and the replay's in-process host): rolls back a step that was
- * not forwarded, counts the outcome, adds the token figures and their estimated USD value, and
- * appends a `calls` row. `tokens_original` / `tokens_sent` are the estimator's counts;
+ * not forwarded, keeps the summaries the gateway wrote (level rewrite: ./summary-ledger.ts),
+ * counts the outcome, adds the token figures and their estimated USD value, and appends a
+ * `calls` row. `tokens_original` / `tokens_sent` are the estimator's counts;
  * `tokens_saved` (and measurement mode's `measure_tokens`) are calibrated to the provider's
  * counts once the session has an answer (../core/tokens/calibrate.ts calibrateRemoved). Counts
- * and sizes only (DESIGN invariant 7). The caller flushes the store (one flush for a whole batch
+ * and sizes only (DESIGN invariant 7), but for the summaries' text at level rewrite. The caller flushes the store (one flush for a whole batch
  * of reports).
  */
 import { findModelPrice } from "../core/cost/find-model-price";
 import type { ModelPrice } from "../core/cost/prices";
 import type { Provider } from "../core/view/types";
 import { rollbackStep } from "./ledger-sql";
+import { recordSummaries } from "./summary-ledger";
 import { loadCalibration } from "./calibration-store";
 import { calibrateRemoved } from "../core/tokens/calibrate";
 import type { SessionStore } from "./session-store";
@@ -27,6 +29,8 @@ const OUTCOMES: ReadonlySet<Outcome> = new Set<Outcome>(["compacted", "unchanged
 export function recordOutcome(store: SessionStore, sql: SqlStorage, r: OutcomeReport, now_ms: number): OutcomeRecorded {
   const s = store;
   if (r.rollback_step !== null) rollbackStep(sql, r.rollback_step);
+  // After the rollback: a rolled-back step's host entry is gone, its summary is only counted.
+  if (r.summaries !== undefined) recordSummaries(s, sql, r.summaries);
   s.add(OUTCOMES.has(r.outcome) ? r.outcome : `fail_open_${r.outcome}`, 1);
   // Saved tokens as the provider would count them (../core/tokens/calibrate.ts); the estimates before the first answer.
   const calibration = loadCalibration(s);

@@ -27,6 +27,7 @@ import type { CallReport } from "../session/step-types";
 import type { LastPrefix } from "./last-prefix";
 import { sessionPrice } from "./record-outcome";
 import { noteRemovals, type RemovalCounts } from "./removal-log";
+import { summariesCostUsd } from "./summary-ledger";
 import type { SessionStore } from "./session-store";
 
 /** Meta keys: the pending call (JSON of Pending), the last mode, the token model's state (JSON of TokenState). */
@@ -164,6 +165,8 @@ export function settleLedger(store: SessionStore, r: CallReport): LedgerDelta {
       pending = { ...pending, counts: null, forwarded: forwardedOf(r.outcome), sent_est: r.outcome.would_send ?? r.outcome.tokens_sent };
     }
     if (pending === null) store.setMeta(PENDING, "");
+    // The summariser's answers are paid like the engine's, whether or not the step stood (./summary-ledger.ts).
+    delta.engine_cost_usd += summariesCostUsd(r.outcome.summaries);
   }
   if (r.usage !== null) {
     const u = r.usage;

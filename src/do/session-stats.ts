@@ -1,7 +1,8 @@
 /**
  * A session's statistics for operators (shell over the SQL store): counters, usage totals, the
  * ledger summary (pairs removed per step), per-call token figures, cache hit ratio from reported
- * usage, estimator calibration. Counts, sizes, ids and hashes only (DESIGN invariant 7).
+ * usage, estimator calibration, the summaries written (level rewrite). Counts, sizes, ids and
+ * hashes only (DESIGN invariant 7).
  */
 import type { SessionStore } from "./session-store";
 import type { StepTerms } from "../core/cost/net-benefit";
@@ -10,6 +11,7 @@ import { loadCalibration } from "./calibration-store";
 import { growthRatio, removalRatio } from "../core/tokens/calibrate";
 import { ledgerReport, totalsFromCounters, type LedgerReport } from "../admin/ledger-report";
 import type { LedgerMode } from "../session/ledger-types";
+import { summaryStats, type SummaryStats } from "./summary-ledger";
 
 export interface SessionStats {
   session_id: string | null;
@@ -35,6 +37,8 @@ export interface SessionStats {
   /** The calibration's learned ratios (../core/tokens/calibrate.ts: provider tokens per estimated token of what clients appended / of what steps removed); null before any answer. */
   calibration_growth_ratio: number | null;
   calibration_removal_ratio: number | null;
+  /** Level `rewrite`: the summaries the session wrote and failed, their tokens and USD (./summary-ledger.ts). */
+  summaries: SummaryStats;
   /** The session's savings ledger (./savings-ledger.ts, ../admin/ledger-report.ts), in the mode it last ran in. */
   ledger: LedgerReport;
 }
@@ -65,6 +69,7 @@ export function sessionStats(store: SessionStore, sql: SqlStorage): SessionStats
     calibration_ratio: est === 0 ? null : (c.calibration_reported ?? 0) / est,
     calibration_growth_ratio: cal.answers === 0 ? null : growthRatio(cal),
     calibration_removal_ratio: cal.answers === 0 ? null : removalRatio(cal),
+    summaries: summaryStats(c),
     ledger: ledgerReport((store.getMeta("ledger_mode") as LedgerMode | null) ?? "compact", totalsFromCounters(c)),
   };
 }

@@ -20,7 +20,7 @@ export interface LedgerDelta {
   without_usd: number;
   /** Input cost with Sluice, USD: compact — from the provider's usage; measure — the would-send body priced like the client's. */
   with_usd: number;
-  /** What decision engines charged, USD (the built-in heuristic costs 0). */
+  /** What decision engines and the summariser charged, USD (the built-in heuristic and the extractive summariser cost 0). */
   engine_cost_usd: number;
   /** Worst-case loss of the removals this report made final, USD: each removed result re-sent once as uncached input. */
   loss_usd: number;

@@ -80,6 +80,7 @@ describe("replay driver + report", () => {
       refetches: 1,
       rementions: 0, // Read {p} names no file path
       ledger: null,
+      summaries: null,
       rejections: 0,
       worst_case_loss_usd: 0.000006, // results "A" and "B": 1 estimated token each at $3/M
       decisions: {},

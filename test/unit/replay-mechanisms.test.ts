@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseArgs } from "../../tools/replay/parse-args";
 import { retargetAnthropic } from "../../tools/replay/retarget-model";
 import { resolveStrategies } from "../../tools/replay/strategies/registry";
-import { createSluiceStrategy, envWithMechanism } from "../../tools/replay/strategies/sluice-slot";
+import { createSluiceStrategy, envWithConfig, envWithMechanism, VARIANT_OF } from "../../tools/replay/strategies/sluice-slot";
 import type { RecordedSession, SluiceTransform } from "../../tools/replay/types";
 
 const session = (provider: RecordedSession["provider"], model: string): RecordedSession => ({
@@ -29,5 +29,18 @@ describe("replay per mechanism", () => {
     const native = createSluiceStrategy(t, "sluice-native");
     expect(resolveStrategies(["sluice-native"], null, { "sluice-native": native }).map((s) => s.name)).toEqual(["none", "sluice-native"]);
     expect(() => resolveStrategies(["sluice-splice"], null, {})).toThrow("strategy sluice-splice: not wired in this run (in-process only: --sluice in-process)");
+  });
+
+  it("sluice-strict / sluice-placeholders / sluice-rewrite force guarantee_level, each its own in-process strategy", () => {
+    expect(Object.fromEntries(Object.entries(VARIANT_OF).map(([n, v]) => [n, `${v.key}=${v.value}`]))).toEqual({
+      "sluice-splice": "mechanism=splice", "sluice-native": "mechanism=native",
+      "sluice-strict": "guarantee_level=strict", "sluice-placeholders": "guarantee_level=placeholders", "sluice-rewrite": "guarantee_level=rewrite",
+    });
+    expect(envWithConfig({ COMPACTION_CONFIG: '{"threshold_tokens":0}' }, "guarantee_level", "rewrite")).toEqual({ COMPACTION_CONFIG: '{"threshold_tokens":0,"guarantee_level":"rewrite"}' });
+    const t: SluiceTransform = async (body) => ({ body, info: {} });
+    const rewrite = createSluiceStrategy(t, "sluice-rewrite");
+    expect(rewrite.source).toContain('"guarantee_level": "rewrite"');
+    expect(resolveStrategies(["sluice-rewrite"], null, { "sluice-rewrite": rewrite }).map((s) => s.name)).toEqual(["none", "sluice-rewrite"]);
+    expect(() => resolveStrategies(["sluice-placeholders"], null, {})).toThrow("strategy sluice-placeholders: not wired in this run (in-process only: --sluice in-process)");
   });
 });

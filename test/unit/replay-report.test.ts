@@ -124,6 +124,10 @@ describe("the report explains itself", () => {
     expect(renderTable(report)).toMatch(/^removals from deterministic tools \(reads, greps, listings; Sluice's ledger\)\s+not measured\s+not measured\s+not measured$/m);
     const ledger = { ...report.total.none!, ledger: { without_usd: 1, with_usd: 0.5, saving_pct: 50, removals: 4, removals_mentioned: 1, removals_deterministic: 3 } };
     expect(OPERATOR_ROWS.slice(-1).map((r) => r.value(ledger))).toEqual(["3 of 4 (75.0%)"]);
+    // Summaries come from the rewrite level's in-process runs: written / failed and their cost.
+    expect(renderTable(report)).toMatch(/^summaries written \/ failed \(their cost, inside the engine cost\)\s+not measured\s+not measured\s+not measured$/m);
+    const summarised = { ...report.total.none!, summaries: { written: 3, failed: 1, cost_usd: 0.0042 } };
+    expect(OPERATOR_ROWS.find((r) => r.label.startsWith("summaries"))!.value(summarised)).toBe("3 / 1 ($0.0042)");
   });
 
   it("keeps every chart line visible: a line identical to later ones is a wider band beneath them, none last, dashed, with markers", async () => {

@@ -35,6 +35,8 @@ async function main(): Promise<void> {
       gateway: args.gateway,
       concurrency: args.concurrency,
       saveForwarded: args.save_forwarded,
+      // The in-process Sluice's config block, when the environment sets one (docs/replay.md).
+      ...(process.env.COMPACTION_CONFIG ? { sluiceEnv: { COMPACTION_CONFIG: process.env.COMPACTION_CONFIG } } : {}),
       onStatus: (m) => console.error(m),
       onCall: bar.onCall,
     });

@@ -22,7 +22,7 @@ import { estimateTokens } from "../../src/core/tokens/estimate";
 import { countRefetches, countRementions, findRemovedResults } from "./find-removed";
 import { callShape } from "./step-shape";
 import { historyOf, toolResultsIn } from "./tool-pairs";
-import type { CallRecord, JsonObject, LedgerFigures, RecordedSession, SendFn, SendResult, SessionRun, Strategy } from "./types";
+import type { CallRecord, JsonObject, LedgerFigures, RecordedSession, SendFn, SendResult, SessionRun, Strategy, SummaryFigures } from "./types";
 
 /** What the driver needs. */
 export interface DriveOptions {
@@ -94,6 +94,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
     let engine = 0;
     let transform_ms = 0;
     let note: string | undefined;
+    let summaries: SummaryFigures | undefined;
     let res: SendResult;
     let callHeaders: Record<string, string> | undefined;
     let settle: ((u: SendResult["usage"]) => LedgerFigures) | undefined;
@@ -115,6 +116,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
         const out = await strategy.transform(new TextEncoder().encode(original), headers, { provider: p, session_id: session.id, call_index: call.index, time_ms });
         text = new TextDecoder().decode(out.body);
         engine = out.info.engine_cost_usd ?? 0;
+        summaries = out.info.summaries;
         note = out.info.note;
         callHeaders = out.headers;
         settle = out.settle;
@@ -148,6 +150,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
       removed_ids: removed,
       shape: callShape(p, call.body, original, sent, sentText, fresh),
       ...(note !== undefined ? { note } : {}),
+      ...(summaries !== undefined ? { summaries } : {}),
       ...(ledger !== undefined ? { ledger } : {}),
     });
     tick();

@@ -11,7 +11,8 @@
  * - latency: added p50/p99, and the share of calls on which Sluice took a step (its note);
  * - removals re-fetched: same tool name + input called again later;
  * - removals mentioned again: the pair's path or command named in the agent's later prose; and
- *   removals from deterministic tools: counted by Sluice's own session ledger (in-process runs only).
+ *   removals from deterministic tools: counted by Sluice's own session ledger (in-process runs only);
+ * - summaries (level rewrite, in-process): written and failed, and what the written ones cost.
  */
 import { dollars, ms, pct } from "./report-format";
 import type { StrategyMetrics } from "./summarize-report";
@@ -52,5 +53,6 @@ export const OPERATOR_ROWS: readonly OperatorRow[] = [
   },
   { label: "removals re-fetched later (same tool + input)", value: (m) => `${m.refetches} of ${m.pairs_removed} (${pct(m.pairs_removed === 0 ? 0 : (m.refetches / m.pairs_removed) * 100)})` },
   { label: "removals mentioned again later (path or command in the agent's prose)", value: (m) => `${m.rementions} of ${m.pairs_removed} (${pct(m.pairs_removed === 0 ? 0 : (m.rementions / m.pairs_removed) * 100)})` },
+  { label: "summaries written / failed (their cost, inside the engine cost)", value: (m) => (m.summaries === null ? NOT_MEASURED : `${m.summaries.written} / ${m.summaries.failed} ($${m.summaries.cost_usd.toFixed(4)})`) },
   { label: "removals from deterministic tools (reads, greps, listings; Sluice's ledger)", value: (m) => (m.ledger === null ? NOT_MEASURED : share(m.ledger.removals_deterministic, m.ledger.removals)) },
 ];

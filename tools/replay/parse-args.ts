@@ -28,7 +28,7 @@ export interface ReplayArgs {
 }
 
 export const USAGE =
-  "usage: npm run replay -- [--out dir] [--strategies none,anthropic-clear,observation-mask,idle-microcompact,sluice,sluice-splice,sluice-native] [--sluice in-process|http|off] [--gateway URL] [--emulator URL] [--concurrency n] [--retarget-anthropic MODEL] [--save-forwarded DIR] <files or dirs…>";
+  "usage: npm run replay -- [--out dir] [--strategies none,anthropic-clear,observation-mask,idle-microcompact,sluice,sluice-splice,sluice-native,sluice-strict,sluice-placeholders,sluice-rewrite] [--sluice in-process|http|off] [--gateway URL] [--emulator URL] [--concurrency n] [--retarget-anthropic MODEL] [--save-forwarded DIR] <files or dirs…>";
 
 const SLUICE_MODES: readonly SluiceMode[] = ["in-process", "http", "off"];
 

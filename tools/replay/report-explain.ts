@@ -14,6 +14,9 @@ export const STRATEGY_LEGEND: Readonly<Record<string, string>> = {
   sluice: "Sluice, default config: the gateway's pipeline and session step remove stale tool results (superseded calls whole) when the cost model says a step pays, never breaking a request",
   "sluice-splice": "Sluice with config mechanism = splice: removed results are cut out of the forwarded body",
   "sluice-native": "Sluice with config mechanism = native: a context-management edit in the request has the provider clear them",
+  "sluice-strict": "Sluice with guarantee_level = strict (the default): removals only, nothing written into a request",
+  "sluice-placeholders": "Sluice with guarantee_level = placeholders: one fixed marker where a result was cut",
+  "sluice-rewrite": "Sluice with guarantee_level = rewrite: under context pressure a stretch of old tool calls becomes one summary (the configured summariser, else the extractive one)",
 };
 
 /** The legend line of `name` (an unknown name says so). */

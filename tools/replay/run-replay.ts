@@ -2,8 +2,9 @@
  * One replay run end to end (I/O: starts and stops processes and servers), shared by
  * `npm run replay` (./cli.ts) and `npm run demo` (tools/demo/main.ts):
  * 1. the emulator: the given URL, else started in-process (tools/emulator/server.ts);
- * 2. the `sluice` strategy (and, when asked for by name, `sluice-splice` / `sluice-native`: in
- *    process, config key `mechanism` forced): in-process (./sluice/run-in-process.ts), or over HTTP through the
+ * 2. the `sluice` strategy (and, when asked for by name, `sluice-splice` / `sluice-native` /
+ *    `sluice-strict` / `sluice-placeholders` / `sluice-rewrite`: in process, config key
+ *    `mechanism` or `guarantee_level` forced: ./strategies/sluice-slot.ts VARIANT_OF): in-process (./sluice/run-in-process.ts), or over HTTP through the
  *    gateway — the given URL (its upstream must be this emulator), else `wrangler dev` started
  *    with SLUICE_COMPACTION=1 and the emulator as upstream (./sluice/start-gateway.ts) — or off;
  * 3. every session under every strategy (./drive-replay.ts), then the report (./summarize-report.ts).
@@ -17,7 +18,7 @@ import { createHttpSender } from "./send-http";
 import { createInProcessSluice } from "./sluice/run-in-process";
 import { startGateway } from "./sluice/start-gateway";
 import { defaultStrategyNames, resolveStrategies } from "./strategies/registry";
-import { createGatewayStrategy, createSluiceStrategy, envWithMechanism, MECHANISM_OF, type MechanismStrategy } from "./strategies/sluice-slot";
+import { createGatewayStrategy, createSluiceStrategy, envWithConfig, VARIANT_OF, type VariantStrategy } from "./strategies/sluice-slot";
 import { summarizeReport, type ReplayReport } from "./summarize-report";
 import type { GatewayStrategy, RecordedSession, SessionRun, SluiceStrategy } from "./types";
 import type { CacheReport } from "../../src/do/cache-breaks";
@@ -95,16 +96,17 @@ export async function runReplay(opts: RunReplayOptions): Promise<ReplayOutcome> 
         throw new Error(`--sluice: unknown mode ${String(never)}`);
       }
     }
-    // Per-mechanism runs (in-process, each with its own session stores): sluice-splice, sluice-native.
-    const mechanisms: Record<string, SluiceStrategy> = {};
+    // Per-mechanism and per-level runs (in-process, each with its own session stores): sluice-splice,
+    // sluice-native, sluice-strict, sluice-placeholders, sluice-rewrite.
+    const variants: Record<string, SluiceStrategy> = {};
     for (const name of opts.strategies ?? []) {
-      if (!Object.hasOwn(MECHANISM_OF, name) || opts.sluice !== "in-process") continue;
-      const m = name as MechanismStrategy;
-      const host = createInProcessSluice({ env: envWithMechanism({ SLUICE_COMPACTION: "1", ...opts.sluiceEnv }, MECHANISM_OF[m]) });
+      if (!Object.hasOwn(VARIANT_OF, name) || opts.sluice !== "in-process") continue;
+      const v = name as VariantStrategy;
+      const host = createInProcessSluice({ env: envWithConfig({ SLUICE_COMPACTION: "1", ...opts.sluiceEnv }, VARIANT_OF[v].key, VARIANT_OF[v].value) });
       cleanup.push(() => host.close());
-      mechanisms[m] = createSluiceStrategy(host.transform, m);
+      variants[v] = createSluiceStrategy(host.transform, v);
     }
-    const strategies = resolveStrategies(opts.strategies ?? defaultStrategyNames(sluice !== null), sluice, mechanisms);
+    const strategies = resolveStrategies(opts.strategies ?? defaultStrategyNames(sluice !== null), sluice, variants);
     const runs = await driveReplay({
       sessions: opts.sessions,
       strategies,

@@ -21,6 +21,7 @@
  *   a simple prefix-cache model (./step-timing-report.ts); null when not measured.
  * - the savings ledger (in-process Sluice): the input cost without and with Sluice as its own
  *   session ledger priced them from the emulator's usage, beside what the emulator billed.
+ * - the summaries (in-process Sluice at level rewrite): written, failed, and their cost.
  * Per session also the prices the model was billed at (./session-prices.ts).
  * Rounding: dollars to 6 decimals, percentages to 2, ratios to 4, ms to 3 — after summing.
  * Also: the cumulative input cost per call for each strategy (sessions concatenated) for the chart.
@@ -28,7 +29,7 @@
 import { assumedPrices, type AssumedPrices } from "./session-prices";
 import { stepTimingOf, sumStepTimings, type StepTiming } from "./step-timing-report";
 import type { CacheReport } from "../../src/do/cache-breaks";
-import type { CallRecord, Provider, SessionRun } from "./types";
+import type { CallRecord, Provider, SessionRun, SummaryFigures } from "./types";
 
 /** Numbers of one strategy over one session (or all). */
 export interface StrategyMetrics {
@@ -68,6 +69,8 @@ export interface StrategyMetrics {
    * emulator billed. Null for strategies without a ledger.
    */
   ledger: { without_usd: number; with_usd: number; saving_pct: number; removals: number; removals_mentioned: number; removals_deterministic: number } | null;
+  /** Level rewrite: the summaries written and failed, and the written ones' USD (inside `engine_cost_usd` too). Null when no call wrote one. */
+  summaries: SummaryFigures | null;
 }
 
 export interface SessionReport {
@@ -179,6 +182,7 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
     round_trip_p99_ms: round(percentile(trips, 99), 3),
     step_timing: roundTiming(sumStepTimings(acc.timings)),
     ledger: ledgerOf(acc.calls),
+    summaries: summariesOf(acc.calls),
   };
 }
 
@@ -188,6 +192,13 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
  */
 export function savedPercent(m: Pick<StrategyMetrics, "savings_usd" | "input_cost_without_usd">): number {
   return m.input_cost_without_usd === 0 ? 0 : (m.savings_usd / m.input_cost_without_usd) * 100;
+}
+
+/** The summaries' sums over `calls` (null when no call carries summary figures). */
+function summariesOf(calls: readonly CallRecord[]): SummaryFigures | null {
+  if (!calls.some((c) => c.summaries !== undefined)) return null;
+  const n = (f: (x: SummaryFigures) => number) => calls.reduce((a, c) => a + (c.summaries ? f(c.summaries) : 0), 0);
+  return { written: n((x) => x.written), failed: n((x) => x.failed), cost_usd: round(n((x) => x.cost_usd), 6) };
 }
 
 /** The ledger's sums over `calls` (null when no call carries ledger figures). */

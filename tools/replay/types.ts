@@ -109,10 +109,20 @@ export interface PureStrategy<S> {
   apply(body: JsonObject, ctx: StrategyContext, state: S): { body: JsonObject; state: S };
 }
 
+/** The summaries one call's step had written (level rewrite: src/gateway's summariser), and what they cost. */
+export interface SummaryFigures {
+  written: number;
+  failed: number;
+  /** USD the written ones cost (0 for the extractive summariser). */
+  cost_usd: number;
+}
+
 /** What the Sluice slot reports beside the new body. */
 export interface SluiceInfo {
-  /** Engine cost of the step in USD (added to the "with" cost). */
+  /** Engine cost of the step in USD, the summaries' included (added to the "with" cost). */
   engine_cost_usd?: number;
+  /** Level rewrite: the summaries this call wrote; absent when it needed none. */
+  summaries?: SummaryFigures;
   /** Free-form note (tier, reason), shown nowhere but the JSON. */
   note?: string;
 }
@@ -196,6 +206,8 @@ export interface CallRecord {
   shape?: CallShape;
   /** Sluice in-process: what its savings ledger priced for this call, given the emulator's usage. */
   ledger?: LedgerFigures;
+  /** Sluice in-process, level rewrite: the summaries this call wrote. */
+  summaries?: SummaryFigures;
 }
 
 /** One session replayed under one strategy. */

@@ -8,6 +8,7 @@ import { MEDIA_TOKENS, estimateTokensFromBytes } from "../tokens/estimate";
 import type { PairFacts, StepFacts } from "../facts/step-facts";
 
 import { DROP_RESULT_KEPT_TOKENS } from "../plan/drop-result-head";
+import { summaryBlockBytes } from "../plan/summary-block";
 
 /** Estimated tokens of a pair's call (its input). */
 export function callTokens(pair: PairFacts): number {
@@ -28,8 +29,10 @@ export function actionSavings(pair: PairFacts, action: PairAction): { call: numb
     case "strip_media":
       return { call: 0, result: Math.min(pair.result_est_tokens, pair.result_media_count * MEDIA_TOKENS) };
     case "summarize":
-      // The host's own result goes; the block's size is counted once its text exists.
-      return { call: 0, result: Math.max(0, pair.result_est_tokens - (action.text === null ? 0 : estimateTokensFromBytes(new TextEncoder().encode(action.text).length))) };
+      // The host's result text goes and the block comes: its header and text as written; before
+      // the text exists (the deciding step) the header only: the stretch's candidate subtracts
+      // the text's expected tokens (./stretch-candidates.ts).
+      return { call: 0, result: Math.max(0, pair.result_est_tokens - estimateTokensFromBytes(summaryBlockBytes(action.covers.length, action.text ?? "").length)) };
     default: {
       const never: never = action;
       return never;

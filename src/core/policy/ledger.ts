@@ -84,7 +84,8 @@ export interface ReapplyGuards {
  * excluded, or the pair lies in the request's recent turns ("recent"): in a growing history a
  * decided pair only gets older, but a rewound or forked history sent under the same session can
  * bring it back into the protected window, and the protection wins (found by the fresh-user pass
- * of 2026-12-01).
+ * of 2026-12-01). A summary whose covered pairs are not all removed becomes `drop_pair`
+ * (keepSummariesWhole).
  */
 export function reapplyLedger(view: StepFacts, ledger: Ledger, guards: ReapplyGuards): Reapplied {
   const actions: Record<string, PairAction> = {};
@@ -114,7 +115,23 @@ export function reapplyLedger(view: StepFacts, ledger: Ledger, guards: ReapplyGu
     }
     actions[pair.id] = entry.action;
   }
+  keepSummariesWhole(view, actions);
   return { actions, skipped };
+}
+
+/**
+ * A summary stands only while every pair it covers is gone: when a covered pair is in the view
+ * but not re-applied (its result changed, it came back into the recent turns), the host's
+ * summary would say that pair was removed while it is there. The host is then removed like the
+ * others (`drop_pair`, what the step falls back to when a summary fails).
+ */
+function keepSummariesWhole(view: StepFacts, actions: Record<string, PairAction>): void {
+  let present: Set<string> | null = null;
+  for (const [id, action] of Object.entries(actions)) {
+    if (action.kind !== "summarize") continue;
+    present ??= new Set(view.pairs.map((p) => p.id));
+    if (action.covers.slice(1).some((c) => present!.has(c) && actions[c]?.kind !== "drop_pair")) actions[id] = { kind: "drop_pair" };
+  }
 }
 
 /** True when `record` has no own enumerable key (O(1), unlike Object.keys). */

@@ -25,6 +25,7 @@
  */
 import { COST_DEFAULTS, type CostParams } from "../cost/cost-defaults";
 import { enumerateCutPoints, type CutCandidate } from "../cost/enumerate-cut-points";
+import { coveredIds, stepCandidates } from "./stretch-candidates";
 import { findModelPrice, windowWithBetas } from "../cost/find-model-price";
 import { netBenefit, type NetBenefit } from "../cost/net-benefit";
 import type { ModelPrice } from "../cost/prices";
@@ -124,7 +125,10 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
   const calibratedBefore = calibrate(ctx.calibration, view.est_tokens, tokensBefore);
   if (options.gate && calibratedBefore < config.threshold_tokens) return noStep(base, tokensBefore, "under_threshold");
   const decided = new Set([...Object.keys(re.actions), ...Object.keys(re.skipped)]);
-  const proposed = propose(ctx, eligiblePairs(ctx, decided)).filter((p) => p.action.kind !== "keep" && savedTokens(p.pair, p.action) > 0);
+  const raw = propose(ctx, eligiblePairs(ctx, decided));
+  // A stretch's pairs stay together whatever each saves alone (./stretch-candidates.ts).
+  const covered = coveredIds(raw);
+  const proposed = raw.filter((p) => p.action.kind !== "keep" && (p.action.kind === "summarize" || covered.has(p.pair.id) || savedTokens(p.pair, p.action) > 0));
   // Native: the provider clears oldest first, so the candidates are the prefix up to the first pair that must stay.
   const nativeShape = native ? nativeCandidates(ctx, re, new Set(proposed.map((p) => p.pair.id))) : null;
   // Every pair of the native prefix stays a candidate, even one too small to save anything: the provider clears oldest first, so skipping it would break the prefix.
@@ -132,20 +136,15 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
   if (proposed.length === 0 || proposals.length === 0) return noStep(base, tokensBefore, "no_candidates");
 
   // 3. Cut points, priced.
-  const candidates: CutCandidate[] = proposals.map((p) => ({
-    pair_id: p.pair.id,
-    call_message: p.pair.call.message_index,
-    result_message: p.pair.result.message_index,
-    first_edit_message: p.action.kind === "drop_pair" ? Math.min(p.pair.call.message_index, p.pair.result.message_index) : p.pair.result.message_index,
-    saved_tokens: savedTokens(p.pair, p.action),
-  }));
+  const candidates = stepCandidates(proposals, config.summarizer ?? null);
+  const byCandidate = new Map(candidates.map((c) => [c.pair_id, c]));
   const cuts = enumerateCutPoints({
     message_tokens: msgTokens,
     candidates,
     spans: view.pairs.map((p) => ({ call_message: p.call.message_index, result_message: p.result.message_index })),
     max_boundary: protectedStart(view, config.preserve_recent_turns),
     cached_end: cachedEnd(view),
-  });
+  }).map((cut) => ({ ...cut, pair_ids: cut.pair_ids.flatMap((id) => byCandidate.get(id)?.members ?? [id]) }));
   const situation = {
     remaining_calls: ctx.expected_remaining_calls,
     prior_steps: ledger.steps.length,
@@ -159,8 +158,10 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
     if (historyTokens - cut.removed_tokens < params.min_keep_ratio * historyTokens) continue;
     if (nativeShape && !nativeShape.accept(cut.pair_ids)) continue;
     sawReduction = true;
+    // Term ③: the engine's answer, plus the summaries the cut's stretches need written.
+    const summaryCost = cut.pair_ids.reduce((s, id) => s + (byCandidate.get(id)?.summary_cost_usd ?? 0), 0);
     const benefit = netBenefit(
-      { history_tokens: historyTokens, removed_tokens: cut.removed_tokens, rewritten_tokens: cut.rewritten_tokens, request_cost_usd: ctx.engine_cost_usd ?? 0 },
+      { history_tokens: historyTokens, removed_tokens: cut.removed_tokens, rewritten_tokens: cut.rewritten_tokens, request_cost_usd: (ctx.engine_cost_usd ?? 0) + summaryCost },
       situation,
       { ...params, prefix_tokens: outsideHistory, summary_tokens: 0 },
     );

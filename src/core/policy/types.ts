@@ -5,6 +5,7 @@
  */
 import type { GuaranteeLevel, EngineKind, MechanismSetting } from "../../config/defaults";
 import type { CostParams, } from "../cost/cost-defaults";
+import type { SummarizerBounds } from "../cost/summary-estimate";
 import type { ModelPrice } from "../cost/prices";
 import type { NetBenefit, StepTerms } from "../cost/net-benefit";
 import type { RemainingCallsSource } from "../cost/estimate-remaining-calls";
@@ -61,6 +62,8 @@ export interface CoreConfig {
   auto_context_pct: number;
   /** How a step reaches the provider (./resolve-mechanism.ts). Absent: auto. */
   mechanism?: MechanismSetting;
+  /** Level `rewrite`: the summariser that writes a stretch's summary, for the cost model's bounds (../cost/summary-estimate.ts). Absent or null: the in-process extractive one. */
+  summarizer?: SummarizerBounds;
 }
 
 /** Everything a tier needs for one request. The host (session DO) supplies it; nothing here does I/O. */

@@ -1,13 +1,18 @@
 /**
  * auto tier (weight 0.50; DESIGN §3): context use ≥ auto_context_pct (70 %) of the model's
  * window. Strips media from old tool results and removes the old tool runs the engine marks
- * unneeded, plus the micro collapse of long results (./propose-collapse.ts). Summarising at
- * level `rewrite` needs a summary action the EditPlan contract does not have yet: not done here.
+ * unneeded, plus the micro collapse of long results (./propose-collapse.ts). At guarantee level
+ * `rewrite` (spliced, not native: a server-side edit only clears) it also summarises: the
+ * oldest closed stretch of old tool pairs (./pick-stretch.ts) goes, one summary block in its
+ * host's result stands for it, and the pairs outside the stretch get the proposals above. The
+ * cost model prices the stretch as one candidate (../policy/stretch-candidates.ts).
  */
 import { isRemoval } from "../engine/verdict";
 import { takeStep, type Proposal } from "../policy/take-step";
+import { resolveMechanism } from "../policy/resolve-mechanism";
 import type { BudgetPressure, CoreConfig, TierContext, TierResult } from "../policy/types";
 import { TIER_COST_WEIGHT } from "../policy/types";
+import { pickStretch } from "./pick-stretch";
 import { proposeCollapse } from "./propose-collapse";
 import { resolveVerdicts } from "./resolve-verdicts";
 
@@ -21,13 +26,17 @@ export function autoTriggers(pressure: BudgetPressure, config: CoreConfig): bool
 /** Runs the auto tier. */
 export function compactAuto(ctx: TierContext): TierResult {
   return takeStep(ctx, "auto", (c, eligible) => {
+    const summarizes = c.config.guarantee_level === "rewrite" && resolveMechanism(c.config.mechanism, c.view.provider, c.view.model) !== "native";
+    const stretch = summarizes ? pickStretch(c.view, eligible) : [];
+    const inStretch = new Set(stretch.map((p) => p.pair.id));
     const verdicts = resolveVerdicts(c);
     const media: Proposal[] = [];
     const rest = eligible.filter((p) => {
+      if (inStretch.has(p.id)) return false;
       if (p.result_media_count === 0 || isRemoval(verdicts[p.id], c.config.decision_threshold)) return true;
       media.push({ pair: p, action: { kind: "strip_media" } });
       return false;
     });
-    return [...media, ...proposeCollapse(rest, verdicts, c.config)];
+    return [...stretch, ...media, ...proposeCollapse(rest, verdicts, c.config)];
   });
 }

@@ -36,7 +36,9 @@ import { runStep } from "../../../src/do/run-step";
 import { nextAlarm, runAlarm } from "../../../src/do/session-alarms";
 import { SessionStore } from "../../../src/do/session-store";
 import { encodeStepFacts } from "../../../src/core/facts/wire-facts";
-import type { CallUsage, SluiceTransform } from "../types";
+import type { CallUsage, SluiceTransform, SummaryFigures } from "../types";
+import type { WrittenSummary } from "../../../src/session/step-types";
+import { summariesCostUsd } from "../../../src/do/summary-ledger";
 import { cacheReport, settleCachePair, type CacheReport } from "../../../src/do/cache-breaks";
 import { commonPrefixLength } from "../../../src/providers/shared/common-prefix";
 import type { JsonNode } from "../../../src/providers/shared/json-scan";
@@ -130,7 +132,8 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
       store.flush();
       return { without_usd: d.without_usd, with_usd: d.with_usd, removals: counted.removals, removals_mentioned: counted.removals_mentioned, removals_deterministic: counted.removals_deterministic };
     };
-    return { body: decision.body, info: { engine_cost_usd: 0, note: decision.note }, settle, ...(set ? { headers: set } : {}) };
+    const summaries = summaryFiguresOf(decision.report.summaries);
+    return { body: decision.body, info: { engine_cost_usd: summaries?.cost_usd ?? 0, note: decision.note, ...(summaries ? { summaries } : {}) }, settle, ...(set ? { headers: set } : {}) };
   };
 
   return {
@@ -146,4 +149,11 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
       hosts.clear();
     },
   };
+}
+
+/** The figures of a report's written summaries (level rewrite), or undefined when it wrote none. */
+function summaryFiguresOf(summaries: readonly WrittenSummary[] | undefined): SummaryFigures | undefined {
+  if (summaries === undefined || summaries.length === 0) return undefined;
+  const written = summaries.filter((w) => w.ok);
+  return { written: written.length, failed: summaries.length - written.length, cost_usd: summariesCostUsd(summaries) };
 }
