@@ -150,7 +150,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const stepMs = deps.now() - t0;
 
   // 4. Apply by splicing, then the independent check of the edited bytes.
-  const decision = decideForward(prepared, received, out, deps.mode, req.requestId, placeholderOptionsOf(deps.config));
+  const decision = decideForward(prepared, received, out, deps.mode, req.requestId, placeholderOptionsOf(deps.config), deps.config.guarantee_level);
   if (isFailOpen(decision.report.outcome)) log(decision.report.outcome, sid, est);
   if (decision.kind === "edited" && deps.mode === "compact") {
     if (deps.config.archive_removed && out.new_pair_ids.length > 0) {

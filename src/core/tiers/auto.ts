@@ -3,6 +3,8 @@
  * window. Strips media from old tool results and removes the old tool runs the engine marks
  * unneeded, plus the micro collapse of long results (./propose-collapse.ts). Summarising at
  * level `rewrite` needs a summary action the EditPlan contract does not have yet: not done here.
+ * Under the native mechanism at `rewrite`, the summarising step is the provider's server-side
+ * compaction (./auto-native-compaction.ts).
  */
 import { isRemoval } from "../engine/verdict";
 import { takeStep, type Proposal } from "../policy/take-step";
@@ -10,6 +12,7 @@ import type { BudgetPressure, CoreConfig, TierContext, TierResult } from "../pol
 import { TIER_COST_WEIGHT } from "../policy/types";
 import { proposeCollapse } from "./propose-collapse";
 import { resolveVerdicts } from "./resolve-verdicts";
+import { withNativeCompaction } from "./auto-native-compaction";
 
 export const AUTO_WEIGHT = TIER_COST_WEIGHT.auto;
 
@@ -20,7 +23,7 @@ export function autoTriggers(pressure: BudgetPressure, config: CoreConfig): bool
 
 /** Runs the auto tier. */
 export function compactAuto(ctx: TierContext): TierResult {
-  return takeStep(ctx, "auto", (c, eligible) => {
+  return withNativeCompaction(ctx, takeStep(ctx, "auto", (c, eligible) => {
     const verdicts = resolveVerdicts(c);
     const media: Proposal[] = [];
     const rest = eligible.filter((p) => {
@@ -29,5 +32,5 @@ export function compactAuto(ctx: TierContext): TierResult {
       return false;
     });
     return [...media, ...proposeCollapse(rest, verdicts, c.config)];
-  });
+  }));
 }
