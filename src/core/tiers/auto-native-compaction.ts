@@ -10,13 +10,16 @@
  * drops compaction blocks (state `dropped`); the request is over `threshold_tokens` and at least
  * the provider's 50,000-token minimum trigger (calibrated counts); and the compaction's net
  * benefit is positive and above the removal step's (0 when the tier took none). Otherwise the
- * removal result stands unchanged.
+ * removal result stands unchanged. T of the cost model is the history as the ledger's clearing
+ * leaves it (what later requests would carry without the summary); term ③ reads the whole request
+ * as sent (the compaction request carries no clearing edit).
  */
 import { calibrate } from "../tokens/calibrate";
 import { reapplyLedger } from "../policy/ledger";
 import { compactionBenefit, compactionTrigger, COMPACTION_SUMMARY_TOKENS } from "../policy/native-compaction";
 import { nativeParamsFor } from "../policy/resolve-mechanism";
 import { costParamsFor, ledgerGuards, tierCostEstimate } from "../policy/take-step";
+import { messageTokensAfter } from "../policy/estimate-savings";
 import type { TierContext, TierResult } from "../policy/types";
 
 /** `removal` (the tier's own result for `ctx`), or the native compaction step when it applies and pays more. */
@@ -29,25 +32,27 @@ export function withNativeCompaction(ctx: TierContext, removal: TierResult): Tie
   if (trigger === null || calibrated < config.threshold_tokens) return removal;
 
   const { price, params } = costParamsFor(ctx);
-  const historyTokens = view.messages.reduce((s, m) => s + m.est_tokens, 0);
-  const outsideHistory = Math.max(0, view.est_tokens - historyTokens);
+  // Without a compaction, later requests carry the history as the ledger's clearing leaves it: that is what the summary replaces.
+  const re = reapplyLedger(view, ledger, ledgerGuards(config, view));
+  const historyTokens = messageTokensAfter(view, { actions: re.actions }).reduce((s, t) => s + t, 0);
+  const outsideHistory = Math.max(0, view.est_tokens - view.messages.reduce((s, m) => s + m.est_tokens, 0));
   const situation = {
     remaining_calls: ctx.expected_remaining_calls,
     prior_steps: ledger.steps.length,
     avg_call_tokens: ctx.avg_request_tokens ?? view.est_tokens,
     cache_cold: ctx.pressure.idle_seconds >= price.cache_ttl_seconds,
   };
+  // The compaction iteration reads the request as the client sent it: the compaction edit goes without the clearing one.
   const benefit = compactionBenefit({ history_tokens: historyTokens, request_tokens: view.est_tokens }, situation, { ...params, prefix_tokens: outsideHistory });
   if (benefit.net <= 0 || benefit.net <= (removal.step?.benefit.net ?? 0)) return removal;
 
   // The ledger's earlier removals stay in the plan (the session keeps them); this request's edit is the compaction alone.
-  const re = reapplyLedger(view, ledger, ledgerGuards(config, view));
   const stepNo = ledger.steps.reduce((m, s) => Math.max(m, s.step), 0) + 1;
   const removed = Math.max(0, historyTokens - COMPACTION_SUMMARY_TOKENS);
   const tokensAfter = outsideHistory + Math.min(historyTokens, COMPACTION_SUMMARY_TOKENS);
   return {
     tier: "auto",
-    tokens_before: view.est_tokens,
+    tokens_before: outsideHistory + historyTokens,
     tokens_after: tokensAfter,
     cost_estimate: tierCostEstimate(removed, price.input_per_mtok / 1000, "auto"),
     plan: { actions: { ...re.actions } },
