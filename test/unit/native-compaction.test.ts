@@ -115,7 +115,7 @@ describe("auto at rewrite on claude-opus-5-5", () => {
     const ledger = mergeLedger(EMPTY_LEDGER, first.ledger_additions);
     const later = proseSession(24, 12);
     const r = compact({ ...ctx(later, REWRITE), ledger });
-    const cleared = later.pairs.filter((p) => first.step!.pair_ids.includes(p.id)).reduce((s, p) => s + savedTokens(p, { kind: "drop_result" }), 0);
+    const cleared = factsOf(later).pairs.filter((p) => first.step!.pair_ids.includes(p.id)).reduce((s, p) => s + savedTokens(p, { kind: "drop_result" }), 0);
     const history = later.messages.reduce((s, m) => s + m.est_tokens, 0) - cleared;
     expect(r.native?.compact).toEqual({ trigger_tokens: 50_000 });
     expect(r.step!.tokens_removed).toBe(history - 3_000);
