@@ -74,6 +74,6 @@ export function prepareCompaction(provider: Provider | undefined, headers: Heade
     return { kind: "skip", note: "skipped; reason=parse", reason: "parse" };
   }
   // A compaction block alone goes to the session: it may be Sluice's own (src/core/policy/native-compaction.ts viewFromCompaction).
-  if (parsed.view.server_managed && parsed.view.compaction_message === undefined) return { kind: "skip", note: "skipped; reason=server_managed", reason: "server_managed" };
+  if (parsed.view.server_managed !== null && parsed.view.server_managed !== "compaction") return { kind: "skip", note: "skipped; reason=server_managed", reason: "server_managed" };
   return { kind: "ready", provider, adapter, parsed, session: sessionIdOf(provider, headers, original, parsed.root) };
 }
