@@ -58,7 +58,7 @@ describe("compactionTrigger", () => {
 describe("compactionBenefit", () => {
   // claude-opus-5-5 prices: $4 input, $0.20 cache read, $20 output, writes 1.25×; 1M window; V = 5,000.
   const params = { ...COST_DEFAULTS, p_input: 4, p_cache: 0.2, p_out: 20, write_multiplier: 1.25, context_window: 1_000_000 };
-  const shape = { history_tokens: 100_000, request_tokens: 105_000 };
+  const shape = { history_tokens: 100_000, request_tokens: 105_000, cached_tokens: 0 };
   it("H = history − 3,000 summary tokens; term ③ = the request at P_input + the summary at P_out; K = 0", () => {
     const b = compactionBenefit(shape, { remaining_calls: 50, prior_steps: 0, avg_call_tokens: 105_000, cache_cold: false }, params);
     expect(b.future_savings).toBeCloseTo((49 * 0.2 * 97_000) / 1e6, 12); // $0.9506
@@ -67,6 +67,11 @@ describe("compactionBenefit", () => {
     expect(b.distortion).toBeCloseTo((0.03 * 0.2 * 50 * 105_000 * 4) / 1e6, 12); // $0.126
     expect(b.quality_gain).toBeCloseTo((0.2 * 4 * (105_000 ** 2 - 5_000 ** 2)) / 1_000_000 / 1e6, 12); // $0.0088
     expect(b.net).toBeCloseTo(0.339, 10);
+  });
+  it("warm, the compaction iteration reads the cached prefix at P_cache", () => {
+    const b = compactionBenefit({ ...shape, cached_tokens: 100_000 }, { remaining_calls: 50, prior_steps: 0, avg_call_tokens: 105_000, cache_cold: false }, params);
+    expect(b.request_cost).toBeCloseTo((100_000 * 0.2 + 5_000 * 4 + 3_000 * 20) / 1e6, 12); // $0.10
+    expect(b.net).toBeCloseTo(0.719, 10);
   });
   it("a short remaining session does not pay for the summary", () => {
     expect(compactionBenefit(shape, { remaining_calls: 20, prior_steps: 0, avg_call_tokens: 105_000, cache_cold: false }, params).net).toBeCloseTo(-0.1674, 10);
@@ -91,9 +96,11 @@ describe("auto at rewrite on claude-opus-5-5", () => {
     // The same history at strict: clearing the tiny results saves too little, so no step at all.
     expect(compact(ctx(prose)).step).toBeNull();
   });
-  it("the cost model picks: when clearing the large tool results pays more than a summary, the clearing step", () => {
-    const r = compact(ctx(view, REWRITE));
-    expect(r.native).toEqual({ exclude_tools: [] });
+  it("the cost model picks: warm, the summary (read from cache) beats clearing the large results; cold, its full-price read loses to the free clearing", () => {
+    expect(compact(ctx(view, REWRITE)).native?.compact).toEqual({ trigger_tokens: 50_000 });
+    const cold = ctx(view, REWRITE);
+    const r = compact({ ...cold, pressure: { ...cold.pressure, idle_seconds: 400 } });
+    expect([r.tier, r.native]).toEqual(["auto", { exclude_tools: [] }]);
     expect(r.step!.pair_ids.length).toBeGreaterThan(0);
   });
   it("strict and placeholders never compact; nor does a session whose client dropped a compaction block", () => {

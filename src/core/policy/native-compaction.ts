@@ -21,7 +21,7 @@
  * - `dropped`: the request after `answered` carried no compaction block (the client does not send
  *   it back, so every further summary would be paid for nothing): no compaction again.
  */
-import { netBenefit, summaryRequestCost, type NetBenefit, type StepSituation } from "../cost/net-benefit";
+import { netBenefit, type NetBenefit, type StepSituation } from "../cost/net-benefit";
 import type { CostParams } from "../cost/cost-defaults";
 import type { StepFacts } from "../facts/step-facts";
 
@@ -56,19 +56,30 @@ export interface CompactionShape {
   history_tokens: number;
   /** The request's input tokens, all of which the compaction iteration reads. */
   request_tokens: number;
+  /** Of those, the leading part the provider's cache holds (0 when the cache is cold). */
+  cached_tokens: number;
+}
+
+/**
+ * USD of the compaction iteration (term ③): it reads the request, its cached prefix at P_cache
+ * and the rest at P_input (the iteration reports cache reads of its own:
+ * BetaCompactionIterationUsage.cache_read_input_tokens), and writes S summary tokens at P_out.
+ */
+export function compactionRequestCost(shape: CompactionShape, params: CostParams): number {
+  const cached = Math.min(shape.cached_tokens, shape.request_tokens);
+  return (cached * params.p_cache + (shape.request_tokens - cached) * params.p_input + COMPACTION_SUMMARY_TOKENS * params.p_out) / 1_000_000;
 }
 
 /**
  * The five terms of a compaction step (../cost/net-benefit.ts): H = T − S (the history goes, the
  * summary stays); K = 0 (nothing of the old history is written again: it is gone; the summary's
- * own write is the S of the cache-miss term); term ③ = the compaction iteration: the whole request
- * read at P_input plus S output tokens at P_out (summaryRequestCost).
+ * own write is the S of the cache-miss term); term ③ = compactionRequestCost.
  */
 export function compactionBenefit(shape: CompactionShape, situation: StepSituation, params: CostParams): NetBenefit {
   const p = { ...params, summary_tokens: COMPACTION_SUMMARY_TOKENS };
   const removed = Math.max(0, shape.history_tokens - COMPACTION_SUMMARY_TOKENS);
   return netBenefit(
-    { history_tokens: shape.history_tokens, removed_tokens: removed, rewritten_tokens: 0, request_cost_usd: summaryRequestCost(shape.request_tokens, p) },
+    { history_tokens: shape.history_tokens, removed_tokens: removed, rewritten_tokens: 0, request_cost_usd: compactionRequestCost(shape, p) },
     situation,
     p,
   );

@@ -20,6 +20,7 @@ import { compactionBenefit, compactionTrigger, COMPACTION_SUMMARY_TOKENS } from 
 import { nativeParamsFor } from "../policy/resolve-mechanism";
 import { costParamsFor, ledgerGuards, tierCostEstimate } from "../policy/take-step";
 import { messageTokensAfter } from "../policy/estimate-savings";
+import { cachedEnd } from "../policy/locate-boundaries";
 import type { TierContext, TierResult } from "../policy/types";
 
 /** `removal` (the tier's own result for `ctx`), or the native compaction step when it applies and pays more. */
@@ -42,8 +43,12 @@ export function withNativeCompaction(ctx: TierContext, removal: TierResult): Tie
     avg_call_tokens: ctx.avg_request_tokens ?? view.est_tokens,
     cache_cold: ctx.pressure.idle_seconds >= price.cache_ttl_seconds,
   };
-  // The compaction iteration reads the request as the client sent it: the compaction edit goes without the clearing one.
-  const benefit = compactionBenefit({ history_tokens: historyTokens, request_tokens: view.est_tokens }, situation, { ...params, prefix_tokens: outsideHistory });
+  // The compaction iteration reads the request as the client sent it (the compaction edit goes without the clearing one); warm, its prefix up to the new messages is cached.
+  // The cache holds the prompt as the provider saw it, cleared: unchanged only up to the first message the ledger's clearing edits.
+  const firstCleared = view.pairs.reduce((m, p) => (re.actions[p.id] !== undefined && re.actions[p.id]!.kind !== "keep" ? Math.min(m, p.result.message_index) : m), view.messages.length);
+  const cached = situation.cache_cold ? 0 : outsideHistory + view.messages.slice(0, Math.min(cachedEnd(view), firstCleared)).reduce((s, m) => s + m.est_tokens, 0);
+  const shape = { history_tokens: historyTokens, request_tokens: view.est_tokens, cached_tokens: cached };
+  const benefit = compactionBenefit(shape, situation, { ...params, prefix_tokens: outsideHistory });
   if (benefit.net <= 0 || benefit.net <= (removal.step?.benefit.net ?? 0)) return removal;
 
   // The ledger's earlier removals stay in the plan (the session keeps them); this request's edit is the compaction alone.
