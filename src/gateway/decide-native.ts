@@ -46,11 +46,15 @@ export function decideNative(
   original: Uint8Array,
   out: StepOutput & { native: NativeParams },
   mode: Exclude<CompactionMode, "off">,
-  base: Omit<OutcomeReport, "outcome" | "tier">,
+  received: Omit<OutcomeReport, "outcome" | "tier">,
   summary: (pairs: number, sent: number) => string,
   level: GuaranteeLevel = "strict",
 ): ForwardDecision {
-  const est = prepared.parsed.view.est_tokens;
+  // The session's estimate of what the provider reads: the parse's, except for a history the
+  // session reads from its own compaction block on (the provider ignores what precedes the block,
+  // so the calibration must compare its count with this figure).
+  const est = out.tokens_original;
+  const base = { ...received, tokens_original: est, tokens_sent: est };
   const failOpen = (reason: FailOpenReason): ForwardDecision =>
     ({ kind: "original", body: original, note: `skipped; reason=${reason}`, report: { ...base, outcome: reason, rollback_step: out.step, tier: out.tier } });
   if (prepared.provider !== "anthropic") return failOpen("native_unsupported");
