@@ -3,7 +3,8 @@
  * then one walk of `messages`: message summaries with identity hashes, tool pairs with byte
  * positions, orphans, locks, and the server-managed flag (DESIGN §6: a client edit that clears
  * tool uses or compacts (../shared/client-context-management.ts), or a `compaction` block →
- * Sluice edits nothing; a thinking-only edit does not stop compaction).
+ * Sluice edits nothing, unless the session caused the block: src/core/policy/native-compaction.ts
+ * viewFromCompaction, with `compaction_message`; a thinking-only edit does not stop compaction).
  *
  * Pairing rule (Anthropic): a `tool_use` in assistant message i is answered by a `tool_result`
  * with the same id in message i+1, which must be a user message. Anything else is an orphan.
