@@ -82,7 +82,7 @@ export function decideForward(
   if (out.disabled) return asReceived("off; reason=session_disabled", { outcome: "unchanged", tier: "none" });
 
   // 2. Native: one inserted server-side edit instead of splicing.
-  if (out.native !== undefined) return decideNative(prepared, original, { ...out, native: out.native }, mode, base, (pairs, sent) => summaryOf(mode, out, pairs, est, sent), level);
+  if (out.native !== undefined) return decideNative(prepared, original, { ...out, native: out.native }, mode, base, (pairs, sent, before) => summaryOf(mode, out, pairs, before, sent), level);
 
   // 3. Apply and check.
   let edited: Uint8Array = original;

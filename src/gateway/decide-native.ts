@@ -37,9 +37,9 @@ export function nativeNote(cleared: number, provider?: ProviderCleared): string 
 }
 
 /**
- * The forward decision for a native step output. `summary(pairs, sent)` is the splice header
- * text for those figures (decide-forward.ts summaryOf); `base` the outcome fields every report
- * shares.
+ * The forward decision for a native step output. `summary(pairs, sent, before)` is the splice
+ * header text for those figures (decide-forward.ts summaryOf); `received` the outcome fields every
+ * report shares.
  */
 export function decideNative(
   prepared: Extract<Prepared, { kind: "ready" }>,
@@ -47,7 +47,7 @@ export function decideNative(
   out: StepOutput & { native: NativeParams },
   mode: Exclude<CompactionMode, "off">,
   received: Omit<OutcomeReport, "outcome" | "tier">,
-  summary: (pairs: number, sent: number) => string,
+  summary: (pairs: number, sent: number, before: number) => string,
   level: GuaranteeLevel = "strict",
 ): ForwardDecision {
   // The session's estimate of what the provider reads: the parse's, except for a history the
@@ -67,7 +67,7 @@ export function decideNative(
     const leading = new Set(render?.cleared_ids ?? []);
     if (out.new_pair_ids.some((id) => !leading.has(id))) return failOpen("native_not_prefix");
     if (render === null) {
-      const note = summary(0, est) + nativeNote(0, out.provider_cleared);
+      const note = summary(0, est, est) + nativeNote(0, out.provider_cleared);
       return { kind: "original", body: original, note, report: { ...base, outcome: mode === "measure" ? "measured" : "unchanged", tier: out.tier, ...(mode === "measure" ? { would_send: est } : {}) } };
     }
     edited = insertNativeEdit(original, prepared.parsed.root, render.edit);
@@ -80,7 +80,7 @@ export function decideNative(
   } catch {
     return failOpen("apply_error");
   }
-  const note = summary(cleared, sent) + nativeNote(cleared, out.provider_cleared);
+  const note = summary(cleared, sent, est) + nativeNote(cleared, out.provider_cleared);
   if (mode === "measure") return { kind: "original", body: original, note, report: { ...base, outcome: "measured", tier: out.tier, pairs_removed: cleared, would_send: sent } };
   return {
     kind: "edited",
@@ -103,11 +103,11 @@ function compactDecision(
   out: StepOutput & { native: NativeParams },
   mode: Exclude<CompactionMode, "off">,
   base: Omit<OutcomeReport, "outcome" | "tier">,
-  summary: (pairs: number, sent: number) => string,
+  summary: (pairs: number, sent: number, before: number) => string,
   original: Uint8Array,
 ): ForwardDecision {
   const sent = out.tokens_after;
-  const note = `${summary(0, sent)}${nativeNote(0, out.provider_cleared)}; compaction_trigger=${trigger}`;
+  const note = `${summary(0, sent, out.tokens_original)}${nativeNote(0, out.provider_cleared)}; compaction_trigger=${trigger}`;
   if (mode === "measure") return { kind: "original", body: original, note, report: { ...base, outcome: "measured", tier: out.tier, would_send: sent } };
   return { kind: "edited", body: edited, note, beta: COMPACTION_BETA, report: { ...base, outcome: "compacted", tokens_sent: sent, tier: out.tier, native_compaction_trigger: trigger } };
 }
