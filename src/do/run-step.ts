@@ -30,6 +30,8 @@ import { stepVerdicts } from "./precompute-verdicts";
 import { consoleTrace, recordTierEvent, type TraceSink } from "../core/trace/record-tier-event";
 import { noteLedgerStep } from "./savings-ledger";
 import { sessionMemoryBlock, type ProjectMemorySource } from "./memory-inject";
+import { viewFromCompaction } from "../core/policy/native-compaction";
+import { advanceCompactionState } from "./native-compaction-state";
 
 /** Everything runStep needs from its host. */
 export interface StepDeps {
@@ -65,7 +67,10 @@ function requestSizes(store: SessionStore): RequestSizes {
 export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOutput> {
   const { store, sql } = deps;
   const { config, now_ms } = input;
-  const facts = decodeStepFacts(input.facts);
+  // A history starting at Sluice's own server-side compaction block is read from that block on.
+  const received = decodeStepFacts(input.facts);
+  const compaction = advanceCompactionState(store, received);
+  const facts = viewFromCompaction(received, compaction);
   const ledger = loadLedger(sql);
   const state = beginCall(store, { now_ms, model: facts.model, provider: facts.provider, config }, ledger);
   // The previous request's prefix, for the savings ledger (./savings-ledger.ts) and the cache diagnostics (./last-prefix.ts).
@@ -78,6 +83,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   }
   const calibration = loadCalibration(store);
   const ctx = stepContext({ ...state, request_sizes: requestSizes(store), calibration }, facts, config, now_ms, input.correlation_id, input.remaining_calls_table);
+  ctx.native_compaction = compaction;
   store.add(ESTIMATED_TOKENS, facts.est_tokens);
   store.add(ESTIMATED_REQUESTS, 1);
 

@@ -17,6 +17,7 @@ import { decodeStepFacts } from "../core/facts/wire-facts";
 import { recordUsage } from "./record-usage";
 import { settleNative } from "../usage/settle-native";
 import { PROVIDER_CLEARED_META, runStep } from "./run-step";
+import { COMPACTION_STATE_META } from "./native-compaction-state";
 import { nextAlarm, runAlarm } from "./session-alarms";
 import { precomputeVerdicts } from "./precompute-verdicts";
 import { keepProjectMemory } from "./project-memory";
@@ -62,6 +63,7 @@ export class SessionObject extends DurableObject<Env> {
     const settled = settleNative(r.outcome, r.usage);
     for (const [name, n] of Object.entries(settled.counters)) this.store.add(name, n);
     if (settled.provider !== undefined) this.store.setMeta(PROVIDER_CLEARED_META, JSON.stringify(settled.provider));
+    if (settled.compacted) this.store.setMeta(COMPACTION_STATE_META, "answered");
     const recorded = settled.outcome === null ? null : recordOutcome(this.store, this.ctx.storage.sql, settled.outcome, now);
     // The settled outcome's figures: a native edit the provider did not apply forwarded everything.
     const est = settled.outcome === null ? { est_original: r.estimated_input_tokens, est_sent: r.estimated_input_tokens } : { est_original: settled.outcome.tokens_original, est_sent: settled.outcome.tokens_sent };

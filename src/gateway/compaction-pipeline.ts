@@ -156,7 +156,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   // 4. Level rewrite: the summariser writes the step's new summaries (within the step deadline plus its own timeout); then apply by splicing and check independently.
   const written = await writeSummaries(out, { parsed: prepared.parsed, adapter: prepared.adapter, config: deps.config, env: deps.env ?? {}, deadline_ms: deps.doTimeoutMs + (deps.config.summarizer?.timeout_ms ?? 0) - stepMs });
   out = written.out;
-  const decision = decideForward(prepared, received, out, deps.mode, req.requestId, placeholderOptionsOf(deps.config));
+  const decision = decideForward(prepared, received, out, deps.mode, req.requestId, placeholderOptionsOf(deps.config), deps.config.guarantee_level);
   if (written.summaries.length > 0) decision.report.summaries = written.summaries;
   if (isFailOpen(decision.report.outcome)) log(decision.report.outcome, sid, est);
   if (decision.kind === "edited" && deps.mode === "compact") {

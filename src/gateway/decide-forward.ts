@@ -26,6 +26,7 @@ import { checkGuarantee } from "../core/plan/check-guarantee";
 import type { FailOpenReason, OutcomeReport, StepOutput } from "../session/step-types";
 import type { Prepared } from "./prepare-compaction";
 import { decideNative } from "./decide-native";
+import type { GuaranteeLevel } from "../config/defaults";
 import { calibrate } from "../core/tokens/calibrate";
 import type { Insertion, PlaceholderOptions } from "../core/plan/placeholder";
 import { memoryInsertion, memoryMessageBytes } from "../providers/shared/memory-message";
@@ -77,7 +78,8 @@ export function summaryOf(mode: Exclude<CompactionMode, "off">, out: StepOutput,
  * Decides the forwarded bytes for a prepared request and its step output. Never throws. The
  * check scans the edited bytes fresh: nothing of the reader's parse of them, no cache.
  * `placeholders`: the level's options (src/core/plan/placeholder.ts `placeholderOptionsOf`);
- * null (the default) is level `strict`.
+ * null (the default) is level `strict`. `level`: the deployment's guarantee level, which the native
+ * checker reads (a compaction edit only at `rewrite`).
  */
 export function decideForward(
   prepared: Extract<Prepared, { kind: "ready" }>,
@@ -86,6 +88,7 @@ export function decideForward(
   mode: Exclude<CompactionMode, "off">,
   correlation_id: string,
   placeholders: PlaceholderOptions | null = null,
+  level: GuaranteeLevel = "strict",
 ): ForwardDecision {
   const est = prepared.parsed.view.est_tokens;
   const base = { correlation_id, rollback_step: null, tokens_original: est, tokens_sent: est, pairs_removed: 0, would_send: null };
@@ -97,7 +100,7 @@ export function decideForward(
   if (out.disabled) return asReceived("off; reason=session_disabled", { outcome: "unchanged", tier: "none" });
 
   // 2. Native: one inserted server-side edit instead of splicing.
-  if (out.native !== undefined) return decideNative(prepared, original, { ...out, native: out.native }, mode, base, (pairs, sent) => summaryOf(mode, out, pairs, est, sent));
+  if (out.native !== undefined) return decideNative(prepared, original, { ...out, native: out.native }, mode, base, (pairs, sent, before) => summaryOf(mode, out, pairs, before, sent), level);
 
   // 3. Apply and check (with the memory block's element when the session carries one; when the
   // block fails the check, the plan is tried alone: the block's place is the same on every

@@ -10,13 +10,16 @@
  * Token figures: the estimate of what the provider will see, i.e. the request minus the
  * estimated tokens of the cleared results (the provider's short placeholder is not counted).
  * Whether the provider applied the edit is known only from its answer (`applied_edits`):
- * src/usage/settle-native.ts settles the saving then.
+ * src/usage/settle-native.ts settles the saving then. A summarising step at level `rewrite`
+ * (`out.native.compact`) sends one `compact_20260112` edit instead, with its own beta; the checker
+ * refuses that edit at any other level.
  */
 import type { CompactionMode } from "../config/load-config";
 import type { FailOpenReason, OutcomeReport, StepOutput } from "../session/step-types";
 import type { NativeParams } from "../core/policy/resolve-mechanism";
 import { checkNativeEdit } from "../providers/anthropic-messages/check-native-edit";
-import { CONTEXT_MANAGEMENT_BETA, insertNativeEdit, renderNativeEdit } from "../providers/anthropic-messages/native-edit";
+import { COMPACTION_BETA, CONTEXT_MANAGEMENT_BETA, insertNativeEdit, renderNativeEdit } from "../providers/anthropic-messages/native-edit";
+import type { GuaranteeLevel } from "../config/defaults";
 import type { ForwardDecision } from "./decide-forward";
 import type { Prepared } from "./prepare-compaction";
 import type { ProviderCleared } from "../usage/settle-native";
@@ -34,19 +37,24 @@ export function nativeNote(cleared: number, provider?: ProviderCleared): string 
 }
 
 /**
- * The forward decision for a native step output. `summary(pairs, sent)` is the splice header
- * text for those figures (decide-forward.ts summaryOf); `base` the outcome fields every report
- * shares.
+ * The forward decision for a native step output. `summary(pairs, sent, before)` is the splice
+ * header text for those figures (decide-forward.ts summaryOf); `received` the outcome fields every
+ * report shares.
  */
 export function decideNative(
   prepared: Extract<Prepared, { kind: "ready" }>,
   original: Uint8Array,
   out: StepOutput & { native: NativeParams },
   mode: Exclude<CompactionMode, "off">,
-  base: Omit<OutcomeReport, "outcome" | "tier">,
-  summary: (pairs: number, sent: number) => string,
+  received: Omit<OutcomeReport, "outcome" | "tier">,
+  summary: (pairs: number, sent: number, before: number) => string,
+  level: GuaranteeLevel = "strict",
 ): ForwardDecision {
-  const est = prepared.parsed.view.est_tokens;
+  // The session's estimate of what the provider reads: the parse's, except for a history the
+  // session reads from its own compaction block on (the provider ignores what precedes the block,
+  // so the calibration must compare its count with this figure).
+  const est = out.tokens_original;
+  const base = { ...received, tokens_original: est, tokens_sent: est };
   const failOpen = (reason: FailOpenReason): ForwardDecision =>
     ({ kind: "original", body: original, note: `skipped; reason=${reason}`, report: { ...base, outcome: reason, rollback_step: out.step, tier: out.tier } });
   if (prepared.provider !== "anthropic") return failOpen("native_unsupported");
@@ -59,11 +67,12 @@ export function decideNative(
     const leading = new Set(render?.cleared_ids ?? []);
     if (out.new_pair_ids.some((id) => !leading.has(id))) return failOpen("native_not_prefix");
     if (render === null) {
-      const note = summary(0, est) + nativeNote(0, out.provider_cleared);
+      const note = summary(0, est, est) + nativeNote(0, out.provider_cleared);
       return { kind: "original", body: original, note, report: { ...base, outcome: mode === "measure" ? "measured" : "unchanged", tier: out.tier, ...(mode === "measure" ? { would_send: est } : {}) } };
     }
     edited = insertNativeEdit(original, prepared.parsed.root, render.edit);
-    if (checkNativeEdit(original, edited, render.edit).length > 0) return failOpen("guarantee_check");
+    if (checkNativeEdit(original, edited, render.edit, level).length > 0) return failOpen("guarantee_check");
+    if (render.edit.type === "compact_20260112") return compactDecision(edited, render.edit.trigger.value, out, mode, base, summary, original);
     cleared = render.cleared;
     const ids = new Set(render.cleared_ids);
     for (const p of prepared.parsed.view.pairs) if (ids.has(p.id)) sent -= p.result_est_tokens;
@@ -71,7 +80,7 @@ export function decideNative(
   } catch {
     return failOpen("apply_error");
   }
-  const note = summary(cleared, sent) + nativeNote(cleared, out.provider_cleared);
+  const note = summary(cleared, sent, est) + nativeNote(cleared, out.provider_cleared);
   if (mode === "measure") return { kind: "original", body: original, note, report: { ...base, outcome: "measured", tier: out.tier, pairs_removed: cleared, would_send: sent } };
   return {
     kind: "edited",
@@ -80,4 +89,25 @@ export function decideNative(
     beta: CONTEXT_MANAGEMENT_BETA,
     report: { ...base, outcome: "compacted", tokens_sent: sent, tier: out.tier, pairs_removed: cleared, native_cleared: cleared },
   };
+}
+
+/**
+ * The decision for a summarising step's compaction edit (`edited` already checked): the note adds
+ * `; compaction_trigger=<T>`; the report's `tokens_sent` is the core's estimate after the summary
+ * (the history replaced by the expected summary), settled against the answer's compaction
+ * iteration (../usage/settle-native.ts); the beta is `compact-2026-01-12`.
+ */
+function compactDecision(
+  edited: Uint8Array,
+  trigger: number,
+  out: StepOutput & { native: NativeParams },
+  mode: Exclude<CompactionMode, "off">,
+  base: Omit<OutcomeReport, "outcome" | "tier">,
+  summary: (pairs: number, sent: number, before: number) => string,
+  original: Uint8Array,
+): ForwardDecision {
+  const sent = out.tokens_after;
+  const note = `${summary(0, sent, out.tokens_original)}${nativeNote(0, out.provider_cleared)}; compaction_trigger=${trigger}`;
+  if (mode === "measure") return { kind: "original", body: original, note, report: { ...base, outcome: "measured", tier: out.tier, would_send: sent } };
+  return { kind: "edited", body: edited, note, beta: COMPACTION_BETA, report: { ...base, outcome: "compacted", tokens_sent: sent, tier: out.tier, native_compaction_trigger: trigger } };
 }

@@ -60,7 +60,8 @@ export interface PreviousBody {
  * exactly `scanJson(bytes)`.
  * Order (each a skip note): `x-sluice-compaction: off` → "off; reason=client_header";
  * no adapter → "skipped; reason=no_adapter"; parse error → "skipped; reason=parse";
- * provider-managed context (DESIGN §6) → "skipped; reason=server_managed".
+ * provider-managed context (DESIGN §6) → "skipped; reason=server_managed", except a history whose
+ * only reason is a `compaction` block: the session decides whether the block is its own.
  */
 export function prepareCompaction(provider: Provider | undefined, headers: Headers, original: Uint8Array, lookup: AdapterLookup = adapterFor, scan?: (bytes: Uint8Array) => JsonNode): Prepared {
   if ((headers.get(COMPACTION_HEADER) ?? "").trim().toLowerCase() === "off") return { kind: "skip", note: "off; reason=client_header", reason: "client_header" };
@@ -72,6 +73,7 @@ export function prepareCompaction(provider: Provider | undefined, headers: Heade
   } catch {
     return { kind: "skip", note: "skipped; reason=parse", reason: "parse" };
   }
-  if (parsed.view.server_managed) return { kind: "skip", note: "skipped; reason=server_managed", reason: "server_managed" };
+  // A compaction block alone goes to the session: it may be Sluice's own (src/core/policy/native-compaction.ts viewFromCompaction).
+  if (parsed.view.server_managed !== null && parsed.view.server_managed !== "compaction") return { kind: "skip", note: "skipped; reason=server_managed", reason: "server_managed" };
   return { kind: "ready", provider, adapter, parsed, session: sessionIdOf(provider, headers, original, parsed.root) };
 }

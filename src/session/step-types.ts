@@ -134,6 +134,13 @@ export interface OutcomeReport {
    */
   native_cleared?: number;
   /**
+   * Native mechanism at level `rewrite`: the `trigger` value of the `compact_20260112` edit the
+   * forwarded request carried (../core/policy/native-compaction.ts). The saving counts only once
+   * the answer's `usage.iterations` reports a compaction (../usage/settle-native.ts). Absent: no
+   * compaction asked.
+   */
+  native_compaction_trigger?: number;
+  /**
    * Level `rewrite`: what the gateway's summariser did for this request's new `summarize`
    * actions (those whose plan text was null). The session stores a written text in the host's
    * ledger entry, so every later request re-applies the same bytes; a failed one turns the

@@ -13,7 +13,9 @@
  * cleared_input_tokens} | {type, cleared_thinking_turns, cleared_input_tokens}] on the message,
  * and on the final `message_delta` event when streaming (@anthropic-ai/sdk
  * BetaContextManagementResponse, BetaRawMessageDeltaEvent; platform.claude.com
- * build-with-claude/context-editing).
+ * build-with-claude/context-editing). Server-side compaction: `usage.iterations` entries of type
+ * `compaction` (platform.claude.com build-with-claude/compaction), on the message and on the final
+ * `message_delta` when streaming.
  */
 import type { Provider } from "../core/view/types";
 import type { SseEvent } from "./parse-sse";
@@ -26,6 +28,11 @@ export interface Usage {
   output_tokens: number;
   /** Anthropic: the server-side context edits the provider reports as applied. Absent: none reported. */
   applied_edits?: AppliedEdit[];
+  /**
+   * Anthropic: the server-side compaction iterations of the call (`usage.iterations` entries of
+   * type `compaction`, @anthropic-ai/sdk BetaCompactionIterationUsage), summed. Absent: none.
+   */
+  compaction?: { input_tokens: number; output_tokens: number };
 }
 
 /** One entry of Anthropic's `context_management.applied_edits` (counts only; absent counts are 0). */
@@ -58,18 +65,32 @@ const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v)
 const obj = (v: unknown): Record<string, unknown> | null =>
   typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
+/** The summed `compaction` entries of an Anthropic `usage.iterations` list (input includes cache reads and writes), or undefined when none. */
+export function compactionOf(iterations: unknown): { input_tokens: number; output_tokens: number } | undefined {
+  if (!Array.isArray(iterations)) return undefined;
+  const entries = iterations.map(obj).filter((e) => e?.type === "compaction") as Record<string, unknown>[];
+  if (entries.length === 0) return undefined;
+  return {
+    input_tokens: entries.reduce((s, e) => s + num(e.input_tokens) + num(e.cache_read_input_tokens) + num(e.cache_creation_input_tokens), 0),
+    output_tokens: entries.reduce((s, e) => s + num(e.output_tokens), 0),
+  };
+}
+
 /** Neutral usage from a provider `usage` object, or null if it is not one. */
 export function usageFromObject(provider: Provider, u: unknown): Usage | null {
   const o = obj(u);
   if (!o) return null;
   switch (provider) {
-    case "anthropic":
+    case "anthropic": {
+      const compaction = compactionOf(o.iterations);
       return {
         input_tokens: num(o.input_tokens),
         cache_read_input_tokens: num(o.cache_read_input_tokens),
         cache_creation_input_tokens: num(o.cache_creation_input_tokens),
         output_tokens: num(o.output_tokens),
+        ...(compaction ? { compaction } : {}),
       };
+    }
     case "openai-chat": {
       const cached = num(obj(o.prompt_tokens_details)?.cached_tokens);
       return { input_tokens: Math.max(0, num(o.prompt_tokens) - cached), cache_read_input_tokens: cached, cache_creation_input_tokens: 0, output_tokens: num(o.completion_tokens) };
@@ -132,6 +153,8 @@ export function usageFromEvents(provider: Provider, events: readonly SseEvent[],
           if (typeof d.input_tokens === "number") usage.input_tokens = num(d.input_tokens);
           if (typeof d.cache_read_input_tokens === "number") usage.cache_read_input_tokens = num(d.cache_read_input_tokens);
           if (typeof d.cache_creation_input_tokens === "number") usage.cache_creation_input_tokens = num(d.cache_creation_input_tokens);
+          const compaction = compactionOf(d.iterations);
+          if (compaction) usage.compaction = compaction;
         } else if (d) usage = usageFromObject(provider, d);
         usage = withAppliedEdits(usage, data.context_management);
       }

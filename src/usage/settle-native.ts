@@ -32,10 +32,23 @@ export interface NativeSettlement {
   counters: Record<string, number>;
   /** Absent for a request that asked the provider to clear nothing. */
   provider?: ProviderCleared;
+  /** True when the request carried Sluice's compaction edit and the provider reported a compaction iteration. */
+  compacted?: boolean;
 }
 
-/** Settles `outcome` (null: none) against the call's reported `usage` (null: none came). */
+/**
+ * Settles `outcome` (null: none) against the call's reported `usage` (null: none came). A request
+ * that carried Sluice's `compact_20260112` edit (`native_compaction_trigger`) settles against the
+ * answer's compaction iteration (`usage.compaction`): present, the saving stands and the counters
+ * `native_compactions`, `native_compaction_input_tokens`, `native_compaction_output_tokens` (what
+ * the summary cost) are added; absent, the outcome becomes `native_not_applied` as above.
+ */
 export function settleNative(outcome: OutcomeReport | null, usage: Usage | null): NativeSettlement {
+  if (outcome?.native_compaction_trigger !== undefined) {
+    const c = usage?.compaction;
+    if (c === undefined) return { outcome: { ...outcome, outcome: "native_not_applied", tokens_sent: outcome.tokens_original, pairs_removed: 0 }, counters: {} };
+    return { outcome, counters: { native_compactions: 1, native_compaction_input_tokens: c.input_tokens, native_compaction_output_tokens: c.output_tokens }, compacted: true };
+  }
   const asked = outcome?.native_cleared ?? 0;
   if (outcome === null || asked <= 0) return { outcome, counters: {} };
   const applied = usage?.applied_edits?.find((e) => e.type === "clear_tool_uses_20250919");

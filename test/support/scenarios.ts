@@ -64,6 +64,11 @@ export const USAGE_ANSWERS: Record<string, { contentType: string; body: string }
       'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":7},"context_management":{"applied_edits":[{"type":"clear_tool_uses_20250919","cleared_tool_uses":2,"cleared_input_tokens":12000}]}}\n\n' +
       'event: message_stop\ndata: {"type":"message_stop"}\n\n',
   },
+  // Native compaction (Sluice's compact_20260112 edit fired): the answer starts with the compaction block, usage.iterations bills the summary.
+  "anthropic-compaction:json": {
+    contentType: "application/json",
+    body: '{"id":"msg_c1","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"compaction","content":"Summary of 30 messages.","encrypted_content":null},{"type":"text","text":"ok"}],"stop_reason":"end_turn","usage":{"input_tokens":3200,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":7,"iterations":[{"type":"compaction","input_tokens":81000,"cache_read_input_tokens":0,"cache_creation_input_tokens":0,"output_tokens":2900,"cache_creation":null},{"type":"message","input_tokens":3200,"cache_read_input_tokens":0,"cache_creation_input_tokens":0,"output_tokens":7}]}}',
+  },
   "chat:json": {
     contentType: "application/json",
     body: '{"id":"chatcmpl-u1","object":"chat.completion","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1050,"completion_tokens":7,"total_tokens":1057,"prompt_tokens_details":{"cached_tokens":900}}}',

@@ -91,6 +91,8 @@ export interface StepFacts {
   est_tokens: number;
   turn_count: number;
   server_managed: string | null;
+  /** ConversationView.compaction_message: the message of the last `compaction` block; absent when none. */
+  compaction_message?: number;
   /**
    * The request's `anthropic-beta` values (trimmed, in order; [] for other providers or none):
    * a beta such as `context-1m-2025-08-07` extends the model's context window
@@ -170,6 +172,7 @@ export function stepFactsOf(view: ConversationView, opts: FactsOptions, headers?
     est_tokens: view.est_tokens,
     turn_count: view.turn_count,
     server_managed: view.server_managed,
+    ...(view.compaction_message !== undefined ? { compaction_message: view.compaction_message } : {}),
     betas: view.provider === "anthropic" && headers ? betaValues(headers.get("anthropic-beta")) : [],
     orphan_call_messages: view.orphans
       .filter((o) => o.kind !== "result_without_call" && view.messages[o.position.message_index]?.role === "assistant")

@@ -34,6 +34,8 @@ export interface WireFacts {
   est_tokens: number;
   turn_count: number;
   server_managed: string | null;
+  /** StepFacts.compaction_message; absent when none. */
+  compaction_message?: number;
   orphan_call_messages: number[];
   betas: string[];
   /** Strings referred to by index: roles, tool names, lock reasons, mention keys (one path's key recurs across pairs and messages). */
@@ -67,6 +69,7 @@ export function encodeStepFacts(f: StepFacts): WireFacts {
   });
   return {
     provider: f.provider, model: f.model, est_tokens: f.est_tokens, turn_count: f.turn_count, server_managed: f.server_managed, orphan_call_messages: f.orphan_call_messages, betas: f.betas,
+    ...(f.compaction_message !== undefined ? { compaction_message: f.compaction_message } : {}),
     strings,
     message_roles: f.messages.map((m) => ref(m.role)),
     message_turns: f.messages.map((m) => m.turn_index),
@@ -108,7 +111,7 @@ export function decodeStepFacts(w: WireFacts): StepFacts {
       head_bytes: head === -1 ? null : head, error_line, result_head, input_head,
     };
   });
-  return { provider: w.provider, model: w.model, est_tokens: w.est_tokens, turn_count: w.turn_count, server_managed: w.server_managed, orphan_call_messages: w.orphan_call_messages, betas: w.betas, messages, pairs, prefix: w.prefix ? { ...w.prefix, message_hashes: splitHashes(w.prefix.message_hashes) } : null };
+  return { provider: w.provider, model: w.model, est_tokens: w.est_tokens, turn_count: w.turn_count, server_managed: w.server_managed, ...(w.compaction_message !== undefined ? { compaction_message: w.compaction_message } : {}), orphan_call_messages: w.orphan_call_messages, betas: w.betas, messages, pairs, prefix: w.prefix ? { ...w.prefix, message_hashes: splitHashes(w.prefix.message_hashes) } : null };
 }
 
 /** The hashes joined; throws when one is not PREFIX_HASH_CHARS long (the split could not undo the join). */

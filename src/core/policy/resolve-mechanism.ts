@@ -35,6 +35,12 @@ export function resolveMechanism(setting: MechanismSetting | undefined, provider
 export interface NativeParams {
   /** Tool names the edit's `exclude_tools` lists: the config's `exclude_tools`, which Sluice never touches. */
   exclude_tools: readonly string[];
+  /**
+   * Present only on the request where the auto tier at level `rewrite` takes its summarising step
+   * natively (./native-compaction.ts): the renderer then sends one `compact_20260112` edit with
+   * `trigger` {type "input_tokens", value trigger_tokens} instead of the clear_tool_uses edit.
+   */
+  compact?: { trigger_tokens: number };
 }
 
 /** NativeParams when `view` goes by the native mechanism under `config`, else null. */

@@ -16,6 +16,7 @@ import type { StepFacts } from "../facts/step-facts";
 import type { Ledger, LedgerAdditions } from "./ledger";
 import type { NativeParams } from "./resolve-mechanism";
 import type { Calibration } from "../tokens/calibrate";
+import type { CompactionState } from "./native-compaction";
 
 /** The tiers, highest priority first (selectTier order). */
 export const TIERS = ["session_memory", "auto", "time_based", "micro", "none"] as const;
@@ -100,6 +101,8 @@ export interface TierContext {
    * and `min_reduction` gates compare calibrated tokens. Absent: the estimates as they are.
    */
   calibration?: Calibration;
+  /** The session's server-side compaction state (./native-compaction.ts). Absent: none. */
+  native_compaction?: CompactionState;
 }
 
 /** Why no step was taken. */

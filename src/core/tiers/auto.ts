@@ -6,6 +6,8 @@
  * oldest closed stretch of old tool pairs (./pick-stretch.ts) goes, one summary block in its
  * host's result stands for it, and the pairs outside the stretch get the proposals above. The
  * cost model prices the stretch as one candidate (../policy/stretch-candidates.ts).
+ * Under the native mechanism at `rewrite`, the summarising step is the provider's server-side
+ * compaction (./auto-native-compaction.ts).
  */
 import { isRemoval } from "../engine/verdict";
 import { takeStep, type Proposal } from "../policy/take-step";
@@ -15,6 +17,7 @@ import { TIER_COST_WEIGHT } from "../policy/types";
 import { pickStretch } from "./pick-stretch";
 import { proposeCollapse } from "./propose-collapse";
 import { resolveVerdicts } from "./resolve-verdicts";
+import { withNativeCompaction } from "./auto-native-compaction";
 
 export const AUTO_WEIGHT = TIER_COST_WEIGHT.auto;
 
@@ -25,7 +28,7 @@ export function autoTriggers(pressure: BudgetPressure, config: CoreConfig): bool
 
 /** Runs the auto tier. */
 export function compactAuto(ctx: TierContext): TierResult {
-  return takeStep(ctx, "auto", (c, eligible) => {
+  return withNativeCompaction(ctx, takeStep(ctx, "auto", (c, eligible) => {
     const summarizes = c.config.guarantee_level === "rewrite" && resolveMechanism(c.config.mechanism, c.view.provider, c.view.model) !== "native";
     const stretch = summarizes ? pickStretch(c.view, eligible) : [];
     const inStretch = new Set(stretch.map((p) => p.pair.id));
@@ -38,5 +41,5 @@ export function compactAuto(ctx: TierContext): TierResult {
       return false;
     });
     return [...stretch, ...media, ...proposeCollapse(rest, verdicts, c.config)];
-  });
+  }));
 }

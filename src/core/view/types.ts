@@ -122,4 +122,9 @@ export interface ConversationView {
    * a `compaction` block/item, `previous_response_id`): Sluice then edits nothing.
    */
   server_managed: string | null;
+  /**
+   * Anthropic: index of the message holding the history's last `compaction` block (the provider
+   * ignores everything before it: src/core/policy/native-compaction.ts). Absent: no such block.
+   */
+  compaction_message?: number;
 }

@@ -11,7 +11,10 @@
  *    the first ones, each byte-identical and in order; exactly one edit follows them.
  * 3. That edit is the expected one (same JSON value) and has the documented shape: type
  *    `clear_tool_uses_20250919`, `trigger` of type `input_tokens` with an integer value ≥ 1,
- *    `keep` of type `tool_uses` with an integer value ≥ 0, `exclude_tools` (when present) a list of strings, `clear_tool_inputs` false.
+ *    `keep` of type `tool_uses` with an integer value ≥ 0, `exclude_tools` (when present) a list of strings, `clear_tool_inputs` false;
+ *    or, at level `rewrite` only (a server-side summary is a rewrite), type `compact_20260112`
+ *    with just a `trigger` of type `input_tokens` and an integer value ≥ 50,000 (the provider's
+ *    minimum: platform.claude.com build-with-claude/compaction).
  *
  * A violation (or a body that does not scan) fails the check; the caller then forwards the
  * original bytes (DESIGN invariant 5).
@@ -19,9 +22,11 @@
 import { canonicalJson, type JsonValue } from "../../core/audit/canonical-json";
 import { byteComparer } from "../../core/plan/same-bytes";
 import { getMember, rawText, scanJson, type JsonNode } from "../shared/json-scan";
+import type { GuaranteeLevel } from "../../config/defaults";
+import { COMPACTION_MIN_TRIGGER } from "../../core/policy/native-compaction";
 
-/** Violations of the native guarantee between `original` and `edited`; [] when it holds. */
-export function checkNativeEdit(original: Uint8Array, edited: Uint8Array, expected: object): string[] {
+/** Violations of the native guarantee between `original` and `edited` at guarantee `level`; [] when it holds. */
+export function checkNativeEdit(original: Uint8Array, edited: Uint8Array, expected: object, level: GuaranteeLevel = "strict"): string[] {
   let a: JsonNode;
   let b: JsonNode;
   try {
@@ -78,7 +83,9 @@ export function checkNativeEdit(original: Uint8Array, edited: Uint8Array, expect
   } catch {
     return [...v, "added edit: not JSON"];
   }
-  v.push(...shapeViolations(value));
+  const isCompact = typeof value === "object" && value !== null && (value as Record<string, unknown>).type === "compact_20260112";
+  if (isCompact && level !== "rewrite") v.push(`added edit: compact_20260112 needs guarantee_level rewrite, not ${level}`);
+  v.push(...(isCompact ? compactShapeViolations(value) : shapeViolations(value)));
   if (canonicalJson(value) !== canonicalJson(expected as JsonValue)) v.push("added edit: not the expected edit");
   return v;
 }
@@ -97,5 +104,16 @@ function shapeViolations(value: unknown): string[] {
   }
   if (o.exclude_tools !== undefined && !(Array.isArray(o.exclude_tools) && o.exclude_tools.every((t) => typeof t === "string"))) v.push("added edit: exclude_tools");
   if (o.clear_tool_inputs !== false) v.push("added edit: clear_tool_inputs");
+  return v;
+}
+
+/** Violations of the documented compact_20260112 shape Sluice sends (see module doc, rule 3). */
+function compactShapeViolations(value: unknown): string[] {
+  const o = value as Record<string, unknown>;
+  const v: string[] = [];
+  for (const k of Object.keys(o)) if (k !== "type" && k !== "trigger") v.push(`added edit: unexpected member ${k}`);
+  const t = o.trigger as { type?: unknown; value?: unknown } | undefined;
+  if (t?.type !== "input_tokens" || !Number.isInteger(t.value) || (t.value as number) < COMPACTION_MIN_TRIGGER) v.push("added edit: trigger");
+  else if (Object.keys(t).length !== 2) v.push("added edit: trigger members");
   return v;
 }

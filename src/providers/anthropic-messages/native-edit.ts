@@ -1,7 +1,8 @@
 /**
  * The native mechanism's request edit for Anthropic Messages (pure; DESIGN §2 "Two mechanisms,
  * one decision"): Sluice forwards the history byte for byte and inserts one server-side
- * `clear_tool_uses_20250919` edit into `context_management.edits`, after the client's own edits
+ * `clear_tool_uses_20250919` edit (or, on a summarising step at level `rewrite`, one
+ * `compact_20260112` edit) into `context_management.edits`, after the client's own edits
  * (the documented rule: `clear_thinking_20251015` stays first). Nothing is re-serialised: the edit
  * is the only inserted text (with its separator), every other byte is the client's.
  *
@@ -40,9 +41,23 @@ export interface NativeClearEdit {
   clear_tool_inputs: false;
 }
 
+/**
+ * The server-side compaction edit Sluice adds on its summarising step (src/core/policy/native-compaction.ts;
+ * @anthropic-ai/sdk BetaCompact20260112Edit): only `trigger`, so the provider's defaults hold for
+ * everything else (no `pause_after_compaction`: the answer continues after the summary; no
+ * `instructions`: the provider's own summarisation prompt).
+ */
+export interface NativeCompactEdit {
+  type: "compact_20260112";
+  trigger: { type: "input_tokens"; value: number };
+}
+
+/** The beta the compaction edit needs in `anthropic-beta` (platform.claude.com build-with-claude/compaction). */
+export const COMPACTION_BETA = "compact-2026-01-12";
+
 /** The rendered edit and what it stands for. */
 export interface NativeRender {
-  edit: NativeClearEdit;
+  edit: NativeClearEdit | NativeCompactEdit;
   /** C: leading clearable tool uses the ledger removed (what the provider should report as cleared_tool_uses). */
   cleared: number;
   /** Clearable tool uses in the request (client `tool_use` blocks whose tool is not excluded). */
@@ -56,14 +71,23 @@ const CLEARED_KINDS = new Set(["drop_result", "drop_pair"]);
 
 /**
  * The edit for `plan` over the request (`bytes`, `root` as scanned), or null when the plan
- * clears no leading tool use (nothing to send). Throws AnthropicShapeError on a malformed history.
+ * clears no leading tool use (nothing to send). With `params.compact` (the summarising step), the
+ * compaction edit alone, clearing nothing: the summary covers the whole history, and a clearing
+ * before it would change what the trigger counts. Tool uses before the history's last `compaction`
+ * block are not counted: the provider drops every block before it. Throws AnthropicShapeError on a
+ * malformed history.
  */
 export function renderNativeEdit(bytes: Uint8Array, root: JsonNode, plan: EditPlan, params: NativeParams): NativeRender | null {
+  if (params.compact !== undefined) {
+    const edit: NativeCompactEdit = { type: "compact_20260112", trigger: { type: "input_tokens", value: params.compact.trigger_tokens } };
+    return { edit, cleared: 0, clearable: 0, cleared_ids: [] };
+  }
   const excluded = new Set(params.exclude_tools);
   const ids: string[] = [];
   for (const m of locateHistory(bytes, root).messages) {
     if (m.role !== "assistant") continue;
     for (const b of m.blocks) {
+      if (b.kind === "compaction") ids.length = 0;
       if (b.kind !== "tool_use") continue;
       const name = getMember(b.node, "name");
       const field = `messages[${m.index}].content[${b.index}]`;
@@ -101,7 +125,7 @@ const encoder = new TextEncoder();
  * absent). One contiguous insertion; every other byte is unchanged. Throws NativeInsertError when
  * `context_management` or its `edits` is present but not an object / array (e.g. `null`).
  */
-export function insertNativeEdit(bytes: Uint8Array, root: JsonNode, edit: NativeClearEdit): Uint8Array {
+export function insertNativeEdit(bytes: Uint8Array, root: JsonNode, edit: NativeClearEdit | NativeCompactEdit): Uint8Array {
   if (root.type !== "object") throw new NativeInsertError("body", "expected an object");
   const e = JSON.stringify(edit);
   const cm = getMember(root, "context_management");

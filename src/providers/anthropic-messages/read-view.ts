@@ -3,7 +3,8 @@
  * then one walk of `messages`: message summaries with identity hashes, tool pairs with byte
  * positions, orphans, locks, and the server-managed flag (DESIGN §6: a client edit that clears
  * tool uses or compacts (../shared/client-context-management.ts), or a `compaction` block →
- * Sluice edits nothing; a thinking-only edit does not stop compaction).
+ * Sluice edits nothing, unless the session caused the block: src/core/policy/native-compaction.ts
+ * viewFromCompaction, with `compaction_message`; a thinking-only edit does not stop compaction).
  *
  * Pairing rule (Anthropic): a `tool_use` in assistant message i is answered by a `tool_result`
  * with the same id in message i+1, which must be a user message. Anything else is an orphan.
@@ -32,9 +33,11 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
   const msgs = history.messages;
 
   // 1. Server-managed history: a client edit doing what Sluice does, or any compaction block.
-  const serverManaged =
-    anthropicContextManagementReason(bytes, getMember(root, "context_management")) ??
-    (msgs.some((m) => m.blocks.some((b) => b.kind === "compaction")) ? "compaction" : null);
+  // A block alone may be Sluice's own server-side compaction: the session decides
+  // (src/core/policy/native-compaction.ts viewFromCompaction), so its pairs carry their own locks.
+  const compactionMessage = msgs.findLast((m) => m.blocks.some((b) => b.kind === "compaction"))?.index;
+  const clientEdit = anthropicContextManagementReason(bytes, getMember(root, "context_management"));
+  const serverManaged = clientEdit ?? (compactionMessage !== undefined ? "compaction" : null);
 
   // 2. Messages: turn index, identity hash over non-tool parts, counts, estimates.
   const messages: MessageInfo[] = [];
@@ -104,7 +107,7 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
 
   // 3. Pairs and orphans.
   const { pairs, orphans } = pairBlocks(bytes, msgs, {
-    serverManaged,
+    serverManaged: clientEdit,
     lastAssistant,
     lastThinking: modelChecksThinkingPrefix(model) ? lastThinking : -1,
     messages,
@@ -122,6 +125,7 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
     orphans,
     turn_count: assistantsBefore,
     server_managed: serverManaged,
+    ...(compactionMessage !== undefined ? { compaction_message: compactionMessage } : {}),
   };
   const view: ConversationView = lazyField(fields, "est_tokens", () => messages.reduce((t, m) => t + m.est_tokens, 0) + estimateTokensOfSlice(bytes, 0, mn.start) + estimateTokensOfSlice(bytes, mn.end, bytes.length));
   const resultRanges = pairs.map((p) => {

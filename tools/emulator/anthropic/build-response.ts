@@ -1,7 +1,9 @@
 /**
  * Builds Messages API answers (pure): the JSON `message` object and its SSE stream
  * (message_start → content_block_start/delta/stop per block → message_delta with usage →
- * message_stop; platform.claude.com/docs/en/build-with-claude/streaming).
+ * message_stop; platform.claude.com/docs/en/build-with-claude/streaming). A `compaction` block
+ * streams as one `compaction_delta` (SDK BetaCompactionContentBlockDelta); the usage's
+ * `iterations`, when present, come in the final `message_delta`.
  */
 import { countTokens } from "../shared/count-tokens";
 import { isObject, prop, str, type Json, type JsonObject } from "../shared/json";
@@ -15,6 +17,8 @@ export interface AnthropicUsage {
   cache_read_input_tokens: number;
   cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
   output_tokens: number;
+  /** Present when a compaction ran: the compaction iteration, then the answer's (SDK BetaIterationsUsage). */
+  iterations?: JsonObject[];
 }
 
 /** Content blocks of a recorded reply: a message object `{role, content}`, a content array, or a string. */
@@ -64,6 +68,9 @@ export function streamMessage(message: JsonObject): SseEvent[] {
       start = { type: "thinking", thinking: "", signature: "" };
       for (const t of chunkText(str(block, "thinking") ?? "")) deltas.push({ type: "thinking_delta", thinking: t });
       deltas.push({ type: "signature_delta", signature: str(block, "signature") ?? "" });
+    } else if (type === "compaction") {
+      start = { type: "compaction", content: null, encrypted_content: null };
+      deltas.push({ type: "compaction_delta", content: str(block, "content") ?? null, encrypted_content: str(block, "encrypted_content") ?? null });
     } else if (type === "tool_use") {
       start = { type: "tool_use", id: str(block, "id") ?? "", name: str(block, "name") ?? "", input: {} };
       for (const t of chunkText(JSON.stringify(prop(block, "input") ?? {}))) deltas.push({ type: "input_json_delta", partial_json: t });
@@ -80,6 +87,7 @@ export function streamMessage(message: JsonObject): SseEvent[] {
         cache_creation_input_tokens: usage.cache_creation_input_tokens,
         cache_read_input_tokens: usage.cache_read_input_tokens,
         output_tokens: usage.output_tokens,
+        ...(usage.iterations === undefined ? {} : { iterations: usage.iterations as unknown as Json[] }),
       },
       ...(context_management === undefined ? {} : { context_management }),
     }),

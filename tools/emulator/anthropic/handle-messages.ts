@@ -3,8 +3,10 @@
  * 1. validate the request as the client sent it (./validate-messages.ts), preserved thinking's
  *    prefix check included;
  * 2. build the emulator's copy: thinking blocks dropped by `drop_block` or model binding removed,
- *    then `context_management` edits applied (./apply-context-edits.ts);
- * 3. apply the prompt cache to the copy and bill it;
+ *    the history read from its last compaction block on, then `context_management` edits applied
+ *    (./apply-context-edits.ts, ./apply-compaction.ts);
+ * 3. apply the prompt cache to the copy and bill it (a compaction that fires: its own iteration
+ *    over the copy, then the answer's over the compacted copy; both billed, both in `iterations`);
  * 4. answer with the recorded reply, its thinking blocks bound to the prefix the client sent
  *    (empty thinking text with `display: "omitted"`), `context_management.applied_edits` when the
  *    request has `context_management`, and `input_transformations` with the binding beta.
@@ -16,6 +18,7 @@ import { isObject, prop, str, type Json, type JsonObject } from "../shared/json"
 import { anthropicPrice } from "../shared/prices";
 import { formatSse } from "../shared/sse";
 import { applyContextEdits } from "./apply-context-edits";
+import { compactedCopy, compactionFor, fromLastCompaction } from "./apply-compaction";
 import { buildMessage, outputTokens, replyContent, streamMessage, type AnthropicUsage } from "./build-response";
 import { segmentAnthropicPrompt } from "./segment-prompt";
 import { bindReply, BINDING_BETA, withoutBlocks } from "./thinking-binding";
@@ -35,6 +38,11 @@ function answerContent(call: Call, prefixChecked: boolean): Json[] {
   return bound.content;
 }
 
+/** One iteration's usage counts from its cache outcome (SDK BetaMessageIterationUsage / BetaCompactionIterationUsage fields). */
+function iterationUsage(c: { uncached: number; read: number; write5m: number; write1h: number }, output: number) {
+  return { input_tokens: c.uncached, cache_creation_input_tokens: c.write5m + c.write1h, cache_read_input_tokens: c.read, output_tokens: output };
+}
+
 export function handleMessages(call: Call): HandlerResult {
   const verdict = validateMessagesRequest(call.body, call.headers, {
     issuedThinking: call.key.issuedThinking,
@@ -44,25 +52,25 @@ export function handleMessages(call: Call): HandlerResult {
   const body = call.body as JsonObject;
   const model = str(body, "model")!;
   const price = anthropicPrice(model);
-  const edited = applyContextEdits(withoutBlocks(body, verdict.dropped) as JsonObject);
-  const cache = applyBreakpointCache(segmentAnthropicPrompt(edited.body), call.key.cache, call.now, {
-    lookbackBlocks: ANTHROPIC_LOOKBACK_BLOCKS,
-    minTokens: price.minCacheTokens,
-  });
-  const content = answerContent(call, verdict.prefixChecked);
-  for (const b of content) {
+  const edited = applyContextEdits(fromLastCompaction(withoutBlocks(body, verdict.dropped) as JsonObject));
+  const cacheOf = (copy: JsonObject) => applyBreakpointCache(segmentAnthropicPrompt(copy), call.key.cache, call.now, { lookbackBlocks: ANTHROPIC_LOOKBACK_BLOCKS, minTokens: price.minCacheTokens });
+  const segments = segmentAnthropicPrompt(edited.body);
+  const compaction = compactionFor(edited.body, segments.reduce((n, b) => n + b.tokens, 0));
+  // A compaction reads the whole copy in its own iteration; the answer then reads the compacted copy.
+  const summaryCache = compaction ? cacheOf(edited.body) : null;
+  const cache = cacheOf(compaction ? compactedCopy(edited.body, compaction.block) : edited.body);
+  const answer = answerContent(call, verdict.prefixChecked);
+  for (const b of answer) {
     const k = ["thinking", "redacted_thinking"].includes(str(b, "type") ?? "") ? thinkingKey(b) : undefined;
-    if (k !== undefined) call.key.issuedThinking.set(k, canonicalContent(content));
+    if (k !== undefined) call.key.issuedThinking.set(k, canonicalContent(answer));
   }
-  const output = outputTokens(content);
-  const usage: AnthropicUsage = {
-    input_tokens: cache.uncached,
-    cache_creation_input_tokens: cache.write5m + cache.write1h,
-    cache_read_input_tokens: cache.read,
-    cache_creation: { ephemeral_5m_input_tokens: cache.write5m, ephemeral_1h_input_tokens: cache.write1h },
-    output_tokens: output,
-  };
-  const billed = { uncached: cache.uncached, cacheRead: cache.read, cacheWrite5m: cache.write5m, cacheWrite1h: cache.write1h, output };
+  const content = compaction ? [compaction.block, ...answer] : answer;
+  const output = outputTokens(answer);
+  const usage: AnthropicUsage = { ...iterationUsage(cache, output), cache_creation: { ephemeral_5m_input_tokens: cache.write5m, ephemeral_1h_input_tokens: cache.write1h } };
+  const summaryOutput = compaction ? outputTokens([compaction.block]) : 0;
+  if (summaryCache) usage.iterations = [{ type: "compaction", ...iterationUsage(summaryCache, summaryOutput) }, { type: "message", ...iterationUsage(cache, output) }];
+  const both = (k: "uncached" | "read" | "write5m" | "write1h") => cache[k] + (summaryCache?.[k] ?? 0);
+  const billed = { uncached: both("uncached"), cacheRead: both("read"), cacheWrite5m: both("write5m"), cacheWrite1h: both("write1h"), output: output + summaryOutput };
   const extras: JsonObject = {};
   if (isObject(body.context_management)) extras.context_management = { applied_edits: edited.applied_edits as unknown as Json[] };
   if (anthropicBetas(call.headers).includes(BINDING_BETA)) extras.input_transformations = verdict.dropped as unknown as Json[];

@@ -33,6 +33,8 @@ export function renderBlock(block: Json): { text: string; media: number } {
       return { text: str(block, "thinking") ?? "", media: 0 };
     case "redacted_thinking":
       return { text: "", media: 0 };
+    case "compaction":
+      return { text: str(block, "content") ?? "", media: 0 };
     case "tool_use":
       return { text: (str(block, "name") ?? "") + JSON.stringify(prop(block, "input") ?? {}), media: 0 };
     case "tool_result": {

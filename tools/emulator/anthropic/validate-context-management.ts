@@ -1,20 +1,20 @@
 /**
  * Validates a Messages request's `context_management` the way the API does (pure): the beta
- * `context-management-2025-06-27` is required, `edits` holds `clear_tool_uses_20250919`,
- * `clear_thinking_20251015` (first when combined) and `compact_20260112` edits, and each
+ * `context-management-2025-06-27` (or, for compaction, `compact-2026-01-12`) is required, `edits`
+ * holds `clear_tool_uses_20250919`, `clear_thinking_20251015` (first when combined) and
+ * `compact_20260112` edits (which need `compact-2026-01-12`: ./apply-compaction.ts), and each
  * parameter has the SDK's shape (`@anthropic-ai/sdk` BetaClearToolUses20250919Edit,
- * BetaClearThinking20251015Edit). Errors name the field, pydantic-style like the API's other
+ * BetaClearThinking20251015Edit, BetaCompact20260112Edit). Errors name the field, pydantic-style like the API's other
  * validation messages; the exact wording of these messages is not published (not verified).
  */
 import { anthropicInvalid, type Rejection } from "../shared/errors";
 import { isObject, type Json, type JsonObject } from "../shared/json";
+import { checkCompactEdit, COMPACT, COMPACTION_BETA } from "./apply-compaction";
 
 /** Beta that turns on server-side context editing (platform.claude.com/docs/en/build-with-claude/context-editing). */
 export const CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27";
 export const CLEAR_TOOL_USES = "clear_tool_uses_20250919";
 export const CLEAR_THINKING = "clear_thinking_20251015";
-/** Server-side compaction edit: accepted, not emulated (the emulator never summarises). */
-export const COMPACT = "compact_20260112";
 
 const TOOL_USES_KEYS = new Set(["type", "trigger", "keep", "clear_at_least", "exclude_tools", "clear_tool_inputs"]);
 const THINKING_KEYS = new Set(["type", "keep"]);
@@ -61,7 +61,7 @@ function checkThinkingEdit(e: JsonObject, at: string): string | null {
 export function validateContextManagement(body: JsonObject, betas: readonly string[]): Rejection | null {
   const cm = body.context_management;
   if (cm === undefined || cm === null) return null;
-  if (!betas.includes(CONTEXT_MANAGEMENT_BETA)) return anthropicInvalid("context_management: Extra inputs are not permitted");
+  if (!betas.includes(CONTEXT_MANAGEMENT_BETA) && !betas.includes(COMPACTION_BETA)) return anthropicInvalid("context_management: Extra inputs are not permitted");
   if (!isObject(cm)) return anthropicInvalid("context_management: Input should be a valid dictionary or object");
   for (const k of Object.keys(cm)) if (k !== "edits") return anthropicInvalid(`context_management.${k}: Extra inputs are not permitted`);
   if (cm.edits === undefined) return null;
@@ -79,7 +79,7 @@ export function validateContextManagement(body: JsonObject, betas: readonly stri
         err = i === 0 ? checkThinkingEdit(e, at) : `${at}.type: \`${CLEAR_THINKING}\` must be the first edit in \`context_management.edits\``;
         break;
       case COMPACT:
-        err = null;
+        err = checkCompactEdit(e, at, betas);
         break;
       default:
         err = `${at}.type: Input tag '${String(e.type)}' found using 'type' does not match any of the expected tags: '${CLEAR_TOOL_USES}', '${CLEAR_THINKING}', '${COMPACT}'`;
