@@ -15,6 +15,7 @@ const SLOW = [
   "test/unit/load-do-state.test.ts",
   "test/unit/config/config-check.test.ts",
   "test/unit/engines/reference-engine.test.ts",
+  "test/unit/replay-rewrite-corpus.test.ts",
 ];
 
 /**
