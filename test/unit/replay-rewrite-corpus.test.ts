@@ -43,7 +43,7 @@ describe("replay at the rewrite level, on a corpus session", () => {
     });
     const run = out.runs.find((r) => r.strategy === "sluice-rewrite")!;
     expect(run.calls.filter((c) => c.rejected !== null)).toEqual([]);
-    const summarised = run.calls.flatMap((c, i) => (c.summaries ? [[i + 1, c.summaries.written, c.summaries.failed, c.summaries.cost_usd, /tier=(\w+); step=(\d+)/.exec(c.note ?? "")?.slice(1)]] : []));
+    const summarised = run.calls.flatMap((c, i) => (c.summaries && c.summaries.written + c.summaries.failed > 0 ? [[i + 1, c.summaries.written, c.summaries.failed, c.summaries.cost_usd, /tier=(\w+); step=(\d+)/.exec(c.note ?? "")?.slice(1)]] : []));
     expect(summarised).toEqual([
       [43, 1, 0, 0, ["auto", "2"]],
       [69, 1, 0, 0, ["auto", "3"]],

@@ -117,7 +117,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     const facts = encodeStepFacts(stepFactsFor(prepared, config, requestHeaders, previous));
     const stepped = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET_TRACE }, { session_id: id, facts, config, mode, correlation_id, now_ms: call.time_ms });
     const written = await writeSummaries(stepped, { parsed: prepared.parsed, adapter: prepared.adapter, config, env: process.env, deadline_ms: config.summarizer?.timeout_ms ?? 0 });
-    const decision = decideForward(prepared, body, written.out, mode, correlation_id, placeholderOptionsOf(config));
+    const decision = decideForward(prepared, body, written.out, mode, correlation_id, placeholderOptionsOf(config), config.guarantee_level);
     if (written.summaries.length > 0) decision.report.summaries = written.summaries;
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
     const counted = settleLedger(host.store, { outcome: decision.report, usage: null, estimated_input_tokens: 0 });
@@ -132,7 +132,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
       store.flush();
       return { without_usd: d.without_usd, with_usd: d.with_usd, removals: counted.removals, removals_mentioned: counted.removals_mentioned, removals_deterministic: counted.removals_deterministic };
     };
-    const summaries = summaryFiguresOf(decision.report.summaries);
+    const summaries = summaryFiguresOf(decision.report.summaries, config.guarantee_level === "rewrite");
     return { body: decision.body, info: { engine_cost_usd: summaries?.cost_usd ?? 0, note: decision.note, ...(summaries ? { summaries } : {}) }, settle, ...(set ? { headers: set } : {}) };
   };
 
@@ -151,9 +151,9 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
   };
 }
 
-/** The figures of a report's written summaries (level rewrite), or undefined when it wrote none. */
-function summaryFiguresOf(summaries: readonly WrittenSummary[] | undefined): SummaryFigures | undefined {
-  if (summaries === undefined || summaries.length === 0) return undefined;
+/** The figures of a report's written summaries: zeros at level rewrite when it wrote none, undefined below that level (nothing to measure). */
+function summaryFiguresOf(summaries: readonly WrittenSummary[] | undefined, rewrite: boolean): SummaryFigures | undefined {
+  if (summaries === undefined || summaries.length === 0) return rewrite ? { written: 0, failed: 0, cost_usd: 0 } : undefined;
   const written = summaries.filter((w) => w.ok);
   return { written: written.length, failed: summaries.length - written.length, cost_usd: summariesCostUsd(summaries) };
 }
