@@ -11,7 +11,7 @@ import { CORE_DEFAULTS, compact } from "../../src/core/policy/compact";
 import { EMPTY_LEDGER, ledgerKey, reapplyLedger, type Ledger } from "../../src/core/policy/ledger";
 import { eligiblePairs } from "../../src/core/policy/take-step";
 import { savedTokens } from "../../src/core/policy/estimate-savings";
-import { pickStretch } from "../../src/core/tiers/pick-stretch";
+import { pickStretch, pickStretches } from "../../src/core/tiers/pick-stretch";
 import type { CoreConfig, TierContext } from "../../src/core/policy/types";
 import type { ConversationView } from "../../src/core/view/types";
 import { factsOf, lines, makeView, type MessageSpec } from "../support/make-view";
@@ -56,6 +56,38 @@ describe("pickStretch", () => {
   it("no run long enough: nothing", () => {
     const c = ctx(session(), { preserve_recent_turns: 9 });
     expect(pickStretch(c.view, eligiblePairs(c, new Set()))).toEqual([]);
+  });
+});
+
+describe("pickStretches", () => {
+  it("stretch after stretch over what the last one left: t1–t3, t5–t8, t9–t12 with at most 4 pairs each", () => {
+    const c = ctx(session(), { preserve_recent_turns: 0 });
+    const got = pickStretches(c.view, eligiblePairs(c, new Set()), { min: 3, max: 4 });
+    expect(got.filter((p) => p.action.kind === "summarize").map((p) => p.action)).toEqual([
+      { kind: "summarize", covers: ["t1", "t2", "t3"], text: null },
+      { kind: "summarize", covers: ["t5", "t6", "t7", "t8"], text: null },
+      { kind: "summarize", covers: ["t9", "t10", "t11", "t12"], text: null },
+    ]);
+    expect(got.length).toBe(11);
+  });
+});
+
+describe("session_memory at level rewrite", () => {
+  const complete = (config: Partial<CoreConfig>): TierContext => {
+    const c = ctx(session(), { guarantee_level: "rewrite", ...config });
+    return { ...c, pressure: { ...c.pressure, session_complete: true } };
+  };
+  it("summaries stand for the old history: t5–t9 summarised, the pairs no stretch holds (t0–t3) dropped whole, t4 (locked) kept", () => {
+    const r = compact(complete({}));
+    expect(r.tier).toBe("session_memory");
+    const a = r.plan.actions;
+    expect(a.t5).toEqual({ kind: "summarize", covers: ["t5", "t6", "t7", "t8", "t9"], text: null });
+    expect(["t0", "t1", "t2", "t3", "t6", "t7", "t8", "t9"].map((id) => a[id]!.kind)).toEqual(Array(8).fill("drop_pair"));
+    expect([a.t4, a.t10]).toEqual([undefined, undefined]);
+  });
+  it("under the native mechanism (no summary can be written) every eligible pair is dropped", () => {
+    const r = compact(complete({ mechanism: "native" }));
+    expect(Object.values(r.plan.actions).some((x) => x.kind === "summarize")).toBe(false);
   });
 });
 

@@ -54,3 +54,20 @@ export function pickStretch(view: StepFacts, eligible: readonly PairFacts[], bou
   const covers = run.map((p) => p.id);
   return run.map((pair, i) => ({ pair, action: i === 0 ? { kind: "summarize", covers, text: null } : { kind: "drop_pair" } }));
 }
+
+/**
+ * Every stretch of `eligible`, oldest first: pickStretch, then again over the pairs it left,
+ * until no run is long enough (session_memory at level `rewrite`, which keeps summaries of the
+ * whole old history: DESIGN §3, §7 archival summaries of closed stretches, ~20 turns each).
+ */
+export function pickStretches(view: StepFacts, eligible: readonly PairFacts[], bounds: { min: number; max: number } = { min: MIN_STRETCH_PAIRS, max: MAX_STRETCH_PAIRS }): Proposal[] {
+  const out: Proposal[] = [];
+  let left = [...eligible];
+  for (;;) {
+    const stretch = pickStretch(view, left, bounds);
+    if (stretch.length === 0) return out;
+    out.push(...stretch);
+    const taken = new Set(stretch.map((p) => p.pair.id));
+    left = left.filter((p) => !taken.has(p.id));
+  }
+}
