@@ -62,6 +62,8 @@ export interface RunOptions {
   reportDir: string;
   settings?: readonly ClientSetting[];
   log?: (line: string) => void;
+  /** A COMPACTION_CONFIG block (JSON text) for the gateway, e.g. a guarantee level; absent: defaults. */
+  compactionConfig?: string;
 }
 
 const apiOf = (s: ClientSetting): ClientApi => (s === "codex" || s === "codex-builtin" ? "openai-responses" : "anthropic");
@@ -76,7 +78,7 @@ export async function runE2e(opts: RunOptions): Promise<E2eReport> {
   let dev: Awaited<ReturnType<typeof startWranglerDev>> | undefined;
   let proxy: Awaited<ReturnType<typeof startRecordProxy>> | undefined;
   try {
-    dev = await startWranglerDev({ vars: { SLUICE_COMPACTION: "1", ANTHROPIC_BASE_URL: upstream.url, OPENAI_BASE_URL: upstream.url } });
+    dev = await startWranglerDev({ vars: { SLUICE_COMPACTION: "1", ANTHROPIC_BASE_URL: upstream.url, OPENAI_BASE_URL: upstream.url, ...(opts.compactionConfig ? { COMPACTION_CONFIG: opts.compactionConfig } : {}) } });
     proxy = await startRecordProxy(dev.url);
     log(`upstream ${upstream.url}, sluice ${dev.url}, proxy ${proxy.url}`);
     const sessions: SessionReport[] = [];
