@@ -33,6 +33,11 @@ export interface SessionFigures {
   other_forwarded: Record<string, number>;
   /** Responses whose `x-sluice-compaction` names a step taken (`step=<n>`). */
   steps: number;
+  /** Steps by tier (`tier=<t>` of the headers that name a step), e.g. `{ auto: 2, micro: 1 }`. */
+  step_tiers: Record<string, number>;
+  /** Level rewrite: the marked summary blocks (`[sluice: summary of …`) in the last forwarded chat body; server-side compaction edits (`compact_20260112`) over all forwarded chat bodies. */
+  summary_blocks_last: number;
+  compaction_edits: number;
   /** `x-sluice-compaction` values, counted by kind (numbers dropped). */
   compaction_headers: Record<string, number>;
   /** Sums over chat requests, bytes as on the wire. */
@@ -92,6 +97,25 @@ function isMainLoop(api: ClientApi, body: Json): boolean {
 }
 
 /** The figures of a session. */
+/** The summary block's fixed start (src/core/plan/summary-block.ts) and the server-side compaction edit's type. */
+const SUMMARY_HEADER = "[sluice: summary of ";
+const COMPACT_EDIT = '"compact_20260112"';
+
+function occurrences(text: string, needle: string): number {
+  return text.split(needle).length - 1;
+}
+
+/** Steps by tier: the `tier=` of every header that names a step. */
+function stepTiers(headers: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const h of headers) {
+    if (!/(^|; )step=\d+/.test(h)) continue;
+    const tier = /(?:^|; )tier=(\w+)/.exec(h)?.[1] ?? "unknown";
+    out[tier] = (out[tier] ?? 0) + 1;
+  }
+  return out;
+}
+
 export function analyzeSession(rec: SessionRecording): SessionFigures {
   const sent = rec.sent.filter(isChat);
   const bySeq = new Map(rec.forwarded.map((f) => [f.headers[SEQ_HEADER], f]));
@@ -130,6 +154,9 @@ export function analyzeSession(rec: SessionRecording): SessionFigures {
     validation_messages: rejected.slice(0, 3).map((r) => (r.rejection ?? "").slice(0, 300)),
     other_forwarded: other,
     steps: kinds.step ?? 0,
+    step_tiers: stepTiers(headers),
+    summary_blocks_last: last ? occurrences(forwardedOf(last)?.body ?? "", SUMMARY_HEADER) : 0,
+    compaction_edits: sent.filter((s) => (forwardedOf(s)?.body ?? "").includes(COMPACT_EDIT)).length,
     compaction_headers: kinds,
     bytes_sent: sent.reduce((n, s) => n + s.bytes, 0),
     bytes_forwarded: sent.reduce((n, s) => n + (forwardedOf(s)?.bytes ?? 0), 0),

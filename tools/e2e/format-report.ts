@@ -14,9 +14,9 @@ const tally = (t: Record<string, number>) => Object.entries(t).map(([k, v]) => `
 /** The sessions table, the checks table and the clients' inventory. */
 export function formatReport(r: E2eReport): string {
   const sessions = table(
-    ["setting", "mode", "done", "requests", "steps", "sent", "forwarded", "last sent→fwd", "4xx", "refs", "dangling", "prefix≠", "billed input", "input $", "ws", "other upstream", "x-sluice-compaction"],
+    ["setting", "mode", "done", "requests", "steps", "step tiers", "summaries", "compact edits", "sent", "forwarded", "last sent→fwd", "4xx", "refs", "dangling", "prefix≠", "billed input", "input $", "ws", "other upstream", "x-sluice-compaction"],
     r.sessions.map((s) => [
-      s.setting, s.mode, s.completed ? "yes" : "NO", String(s.figures.requests), String(s.figures.steps), kb(s.figures.bytes_sent), kb(s.figures.bytes_forwarded),
+      s.setting, s.mode, s.completed ? "yes" : "NO", String(s.figures.requests), String(s.figures.steps), tally(s.figures.step_tiers) || "—", String(s.figures.summary_blocks_last), String(s.figures.compaction_edits), kb(s.figures.bytes_sent), kb(s.figures.bytes_forwarded),
       `${kb(s.figures.last_bytes_sent)}→${kb(s.figures.last_bytes_forwarded)}`, String(s.figures.validation_errors), String(s.figures.reference_replies),
       String(s.figures.dangling_references), String(s.figures.prefix_changes_outside_steps), String(s.billed.input_tokens), s.billed.input_cost_usd.toFixed(4), s.websocket.attempts === 0 ? "0" : `${s.websocket.attempts} (${tally(s.websocket.statuses)}, ≤${s.websocket.max_answer_ms} ms)`, tally(s.figures.other_forwarded), tally(s.figures.compaction_headers),
     ]),
