@@ -93,6 +93,9 @@ export function providerKeyOf(headers: Headers): string | null {
  * client's credential when it sent one: two API keys opening the same conversation are two
  * sessions (their stats, alarms and tiers never mix; found by the fresh-user pass of
  * 2026-12-01). The credential enters as its own 64-bit hash, so the id reveals nothing of it.
+ * It is the header value as sent (`Bearer ` included; the project key uses providerKeyOf): a
+ * client sends its key one way throughout a session, and hashing it otherwise would change the
+ * id of every session that is under way.
  */
 export function fingerprint(provider: Provider, bytes: Uint8Array, root: JsonNode, credential: string | null = null): string {
   const parts: Uint8Array[] = [];
