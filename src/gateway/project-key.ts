@@ -26,7 +26,7 @@ const ENVIRONMENT_CWD = /<environment_context>[\s\S]*?<cwd>\s*([^<\n]+?)\s*<\/cw
 
 /**
  * History items read for a stated directory: clients state it at the conversation's start
- * (Codex 0.60: the first input item; later versions put a developer item and the AGENTS.md item
+ * (Codex 0.60: the first input item; the Codex the e2e runs record puts a developer item
  * before it), so a long history is never scanned.
  */
 const MAX_ITEMS_SCANNED = 8;
