@@ -80,10 +80,22 @@ export function credentialOf(headers: Headers): string | null {
 }
 
 /**
+ * The API key itself: credentialOf without an `Authorization` header's `Bearer ` scheme, or null
+ * when none is sent or it is empty. One key sent as `x-api-key: K` or as `Authorization: Bearer K`
+ * gives the same value, so it names one caller (project key, rate-limit caller id).
+ */
+export function providerKeyOf(headers: Headers): string | null {
+  return credentialOf(headers)?.replace(/^bearer\s+/i, "") || null;
+}
+
+/**
  * Hash of the raw bytes of model, system prompt and the first user message, and of the
  * client's credential when it sent one: two API keys opening the same conversation are two
  * sessions (their stats, alarms and tiers never mix; found by the fresh-user pass of
  * 2026-12-01). The credential enters as its own 64-bit hash, so the id reveals nothing of it.
+ * It is the header value as sent (`Bearer ` included; the project key uses providerKeyOf): a
+ * client sends its key one way throughout a session, and hashing it otherwise would change the
+ * id of every session that is under way.
  */
 export function fingerprint(provider: Provider, bytes: Uint8Array, root: JsonNode, credential: string | null = null): string {
   const parts: Uint8Array[] = [];

@@ -3,7 +3,7 @@
  * caller id the rate limit counts by.
  *
  * - Provider credential: the first of `x-api-key` (Anthropic), `Authorization` (OpenAI, Claude
- *   Code OAuth), `api-key` (Azure OpenAI) — session-id.ts `credentialOf` — without a `Bearer `
+ *   Code OAuth), `api-key` (Azure OpenAI) — session-id.ts `providerKeyOf` — without a `Bearer `
  *   scheme. Empty values count as absent.
  * - Gateway key: the `x-sluice-key` header.
  * - Caller id: "g:" + SHA-256 hex of the gateway key when one is sent, else "p:" + SHA-256 hex of
@@ -11,7 +11,7 @@
  */
 import { GATEWAY_KEY_HEADER } from "../../config/client-auth-config";
 import { sha256Hex } from "../../core/audit/digest";
-import { credentialOf } from "../../gateway/session-id";
+import { providerKeyOf } from "../../gateway/session-id";
 
 export interface Credentials {
   providerKey: string | null;
@@ -30,9 +30,9 @@ export type CallerVariables = { caller: Caller };
 
 /** The credentials in `headers`. */
 export function credentialsOf(headers: Headers): Credentials {
-  const providerKey = credentialOf(headers)?.replace(/^bearer\s+/i, "") ?? "";
+  const providerKey = providerKeyOf(headers);
   const gatewayKey = headers.get(GATEWAY_KEY_HEADER)?.trim() ?? "";
-  return { providerKey: providerKey || null, gatewayKey: gatewayKey || null };
+  return { providerKey, gatewayKey: gatewayKey || null };
 }
 
 /** The caller for `credentials` (hashes computed once per request; a fingerprint is what `printf '%s' "$KEY" | sha256sum` prints). */
