@@ -32,6 +32,7 @@ import { consoleTrace, recordTierEvent, type TraceSink } from "../core/trace/rec
 import { noteLedgerStep } from "./savings-ledger";
 import { sessionMemoryBlock, type ProjectMemorySource } from "./memory-inject";
 import { viewFromCompaction } from "../core/policy/native-compaction";
+import { resolveMechanism } from "../core/policy/resolve-mechanism";
 import { advanceCompactionState } from "./native-compaction-state";
 
 /** Everything runStep needs from its host. */
@@ -116,7 +117,8 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   noteMemoryDraft(store, facts, config, input.project_key);
   // First call only: one RPC to the project's MemoryObject, and only when the block can go
   // (compact mode, spliced not native, a place in the request); later calls read the kept block.
-  const can_claim = input.memory_placeable === true && input.mode === "compact" && out.native === undefined;
+  // Native is the session's mechanism (its model), not only this step's: a none tier carries no `native`.
+  const can_claim = input.memory_placeable === true && input.mode === "compact" && resolveMechanism(config.mechanism, facts.provider, facts.model) === "splice";
   const block = await sessionMemoryBlock(store, deps.memory, { config, project_key: input.project_key, session_id: input.session_id, now_ms, calls: state.calls, can_claim });
   if (block !== null) {
     out.memory_block = block.text;
