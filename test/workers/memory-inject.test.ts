@@ -6,7 +6,9 @@
  * (same caller, same working directory in the system prompt) forwards exactly the block directly
  * after its first user message, and its second request carries the same bytes at the same place;
  * session C of the project gets nothing (each map goes to one session); off (the default) nothing
- * is written.
+ * is written. A session whose first request has no place for the block (Claude Code's own system
+ * message after the first user message), a native-mechanism model's session and a measured one
+ * forward nothing and leave the map for the next session that can carry it.
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
