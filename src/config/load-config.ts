@@ -114,9 +114,14 @@ function collectWarnings(c: CompactionConfig, mode: CompactionMode, env: ConfigE
   if (mode !== "off" && c.summarizer?.api_key_env != null && !isSet(c.summarizer.api_key_env)) {
     out.push(`summarizer.api_key_env names ${c.summarizer.api_key_env}, which is not set: summaries will fail (no tier uses the summariser yet, so no request changes)`);
   }
-  if (c.memory_inject && (c.guarantee_level !== "rewrite" || c.memory_retention_seconds <= 0)) {
+  const memoryInjectActive = c.memory_inject && c.guarantee_level === "rewrite" && c.memory_retention_seconds > 0;
+  if (c.memory_inject && !memoryInjectActive) {
     out.push(`memory_inject is ignored unless guarantee_level is "rewrite" and memory_retention_seconds > 0 (got "${c.guarantee_level}" and ${c.memory_retention_seconds}): no block is written`);
   }
+  // Blocks are forwarded only in compact mode by the splice mechanism (src/do/run-step.ts claims a map only then).
+  if (memoryInjectActive && mode === "measure") out.push("memory_inject has no effect in measurement mode: no block is forwarded, no map is taken");
+  if (memoryInjectActive && c.mechanism === "native") out.push('memory_inject has no effect on Anthropic routes with mechanism "native": no block is forwarded there, no map is taken');
+  if (c.summarizer !== null && c.guarantee_level !== "rewrite") out.push(`summarizer is never called below guarantee_level "rewrite" (got "${c.guarantee_level}")`);
   if (c.engine === "remote" && c.endpoint?.startsWith("http:")) out.push("endpoint uses plain http: excerpts travel unencrypted to the remote engine");
   if (mode !== "off" && c.engine !== "heuristic" && c.api_key_env !== null && !isSet(c.api_key_env)) {
     out.push(`api_key_env names ${c.api_key_env}, which is not set: engine calls will fail open`);

@@ -1,7 +1,8 @@
 /**
  * `memory_inject`, the session side (shell; DESIGN §7, issue 29 item 4). On the session's first
- * call only, with `memory_inject` on at level `rewrite`, project memory on and a project key
- * from the gateway, the session claims its project's newest tier map left by another session
+ * call only, with `memory_inject` on at level `rewrite`, project memory on, a project key from
+ * the gateway, and only when the block would really be forwarded (`can_claim`: compact mode, the
+ * spliced mechanism, a place for it in the request), the session claims its project's newest tier map left by another session
  * (MemoryObject.claim: one extra DO-to-DO call on that call only; each map goes to one session
  * only) and renders it (../core/memory/render-memory-block.ts). The block text is kept in the
  * session's meta `memory_block` — the one piece of text this session state holds besides the
@@ -36,18 +37,19 @@ export interface SessionMemoryBlock {
 
 /**
  * The memory block this call carries: the kept one (while the config still asks for it), or on
- * the session's first call (`calls` = 1) the rendering of a newly claimed map, kept and counted.
- * Null: injection off, no project key, no map to claim, or the claim failed (counted).
+ * the session's first call (`calls` = 1) with `can_claim` the rendering of a newly claimed map,
+ * kept and counted. Null: injection off, no project key, not `can_claim` (the map stays for a
+ * later session), no map to claim, or the claim failed (counted).
  */
 export async function sessionMemoryBlock(
   store: SessionStore,
   source: ProjectMemorySource | undefined,
-  call: { config: CompactionConfig; project_key: string | undefined; session_id: string; now_ms: number; calls: number },
+  call: { config: CompactionConfig; project_key: string | undefined; session_id: string; now_ms: number; calls: number; can_claim: boolean },
 ): Promise<SessionMemoryBlock | null> {
   if (!memoryInjectOn(call.config)) return null;
   const kept = store.getMeta(MEMORY_BLOCK_META);
   if (kept !== null) return { text: kept, claimed: false };
-  if (call.calls !== 1 || call.project_key === undefined || source === undefined) return null;
+  if (call.calls !== 1 || !call.can_claim || call.project_key === undefined || source === undefined) return null;
   let entry: ProjectMemoryEntry | null;
   try {
     entry = await source(call.project_key).claim(call.session_id, call.now_ms);

@@ -9,7 +9,8 @@
  * additions, and returns the plan. In measurement mode the same runs (the ledger evolves as if
  * compacting); the gateway applies the plan without forwarding it and reports what it would
  * have removed (SessionObject.report counts measure_*). With `memory_inject` it also returns the
- * session's memory block (./memory-inject.ts), claimed on the first call only.
+ * session's memory block (./memory-inject.ts), claimed on the first call only, and only when the
+ * block can be forwarded (compact mode, not native, a place for it in the request).
  */
 import { compact } from "../core/policy/compact";
 import { decodeStepFacts } from "../core/facts/wire-facts";
@@ -31,6 +32,7 @@ import { consoleTrace, recordTierEvent, type TraceSink } from "../core/trace/rec
 import { noteLedgerStep } from "./savings-ledger";
 import { sessionMemoryBlock, type ProjectMemorySource } from "./memory-inject";
 import { viewFromCompaction } from "../core/policy/native-compaction";
+import { resolveMechanism } from "../core/policy/resolve-mechanism";
 import { advanceCompactionState } from "./native-compaction-state";
 
 /** Everything runStep needs from its host. */
@@ -113,8 +115,11 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   if (result.step) store.add(`steps_${out.tier}`, 1);
   if (result.memory) store.setMeta("memory", JSON.stringify(result.memory));
   noteMemoryDraft(store, facts, config, input.project_key);
-  // First call only: one RPC to the project's MemoryObject; later calls read the kept block.
-  const block = await sessionMemoryBlock(store, deps.memory, { config, project_key: input.project_key, session_id: input.session_id, now_ms, calls: state.calls });
+  // First call only: one RPC to the project's MemoryObject, and only when the block can go
+  // (compact mode, spliced not native, a place in the request); later calls read the kept block.
+  // Native is the session's mechanism (its model), not only this step's: a none tier carries no `native`.
+  const can_claim = input.memory_placeable === true && input.mode === "compact" && resolveMechanism(config.mechanism, facts.provider, facts.model) === "splice";
+  const block = await sessionMemoryBlock(store, deps.memory, { config, project_key: input.project_key, session_id: input.session_id, now_ms, calls: state.calls, can_claim });
   if (block !== null) {
     out.memory_block = block.text;
     if (block.claimed) out.memory_block_claimed = true;

@@ -17,6 +17,7 @@
  */
 import type { CompactionConfig } from "../config/schema";
 import { projectKeyOf } from "./project-key";
+import { memoryPlaceable } from "../providers/shared/memory-message";
 import type { CompactionMode } from "../config/load-config";
 import type { Provider } from "../core/view/types";
 import { encodeStepFacts } from "../core/facts/wire-facts";
@@ -144,7 +145,9 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
     const lengths = deps.remainingCallsTable?.() ?? null;
     // Project memory on: the session keeps its project key for the complete alarm (src/do/project-memory.ts).
     const project_key = deps.config.memory_retention_seconds > 0 ? projectKeyOf(prepared.provider, req.headers, prepared.parsed.bytes, prepared.parsed.root) : undefined;
-    out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, ...(lengths ? { remaining_calls_table: lengths } : {}), ...(project_key !== undefined ? { project_key } : {}) })), deps.doTimeoutMs);
+    // memory_inject: the session claims a map only when its block has a place in this request.
+    const memory_placeable = deps.config.memory_inject && project_key !== undefined && memoryPlaceable(prepared.provider, prepared.parsed.bytes, prepared.parsed.root, prepared.adapter.historyKey);
+    out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, ...(lengths ? { remaining_calls_table: lengths } : {}), ...(project_key !== undefined ? { project_key } : {}), ...(memory_placeable ? { memory_placeable } : {}) })), deps.doTimeoutMs);
   } catch (err) {
     const reason = err instanceof Deadline ? "do_timeout" : "do_error";
     log(reason, sid, est, err);

@@ -106,7 +106,7 @@ export function decideForward(
   // block fails the check, the plan is tried alone: the block's place is the same on every
   // request, so its failure is too, and it must not stop the session's compaction).
   const element = out.memory_block === undefined ? null : memoryMessageBytes(prepared.provider, out.memory_block);
-  const placed = element === null ? null : memoryInsertion(original, prepared.parsed.root, prepared.adapter.historyKey, element);
+  const placed = element === null ? null : memoryInsertion(prepared.provider, original, prepared.parsed.root, prepared.adapter.historyKey, element);
   let tried = applyAndCheck(prepared, original, out, placeholders, placed === null ? null : { insertion: placed, element: element! });
   if (tried.kind === "guarantee_check" && placed !== null) tried = applyAndCheck(prepared, original, out, placeholders, null);
   if (tried.kind !== "ok") return failOpen(tried.kind);

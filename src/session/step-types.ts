@@ -62,6 +62,13 @@ export interface StepInput {
    * > 0; the session keeps it for its complete alarm (src/do/project-memory.ts).
    */
   project_key?: string;
+  /**
+   * `memory_inject`: true when the memory block has a place in this request
+   * (src/providers/shared/memory-message.ts memoryPlaceable: Anthropic needs an assistant message
+   * or nothing after the first user message). The session claims its project's map only then
+   * (src/do/memory-inject.ts). Absent: no place, or injection off.
+   */
+  memory_placeable?: true;
 }
 
 /** The DO's answer. `plan` is the whole plan to apply (re-applied ledger + any new step). */

@@ -3,7 +3,8 @@
  * mid-conversation-system-2026-04-07): exact forwarded bytes of edits next to one, and the
  * checker's placement rule on its own. The API's rule (its error texts): a system message "must
  * follow a 'user' message or an 'assistant' message ending in a server tool result" and "must
- * precede an 'assistant' message or end the array"; a run of them counts as one.
+ * precede an 'assistant' message or end the array"; and rule A17 (docs/emulator.md): directly after
+ * a user message, so never a second one in a row.
  */
 import { describe, expect, it } from "vitest";
 import { checkAnthropicRules } from "../../src/providers/anthropic-messages/check-rules";
@@ -80,7 +81,8 @@ describe("the checker's placement rule (independent of the edit)", () => {
   it("judges each position: after a user message and before an assistant message or the end is the only valid place", () => {
     expect(rules([user("go"), system("s"), assistant("a")])).toEqual([]);
     expect(rules([user("go"), assistant("a"), user("more"), system("s")])).toEqual([]);
-    expect(rules([user("go"), system("s1"), system("s2"), assistant("a")])).toEqual([]);
+    // Rule A17 (docs/emulator.md): each system message directly after a user message, so not a second one in a row.
+    expect(rules([user("go"), system("s1"), system("s2"), assistant("a")])).toEqual(["messages[2]: system message after messages[1] (system), not after a user message"]);
     expect(rules([user("go"), assistant("a"), system("s"), assistant("b")])).toEqual(["messages[2]: system message after messages[1] (assistant), not after a user message"]);
     expect(rules([user("go"), system("s"), user("more")])).toEqual(["messages[1]: system message before messages[2] (user), not before an assistant message or the end"]);
     expect(rules([system("s"), user("go")])).toEqual(["messages[0].role: must be user, got system", "messages[0]: a system message cannot open the history", "messages[0]: system message before messages[1] (user), not before an assistant message or the end"]);

@@ -11,7 +11,7 @@ import { ledgerSummaries, withArchivalSummaries } from "../../src/core/memory/ar
 import { MEMORY_BLOCK_MAX_CHARS, REFERENCE_MAX_LINES, renderMemoryBlock } from "../../src/core/memory/render-memory-block";
 import type { LedgerEntry } from "../../src/core/policy/ledger";
 import { checkGuarantee } from "../../src/core/plan/check-guarantee";
-import { memoryInsertion, memoryMessageBytes } from "../../src/providers/shared/memory-message";
+import { memoryInsertion, memoryMessageBytes, memoryPlaceable } from "../../src/providers/shared/memory-message";
 import { spliceOut } from "../../src/providers/shared/splice";
 import { anthropicAdapter } from "../../src/providers/anthropic-messages";
 import { openaiChatAdapter } from "../../src/providers/openai-chat";
@@ -35,6 +35,8 @@ const MAP: TierMap = {
     "error:Exit code 2": { kind: "error", key: "Exit code 2", pair_ids: ["t3"], first_message: 6, last_message: 6, count: 1 },
     "tool:Bash": { kind: "tool", key: "Bash", pair_ids: ["t1", "t3"], first_message: 1, last_message: 5, count: 2 },
     "tool:Read": { kind: "tool", key: "Read", pair_ids: ["t2"], first_message: 3, last_message: 3, count: 1 },
+    "path:0255de88e6d23649": { kind: "path", key: "0255de88e6d23649", pair_ids: ["t2", "t4"], first_message: 3, last_message: 17, count: 5 },
+    "command:9f1c2a7b3d4e5f60": { kind: "command", key: "9f1c2a7b3d4e5f60", pair_ids: ["t1"], first_message: 1, last_message: 1, count: 1 },
   },
   archival: [
     { from_turn: 0, to_turn: 19, from_message: 0, to_message: 39, tool_calls: 2, tool_counts: { Bash: 1, Read: 1 }, errors: 0, est_tokens: 1200, pair_ids: ["t1", "t2"] },
@@ -67,24 +69,27 @@ describe("archival summaries from the ledger", () => {
 });
 
 describe("renderMemoryBlock", () => {
-  it("the header, the working set, the reference index (most used first) and the archival summaries, exactly", () => {
+  it("the header, the working set, the tools and errors (most used first) and the archival summaries, exactly; no hashed path or command keys, no message or turn numbers of the previous session", () => {
     const map = withArchivalSummaries(MAP, [{ covers: 2, text: "Built the project; read src/a.ts.", covered_ids: ["t1", "t2"] }]);
     expect(renderMemoryBlock(map)).toBe([
       "[sluice: memory of this project's previous session]",
-      "Working set: the last 4 turns, from turn 20, message 40.",
-      "Reference index (key → kind → where):",
-      "- Bash → tool → 2 uses, messages 1–5",
-      "- Exit code 2 → error → 1 use, message 6",
-      "- Read → tool → 1 use, message 3",
+      "Working set: the last 4 turns of the previous session.",
+      "Tools and errors of the previous session (most used first):",
+      "- tool Bash: 2 calls",
+      '- error "Exit code 2": 1 time',
+      "- tool Read: 1 call",
       "Archival summaries (oldest first):",
       "- summary of 2 tool calls:\nBuilt the project; read src/a.ts.",
-      "- turns 20–21: 1 tool call (Bash 1), 1 error, ~300 tokens",
+      "- 2 turns: 1 tool call (Bash 1), 1 error, ~300 tokens",
     ].join("\n"));
   });
 
-  it("an empty map is the header and the working set only", () => {
-    expect(renderMemoryBlock({ working: { from_message: 0, from_turn: 0, turns: 1 }, reference: {}, archival: [] }))
-      .toBe("[sluice: memory of this project's previous session]\nWorking set: the last 1 turn, from turn 0, message 0.");
+  it("an empty map, or one with only hashed path and command keys, is the header and the working set only", () => {
+    const only = { "path:0255de88e6d23649": MAP.reference["path:0255de88e6d23649"]! };
+    for (const reference of [{}, only]) {
+      expect(renderMemoryBlock({ working: { from_message: 0, from_turn: 0, turns: 1 }, reference, archival: [] }))
+        .toBe("[sluice: memory of this project's previous session]\nWorking set: the last 1 turn of the previous session.");
+    }
   });
 
   it("bounded: at most REFERENCE_MAX_LINES reference lines, at most MEMORY_BLOCK_MAX_CHARS characters, and a last line counting what was left out", () => {
@@ -92,12 +97,12 @@ describe("renderMemoryBlock", () => {
     for (let i = 0; i < 60; i++) reference[`error:e${i}`] = { kind: "error", key: `E${String(i).padStart(2, "0")} ${"x".repeat(150)}`, pair_ids: [`p${i}`], first_message: i, last_message: i, count: 1 };
     const block = renderMemoryBlock({ working: { from_message: 0, from_turn: 0, turns: 1 }, reference, archival: [] });
     const lines = block.split("\n");
-    expect([block.length, MEMORY_BLOCK_MAX_CHARS]).toEqual([5_902, 6_000]);
-    // Reference lines are 183–184 characters (+1 line break): after the 105 of the header and working set and the 37 of the title, 31 fit under 6,000 with room kept for the last line.
-    const shown = lines.filter((l) => l.startsWith("- E"));
-    expect(shown.length).toBe(31);
-    expect(shown[0]!.startsWith("- E00 ")).toBe(true);
-    expect(lines[lines.length - 1]).toBe(`[sluice: ${REFERENCE_MAX_LINES - 31} more entries left out]`);
+    expect([block.length, MEMORY_BLOCK_MAX_CHARS]).toEqual([5_908, 6_000]);
+    // Reference lines are 172 characters (+1 line break): after the 105 of the header and working set and the 59 of the title, 33 fit under 6,000 with room kept for the last line.
+    const shown = lines.filter((l) => l.startsWith("- error "));
+    expect(shown.length).toBe(33);
+    expect(shown[0]!.startsWith('- error "E00 ')).toBe(true);
+    expect(lines[lines.length - 1]).toBe(`[sluice: ${REFERENCE_MAX_LINES - 33} more entries left out]`);
   });
 
   it("a long summary text is cut to 2,000 characters ending with …", () => {
@@ -106,7 +111,7 @@ describe("renderMemoryBlock", () => {
   });
 });
 
-const BLOCK = "[sluice: memory of this project's previous session]\nWorking set: the last 4 turns, from turn 20, message 40.";
+const BLOCK = "[sluice: memory of this project's previous session]\nWorking set: the last 4 turns of the previous session.";
 
 /** A two-turn request for each wire format: the first user message, a tool round trip, a second user message. */
 const BODIES: Record<Provider, string> = {
@@ -175,7 +180,7 @@ describe.each(Object.keys(BODIES) as Provider[])("memory block in %s", (provider
   it("its element, placed directly after the first user message: the exact bytes", () => {
     expect(text(element)).toBe(ELEMENTS[provider]);
     const root = adapter.read(input).root;
-    const ins = memoryInsertion(input, root, adapter.historyKey, element)!;
+    const ins = memoryInsertion(provider, input, root, adapter.historyKey, element)!;
     expect(text(spliceOut(input, [], [ins]))).toBe(text(expected));
     expect(EMULATOR[provider](JSON.parse(text(expected)))).toBeNull();
   });
@@ -235,5 +240,52 @@ describe("decideForward with a memory block", () => {
     expect(decideForward(ready, bytes, step({}), "compact", "c").body).toBe(bytes);
     const m = decideForward(ready, bytes, step({ memory_block: BLOCK }), "measure", "c");
     expect([m.kind, m.body === bytes, m.report.memory_block_tokens]).toEqual(["original", true, undefined]);
+  });
+});
+
+describe("memoryPlaceable: where the block may go, per format", () => {
+  const at = (provider: Provider, body: object) => {
+    const bytes = utf8(JSON.stringify(body));
+    return memoryPlaceable(provider, bytes, ADAPTERS[provider].read(bytes).root, ADAPTERS[provider].historyKey);
+  };
+  const m = (role: string, content = "x") => ({ role, content });
+  const item = (role: string) => ({ type: "message", role, content: [{ type: "input_text", text: "x" }] });
+  const anthropic = (...messages: object[]) => ({ model: "claude-sonnet-4-5", max_tokens: 16, messages });
+
+  it("Anthropic: only when an assistant message or nothing follows the first user message", () => {
+    expect([
+      at("anthropic", anthropic(m("user"))),
+      at("anthropic", anthropic(m("user"), m("assistant"), m("user"))),
+      at("anthropic", anthropic(m("user"), m("system", "Auto mode is on."), m("assistant"))),
+      at("anthropic", anthropic(m("user"), m("user"), m("assistant"))),
+      at("anthropic", anthropic(m("assistant"))),
+    ]).toEqual([true, true, false, false, false]);
+  });
+
+  it("OpenAI Chat and Responses: after the first user message whatever follows (the APIs accept a developer message anywhere)", () => {
+    expect([
+      at("openai-chat", { model: "gpt-5", messages: [m("system"), m("user"), m("developer")] }),
+      at("openai-chat", { model: "gpt-5", messages: [m("user"), m("user")] }),
+      at("openai-chat", { model: "gpt-5", messages: [m("system")] }),
+      at("openai-responses", { model: "gpt-5", input: [item("developer"), item("user"), item("developer")] }),
+      at("openai-responses", { model: "gpt-5", input: [item("user"), item("user")] }),
+    ]).toEqual([true, true, false, true, true]);
+    const chat = `{"model":"gpt-5","messages":[{"role":"user","content":"x"},${ELEMENTS["openai-chat"]},{"role":"developer","content":"x"}]}`;
+    expect(EMULATOR["openai-chat"](JSON.parse(chat))).toBeNull();
+    const responses = `{"model":"gpt-5","input":[${JSON.stringify(item("user"))},${ELEMENTS["openai-responses"]},${JSON.stringify(item("developer"))}]}`;
+    expect(EMULATOR["openai-responses"](JSON.parse(responses))).toBeNull();
+  });
+
+  it("Claude Code's shape (its system message right after the first user message): no insertion, the checker refuses the block there (rule A17) as the emulator does, and decideForward sends the original", () => {
+    const cc = JSON.stringify(anthropic(m("user", "go"), m("system", "Auto mode is on."), m("assistant", "ok")));
+    const withIt = cc.replace(`{"role":"user","content":"go"}`, `$&,${ELEMENTS.anthropic}`);
+    expect(checkGuarantee(anthropicAdapter, utf8(cc), utf8(withIt), { inserted: memoryMessageBytes("anthropic", BLOCK) }).violations)
+      .toEqual(["rule: messages[2]: system message after messages[1] (system), not after a user message"]);
+    expect(EMULATOR.anthropic(JSON.parse(withIt))).toMatchObject({ status: 400, message: "messages.2: a `system` message must directly follow a `user` message" });
+    const r = prepareCompaction("anthropic", new Headers({ "x-sluice-session": "s-cc" }), utf8(cc));
+    if (r.kind !== "ready") throw new Error("not ready");
+    expect(memoryInsertion("anthropic", r.parsed.bytes, r.parsed.root, anthropicAdapter.historyKey, memoryMessageBytes("anthropic", BLOCK))).toBeNull();
+    const d = decideForward(r, r.parsed.bytes, { disabled: false, tier: "none", plan: { actions: {} }, step: null, skipped: null, tokens_original: 1, tokens_after: 1, pairs_removed: 0, cost_estimate: 0, new_pair_ids: [], warnings: [], memory_block: BLOCK }, "compact", "c");
+    expect([d.kind, d.body === r.parsed.bytes, d.report.memory_block_tokens]).toEqual(["original", true, undefined]);
   });
 });

@@ -6,7 +6,9 @@
  * (same caller, same working directory in the system prompt) forwards exactly the block directly
  * after its first user message, and its second request carries the same bytes at the same place;
  * session C of the project gets nothing (each map goes to one session); off (the default) nothing
- * is written.
+ * is written. A session whose first request has no place for the block (Claude Code's own system
+ * message after the first user message), a native-mechanism model's session and a measured one
+ * forward nothing and leave the map for the next session that can carry it.
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -63,13 +65,12 @@ async function forwarded(config: Record<string, unknown>, session: string, body:
   return text(all[all.length - 1]!);
 }
 
-/** The block session A's map renders to: its working turn, its reference index (the tool, then the two command hashes), its summary in place of the stretch it covers. */
+/** The block session A's map renders to: its working turn, its one readable reference (the tool; the two commands are hashes, left out), its summary in place of the stretch it covers. */
 const EXPECTED_BLOCK = [
   "[sluice: memory of this project's previous session]",
-  "Working set: the last 1 turn, from turn 3, message 6.",
-  "Reference index (key → kind → where):",
-  "- shell → tool → 2 uses, messages 1–3",
-  ...[[hashText("sh:make a"), 1], [hashText("sh:make b"), 3]].sort((x, y) => (x[0]! < y[0]! ? -1 : 1)).map(([h, m]) => `- ${h} → command → 1 use, message ${m}`),
+  "Working set: the last 1 turn of the previous session.",
+  "Tools and errors of the previous session (most used first):",
+  "- tool shell: 2 calls",
   "Archival summaries (oldest first):",
   `- summary of 2 tool calls:\n${SUMMARY}`,
 ].join("\n");
@@ -115,5 +116,32 @@ describe("memory_inject", () => {
     const d = newTestId("memOn");
     const d1 = chat(cwd, "Now the docs.");
     expect(await forwarded(INJECT, d, d1)).toBe(withBlock(d1, "Now the docs."));
+  });
+
+  it("a first request with the client's own system message right after the first user message (Claude Code) goes unchanged and leaves the map; so do a native model's and a measured session's; the next placeable session gets it", async () => {
+    const cwd = `/home/dev/${newTestId("noplace")}`;
+    await sessionA(cwd, INJECT);
+    const b = newTestId("memCC");
+    const b1 = JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 1024, system: systemIn(cwd), messages: [{ role: "user", content: "Now the lint." }, { role: "system", content: "Auto mode is on." }] });
+    expect(await forwarded(INJECT, b, b1)).toBe(b1);
+    const b2 = JSON.stringify({ ...JSON.parse(b1), messages: [...JSON.parse(b1).messages, { role: "assistant", content: "Linted." }, { role: "user", content: "And the tests." }] });
+    expect(await forwarded(INJECT, b, b2)).toBe(b2);
+    expect([(await statsOf(b)).counters.memory_injections, "memory_injected_tokens" in lastOutcome(b)]).toEqual([undefined, false]);
+
+    const n = newTestId("memNative");
+    const n1 = chat(cwd, "Now the docs.").replace("claude-sonnet-4-5", "claude-opus-5-5");
+    expect(await forwarded(INJECT, n, n1)).not.toContain("[sluice: memory");
+    expect((await statsOf(n)).counters.memory_injections).toBeUndefined();
+
+    const m = newTestId("memMeasure");
+    const m1 = chat(cwd, "Now the build.");
+    await send({ ...vars(INJECT), SLUICE_MEASURE: "1" }, PATH, { "x-test-id": m, "x-sluice-session": m }, m1, { index });
+    expect(text((await upstreamBodies(m))[0]!)).toBe(m1);
+    expect((await statsOf(m)).counters.memory_injections).toBeUndefined();
+
+    const d = newTestId("memNext");
+    const d1 = chat(cwd, "Now the release.");
+    expect(await forwarded(INJECT, d, d1)).toBe(withBlock(d1, "Now the release."));
+    expect((await statsOf(d)).counters.memory_injections).toBe(1);
   });
 });

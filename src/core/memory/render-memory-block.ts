@@ -6,23 +6,26 @@
  * Layout, lines joined with "\n":
  * ```
  * [sluice: memory of this project's previous session]
- * Working set: the last <turns> turn(s), from turn <t>, message <m>.
- * Reference index (key → kind → where):
- * - <key> → <kind> → <n> use(s), message <a>[–<b>]
+ * Working set: the last <turns> turn(s) of the previous session.
+ * Tools and errors of the previous session (most used first):
+ * - tool <name>: <n> call(s)
+ * - error "<first line>": <n> time(s)
  * Archival summaries (oldest first):
  * - summary of <n> tool call(s):
  * <text>
- * - turns <a>–<b>: <n> tool call(s) (<tool> <n>, …), <e> error(s), ~<tokens> tokens
+ * - <n> turn(s): <n> tool call(s) (<tool> <n>, …), <e> error(s), ~<tokens> tokens
  * ```
- * A section with no entries is left out. Reference lines: at most REFERENCE_MAX_LINES, most
- * used first (ties: kind, then key). Summaries (oldest first) come before the stretches still
- * shown as counts; each summary text is cut to SUMMARY_MAX_CHARS. The whole block is at most
- * MEMORY_BLOCK_MAX_CHARS characters (UTF-16 units): entries that would pass it are left out and
- * one line `[sluice: <n> more entr(y|ies) left out]` says how many. Paths and commands appear as
- * the hashes the map keys them by (the map holds no call input text: DESIGN invariant 7).
+ * Only what a model can read is shown: the map's path and command entries are keyed by hashes
+ * (it holds no call input text: DESIGN invariant 7) and are left out, and the previous session's
+ * message and turn numbers, which point into a history this session does not have, are not
+ * shown. A section with no entries is left out. Reference lines: at most REFERENCE_MAX_LINES,
+ * most used first (ties: kind, then key). Summaries (oldest first) come before the stretches
+ * still shown as counts; each summary text is cut to SUMMARY_MAX_CHARS. The whole block is at
+ * most MEMORY_BLOCK_MAX_CHARS characters (UTF-16 units): entries that would pass it are left out
+ * and one line `[sluice: <n> more entr(y|ies) left out]` says how many.
  */
 import { headChars } from "../text/head-chars";
-import type { ReferenceEntry, TierMap } from "./build-tier-map";
+import type { ReferenceEntry, ReferenceKind, TierMap } from "./build-tier-map";
 
 /** The block's first line, fixed: marks the text as Sluice's, not the user's. */
 export const MEMORY_BLOCK_HEADER = "[sluice: memory of this project's previous session]";
@@ -35,21 +38,23 @@ export const SUMMARY_MAX_CHARS = 2_000;
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** The reference kinds whose keys are readable text (tool names, error lines); path and command keys are hashes. */
+const READABLE_KINDS: ReadonlySet<ReferenceKind> = new Set(["tool", "error"]);
+
 function referenceLine(e: ReferenceEntry): string {
-  const where = e.first_message === e.last_message ? `message ${e.first_message}` : `messages ${e.first_message}–${e.last_message}`;
-  return `- ${e.key} → ${e.kind} → ${plural(e.count, "use", "uses")}, ${where}`;
+  return e.kind === "tool" ? `- tool ${e.key}: ${plural(e.count, "call", "calls")}` : `- error ${JSON.stringify(e.key)}: ${plural(e.count, "time", "times")}`;
 }
 
 /** The block's text for `map` (never empty: at least the header). */
 export function renderMemoryBlock(map: TierMap): string {
-  const w = map.working;
-  const head = [MEMORY_BLOCK_HEADER, `Working set: the last ${plural(w.turns, "turn", "turns")}, from turn ${w.from_turn}, message ${w.from_message}.`];
+  const head = [MEMORY_BLOCK_HEADER, `Working set: the last ${plural(map.working.turns, "turn", "turns")} of the previous session.`];
   // Each entry is one unit of the bound: kept whole or left out.
   const sections: { title: string; entries: string[] }[] = [];
   const refs = Object.values(map.reference)
+    .filter((e) => READABLE_KINDS.has(e.kind))
     .sort((a, b) => b.count - a.count || cmp(a.kind, b.kind) || cmp(a.key, b.key))
     .slice(0, REFERENCE_MAX_LINES);
-  sections.push({ title: "Reference index (key → kind → where):", entries: refs.map(referenceLine) });
+  sections.push({ title: "Tools and errors of the previous session (most used first):", entries: refs.map(referenceLine) });
   const archival = [
     ...(map.summaries ?? []).map((s) => {
       const text = s.text.length > SUMMARY_MAX_CHARS ? `${headChars(s.text, SUMMARY_MAX_CHARS - 1)}…` : s.text;
@@ -57,7 +62,7 @@ export function renderMemoryBlock(map: TierMap): string {
     }),
     ...map.archival.map((a) => {
       const tools = Object.entries(a.tool_counts).map(([name, n]) => `${name} ${n}`).join(", ");
-      return `- turns ${a.from_turn}–${a.to_turn}: ${plural(a.tool_calls, "tool call", "tool calls")}${tools === "" ? "" : ` (${tools})`}, ${plural(a.errors, "error", "errors")}, ~${a.est_tokens} tokens`;
+      return `- ${plural(a.to_turn - a.from_turn + 1, "turn", "turns")}: ${plural(a.tool_calls, "tool call", "tool calls")}${tools === "" ? "" : ` (${tools})`}, ${plural(a.errors, "error", "errors")}, ~${a.est_tokens} tokens`;
     }),
   ];
   sections.push({ title: "Archival summaries (oldest first):", entries: archival });

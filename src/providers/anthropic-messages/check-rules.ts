@@ -9,12 +9,14 @@
  *   prefill and is not judged;
  * - every tool_result answers a tool_use of the previous assistant turn ("unexpected `tool_use_id`
  *   found in `tool_result` blocks", B01), and tool_results come before other blocks of their turn;
- * - every content-bearing mid-conversation `role: "system"` message (a run of them counts as one)
- *   has, as its nearest non-system neighbours, a user message (or an assistant message ending in
- *   a server tool result) directly before it and an assistant message or the end of the array
- *   directly after it ("role 'system' must follow a 'user' message …", "… must precede an
- *   'assistant' message or end the array"; ./locate-blocks.ts). Judged on the messages as sent,
- *   before any merging: a system message between two assistant messages is caught;
+ * - every content-bearing mid-conversation `role: "system"` message has directly before it a user
+ *   message (or an assistant message ending in a server tool result), never another system
+ *   message (docs/emulator.md rule A17: "a `system` message must directly follow a `user`
+ *   message"; Claude Code puts its own system message right after the first user message, so a
+ *   second one there would be refused), and as its nearest non-system neighbour after it an
+ *   assistant message or the end of the array ("role 'system' must follow a 'user' message …",
+ *   "… must precede an 'assistant' message or end the array"; ./locate-blocks.ts). Judged on the
+ *   messages as sent, before any merging: a system message between two assistant messages is caught;
  * - no content array is empty (but a directive-only system message's) and no text block is empty
  *   or whitespace-only, also inside tool_result content ("text content blocks must be non-empty", B14);
  * - at most MAX_CACHE_BREAKPOINTS cache_control markers in tools, system, messages (nested too)
@@ -91,8 +93,8 @@ function checkSystemPlacement(msgs: LocatedMessage[], out: string[]): void {
   for (let i = 0; i < msgs.length; i++) {
     const m = msgs[i]!;
     if (m.role !== "system" || isDirectiveOnlySystem(m)) continue;
-    let before = i - 1;
-    while (before >= 0 && msgs[before]!.role === "system") before--;
+    // Directly before: a system message after another one is refused (A17), a run is not one.
+    const before = i - 1;
     let after = i + 1;
     while (after < msgs.length && msgs[after]!.role === "system") after++;
     if (before < 0) out.push(`messages[${i}]: a system message cannot open the history`);

@@ -127,7 +127,8 @@ export function resultParts(bytes: Uint8Array, block: LocatedBlock, field: strin
  * Placement of mid-conversation `role: "system"` messages (Claude Opus 4.8+; SDK
  * `BetaSystemMessageParam`). The API's errors state the rule: "role 'system' must follow a 'user'
  * message or an 'assistant' message ending in a server tool result" and "role 'system' must
- * precede an 'assistant' message or end the array", a run of system messages counting as one;
+ * precede an 'assistant' message or end the array" (check-rules.ts also refuses a system message
+ * directly after another one: docs/emulator.md rule A17);
  * "the directive-only form (content: [] with output_config) is accepted at any position"; a
  * first message may not be one ("use the top-level 'system' parameter"). Shared by edit-rules.ts
  * and check-rules.ts so both read the same rule.

@@ -97,6 +97,31 @@ describe("loadConfig: memory_inject", () => {
     expect(noMemory.ok && noMemory.warnings).toEqual(['memory_inject is ignored unless guarantee_level is "rewrite" and memory_retention_seconds > 0 (got "rewrite" and 0): no block is written']);
     expect(errorOf(cfg({ memory_inject: "yes" }))).toEqual({ field: "memory_inject", message: "memory_inject must be true or false" });
   });
+
+  it("warns when no block can ever be forwarded: measurement mode (config or SLUICE_MEASURE=1) or mechanism \"native\"", () => {
+    const on = { memory_inject: true, guarantee_level: "rewrite", memory_retention_seconds: 86_400 };
+    const measure = "memory_inject has no effect in measurement mode: no block is forwarded, no map is taken";
+    const native = 'memory_inject has no effect on Anthropic routes with mechanism "native": no block is forwarded there, no map is taken';
+    const byConfig = cfg({ ...on, measure: true }, AUDIT);
+    const byEnv = cfg(on, { ...AUDIT, SLUICE_MEASURE: "1" });
+    const nat = cfg({ ...on, mechanism: "native" }, AUDIT);
+    const splice = cfg({ ...on, mechanism: "splice" }, AUDIT);
+    expect([byConfig.ok && byConfig.warnings, byEnv.ok && byEnv.warnings, nat.ok && nat.warnings, splice.ok && splice.warnings]).toEqual([[measure], [measure], [native], []]);
+  });
+});
+
+describe("loadConfig: summarizer below rewrite", () => {
+  it("a summarizer below guarantee_level \"rewrite\" is never called: a warning; at rewrite none", () => {
+    const summarizer = { kind: "engine", endpoint: "http://127.0.0.1:8789/summarize" };
+    const strict = cfg({ summarizer }, AUDIT);
+    const placeholders = cfg({ summarizer, guarantee_level: "placeholders" }, AUDIT);
+    const rewrite = cfg({ summarizer, guarantee_level: "rewrite" }, AUDIT);
+    expect([strict.ok && strict.warnings, placeholders.ok && placeholders.warnings, rewrite.ok && rewrite.warnings]).toEqual([
+      ['summarizer is never called below guarantee_level "rewrite" (got "strict")'],
+      ['summarizer is never called below guarantee_level "rewrite" (got "placeholders")'],
+      [],
+    ]);
+  });
 });
 
 describe("loadConfig: engine rules", () => {
