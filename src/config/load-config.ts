@@ -112,7 +112,7 @@ function collectWarnings(c: CompactionConfig, mode: CompactionMode, env: ConfigE
   const remoteSummarizer = c.summarizer !== null && !summarizerLocality(c.summarizer.endpoint).local;
   if (c.engine !== "remote" && !remoteSummarizer && c.consent_export_prompt) out.push(`consent_export_prompt is ignored with engine "${c.engine}"`);
   if (mode !== "off" && c.summarizer?.api_key_env != null && !isSet(c.summarizer.api_key_env)) {
-    out.push(`summarizer.api_key_env names ${c.summarizer.api_key_env}, which is not set: summaries will fail (no tier uses the summariser yet, so no request changes)`);
+    out.push(`summarizer.api_key_env names ${c.summarizer.api_key_env}, which is not set: every summary will fail and its step falls back to removal only`);
   }
   const memoryInjectActive = c.memory_inject && c.guarantee_level === "rewrite" && c.memory_retention_seconds > 0;
   if (c.memory_inject && !memoryInjectActive) {

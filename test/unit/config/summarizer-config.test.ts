@@ -30,7 +30,7 @@ describe("summarizer config", () => {
   it("accepts a remote endpoint with consent and warns when its credential is not set", () => {
     const r = load({ consent_export_prompt: true, summarizer: { kind: "openai_chat", endpoint: "https://api.openai.com/v1/chat/completions", model: "gpt-4o-mini", api_key_env: "OPENAI_API_KEY" } });
     expect(r.ok).toBe(true);
-    if (r.ok) expect(r.warnings).toContain("summarizer.api_key_env names OPENAI_API_KEY, which is not set: summaries will fail (no tier uses the summariser yet, so no request changes)");
+    if (r.ok) expect(r.warnings).toContain("summarizer.api_key_env names OPENAI_API_KEY, which is not set: every summary will fail and its step falls back to removal only");
     if (r.ok) expect(r.warnings.some((w) => w.startsWith("consent_export_prompt is ignored"))).toBe(false);
   });
 
