@@ -69,6 +69,11 @@ export const USAGE_ANSWERS: Record<string, { contentType: string; body: string }
     contentType: "application/json",
     body: '{"id":"msg_c1","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"compaction","content":"Summary of 30 messages.","encrypted_content":null},{"type":"text","text":"ok"}],"stop_reason":"end_turn","usage":{"input_tokens":3200,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":7,"iterations":[{"type":"compaction","input_tokens":81000,"cache_read_input_tokens":0,"cache_creation_input_tokens":0,"output_tokens":2900,"cache_creation":null},{"type":"message","input_tokens":3200,"cache_read_input_tokens":0,"cache_creation_input_tokens":0,"output_tokens":7}]}}',
   },
+  // The same step on a thinking-bound model with thinking on: [compaction, thinking, text, tool_use].
+  "anthropic-compaction-thinking:json": {
+    contentType: "application/json",
+    body: '{"id":"msg_c2","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"compaction","content":"Summary of 30 messages.","encrypted_content":null},{"type":"thinking","thinking":"","signature":"sig-after"},{"type":"text","text":"Listing."},{"type":"tool_use","id":"toolu_after","name":"shell","input":{"cmd":"ls"}}],"stop_reason":"tool_use","usage":{"input_tokens":3200,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":7,"iterations":[{"type":"compaction","input_tokens":81000,"cache_read_input_tokens":0,"cache_creation_input_tokens":0,"output_tokens":2900,"cache_creation":null},{"type":"message","input_tokens":3200,"cache_read_input_tokens":0,"cache_creation_input_tokens":0,"output_tokens":7}]}}',
+  },
   "chat:json": {
     contentType: "application/json",
     body: '{"id":"chatcmpl-u1","object":"chat.completion","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1050,"completion_tokens":7,"total_tokens":1057,"prompt_tokens_details":{"cached_tokens":900}}}',

@@ -45,7 +45,7 @@ describe("analyzeSession", () => {
 
   it("names each step's tier and counts the summary blocks of the last forwarded body and the compaction edits", () => {
     const stepped = sent.map((s, i) => (i === 2 ? { ...s, responseHeaders: { "x-sluice-compaction": "compact; tier=auto; step=1; pairs_removed=2" } } : s));
-    const summary = msg("user", "[sluice: summary of 2 earlier tool calls, removed from this conversation]\nRan ls.");
+    const summary = msg("user", "[sluice: summary of 2 earlier tool calls; their full results were removed from this conversation]\nRan ls.");
     const forwarded = fwd([m3[0], summary, m3[4]]);
     forwarded[1] = { ...forwarded[1]!, body: forwarded[1]!.body.replace('"messages"', '"context_management":{"edits":[{"type":"compact_20260112"}]},"messages"') };
     const f = analyzeSession({ api: "anthropic", sent: stepped, forwarded });

@@ -141,9 +141,9 @@ describe("rewrite: summary places and refusals", () => {
   it("parts: media and later text parts go, the first text part holds the block; an empty string gets the block", () => {
     const parts = ',"content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AA=="}},{"type":"text","text":"one"},{"type":"text","text":"two"}]';
     const got = run(parts, 'said "hi"');
-    expect(got.text).toBe(body(',"content":[{"type":"text","text":"[sluice: summary of 1 earlier tool call, removed from this conversation]\\nsaid \\"hi\\""}]'));
+    expect(got.text).toBe(body(',"content":[{"type":"text","text":"[sluice: summary of 1 earlier tool call; its full result was removed from this conversation]\\nsaid \\"hi\\""}]'));
     expect(checkGuarantee(anthropic, got.bytes, got.out.bytes, { summaries: summaryBlocks(plan('said "hi"')) }).violations).toEqual([]);
-    expect(run(',"content":""', "s").text).toBe(body(',"content":"[sluice: summary of 1 earlier tool call, removed from this conversation]\\ns"'));
+    expect(run(',"content":""', "s").text).toBe(body(',"content":"[sluice: summary of 1 earlier tool call; its full result was removed from this conversation]\\ns"'));
   });
 
   it("the checker refuses a block next to kept text of the host's result", () => {

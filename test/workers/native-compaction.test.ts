@@ -5,10 +5,14 @@
  * the messages byte for byte plus exactly one `compact_20260112` edit with Sluice's trigger and
  * the compaction beta; the answer's compaction iteration reaches the session; the next request,
  * echoing the compaction block, is read from that block on (not stood aside) and carries no
- * compaction edit; a client that drops the block is never sent another.
+ * compaction edit; a client that drops the block is never sent another. With thinking on, the
+ * answer [compaction, thinking, text, tool_use] echoed whole passes the emulator's checks.
  */
 import { describe, expect, it } from "vitest";
+import { canonicalContent } from "../../tools/emulator/anthropic/validate-request";
+import { validateMessagesRequest } from "../../tools/emulator/anthropic/validate-messages";
 import { newTestId, received } from "./helpers";
+import { USAGE_ANSWERS } from "../support/scenarios";
 import { compactionHeader, compactVars, LITERAL_CONFIG, logText, manualClock, send, statsOf, upstreamBodies } from "./pipeline-harness";
 
 const dec = new TextDecoder();
@@ -73,6 +77,26 @@ describe("native compaction at rewrite (claude-opus-5-5)", () => {
     expect(r.forwarded[1]).toBe(echoed);
     expect(r.headers[1]!["anthropic-beta"]).toBe(CLIENT_BETA);
     expect(r.stats.counters.native_compaction_dropped).toBeUndefined();
+  });
+
+  it("thinking on: the answer [compaction, thinking, text, tool_use] echoed whole is forwarded as sent, passes the emulator's checks, and no compaction edit is sent again", async () => {
+    const answer = JSON.parse(USAGE_ANSWERS["anthropic-compaction-thinking:json"]!.body).content as unknown[];
+    expect((answer as { type: string }[]).map((b) => b.type)).toEqual(["compaction", "thinking", "text", "tool_use"]);
+    const result = { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_after", content: "a.ts" }] };
+    const echoed = bodyOf(history([{ role: "user", content: "Go on." }, { role: "assistant", content: answer }, result]));
+    const r = await session([{ body: first, scenario: "usage:anthropic-compaction-thinking:json" }, { body: echoed, scenario: "usage:anthropic:json" }]);
+    expect(r.forwarded[0]).toBe(withCompactEdit(first));
+    expect(r.responses.map((x) => x.res.status)).toEqual([200, 200]);
+    expect(r.forwarded[1]).toBe(echoed);
+    expect(r.forwarded[1]).not.toContain("compact_20260112");
+    expect(compactionHeader(r.responses[1]!.res).compaction_trigger).toBeUndefined();
+    // What the API checks on the forwarded body: the thinking rules read the message after the block,
+    // and the answer's blocks after it are as issued (A14).
+    const issued = new Map([["sig-after", canonicalContent(answer.slice(1) as never)]]);
+    // The beta the client's own clear_thinking edit needs is added: this stand-in client leaves it out.
+    const betas = `${r.headers[1]!["anthropic-beta"]},context-management-2025-06-27`;
+    const verdict = validateMessagesRequest(JSON.parse(r.forwarded[1]!), { "anthropic-beta": betas }, { issuedThinking: issued });
+    expect(verdict.ok ? "accepted" : verdict.rejection.message).toBe("accepted");
   });
 
   it("a client that does not send the block back: recorded, and no compaction edit again although the pressure stays", async () => {

@@ -6,14 +6,19 @@
  * session's ledger, so every later request carries the same bytes (DESIGN invariant 6).
  *
  * Decoded text (documented in docs/configuration.md):
- *   `[sluice: summary of <n> earlier tool calls, removed from this conversation]\n<text>`
+ *   `[sluice: summary of <n> earlier tool calls; their full results were removed from this conversation]\n<text>`
+ *   (n = 1: `1 earlier tool call; its full result was removed …`)
  * On the wire it is that text JSON-escaped for a string literal (quotes excluded).
+ * The header says "full results", not "calls": a covered pair whose removal would join two
+ * same-role messages (an assistant message with prose beside its tool_use) keeps its call, its
+ * result cut to a short head (applyPlan's drop_pair → drop_result fallback), so only the full
+ * result is certain to be gone.
  */
 
 /** The decoded summary block for a stretch of `covered` pairs (≥ 1) and the summariser's `text`. */
 export function summaryBlockText(covered: number, text: string): string {
-  const what = covered === 1 ? "1 earlier tool call" : `${covered} earlier tool calls`;
-  return `[sluice: summary of ${what}, removed from this conversation]\n${text}`;
+  const what = covered === 1 ? "1 earlier tool call; its full result was" : `${covered} earlier tool calls; their full results were`;
+  return `[sluice: summary of ${what} removed from this conversation]\n${text}`;
 }
 
 const encoder = new TextEncoder();

@@ -35,7 +35,7 @@ function step(ids: string[], text: string | null): StepOutput {
 }
 
 const TEXT = 'Listed src; "npm test" failed.\nFixed src/a.ts.';
-const BLOCK = '[sluice: summary of 3 earlier tool calls, removed from this conversation]\\nListed src; \\"npm test\\" failed.\\nFixed src/a.ts.';
+const BLOCK = '[sluice: summary of 3 earlier tool calls; their full results were removed from this conversation]\\nListed src; \\"npm test\\" failed.\\nFixed src/a.ts.';
 const TAIL = '{"role":"assistant","content":"Fixed."},{"role":"user","content":"thanks"},{"role":"assistant","content":"Anything else?"},{"role":"user","content":"no"}]}';
 
 /** What decideForward forwards for `body` with the summarize plan over `ids`. */
@@ -133,7 +133,7 @@ describe("rewrite: writing the summaries before decideForward", () => {
     expect(got.summaries).toEqual([{ pair_id: "t1", ok: true, text: EXTRACTED, input_tokens: 0, output_tokens: 0, cost_usd: 0, latency_ms: 0 }]);
     expect(got.out.plan.actions).toEqual({ t1: { kind: "summarize", covers: ["t1", "t2", "t3"], text: EXTRACTED }, t2: { kind: "drop_pair" }, t3: { kind: "drop_pair" } });
     const d = decideForward(r, r.parsed.bytes, got.out, "compact", "c-1");
-    expect(dec.decode(d.body)).toContain(`"content":${JSON.stringify(`[sluice: summary of 3 earlier tool calls, removed from this conversation]\n${EXTRACTED}`)}}]}`);
+    expect(dec.decode(d.body)).toContain(`"content":${JSON.stringify(`[sluice: summary of 3 earlier tool calls; their full results were removed from this conversation]\n${EXTRACTED}`)}}]}`);
   });
 
   it("a plan with nothing to write comes back as it was", async () => {

@@ -25,17 +25,31 @@ export const MIN_COMPACTION_TRIGGER = 50_000;
 
 const isCompaction = (b: Json) => str(b, "type") === "compaction";
 
+/**
+ * Index of the last `compaction` block of one message's content, -1 without one. The API drops
+ * every block before it, so the message's own blocks (what the thinking-order rules read) are
+ * the ones after it.
+ */
+export function lastCompactionIndex(blocks: readonly Json[]): number {
+  return blocks.findLastIndex(isCompaction);
+}
+
+/** Where the last compaction block of `messages` sits (`messages.{message}.content.{block}`), or null. */
+export function lastCompaction(messages: readonly Json[]): { message: number; block: number } | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const at = lastCompactionIndex(asBlocks(prop(messages[i], "content")));
+    if (at >= 0) return { message: i, block: at };
+  }
+  return null;
+}
+
 /** `body` with its messages read from the last compaction block on (unchanged without one). */
 export function fromLastCompaction(body: JsonObject): JsonObject {
   const messages = Array.isArray(body.messages) ? body.messages : [];
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const blocks = asBlocks(prop(messages[i], "content"));
-    const at = blocks.findLastIndex(isCompaction);
-    if (at < 0) continue;
-    const first = { ...(messages[i] as JsonObject), content: blocks.slice(at) };
-    return { ...body, messages: [first, ...messages.slice(i + 1)] };
-  }
-  return body;
+  const at = lastCompaction(messages);
+  if (at === null) return body;
+  const first = { ...(messages[at.message] as JsonObject), content: asBlocks(prop(messages[at.message], "content")).slice(at.block) };
+  return { ...body, messages: [first, ...messages.slice(at.message + 1)] };
 }
 
 /** The request's compaction edit, or undefined. */

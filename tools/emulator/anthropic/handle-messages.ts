@@ -28,12 +28,18 @@ import { canonicalContent, thinkingKey } from "./validate-request";
 /** Blocks a breakpoint looks back over for a cache hit, itself included (prompt-caching doc). */
 export const ANTHROPIC_LOOKBACK_BLOCKS = 20;
 
-/** The reply's content as the API returns it for `body`, and the recorded signatures it bound. */
-function answerContent(call: Call, prefixChecked: boolean): Json[] {
+/**
+ * The reply's content as the API returns it for `body` (after `block` when a compaction fired),
+ * and the recorded signatures it bound. After a compaction the model read only the block, so the
+ * reply's thinking is bound to tools, system and the block: the prefix of the echoed message read
+ * from the block on.
+ */
+function answerContent(call: Call, prefixChecked: boolean, block: JsonObject | undefined): Json[] {
   const omit = str(prop(call.body, "thinking"), "display") === "omitted";
-  const content = replyContent(call.reply);
+  const content = [...(block ? [block] : []), ...replyContent(call.reply)];
   if (!prefixChecked) return omit ? content.map((b) => (str(b, "type") === "thinking" ? { ...(b as JsonObject), thinking: "" } : b)) : content;
-  const bound = bindReply(call.body, content, `${call.seq}`, omit);
+  const read = block ? { ...(call.body as JsonObject), messages: [] } : call.body;
+  const bound = bindReply(read, content, `${call.seq}`, omit);
   for (const [key, binding] of bound.learned) call.key.thinkingBindings.set(key, binding);
   return bound.content;
 }
@@ -59,12 +65,13 @@ export function handleMessages(call: Call): HandlerResult {
   // A compaction reads the whole copy in its own iteration; the answer then reads the compacted copy.
   const summaryCache = compaction ? cacheOf(edited.body) : null;
   const cache = cacheOf(compaction ? compactedCopy(edited.body, compaction.block) : edited.body);
-  const answer = answerContent(call, verdict.prefixChecked);
+  const content = answerContent(call, verdict.prefixChecked, compaction?.block);
+  // A14 compares the blocks after an echoed compaction block with the answer as issued (validate-request.ts).
+  const answer = compaction ? content.slice(1) : content;
   for (const b of answer) {
     const k = ["thinking", "redacted_thinking"].includes(str(b, "type") ?? "") ? thinkingKey(b) : undefined;
     if (k !== undefined) call.key.issuedThinking.set(k, canonicalContent(answer));
   }
-  const content = compaction ? [compaction.block, ...answer] : answer;
   const output = outputTokens(answer);
   const usage: AnthropicUsage = { ...iterationUsage(cache, output), cache_creation: { ephemeral_5m_input_tokens: cache.write5m, ephemeral_1h_input_tokens: cache.write1h } };
   const summaryOutput = compaction ? outputTokens([compaction.block]) : 0;

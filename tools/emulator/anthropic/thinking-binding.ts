@@ -15,10 +15,13 @@
  * records the previous thinking block of its conversation, checked unless the block is the first
  * thinking block sent. A block the emulator never issued under this key (another model's, or a
  * recording's) is treated as unreadable by this model: dropped silently (`model_binding_mismatch`).
+ * A history holding a `compaction` block is read from its last one on, as the API reads it: the
+ * blocks before it are neither checked nor part of any prefix.
  */
 import { hashText } from "../../../src/core/hash";
 import { anthropicInvalid, type Rejection } from "../shared/errors";
 import { CACHE_MARKER_KEYS, isObject, prop, stableStringify, str, type Json } from "../shared/json";
+import { fromLastCompaction, lastCompaction } from "./apply-compaction";
 import { asBlocks } from "./segment-prompt";
 
 /** Beta that turns on `thinking.block_binding` and `input_transformations`. */
@@ -71,6 +74,14 @@ export function decodeSignature(sig: string): ThinkingBinding | undefined {
   }
 }
 
+/**
+ * What the model reads of `body`: from its last compaction block on (the API drops everything
+ * before it, compaction doc), so a block bound after a compaction is checked against that part only.
+ */
+function providerView(body: Json): Json {
+  return isObject(body) ? fromLastCompaction(body) : body;
+}
+
 const canon = (v: Json | undefined) => stableStringify(v ?? null, CACHE_MARKER_KEYS);
 const withoutThinking = (blocks: Json[]) => blocks.filter((b) => !THINKING.has(str(b, "type") ?? ""));
 
@@ -106,8 +117,11 @@ function dropsOnMismatch(body: Json, betas: readonly string[]): boolean {
  * blocks are removed with it"). A block with no known binding is dropped as another model's.
  */
 export function checkThinkingBinding(body: Json, betas: readonly string[], lookup: BindingLookup = () => undefined): BindingCheck {
-  const messages = Array.isArray(prop(body, "messages")) ? (prop(body, "messages") as Json[]) : [];
-  const hasher = prefixHasher(body);
+  const view = providerView(body);
+  const messages = Array.isArray(prop(view, "messages")) ? (prop(view, "messages") as Json[]) : [];
+  // Paths name the request as sent; the view starts at its last compaction block.
+  const start = isObject(body) && Array.isArray(body.messages) ? lastCompaction(body.messages) : null;
+  const hasher = prefixHasher(view);
   const dropped: ThinkingDropped[] = [];
   let previousKey: string | null = null;
   for (let i = 0; i < messages.length; i++) {
@@ -116,7 +130,7 @@ export function checkThinkingBinding(body: Json, betas: readonly string[], looku
     for (let j = 0; j < blocks.length; j++) {
       const key = bindingKey(blocks[j]!);
       if (key === undefined) continue;
-      const path = `messages.${i}.content.${j}`;
+      const path = start === null ? `messages.${i}.content.${j}` : `messages.${i + start.message}.content.${i === 0 ? j + start.block : j}`;
       const binding = decodeSignature(key) ?? lookup(key);
       const prior = previousKey;
       previousKey = key;
@@ -164,8 +178,9 @@ export function withoutBlocks(body: Json, dropped: readonly ThinkingDropped[]): 
  * `omitText` (`thinking.display: "omitted"`) thinking text comes back empty.
  */
 export function bindReply(body: Json, content: Json[], nonce: string, omitText: boolean): { content: Json[]; learned: [string, ThinkingBinding][] } {
-  const messages = Array.isArray(prop(body, "messages")) ? (prop(body, "messages") as Json[]) : [];
-  const hasher = prefixHasher(body);
+  const view = providerView(body);
+  const messages = Array.isArray(prop(view, "messages")) ? (prop(view, "messages") as Json[]) : [];
+  const hasher = prefixHasher(view);
   let previousKey = "";
   for (const m of messages) for (const b of asBlocks(prop(m, "content"))) previousKey = bindingKey(b) ?? previousKey;
   const learned: [string, ThinkingBinding][] = [];

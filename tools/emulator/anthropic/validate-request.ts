@@ -5,6 +5,7 @@
  */
 import { anthropicInvalid, type Rejection } from "../shared/errors";
 import { CACHE_MARKER_KEYS, isObject, prop, stableStringify, str, type Json } from "../shared/json";
+import { lastCompactionIndex } from "./apply-compaction";
 import { asBlocks } from "./segment-prompt";
 
 /** What the emulator remembers between calls of one API key. */
@@ -205,8 +206,10 @@ function checkThinking(body: { [k: string]: Json }, messages: Json[], turns: Tur
     latestAssistant = i;
     const blocks = asBlocks(prop(messages[i], "content"));
     const types = blocks.map((b) => str(b, "type") ?? "");
-    if (types.some((x) => THINKING.has(x)) && !THINKING.has(types[0]!)) {
-      return `messages.${i}.content.0: If an assistant message contains any thinking blocks, the first block must be thinking or redacted_thinking. Found ${types[0]}.`;
+    // The API drops every block up to a compaction block (compaction doc), so the order rule reads what follows it.
+    const own = lastCompactionIndex(blocks) + 1;
+    if (types.slice(own).some((x) => THINKING.has(x)) && !THINKING.has(types[own]!)) {
+      return `messages.${i}.content.${own}: If an assistant message contains any thinking blocks, the first block must be thinking or redacted_thinking. Found ${types[own]}.`;
     }
     if (types.length > 0 && types[types.length - 1] === "thinking") return `messages.${i}: The final block in an assistant message cannot be \`thinking\`.`;
     if (!enabled && i === messages.length - 1) {
@@ -218,8 +221,12 @@ function checkThinking(body: { [k: string]: Json }, messages: Json[], turns: Tur
   }
   if (latestAssistant < 0) return null;
 
-  // The latest assistant message must be exactly as issued when it carries a thinking block the emulator issued.
-  const latest = asBlocks(prop(messages[latestAssistant], "content"));
+  // The latest assistant message must be exactly as issued when it carries a thinking block the
+  // emulator issued; a compaction block answered with it is issued apart (handle-messages.ts), so
+  // the blocks compared are the ones after the message's last compaction block.
+  const sent = asBlocks(prop(messages[latestAssistant], "content"));
+  const offset = lastCompactionIndex(sent) + 1;
+  const latest = sent.slice(offset);
   for (const b of latest) {
     const key = THINKING.has(str(b, "type") ?? "") ? thinkingKey(b) : undefined;
     const issued = key !== undefined ? ctx.issuedThinking.get(key) : undefined;
@@ -228,7 +235,7 @@ function checkThinking(body: { [k: string]: Json }, messages: Json[], turns: Tur
       const original = JSON.parse(issued) as Json[];
       let j = 0;
       while (j < latest.length && j < original.length && stableStringify(latest[j], CACHE_MARKER_KEYS) === stableStringify(original[j], CACHE_MARKER_KEYS)) j++;
-      return `messages.${latestAssistant}.content.${Math.min(j, Math.max(latest.length - 1, 0))}: \`thinking\` or \`redacted_thinking\` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.`;
+      return `messages.${latestAssistant}.content.${offset + Math.min(j, Math.max(latest.length - 1, 0))}: \`thinking\` or \`redacted_thinking\` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.`;
     }
     break;
   }
@@ -237,11 +244,13 @@ function checkThinking(body: { [k: string]: Json }, messages: Json[], turns: Tur
   const lastTurn = turns[turns.length - 1]!;
   const inToolLoop = lastTurn.role === "user" && blocksOf(messages, lastTurn).some((b) => str(b.block, "type") === "tool_result");
   if (enabled && inToolLoop && turns.length >= 2) {
+    // The turn is read from its last compaction block on, as the API reads it (compaction doc).
     const assistantTurn = turns[turns.length - 2]!;
-    const first = assistantTurn.messages[0]!;
-    const type = str(asBlocks(prop(messages[first], "content"))[0], "type") ?? "";
+    const turnBlocks = blocksOf(messages, assistantTurn);
+    const head = turnBlocks[turnBlocks.findLastIndex((b) => str(b.block, "type") === "compaction") + 1];
+    const type = str(head?.block, "type") ?? "";
     if (!THINKING.has(type)) {
-      return `messages.${first}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${DOCS}`;
+      return `messages.${head?.msg ?? assistantTurn.messages[0]}.content.${head?.idx ?? 0}.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${DOCS}`;
     }
   }
   return null;
