@@ -10,7 +10,9 @@
  * Counts, positions and offsets only, never text (DESIGN invariant 7). Sluice never rewrites a
  * prefix to repair it: it reports (docs/operations.md "Cache-breaker diagnostics").
  */
-import { CACHE_BREAK_CAUSES, diagnoseBreak, type CacheBreak, type CacheBreakCause, type SluiceEdit } from "../core/cache/diagnose-break";
+import { CACHE_BREAK_CAUSES, diagnoseBreak, type CacheBreak, type CacheBreakCause, type SluiceEdit, type SluiceRestore } from "../core/cache/diagnose-break";
+import { heldBackPairs, restoredPairs } from "../core/cache/restored-pairs";
+import type { Ledger } from "../core/policy/ledger";
 import { findModelPrice } from "../core/cost/find-model-price";
 import type { ModelPrice } from "../core/cost/prices";
 import { sessionPrice } from "./record-outcome";
@@ -30,9 +32,16 @@ export const MAX_CACHE_EVENTS = 20;
 export const MISS_TOLERANCE = 0.05;
 const OPENAI_BLOCK_TOKENS = 128;
 
-/** Meta keys: the diagnosis awaiting this call's usage; tokens the last reported call left in the cache. */
+/** Meta keys: the diagnosis awaiting this call's usage; tokens the last reported call left in the cache; the last call's held-back pairs. */
 const PENDING_META = "cache_pending";
 const CACHED_META = "cache_last_cached";
+const HELD_META = "cache_held_back";
+/**
+ * Held-back pair ids kept for the next call at most (../core/cache/restored-pairs.ts): they are
+ * the few ledger pairs a reference, a changed result or the recent turns keep in place; past
+ * this many the list is not kept and the next call claims no restore.
+ */
+export const MAX_HELD_IDS = 512;
 
 /** The table of recent events (created with the store's schema: ./session-store.ts). */
 export const CACHE_BREAKS_SCHEMA = `CREATE TABLE IF NOT EXISTS cache_breaks (
@@ -66,6 +75,8 @@ export interface CacheReport {
   causes: Record<CacheBreakCause, { count: number; tokens: number }>;
   /** Sum of sluice_step events' cost, USD. */
   sluice_step_cost_usd: number;
+  /** Sum of sluice_restore events' cost, USD. */
+  sluice_restore_cost_usd: number;
   /** The last MAX_CACHE_EVENTS events, oldest first. */
   events: CacheEvent[];
 }
@@ -84,10 +95,29 @@ export function sluiceEditOf(result: TierResult, facts: StepFacts, mode: "compac
 }
 
 /**
+ * The removals Sluice undid on this request (call `call`, 1-based), against the held-back pairs
+ * the session kept from the previous call, and keeps this call's for the next one (ids only,
+ * at most MAX_HELD_IDS). `ledger` is the session's ledger before this request. Null in
+ * measurement mode (nothing removed reaches the provider) and when the previous call's list is
+ * missing (a disabled call, measurement mode, or over the bound).
+ */
+export function noteRestores(store: SessionStore, ledger: Ledger, result: TierResult, facts: StepFacts, call: number, mode: "compact" | "measure"): SluiceRestore | null {
+  const kept = store.getMetaJson<{ call: number; ids: string[] | null }>(HELD_META);
+  if (mode !== "compact") {
+    store.setMeta(HELD_META, "");
+    return null;
+  }
+  const held = heldBackPairs(facts, ledger, result.plan);
+  store.setMeta(HELD_META, JSON.stringify({ call, ids: held.length <= MAX_HELD_IDS ? held : null }));
+  const previous = kept !== null && kept.call === call - 1 ? kept.ids : null;
+  return restoredPairs(facts, ledger, held, previous);
+}
+
+/**
  * At a step: diagnoses (`previous`, this request) and holds it until this call's usage. A pending
  * diagnosis that no usage settled (the report came without one) is recorded unconfirmed first.
  */
-export function noteCachePair(store: SessionStore, sql: SqlStorage, previous: LastPrefix | null, facts: StepFacts, call: number, now_ms: number, sluice: SluiceEdit | null): void {
+export function noteCachePair(store: SessionStore, sql: SqlStorage, previous: LastPrefix | null, facts: StepFacts, call: number, now_ms: number, sluice: SluiceEdit | null, restore: SluiceRestore | null = null): void {
   const stale = readPending(store);
   if (stale?.diagnosis) recordEvent(store, sql, stale, false);
   if (previous === null || facts.prefix === null) {
@@ -98,7 +128,7 @@ export function noteCachePair(store: SessionStore, sql: SqlStorage, previous: La
   const ttl_ms = facts.prefix.cache?.ttl_ms ?? price.cache_ttl_seconds * 1000;
   const write = ttl_ms >= 3_600_000 ? price.cache_write_1h_multiplier : price.cache_write_multiplier;
   const current = { at_ms: now_ms, prefix: facts.prefix, message_tokens: facts.messages.map((m) => m.est_tokens), est_tokens: facts.est_tokens };
-  const diagnosis = diagnoseBreak(previous, current, ttl_ms, sluice, { cache_write: (price.input_per_mtok * write) / 1e6, cache_read: price.cache_read_per_mtok / 1e6 });
+  const diagnosis = diagnoseBreak(previous, current, ttl_ms, sluice, { cache_write: (price.input_per_mtok * write) / 1e6, cache_read: price.cache_read_per_mtok / 1e6 }, restore);
   store.setMeta(PENDING_META, JSON.stringify({ call, at_ms: now_ms, gap_ms: now_ms - previous.at_ms, prev_tokens: previous.est_tokens, diagnosis } satisfies Pending));
 }
 
@@ -162,7 +192,7 @@ function recordEvent(store: SessionStore, sql: SqlStorage, p: Pending, confirmed
   const d = p.diagnosis!;
   store.add(`cache_break_${d.cause}`, 1);
   store.add(`cache_break_tokens_${d.cause}`, d.tokens_affected);
-  if (d.cost_usd !== null) store.add("cache_break_sluice_step_usd", d.cost_usd);
+  if (d.cost_usd !== null) store.add(`cache_break_${d.cause}_usd`, d.cost_usd);
   sql.exec("INSERT INTO cache_breaks (call, at_ms, cause, detail, confirmed) VALUES (?, ?, ?, ?, ?)", p.call, p.at_ms, d.cause, JSON.stringify(d), confirmed ? 1 : 0);
   sql.exec("DELETE FROM cache_breaks WHERE seq <= (SELECT MAX(seq) FROM cache_breaks) - ?", MAX_CACHE_EVENTS);
 }
@@ -177,6 +207,7 @@ export function cacheReport(store: SessionStore, sql: SqlStorage): CacheReport {
     misses: c.cache_misses ?? 0,
     causes,
     sluice_step_cost_usd: c.cache_break_sluice_step_usd ?? 0,
+    sluice_restore_cost_usd: c.cache_break_sluice_restore_usd ?? 0,
     events: rows.map((r) => ({ ...(JSON.parse(r.detail) as CacheBreak), call: r.call, at_ms: r.at_ms, confirmed: r.confirmed === 1 })),
   };
 }
