@@ -9,31 +9,15 @@
  * sluice_restore at the Read's result message, not as unexplained. The same call 2 with a Read
  * of another file restores nothing, and its cold usage stays unexplained.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EngineRequest } from "../../src/engines/protocol";
+import { describe, expect, it } from "vitest";
 import { agentHeaders } from "../../tools/replay/agent-headers";
 import { createInProcessSluice } from "../../tools/replay/sluice/run-in-process";
 import { cacheBreaksText } from "../../tools/replay/render-cache-breaks";
 import type { ReplayReport } from "../../tools/replay/summarize-report";
+import { dropAllEngine } from "../support/drop-all-engine";
 import { lines } from "../support/make-view";
 
-let endpoint = "";
-let server: http.Server;
-
-beforeAll(async () => {
-  server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const request = JSON.parse(Buffer.concat(chunks).toString()) as EngineRequest;
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ verdicts: request.candidates.map((c) => ({ id: c.id, verdict: "drop_result", confidence: 0.9 })) }));
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/verdicts`;
-});
-afterAll(async () => { server.closeAllConnections(); await new Promise((r) => server.close(r)); });
+const engine = dropAllEngine();
 
 const UNCHANGED = "Wasted call \u2014 file unchanged since your last Read. Refer to that earlier tool_result instead.";
 const read = (id: string, file_path: string) => ({ role: "assistant", content: [{ type: "tool_use", id, name: "Read", input: { file_path } }] });
@@ -49,7 +33,7 @@ const TOKENS_FROM_2 = 114_699;
 
 /** Call 1, then call 2 with `next` appended; call 1's usage leaves 60,000 tokens in the cache, call 2 reads none. */
 async function twoCalls(next: unknown[]) {
-  const host = createInProcessSluice({ env: { COMPACTION_CONFIG: JSON.stringify({ enabled: true, engine: "local", endpoint, timeout_ms: 5_000 }) } });
+  const host = createInProcessSluice({ env: { COMPACTION_CONFIG: JSON.stringify({ enabled: true, engine: "local", endpoint: `${engine.base()}/verdicts`, timeout_ms: 5_000 }) } });
   const headers = agentHeaders("anthropic", "k", "restore-1");
   const call = (call_index: number, time_ms: number) => ({ provider: "anthropic" as const, session_id: "restore-1", call_index, time_ms });
   const first = await host.transform(body(FIRST), headers, call(1, 1_000_000));
