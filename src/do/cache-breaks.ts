@@ -11,8 +11,6 @@
  * prefix to repair it: it reports (docs/operations.md "Cache-breaker diagnostics").
  */
 import { CACHE_BREAK_CAUSES, diagnoseBreak, type CacheBreak, type CacheBreakCause, type SluiceEdit, type SluiceRestore } from "../core/cache/diagnose-break";
-import { heldBackPairs, restoredPairs } from "../core/cache/restored-pairs";
-import type { Ledger } from "../core/policy/ledger";
 import { findModelPrice } from "../core/cost/find-model-price";
 import type { ModelPrice } from "../core/cost/prices";
 import { sessionPrice } from "./record-outcome";
@@ -32,16 +30,9 @@ export const MAX_CACHE_EVENTS = 20;
 export const MISS_TOLERANCE = 0.05;
 const OPENAI_BLOCK_TOKENS = 128;
 
-/** Meta keys: the diagnosis awaiting this call's usage; tokens the last reported call left in the cache; the last call's held-back pairs. */
+/** Meta keys: the diagnosis awaiting this call's usage; tokens the last reported call left in the cache. */
 const PENDING_META = "cache_pending";
 const CACHED_META = "cache_last_cached";
-const HELD_META = "cache_held_back";
-/**
- * Held-back pair ids kept for the next call at most (../core/cache/restored-pairs.ts): they are
- * the few ledger pairs a reference, a changed result or the recent turns keep in place; past
- * this many the list is not kept and the next call claims no restore.
- */
-export const MAX_HELD_IDS = 512;
 
 /** The table of recent events (created with the store's schema: ./session-store.ts). */
 export const CACHE_BREAKS_SCHEMA = `CREATE TABLE IF NOT EXISTS cache_breaks (
@@ -92,25 +83,6 @@ export function sluiceEditOf(result: TierResult, facts: StepFacts, mode: "compac
     first = Math.min(first, at);
   }
   return Number.isFinite(first) ? { message_index: first, tokens_removed: result.step.tokens_removed } : null;
-}
-
-/**
- * The removals Sluice undid on this request (call `call`, 1-based), against the held-back pairs
- * the session kept from the previous call, and keeps this call's for the next one (ids only,
- * at most MAX_HELD_IDS). `ledger` is the session's ledger before this request. Null in
- * measurement mode (nothing removed reaches the provider) and when the previous call's list is
- * missing (a disabled call, measurement mode, or over the bound).
- */
-export function noteRestores(store: SessionStore, ledger: Ledger, result: TierResult, facts: StepFacts, call: number, mode: "compact" | "measure"): SluiceRestore | null {
-  const kept = store.getMetaJson<{ call: number; ids: string[] | null }>(HELD_META);
-  if (mode !== "compact") {
-    store.setMeta(HELD_META, "");
-    return null;
-  }
-  const held = heldBackPairs(facts, ledger, result.plan);
-  store.setMeta(HELD_META, JSON.stringify({ call, ids: held.length <= MAX_HELD_IDS ? held : null }));
-  const previous = kept !== null && kept.call === call - 1 ? kept.ids : null;
-  return restoredPairs(facts, ledger, held, previous);
 }
 
 /**

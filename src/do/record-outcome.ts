@@ -13,6 +13,7 @@ import { findModelPrice } from "../core/cost/find-model-price";
 import type { ModelPrice } from "../core/cost/prices";
 import type { Provider } from "../core/view/types";
 import { rollbackStep } from "./ledger-sql";
+import { forgetRestores } from "./restores";
 import { recordSummaries } from "./summary-ledger";
 import { loadCalibration } from "./calibration-store";
 import { calibrateRemoved } from "../core/tokens/calibrate";
@@ -31,6 +32,7 @@ export function recordOutcome(store: SessionStore, sql: SqlStorage, r: OutcomeRe
   if (r.rollback_step !== null) rollbackStep(sql, r.rollback_step);
   // After the rollback: a rolled-back step's host entry is gone, its summary is only counted.
   if (r.summaries !== undefined) recordSummaries(s, sql, r.summaries);
+  if (r.outcome !== "compacted") forgetRestores(s);
   s.add(OUTCOMES.has(r.outcome) ? r.outcome : `fail_open_${r.outcome}`, 1);
   // Saved tokens as the provider would count them (../core/tokens/calibrate.ts); the estimates before the first answer.
   const calibration = loadCalibration(s);
