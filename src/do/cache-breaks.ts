@@ -1,6 +1,7 @@
 /**
  * The session's cache-breaker diagnostics (shell over the SQL store): at each step the pair
- * (previous request, this request) is diagnosed from hashes (../core/cache/diagnose-break.ts) and
+ * (previous request, this request) is diagnosed from hashes (../core/cache/diagnose-break.ts),
+ * with Sluice's own step and the removals it undid (./restores.ts), and
  * held as pending; when this call's usage arrives (the `report` RPC), the provider's own
  * `cache_read_input_tokens` says whether the cache really missed, and the verdict is recorded:
  * per-cause counters (`cache_break_<cause>`, `cache_break_tokens_<cause>`) and the last

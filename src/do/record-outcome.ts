@@ -1,7 +1,8 @@
 /**
  * What the session does with the gateway's outcome report after a forward (shell over the SQL
  * store, shared by the session DO and the replay's in-process host): rolls back a step that was
- * not forwarded, keeps the summaries the gateway wrote (level rewrite: ./summary-ledger.ts),
+ * not forwarded (and forgets its held-back pairs, ./restores.ts, unless its edit was forwarded),
+ * keeps the summaries the gateway wrote (level rewrite: ./summary-ledger.ts),
  * counts the outcome, adds the token figures and their estimated USD value, and appends a
  * `calls` row. `tokens_original` / `tokens_sent` are the estimator's counts;
  * `tokens_saved` (and measurement mode's `measure_tokens`) are calibrated to the provider's
