@@ -1,6 +1,7 @@
 /**
  * The session's cache-breaker diagnostics (shell over the SQL store): at each step the pair
- * (previous request, this request) is diagnosed from hashes (../core/cache/diagnose-break.ts) and
+ * (previous request, this request) is diagnosed from hashes (../core/cache/diagnose-break.ts),
+ * with Sluice's own step and the removals it undid (./restores.ts), and
  * held as pending; when this call's usage arrives (the `report` RPC), the provider's own
  * `cache_read_input_tokens` says whether the cache really missed, and the verdict is recorded:
  * per-cause counters (`cache_break_<cause>`, `cache_break_tokens_<cause>`) and the last
@@ -10,7 +11,7 @@
  * Counts, positions and offsets only, never text (DESIGN invariant 7). Sluice never rewrites a
  * prefix to repair it: it reports (docs/operations.md "Cache-breaker diagnostics").
  */
-import { CACHE_BREAK_CAUSES, diagnoseBreak, type CacheBreak, type CacheBreakCause, type SluiceEdit } from "../core/cache/diagnose-break";
+import { CACHE_BREAK_CAUSES, diagnoseBreak, type CacheBreak, type CacheBreakCause, type SluiceEdit, type SluiceRestore } from "../core/cache/diagnose-break";
 import { findModelPrice } from "../core/cost/find-model-price";
 import type { ModelPrice } from "../core/cost/prices";
 import { sessionPrice } from "./record-outcome";
@@ -66,6 +67,8 @@ export interface CacheReport {
   causes: Record<CacheBreakCause, { count: number; tokens: number }>;
   /** Sum of sluice_step events' cost, USD. */
   sluice_step_cost_usd: number;
+  /** Sum of sluice_restore events' cost, USD. */
+  sluice_restore_cost_usd: number;
   /** The last MAX_CACHE_EVENTS events, oldest first. */
   events: CacheEvent[];
 }
@@ -87,7 +90,7 @@ export function sluiceEditOf(result: TierResult, facts: StepFacts, mode: "compac
  * At a step: diagnoses (`previous`, this request) and holds it until this call's usage. A pending
  * diagnosis that no usage settled (the report came without one) is recorded unconfirmed first.
  */
-export function noteCachePair(store: SessionStore, sql: SqlStorage, previous: LastPrefix | null, facts: StepFacts, call: number, now_ms: number, sluice: SluiceEdit | null): void {
+export function noteCachePair(store: SessionStore, sql: SqlStorage, previous: LastPrefix | null, facts: StepFacts, call: number, now_ms: number, sluice: SluiceEdit | null, restore: SluiceRestore | null = null): void {
   const stale = readPending(store);
   if (stale?.diagnosis) recordEvent(store, sql, stale, false);
   if (previous === null || facts.prefix === null) {
@@ -98,7 +101,7 @@ export function noteCachePair(store: SessionStore, sql: SqlStorage, previous: La
   const ttl_ms = facts.prefix.cache?.ttl_ms ?? price.cache_ttl_seconds * 1000;
   const write = ttl_ms >= 3_600_000 ? price.cache_write_1h_multiplier : price.cache_write_multiplier;
   const current = { at_ms: now_ms, prefix: facts.prefix, message_tokens: facts.messages.map((m) => m.est_tokens), est_tokens: facts.est_tokens };
-  const diagnosis = diagnoseBreak(previous, current, ttl_ms, sluice, { cache_write: (price.input_per_mtok * write) / 1e6, cache_read: price.cache_read_per_mtok / 1e6 });
+  const diagnosis = diagnoseBreak(previous, current, ttl_ms, sluice, { cache_write: (price.input_per_mtok * write) / 1e6, cache_read: price.cache_read_per_mtok / 1e6 }, restore);
   store.setMeta(PENDING_META, JSON.stringify({ call, at_ms: now_ms, gap_ms: now_ms - previous.at_ms, prev_tokens: previous.est_tokens, diagnosis } satisfies Pending));
 }
 
@@ -162,7 +165,7 @@ function recordEvent(store: SessionStore, sql: SqlStorage, p: Pending, confirmed
   const d = p.diagnosis!;
   store.add(`cache_break_${d.cause}`, 1);
   store.add(`cache_break_tokens_${d.cause}`, d.tokens_affected);
-  if (d.cost_usd !== null) store.add("cache_break_sluice_step_usd", d.cost_usd);
+  if (d.cost_usd !== null) store.add(`cache_break_${d.cause}_usd`, d.cost_usd);
   sql.exec("INSERT INTO cache_breaks (call, at_ms, cause, detail, confirmed) VALUES (?, ?, ?, ?, ?)", p.call, p.at_ms, d.cause, JSON.stringify(d), confirmed ? 1 : 0);
   sql.exec("DELETE FROM cache_breaks WHERE seq <= (SELECT MAX(seq) FROM cache_breaks) - ?", MAX_CACHE_EVENTS);
 }
@@ -177,6 +180,7 @@ export function cacheReport(store: SessionStore, sql: SqlStorage): CacheReport {
     misses: c.cache_misses ?? 0,
     causes,
     sluice_step_cost_usd: c.cache_break_sluice_step_usd ?? 0,
+    sluice_restore_cost_usd: c.cache_break_sluice_restore_usd ?? 0,
     events: rows.map((r) => ({ ...(JSON.parse(r.detail) as CacheBreak), call: r.call, at_ms: r.at_ms, confirmed: r.confirmed === 1 })),
   };
 }

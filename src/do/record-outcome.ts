@@ -1,7 +1,8 @@
 /**
  * What the session does with the gateway's outcome report after a forward (shell over the SQL
  * store, shared by the session DO and the replay's in-process host): rolls back a step that was
- * not forwarded, keeps the summaries the gateway wrote (level rewrite: ./summary-ledger.ts),
+ * not forwarded (and forgets its held-back pairs, ./restores.ts, unless its edit was forwarded),
+ * keeps the summaries the gateway wrote (level rewrite: ./summary-ledger.ts),
  * counts the outcome, adds the token figures and their estimated USD value, and appends a
  * `calls` row. `tokens_original` / `tokens_sent` are the estimator's counts;
  * `tokens_saved` (and measurement mode's `measure_tokens`) are calibrated to the provider's
@@ -13,6 +14,7 @@ import { findModelPrice } from "../core/cost/find-model-price";
 import type { ModelPrice } from "../core/cost/prices";
 import type { Provider } from "../core/view/types";
 import { rollbackStep } from "./ledger-sql";
+import { forgetRestores } from "./restores";
 import { recordSummaries } from "./summary-ledger";
 import { loadCalibration } from "./calibration-store";
 import { calibrateRemoved } from "../core/tokens/calibrate";
@@ -31,6 +33,7 @@ export function recordOutcome(store: SessionStore, sql: SqlStorage, r: OutcomeRe
   if (r.rollback_step !== null) rollbackStep(sql, r.rollback_step);
   // After the rollback: a rolled-back step's host entry is gone, its summary is only counted.
   if (r.summaries !== undefined) recordSummaries(s, sql, r.summaries);
+  if (r.outcome !== "compacted") forgetRestores(s);
   s.add(OUTCOMES.has(r.outcome) ? r.outcome : `fail_open_${r.outcome}`, 1);
   // Saved tokens as the provider would count them (../core/tokens/calibrate.ts); the estimates before the first answer.
   const calibration = loadCalibration(s);

@@ -23,6 +23,7 @@ import { loadCalibration } from "./calibration-store";
 import { beginCall } from "./session-calls";
 import { swapLastPrefix } from "./last-prefix";
 import { noteCachePair, sluiceEditOf } from "./cache-breaks";
+import { noteRestores } from "./restores";
 import type { SessionStore } from "./session-store";
 import type { StepInput, StepOutput } from "../session/step-types";
 import { disabledOutput, stepOutputOf } from "../core/policy/step-output";
@@ -101,7 +102,8 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepOut
   }
 
   const result = compact(ctx);
-  noteCachePair(store, sql, previous, facts, state.calls, now_ms, sluiceEditOf(result, facts, input.mode));
+  const restore = noteRestores(store, ledger, result, facts, state.calls, input.mode);
+  noteCachePair(store, sql, previous, facts, state.calls, now_ms, sluiceEditOf(result, facts, input.mode), restore);
   if (result.step !== null || result.skipped !== null) recordTierEvent(deps.trace ?? consoleTrace, result, input.session_id);
   const stepInfo = result.step ? { tokens_before: result.tokens_original, tokens_after: result.tokens_after, correlation_id: input.correlation_id } : null;
   saveAdditions(sql, result.ledger_additions, stepInfo);

@@ -98,6 +98,19 @@ describe("diagnoseBreak", () => {
     expect(diagnoseBreak(snap(0, 4), snap(1_000, 6, { hashes: ["m0'", "m1", "m2", "m3", "m4", "m5"] }), TTL, { message_index: 1, tokens_removed: 50 }, PRICES)).toMatchObject({ cause: "history_edited", message_index: 0 });
   });
 
+  it("sluice_restore: a removal undone at message 2, before any client change; nothing removed, so all it replaced is rewritten", () => {
+    // Replaced: messages 2..3 of the previous request (200 tokens), all written again.
+    const out = diagnoseBreak(snap(0, 4), snap(1_000, 6), TTL, null, PRICES, { message_index: 2, pairs: 1 });
+    expect(out).toEqual({ ...NONE, cause: "sluice_restore", message_index: 2, gap_ms: 1_000, tokens_affected: 200, cost_usd: 200 * 3.75e-6 - 200 * 0.3e-6 });
+    // Before a later step's edit it comes first; after it (or on the same message) the step does.
+    expect(diagnoseBreak(snap(0, 4), snap(1_000, 6), TTL, { message_index: 3, tokens_removed: 50 }, PRICES, { message_index: 2, pairs: 2 })).toMatchObject({ cause: "sluice_restore", message_index: 2, tokens_affected: 200 });
+    expect(diagnoseBreak(snap(0, 4), snap(1_000, 6), TTL, { message_index: 1, tokens_removed: 50 }, PRICES, { message_index: 2, pairs: 1 })).toMatchObject({ cause: "sluice_step", message_index: 1, tokens_affected: 300 });
+    expect(diagnoseBreak(snap(0, 4), snap(1_000, 6), TTL, { message_index: 2, tokens_removed: 50 }, PRICES, { message_index: 2, pairs: 1 })).toMatchObject({ cause: "sluice_step", message_index: 2 });
+    // A restore at or after the client's first change is the client's edit; one in messages the previous request did not have breaks nothing.
+    expect(diagnoseBreak(snap(0, 4), snap(1_000, 6, { hashes: ["m0", "m1'", "m2", "m3", "m4", "m5"] }), TTL, null, PRICES, { message_index: 2, pairs: 1 })).toMatchObject({ cause: "history_edited", message_index: 1 });
+    expect(diagnoseBreak(snap(0, 4), snap(1_000, 6), TTL, null, PRICES, { message_index: 4, pairs: 1 })).toBeNull();
+  });
+
   it("breakpoint_moved: the previous breakpoint is no longer reached from any current one (more than 20 messages on, or none)", () => {
     const prev = snap(0, 4, { hashes: ["m0", "m1", "m2", "m3*"], cache: { markers: [3], unmarked: [[3, "m3"]] } });
     const far = Array.from({ length: 30 }, (_, i) => (i === 29 ? "m29*" : `m${i}`));

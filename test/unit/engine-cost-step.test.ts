@@ -3,34 +3,17 @@
  * with `cost_usd`, and the session DO's step (src/do/run-step.ts over node:sqlite) prices the
  * step with it, counts it, and keeps the step's five terms in the session's stats.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { compactionConfigSchema } from "../../src/config/schema";
 import { encodeStepFacts } from "../../src/core/facts/wire-facts";
 import { runStep } from "../../src/do/run-step";
 import { sessionStats } from "../../src/do/session-stats";
-import type { EngineRequest } from "../../src/engines/protocol";
+import { dropAllEngine } from "../support/drop-all-engine";
 import { memorySession } from "../support/memory-session";
 import { factsOf, lines, makeView, type MessageSpec } from "../support/make-view";
 
-let base = "";
-let server: http.Server;
-
-beforeAll(async () => {
-  // Every candidate's result goes (confidence 0.9); the path sets the reported cost: /cost/<usd>.
-  server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const request = JSON.parse(Buffer.concat(chunks).toString()) as EngineRequest;
-    const cost = Number(req.url!.split("/").at(-1));
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ verdicts: request.candidates.map((c) => ({ id: c.id, verdict: "drop_result", confidence: 0.9 })), cost_usd: cost }));
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => { server.closeAllConnections(); await new Promise((r) => server.close(r)); });
+// Every candidate's result goes (confidence 0.9); the path sets the reported cost: /cost/<usd>.
+const engine = dropAllEngine((url) => ({ cost_usd: Number(url.split("/").at(-1)) }));
 
 /**
  * 20 turns of a distinct 20,000-byte Bash log each: the old pairs have forgone more than the
@@ -47,7 +30,7 @@ function session20() {
 
 async function stepWithEngineCost(cost: string) {
   const { sql, store } = memorySession();
-  const config = compactionConfigSchema.parse({ enabled: true, engine: "local", endpoint: `${base}/cost/${cost}`, timeout_ms: 5_000 });
+  const config = compactionConfigSchema.parse({ enabled: true, engine: "local", endpoint: `${engine.base()}/cost/${cost}`, timeout_ms: 5_000 });
   const facts = encodeStepFacts(factsOf(session20(), { engine: "local", head_chars: config.head_chars }));
   const out = await runStep({ store, sql, env: {}, trace: { append: () => undefined } }, { session_id: "s1", facts, config, mode: "compact", correlation_id: "c1", now_ms: 1_000_000 });
   return { out, stats: sessionStats(store, sql) };

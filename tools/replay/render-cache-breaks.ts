@@ -17,6 +17,7 @@ export const CAUSE_MEANING: Record<CacheBreakCause, string> = {
   system_changed: "other bytes of the system prompt changed",
   settings_changed: "another cached request member changed (tool_choice, thinking, a moved marker among tools or system blocks)",
   sluice_step: "Sluice's own compaction step rewrote the history after its first edit",
+  sluice_restore: "a removal Sluice had made was undone: the pair came back because a later result refers to it, or its result changed",
   history_edited: "the client changed or removed a message the previous call had sent",
   breakpoint_moved: "no cache_control breakpoint of the call reached what the previous call cached",
   unexplained: "the usage showed a miss the request bytes do not explain (eviction, another replica)",

@@ -3,7 +3,7 @@
  * compares their prefix facts (../facts/prefix-facts.ts, with ../facts/cache-facts.ts) in the
  * provider's cache order — tools, system, other prefix members, history — and names the first
  * thing that differs, or the TTL lapsing, or a breakpoint the new request no longer reaches, or
- * Sluice's own step. Counts, positions and offsets only, never text (DESIGN invariant 7).
+ * Sluice's own step, or a removal Sluice had to undo (a restored pair). Counts, positions and offsets only, never text (DESIGN invariant 7).
  *
  * The verdict is a diagnosis from hashes; whether the cache really missed is the provider's
  * usage to say (src/do/cache-breaks.ts confirms it when the answer's usage arrives).
@@ -22,7 +22,7 @@ export const LOOKBACK_BLOCKS = 20;
 /** Why the cache missed, in the order the diagnosis checks. */
 export const CACHE_BREAK_CAUSES = [
   "ttl_expired", "tools_changed", "timestamp_in_prefix", "id_in_prefix", "system_changed", "settings_changed",
-  "sluice_step", "history_edited", "breakpoint_moved", "unexplained",
+  "sluice_step", "sluice_restore", "history_edited", "breakpoint_moved", "unexplained",
 ] as const;
 export type CacheBreakCause = (typeof CACHE_BREAK_CAUSES)[number];
 
@@ -55,6 +55,18 @@ export interface SluiceEdit {
   tokens_removed: number;
 }
 
+/**
+ * Removals Sluice made on the previous request and undid on this one (src/core/cache/restored-pairs.ts):
+ * the pair is back because a later result refers to it (DESIGN §6) or its result changed, so
+ * the forwarded history changes there although the client's did not.
+ */
+export interface SluiceRestore {
+  /** Index of the first message a restored pair comes back in. */
+  message_index: number;
+  /** How many pairs came back. */
+  pairs: number;
+}
+
 /** Prices the step's cost is computed at, USD per token. */
 export interface CachePrices {
   cache_write: number;
@@ -67,7 +79,7 @@ export interface CacheBreak {
   /** System-prompt causes: offset of the first differing byte in the system value's JSON (exact when `offset_exact`, else the start of the first differing SYSTEM_CHUNK_BYTES chunk); else null. */
   byte_offset: number | null;
   offset_exact: boolean;
-  /** history_edited, sluice_step, breakpoint_moved: the first message index concerned; else null. */
+  /** history_edited, sluice_step, sluice_restore, breakpoint_moved: the first message index concerned; else null. */
   message_index: number | null;
   /** tools_changed: the counts; else null. */
   tools: ToolChanges | null;
@@ -77,7 +89,7 @@ export interface CacheBreak {
   gap_ms: number;
   /** Estimated tokens of the previous request from the break on: what this call could not read from the cache. */
   tokens_affected: number;
-  /** sluice_step: tokens rewritten after the edit × the write price, minus the cache read of the tokens it replaced, USD; else null. */
+  /** sluice_step, sluice_restore: tokens rewritten after the edit × the write price, minus the cache read of the tokens it replaced, USD; else null. */
   cost_usd: number | null;
 }
 
@@ -130,11 +142,13 @@ function breakpointReached(prev: readonly MarkerAt[], cur: readonly MarkerAt[], 
  * Diagnoses the pair (`prev`, `cur`) of consecutive requests: null when nothing in them explains a
  * miss (the cache should have been read up to the previous request's end). `ttl_ms` is the cache
  * lifetime that applies (the model's, or what the request asked for); `sluice` Sluice's step on
- * `cur` (null without one); `prices` for its cost. Order: TTL → tools → system (a timestamp or
- * id, else a plain change) → other prefix members → the first differing message (Sluice's step
- * when its edit comes first, else a client edit of old history) → a breakpoint no longer reached.
+ * `cur` (null without one); `prices` for its cost; `restore` the removals Sluice undid on `cur`
+ * (null without any). Order: TTL → tools → system (a timestamp or id, else a plain change) →
+ * other prefix members → the first differing message (Sluice's step or restore when it comes
+ * before the client's first change, the earlier of the two, the step on a tie; else a client
+ * edit of old history) → a breakpoint no longer reached.
  */
-export function diagnoseBreak(prev: PrefixSnapshot, cur: PrefixSnapshot, ttl_ms: number, sluice: SluiceEdit | null, prices: CachePrices): CacheBreak | null {
+export function diagnoseBreak(prev: PrefixSnapshot, cur: PrefixSnapshot, ttl_ms: number, sluice: SluiceEdit | null, prices: CachePrices, restore: SluiceRestore | null = null): CacheBreak | null {
   const gap_ms = cur.at_ms - prev.at_ms;
   const base = { byte_offset: null, offset_exact: false, message_index: null, tools: null, members: [] as string[], gap_ms, cost_usd: null };
   const all = prev.est_tokens;
@@ -164,11 +178,15 @@ export function diagnoseBreak(prev: PrefixSnapshot, cur: PrefixSnapshot, ttl_ms:
   // 4. The history: the first message whose cache key differs.
   const d = sharedMessages(prev.prefix, cur.prefix);
   const a = prev.prefix.message_hashes, b = cur.prefix.message_hashes;
-  // Sluice's step breaks the cache first when its edit lies before the client's first change (d ≤ the previous length).
-  if (sluice !== null && sluice.message_index < d) {
-    const replaced = sum(prev.message_tokens, sluice.message_index);
-    const rewritten = Math.max(0, replaced - sluice.tokens_removed);
-    return { ...base, cause: "sluice_step", message_index: sluice.message_index, tokens_affected: replaced, cost_usd: rewritten * prices.cache_write - replaced * prices.cache_read };
+  // Sluice breaks the cache first when its own change lies before the client's first change (d ≤ the previous length):
+  // a step's edit, or a removal it undid. A restore removes nothing: all it replaced is written again.
+  const step = sluice !== null && sluice.message_index < d ? sluice : null;
+  const back = restore !== null && restore.message_index < d && (step === null || restore.message_index < step.message_index) ? restore : null;
+  const own = back ?? step;
+  if (own !== null) {
+    const replaced = sum(prev.message_tokens, own.message_index);
+    const rewritten = Math.max(0, replaced - (back === null ? step!.tokens_removed : 0));
+    return { ...base, cause: back === null ? "sluice_step" : "sluice_restore", message_index: own.message_index, tokens_affected: replaced, cost_usd: rewritten * prices.cache_write - replaced * prices.cache_read };
   }
   if (d < a.length) return { ...base, cause: "history_edited", message_index: d, tokens_affected: sum(prev.message_tokens, d) };
   // 5. Anthropic breakpoints: the prefix is intact but no current marker reaches a written one.
