@@ -51,10 +51,12 @@ export function decideNative(
   level: GuaranteeLevel = "strict",
 ): ForwardDecision {
   // The session's estimate of what the provider reads: the parse's, except for a history the
-  // session reads from its own compaction block on (the provider ignores what precedes the block,
-  // so the calibration must compare its count with this figure).
+  // session reads from its own compaction block on (the provider ignores what precedes the block).
+  // The report keeps the whole body as the client sent it as `tokens_original`: without Sluice's
+  // compaction the provider would read all of it, so the calibration counts what precedes the
+  // block as removed and the savings ledger credits it on every later call.
   const est = out.tokens_original;
-  const base = { ...received, tokens_original: est, tokens_sent: est };
+  const base = { ...received, tokens_original: Math.max(prepared.parsed.view.est_tokens, est), tokens_sent: est };
   const failOpen = (reason: FailOpenReason): ForwardDecision =>
     ({ kind: "original", body: original, note: `skipped; reason=${reason}`, report: { ...base, outcome: reason, rollback_step: out.step, tier: out.tier } });
   if (prepared.provider !== "anthropic") return failOpen("native_unsupported");

@@ -12,6 +12,7 @@ import { EMPTY_LEDGER, mergeLedger } from "../../src/core/policy/ledger";
 import { compactionBenefit, compactionTrigger, nextCompactionState, viewFromCompaction, type CompactionState } from "../../src/core/policy/native-compaction";
 import type { CoreConfig, TierContext } from "../../src/core/policy/types";
 import { savedTokens } from "../../src/core/policy/estimate-savings";
+import { sluiceEditOf } from "../../src/do/cache-breaks";
 import type { StepFacts } from "../../src/core/facts/step-facts";
 import type { ConversationView } from "../../src/core/view/types";
 import { factsOf, lines, makeView, type MessageSpec } from "../support/make-view";
@@ -93,6 +94,10 @@ describe("auto at rewrite on claude-opus-5-5", () => {
     expect(r.tokens_after).toBe(prose.est_tokens - history + 3_000);
     expect(r.ledger_additions.entries).toEqual([]);
     expect(r.ledger_additions.step).toMatchObject({ step: 1, tier: "auto", pair_count: 0, tokens_removed: history - 3_000 });
+    // The cache diagnostics charge the miss it causes to Sluice's step, from the history's first message (not "unexplained").
+    const facts = ctx(prose, REWRITE).view;
+    expect(sluiceEditOf(r, facts, "compact")).toEqual({ message_index: 0, tokens_removed: history - 3_000 });
+    expect(sluiceEditOf(r, facts, "measure")).toBeNull();
     // The same history at strict: clearing the tiny results saves too little, so no step at all.
     expect(compact(ctx(prose)).step).toBeNull();
   });

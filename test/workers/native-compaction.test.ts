@@ -77,6 +77,10 @@ describe("native compaction at rewrite (claude-opus-5-5)", () => {
     expect(r.forwarded[1]).toBe(echoed);
     expect(r.headers[1]!["anthropic-beta"]).toBe(CLIENT_BETA);
     expect(r.stats.counters.native_compaction_dropped).toBeUndefined();
+    // Both calls report the client's whole body as original (without Sluice's compaction the provider reads all
+    // of it) and what the provider reads as sent: the step call the history after the expected summary, the
+    // echoed call from the block on. So the savings ledger credits the compaction on the calls after it too.
+    expect([c.tokens_original, c.tokens_sent]).toEqual([657_235, 3_241]);
   });
 
   it("thinking on: the answer [compaction, thinking, text, tool_use] echoed whole is forwarded as sent, passes the emulator's checks, and no compaction edit is sent again", async () => {
