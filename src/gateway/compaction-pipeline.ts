@@ -31,7 +31,6 @@ import { ledgerUpdate, outcomeUpdate, usageUpdate, type IndexUpdate, type Outcom
 import type { Usage } from "../usage/extract-usage";
 import { headerSessionId } from "./session-id";
 import { tapUsage } from "../usage/tap-usage";
-import { decideForward } from "./decide-forward";
 import { betaHeaderFor } from "./request-headers";
 import type { IncomingRequest, RouteKind } from "./handle-request";
 import { COMPACTION_HEADER, prepareCompaction, stepFactsFor, type PreviousBody } from "./prepare-compaction";
@@ -39,8 +38,7 @@ import { errorName, logFailOpen } from "./log-fail-open";
 import { Deadline, withDeadline } from "./deadline";
 import { stepTermFields, type StepTermFields } from "../core/audit/audit-record";
 import type { RemainingCallsTable } from "../core/cost/session-lengths";
-import { placeholderOptionsOf } from "../core/plan/placeholder";
-import { writeSummaries } from "./write-summaries";
+import { decideWithSummaries } from "./write-summaries";
 
 export { COMPACTION_HEADER };
 
@@ -157,10 +155,9 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const stepMs = deps.now() - t0;
 
   // 4. Level rewrite: the summariser writes the step's new summaries (within the step deadline plus its own timeout); then apply by splicing and check independently.
-  const written = await writeSummaries(out, { parsed: prepared.parsed, adapter: prepared.adapter, config: deps.config, env: deps.env ?? {}, deadline_ms: deps.doTimeoutMs + (deps.config.summarizer?.timeout_ms ?? 0) - stepMs });
-  out = written.out;
-  const decision = decideForward(prepared, received, out, deps.mode, req.requestId, placeholderOptionsOf(deps.config), deps.config.guarantee_level);
-  if (written.summaries.length > 0) decision.report.summaries = written.summaries;
+  const decided = await decideWithSummaries(prepared, received, out, deps.mode, req.requestId, deps.config, deps.env ?? {}, deps.doTimeoutMs + (deps.config.summarizer?.timeout_ms ?? 0) - stepMs);
+  out = decided.out;
+  const decision = decided.decision;
   if (isFailOpen(decision.report.outcome)) log(decision.report.outcome, sid, est);
   if (decision.kind === "edited" && deps.mode === "compact") {
     if (deps.config.archive_removed && out.new_pair_ids.length > 0) {

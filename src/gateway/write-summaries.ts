@@ -19,6 +19,10 @@ import { createSummarizer, type Summarizer } from "../engines/summarizer";
 import type { StepOutput, WrittenSummary } from "../session/step-types";
 import type { ParsedRequest, ProviderAdapter } from "../providers/types";
 import { Deadline, withDeadline } from "./deadline";
+import type { CompactionMode } from "../config/load-config";
+import { placeholderOptionsOf } from "../core/plan/placeholder";
+import { decideForward, type ForwardDecision } from "./decide-forward";
+import type { Prepared } from "./prepare-compaction";
 
 /** What writing needs besides the step output. */
 export interface WriteSummariesInput {
@@ -76,4 +80,26 @@ async function writeOne(pair_id: string, turns: ReturnType<typeof stretchTurns>,
     abort.abort();
     return { pair_id, ok: false, reason: err instanceof Deadline ? "timeout" : "network", latency_ms: now() - started };
   }
+}
+
+/**
+ * The step's decision with its summaries (shared by the Worker pipeline and the replay's host):
+ * writes the missing summaries (writeSummaries), then decides the forwarded bytes at the
+ * config's level (decideForward), the report carrying what was written. Returns the filled step
+ * output beside the decision. Never throws.
+ */
+export async function decideWithSummaries(
+  prepared: Extract<Prepared, { kind: "ready" }>,
+  received: Uint8Array,
+  out: StepOutput,
+  mode: Exclude<CompactionMode, "off">,
+  correlation_id: string,
+  config: CompactionConfig,
+  env: Readonly<Record<string, unknown>>,
+  deadline_ms: number,
+): Promise<{ out: StepOutput; decision: ForwardDecision }> {
+  const written = await writeSummaries(out, { parsed: prepared.parsed, adapter: prepared.adapter, config, env, deadline_ms });
+  const decision = decideForward(prepared, received, written.out, mode, correlation_id, placeholderOptionsOf(config), config.guarantee_level);
+  if (written.summaries.length > 0) decision.report.summaries = written.summaries;
+  return { out: written.out, decision };
 }

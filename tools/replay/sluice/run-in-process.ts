@@ -8,8 +8,8 @@
  *    under the DO's own `SessionStore`; before the step, the alarms the virtual-time gap since the
  *    last activity would have fired run (src/do/session-alarms.ts: idle → complete → retention);
  * 3. `runStep` (src/do/run-step.ts) with the replay's virtual clock as `now_ms`;
- * 4. `decideForward` (apply, guarantee check, fail-open decision; src/gateway/decide-forward.ts),
- *    and the request headers it needs (the native edit's beta: src/gateway/request-headers.ts);
+ * 4. `decideWithSummaries` (at level rewrite the step's summaries, then decideForward: apply,
+ *    guarantee check, fail-open decision; src/gateway/write-summaries.ts), and the request headers it needs (the native edit's beta: src/gateway/request-headers.ts);
  * 5. `recordOutcome` (src/do/record-outcome.ts: rollback of a step that was not forwarded) and
  *    the savings ledger's outcome half (src/do/savings-ledger.ts) at once, as the Worker's report
  *    RPC does;
@@ -24,8 +24,7 @@
  */
 import { loadConfig } from "../../../src/config/load-config";
 import type { CompactionConfig } from "../../../src/config/schema";
-import { decideForward } from "../../../src/gateway/decide-forward";
-import { writeSummaries } from "../../../src/gateway/write-summaries";
+import { decideWithSummaries } from "../../../src/gateway/write-summaries";
 import { prepareCompaction, stepFactsFor } from "../../../src/gateway/prepare-compaction";
 import { QUIET_TRACE } from "../../../src/core/trace/record-tier-event";
 import { betaHeaderFor } from "../../../src/gateway/request-headers";
@@ -43,7 +42,6 @@ import { cacheReport, settleCachePair, type CacheReport } from "../../../src/do/
 import { commonPrefixLength } from "../../../src/providers/shared/common-prefix";
 import type { JsonNode } from "../../../src/providers/shared/json-scan";
 import { createMemorySql } from "./create-memory-sql";
-import { placeholderOptionsOf } from "../../../src/core/plan/placeholder";
 
 /** The step's trace lines are the Worker log's; the replay's report says what each call decided. */
 
@@ -116,9 +114,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     host.last = { bytes: body, root: prepared.parsed.root };
     const facts = encodeStepFacts(stepFactsFor(prepared, config, requestHeaders, previous));
     const stepped = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET_TRACE }, { session_id: id, facts, config, mode, correlation_id, now_ms: call.time_ms });
-    const written = await writeSummaries(stepped, { parsed: prepared.parsed, adapter: prepared.adapter, config, env: process.env, deadline_ms: config.summarizer?.timeout_ms ?? 0 });
-    const decision = decideForward(prepared, body, written.out, mode, correlation_id, placeholderOptionsOf(config), config.guarantee_level);
-    if (written.summaries.length > 0) decision.report.summaries = written.summaries;
+    const { decision } = await decideWithSummaries(prepared, body, stepped, mode, correlation_id, config, process.env, config.summarizer?.timeout_ms ?? 0);
     recordOutcome(host.store, host.sql, decision.report, call.time_ms);
     const counted = settleLedger(host.store, { outcome: decision.report, usage: null, estimated_input_tokens: 0 });
     host.store.flush();
