@@ -13,12 +13,10 @@
  * refusal, media, server tools) are not prose. Prose the user wrote is never part of a stretch.
  */
 import type { ParsedRequest } from "../../providers/types";
-import { getMember, stringValue, type JsonNode } from "../../providers/shared/json-scan";
+import { getMember } from "../../providers/shared/json-scan";
+import { messageProse } from "../../providers/shared/message-prose";
 import type { ToolPair } from "../view/types";
 import type { SummaryPart, SummaryTurn } from "./types";
-
-/** Part types whose `text` member is assistant prose (Anthropic/Chat `text`, Responses `output_text`). */
-const PROSE_PARTS: ReadonlySet<string> = new Set(["text", "output_text"]);
 
 /**
  * The stretch of `covers` (pair ids; unknown ids are skipped) in `parsed`, whose history is the
@@ -47,7 +45,7 @@ export function stretchTurns(parsed: ParsedRequest, historyKey: string, covers: 
   }
   for (const mi of proseMessages(parsed, pairs)) {
     const node = items[mi];
-    const text = node ? proseOf(parsed.bytes, node) : "";
+    const text = node ? messageProse(parsed.bytes, node) : "";
     // Prose leads its message's calls (block -1 sorts first).
     if (text !== "") add(mi, "assistant", -1, { type: "text", text });
   }
@@ -68,18 +66,4 @@ function proseMessages(parsed: ParsedRequest, pairs: readonly ToolPair[]): numbe
   const upTo = new Map<number, number>();
   for (const p of pairs) upTo.set(p.turn_index, Math.max(upTo.get(p.turn_index) ?? -1, p.call.message_index));
   return parsed.view.messages.filter((m) => m.role === "assistant" && m.index <= (upTo.get(m.turn_index) ?? -1)).map((m) => m.index);
-}
-
-/** The prose of one history message: its string `content`, or its prose parts' text joined with "\n". */
-function proseOf(bytes: Uint8Array, message: JsonNode): string {
-  const content = getMember(message, "content");
-  if (content?.type === "string") return stringValue(bytes, content);
-  if (content?.type !== "array") return "";
-  const texts: string[] = [];
-  for (const part of content.items) {
-    const type = getMember(part, "type");
-    const text = getMember(part, "text");
-    if (type?.type === "string" && PROSE_PARTS.has(stringValue(bytes, type)) && text?.type === "string") texts.push(stringValue(bytes, text));
-  }
-  return texts.join("\n");
 }
