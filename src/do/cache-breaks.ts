@@ -20,6 +20,7 @@ import type { TierResult } from "../core/policy/types";
 import type { Usage } from "../usage/extract-usage";
 import type { LastPrefix } from "./last-prefix";
 import type { SessionStore } from "./session-store";
+import { firstEditedMessage } from "../core/plan/first-edited-message";
 
 /** Events kept per session (older ones are deleted). */
 export const MAX_CACHE_EVENTS = 20;
@@ -82,7 +83,7 @@ export function sluiceEditOf(result: TierResult, facts: StepFacts, mode: "compac
   let first = Number.POSITIVE_INFINITY;
   for (const p of facts.pairs) {
     if (!ids.has(p.id)) continue;
-    const at = result.plan.actions[p.id]?.kind === "drop_pair" ? p.call.message_index : p.result.message_index;
+    const at = firstEditedMessage(p, result.plan.actions[p.id]?.kind);
     first = Math.min(first, at);
   }
   return Number.isFinite(first) ? { message_index: first, tokens_removed: result.step.tokens_removed } : null;

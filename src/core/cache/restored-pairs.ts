@@ -13,6 +13,7 @@ import type { StepFacts } from "../facts/step-facts";
 import type { EditPlan } from "../plan/types";
 import { ledgerKey, type Ledger, type LedgerEntry } from "../policy/ledger";
 import type { SluiceRestore } from "./diagnose-break";
+import { firstEditedMessage } from "../plan/first-edited-message";
 
 /**
  * Ids of the pairs of `view` that `ledger` (the session's ledger before this request) decided
@@ -52,7 +53,7 @@ export function restoredPairs(view: StepFacts, ledger: Ledger, held: readonly st
   let first = Number.POSITIVE_INFINITY;
   for (const p of view.pairs) {
     if (!back.has(p.id)) continue;
-    first = Math.min(first, actionOf.get(p.id)?.kind === "drop_pair" ? p.call.message_index : p.result.message_index);
+    first = Math.min(first, firstEditedMessage(p, actionOf.get(p.id)?.kind));
   }
   return { message_index: first, pairs: back.size };
 }

@@ -14,6 +14,7 @@ import type { CutCandidate } from "../cost/enumerate-cut-points";
 import { estimateSummary, type SummarizerBounds } from "../cost/summary-estimate";
 import { callTokens, savedTokens } from "./estimate-savings";
 import type { Proposal } from "./take-step";
+import { firstEditedMessage } from "../plan/first-edited-message";
 
 /** A cut candidate and, for a stretch, the pair ids it stands for and its summary's expected cost. */
 export interface StepCandidate extends CutCandidate {
@@ -41,7 +42,7 @@ export function stepCandidates(proposals: readonly Proposal[], summarizer: Summa
     if (action.kind !== "summarize") {
       out.push({
         pair_id: pair.id, call_message: pair.call.message_index, result_message: pair.result.message_index,
-        first_edit_message: action.kind === "drop_pair" ? Math.min(pair.call.message_index, pair.result.message_index) : pair.result.message_index,
+        first_edit_message: firstEditedMessage(pair, action.kind),
         saved_tokens: savedTokens(pair, action), members: [pair.id], summary_cost_usd: 0,
       });
       continue;
