@@ -19,6 +19,7 @@ import type { z } from "zod";
 import { compactionConfigSchema, type CompactionConfig } from "./schema";
 import { secretProblem, secretProblemMessage } from "./secrets";
 import { summarizerLocality } from "./summarizer-destination";
+import { memoryInjectOn } from "./memory-inject-on";
 
 /** Compaction mode derived from the config. */
 export type CompactionMode = "off" | "measure" | "compact";
@@ -114,7 +115,7 @@ function collectWarnings(c: CompactionConfig, mode: CompactionMode, env: ConfigE
   if (mode !== "off" && c.summarizer?.api_key_env != null && !isSet(c.summarizer.api_key_env)) {
     out.push(`summarizer.api_key_env names ${c.summarizer.api_key_env}, which is not set: every summary will fail and its step falls back to removal only`);
   }
-  const memoryInjectActive = c.memory_inject && c.guarantee_level === "rewrite" && c.memory_retention_seconds > 0;
+  const memoryInjectActive = memoryInjectOn(c);
   if (c.memory_inject && !memoryInjectActive) {
     out.push(`memory_inject is ignored unless guarantee_level is "rewrite" and memory_retention_seconds > 0 (got "${c.guarantee_level}" and ${c.memory_retention_seconds}): no block is written`);
   }

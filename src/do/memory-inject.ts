@@ -13,6 +13,7 @@
  * block's estimated tokens), `memory_inject_errors` (the claim failed: no block, the call goes on).
  */
 import type { CompactionConfig } from "../config/schema";
+import { memoryInjectOn } from "../config/memory-inject-on";
 import { renderMemoryBlock } from "../core/memory/render-memory-block";
 import { estimateTokens } from "../core/tokens/estimate";
 import type { ProjectMemoryEntry } from "./memory-object";
@@ -23,11 +24,6 @@ export const MEMORY_BLOCK_META = "memory_block";
 
 /** Where a project's maps are claimed (the MemoryObject of a project key). */
 export type ProjectMemorySource = (project: string) => { claim(by_session: string, now_ms: number): Promise<ProjectMemoryEntry | null> };
-
-/** Whether `config` asks for the memory block: `memory_inject` at level `rewrite` with `memory_retention_seconds` > 0. */
-export function memoryInjectOn(config: Pick<CompactionConfig, "memory_inject" | "guarantee_level" | "memory_retention_seconds">): boolean {
-  return config.memory_inject && config.guarantee_level === "rewrite" && config.memory_retention_seconds > 0;
-}
 
 /** The session's memory block for this call and whether this call claimed it; null without one. */
 export interface SessionMemoryBlock {

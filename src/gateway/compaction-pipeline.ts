@@ -39,6 +39,7 @@ import { Deadline, withDeadline } from "./deadline";
 import { stepTermFields, type StepTermFields } from "../core/audit/audit-record";
 import type { RemainingCallsTable } from "../core/cost/session-lengths";
 import { decideWithSummaries } from "./write-summaries";
+import { memoryInjectOn } from "../config/memory-inject-on";
 
 export { COMPACTION_HEADER };
 
@@ -144,7 +145,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
     // Project memory on: the session keeps its project key for the complete alarm (src/do/project-memory.ts).
     const project_key = deps.config.memory_retention_seconds > 0 ? projectKeyOf(prepared.provider, req.headers, prepared.parsed.bytes, prepared.parsed.root) : undefined;
     // memory_inject: the session claims a map only when its block has a place in this request.
-    const memory_placeable = deps.config.memory_inject && project_key !== undefined && memoryPlaceable(prepared.provider, prepared.parsed.bytes, prepared.parsed.root, prepared.adapter.historyKey);
+    const memory_placeable = memoryInjectOn(deps.config) && project_key !== undefined && memoryPlaceable(prepared.provider, prepared.parsed.bytes, prepared.parsed.root, prepared.adapter.historyKey);
     out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, ...(lengths ? { remaining_calls_table: lengths } : {}), ...(project_key !== undefined ? { project_key } : {}), ...(memory_placeable ? { memory_placeable } : {}) })), deps.doTimeoutMs);
   } catch (err) {
     const reason = err instanceof Deadline ? "do_timeout" : "do_error";

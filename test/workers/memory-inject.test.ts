@@ -25,7 +25,6 @@ const PATH = "/anthropic/v1/messages";
 const RETENTION = 2_592_000;
 const INJECT = { ...LITERAL_CONFIG, guarantee_level: "rewrite", memory_retention_seconds: RETENTION, memory_inject: true };
 const SUMMARY = "Ran `make a` and `make b`; both passed.";
-const utf8 = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 const systemIn = (cwd: string) => `You are Claude Code.\n<env>\nWorking directory: ${cwd}\n</env>`;
 const vars = (config: Record<string, unknown>) => ({ COMPACTION_CONFIG: JSON.stringify(config), SLUICE_COMPACTION: "0", SLUICE_MEASURE: "0" });
