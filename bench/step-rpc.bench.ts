@@ -1,7 +1,7 @@
 /**
  * The step RPC and the gateway's CPU per request (part of `npm run bench`):
  *
- * 1. Payload: the JSON length of the step input (src/session/step-types.ts StepInput: the
+ * 1. Payload: the JSON length of the step input (src/session/contract.ts StepInput: the
  *    request's StepFacts, the default config, ids) for the largest corpus request of each
  *    adapter, against the target 16 KB + 200 B per pair, and the longest result text it
  *    carries (≤ head_chars by construction).
@@ -17,12 +17,12 @@ import { decodeStepFacts, encodeStepFacts } from "../src/core/facts/wire-facts";
 import { decideForward } from "../src/gateway/decide-forward";
 import { prepareCompaction, stepFactsFor } from "../src/gateway/prepare-compaction";
 import { ScanCache } from "../src/gateway/scan-cache";
-import { recordOutcome } from "../src/do/record-outcome";
-import { runStep } from "../src/do/run-step";
+import { recordOutcome } from "../src/session/record-report";
+import { runStep } from "../src/session/run-step";
 import { QUIET_TRACE } from "../src/core/trace/record-tier-event";
-import { SessionStore } from "../src/do/session-store";
+import { SessionStore } from "../src/session/state";
 import type { ProviderAdapter } from "../src/providers/types";
-import type { StepInput } from "../src/session/step-types";
+import type { StepInput } from "../src/session/contract";
 import { createMemorySql } from "../tools/replay/sluice/create-memory-sql";
 import { anthropicRequest, callPrefixes, openaiRequest, sessions, type Session } from "../test/support/corpus";
 

@@ -2,10 +2,10 @@
 import type { Env } from "./config/env";
 import { createApp } from "./http/app";
 
-export { SessionObject } from "./do/session-object";
+export { SessionObject } from "./session/session-object";
 export { AuditObject } from "./do/audit-object";
 export { SessionIndex } from "./do/index-object";
-export { MemoryObject } from "./do/memory-object";
+export { MemoryObject } from "./observers/memory-object";
 
 const app = createApp();
 

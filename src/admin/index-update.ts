@@ -9,10 +9,10 @@
 import { z } from "zod";
 import { TIERS, type Tier } from "../core/policy/types";
 import type { Provider } from "../core/view/types";
-import type { OutcomeRecorded, OutcomeReport, StepOutput } from "../session/step-types";
+import type { OutcomeRecorded, OutcomeReport, StepOutput } from "../session/contract";
 import type { Usage } from "../usage/extract-usage";
 import { estimateTokens } from "../core/tokens/estimate";
-import { LEDGER_FIELDS, type LedgerDelta } from "../session/ledger-types";
+import { LEDGER_FIELDS, type LedgerDelta } from "../session/contract";
 
 export const PROVIDERS = ["anthropic", "openai-chat", "openai-responses"] as const satisfies readonly Provider[];
 
@@ -54,7 +54,7 @@ export const indexUpdateSchema = z.discriminatedUnion("kind", [
     usd_saved: count,
     /** Wall time of the session step RPC (ledger, tier, engine) seen by the gateway, ms; null without an answer. */
     step_ms: count.nullable(),
-    /** `memory_inject`: the estimated tokens of the memory block this request's session claimed on this call (src/do/memory-inject.ts); absent on every other request. */
+    /** `memory_inject`: the estimated tokens of the memory block this request's session claimed on this call (src/session/run-step.ts); absent on every other request. */
     memory_injected_tokens: count.optional(),
   }),
   z.strictObject({
@@ -73,7 +73,7 @@ export const indexUpdateSchema = z.discriminatedUnion("kind", [
     provider: z.enum(PROVIDERS),
     at_ms: z.number().int().min(0),
     mode: z.enum(["compact", "measure"]),
-    /** The savings ledger's figures of one report (src/session/ledger-types.ts LedgerDelta; USD may be negative: a call that cost more). */
+    /** The savings ledger's figures of one report (src/session/contract.ts LedgerDelta; USD may be negative: a call that cost more). */
     ...Object.fromEntries(LEDGER_FIELDS.map((f) => [f, z.number().finite()])) as Record<(typeof LEDGER_FIELDS)[number], z.ZodNumber>,
   }),
 ]);
@@ -145,7 +145,7 @@ export function usageUpdate(session_id: string, provider: Provider, now_ms: numb
   };
 }
 
-/** Derives the index update of what one report added to a session's savings ledger (src/do/savings-ledger.ts). */
+/** Derives the index update of what one report added to a session's savings ledger (src/observers/savings-ledger.ts). */
 export function ledgerUpdate(session_id: string, provider: Provider, now_ms: number, d: LedgerDelta): LedgerUpdate {
   return { kind: "ledger", session_id, provider, at_ms: now_ms, ...d };
 }

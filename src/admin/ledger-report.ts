@@ -6,7 +6,7 @@
  * Also the hour buckets the index keeps those sums in. Every column: docs/operations.md
  * "The savings ledger".
  */
-import { LEDGER_FIELDS, type LedgerField, type LedgerMode } from "../session/ledger-types";
+import { LEDGER_FIELDS, type LedgerField, type LedgerMode } from "../session/contract";
 
 /** Ledger sums of one mode: every LedgerDelta field summed. */
 export type LedgerTotals = Record<LedgerField, number>;
@@ -47,7 +47,7 @@ export function emptyTotals(): LedgerTotals {
   return Object.fromEntries(LEDGER_FIELDS.map((f) => [f, 0])) as LedgerTotals;
 }
 
-/** A session's ledger totals from its counters (src/do/savings-ledger.ts adds `ledger_<field>`). */
+/** A session's ledger totals from its counters (src/observers/savings-ledger.ts adds `ledger_<field>`). */
 export function totalsFromCounters(counters: Readonly<Record<string, number>>): LedgerTotals {
   return Object.fromEntries(LEDGER_FIELDS.map((f) => [f, counters[`ledger_${f}`] ?? 0])) as LedgerTotals;
 }

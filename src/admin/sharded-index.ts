@@ -11,7 +11,7 @@ import { totalsOf, type IndexTotals, type SessionSummary } from "./summarize-ind
 import { mergeLengthRows } from "./session-lengths";
 import type { LengthRow } from "../core/cost/session-lengths";
 import { emptyTotals, type LedgerTotals } from "./ledger-report";
-import { LEDGER_FIELDS, type LedgerMode } from "../session/ledger-types";
+import { LEDGER_FIELDS, type LedgerMode } from "../session/contract";
 
 /** What one index object (src/do/index-object.ts SessionIndex) answers. */
 export interface IndexShard {

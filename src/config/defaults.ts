@@ -77,7 +77,7 @@ export const DEFAULTS = {
   retention_seconds: 604_800,
   /**
    * Project memory (DESIGN §7): how long the tier map a session leaves at its complete alarm is
-   * kept under its project key (src/do/memory-object.ts), seconds from that alarm; it outlives
+   * kept under its project key (src/observers/memory-object.ts), seconds from that alarm; it outlives
    * the session's own retention. 0 (default): no project memory is kept.
    */
   memory_retention_seconds: 0,

@@ -4,7 +4,7 @@
  */
 import type { AuditObject } from "../do/audit-object";
 import type { SessionIndex } from "../do/index-object";
-import type { MemoryObject } from "../do/memory-object";
+import type { MemoryObject } from "../observers/memory-object";
 
 export interface Env {
   /** Anthropic upstream base URL, no trailing slash needed. Default https://api.anthropic.com */
@@ -25,7 +25,7 @@ export interface Env {
   AUDIT: DurableObjectNamespace<AuditObject>;
   /** Global session index Durable Object namespace (one instance, src/do/index-object.ts). */
   SESSION_INDEX: DurableObjectNamespace<SessionIndex>;
-  /** Project memory Durable Object namespace (one instance per project key, src/do/memory-object.ts). */
+  /** Project memory Durable Object namespace (one instance per project key, src/observers/memory-object.ts). */
   MEMORY: DurableObjectNamespace<MemoryObject>;
   /** Admin bearer token (name set by admin_token_env). A secret: `wrangler secret put SLUICE_ADMIN_TOKEN`. Unset = admin routes answer 503. */
   SLUICE_ADMIN_TOKEN?: string;

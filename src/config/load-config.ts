@@ -119,7 +119,7 @@ function collectWarnings(c: CompactionConfig, mode: CompactionMode, env: ConfigE
   if (c.memory_inject && !memoryInjectActive) {
     out.push(`memory_inject is ignored unless guarantee_level is "rewrite" and memory_retention_seconds > 0 (got "${c.guarantee_level}" and ${c.memory_retention_seconds}): no block is written`);
   }
-  // Blocks are forwarded only in compact mode by the splice mechanism (src/do/run-step.ts claims a map only then).
+  // Blocks are forwarded only in compact mode by the splice mechanism (src/session/run-step.ts claims a map only then).
   if (memoryInjectActive && mode === "measure") out.push("memory_inject has no effect in measurement mode: no block is forwarded, no map is taken");
   if (memoryInjectActive && c.mechanism === "native") out.push('memory_inject has no effect on Anthropic routes with mechanism "native": no block is forwarded there, no map is taken');
   if (c.summarizer !== null && c.guarantee_level !== "rewrite") out.push(`summarizer is never called below guarantee_level "rewrite" (got "${c.guarantee_level}")`);

@@ -11,7 +11,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config/env";
 import { indexUpdateSchema, type IndexUpdate } from "../admin/index-update";
 import { deltasOf, sumDeltas, type StoredSeries } from "../admin/metrics-catalog";
-import { execRows } from "./exec-rows";
+import { execRows } from "../session/state";
 import { cacheHitRatio, totalsOf, type IndexTotals, type SessionSummary } from "../admin/summarize-index";
 import type { SampleSuffix } from "../admin/render-exposition";
 import { sessionLabel } from "../admin/session-label";
@@ -19,7 +19,7 @@ import { indexShardName } from "../admin/index-shards";
 import { shardedIndex, type IndexShard, type ShardedIndex } from "../admin/sharded-index";
 import type { LengthRow } from "../core/cost/session-lengths";
 import { ledgerBucketOf, sumLedgerRows, type LedgerTotals } from "../admin/ledger-report";
-import { LEDGER_FIELDS, type LedgerMode } from "../session/ledger-types";
+import { LEDGER_FIELDS, type LedgerMode } from "../session/contract";
 
 /** The whole sharded index over the SESSION_INDEX namespace. */
 export function sessionIndexOf(ns: DurableObjectNamespace<SessionIndex>): ShardedIndex {
@@ -62,7 +62,7 @@ export class SessionIndex extends DurableObject<Env> {
   /**
    * Adds a batch of updates (the gateway's index buffer: every request's outcome and usage that
    * ended within one window, ../gateway/index-buffer.ts) in one transaction: one upsert of the session row per update, and every metric delta summed by
-   * series and written with multi-row upserts (src/do/exec-rows.ts). All are validated first;
+   * series and written with multi-row upserts (src/session/state.ts). All are validated first;
    * if one is invalid nothing is written and the answer names its field.
    */
   async recordMany(updates: IndexUpdate[]): Promise<RecordResult> {

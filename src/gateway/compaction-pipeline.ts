@@ -21,8 +21,8 @@ import { memoryPlaceable } from "../providers/shared/memory-message";
 import type { CompactionMode } from "../config/load-config";
 import type { Provider } from "../core/view/types";
 import { encodeStepFacts } from "../core/facts/wire-facts";
-import type { SessionObject } from "../do/session-object";
-import type { CallReport, FailOpenReason, Outcome, OutcomeRecorded, OutcomeReport, StepOutput } from "../session/step-types";
+import type { SessionObject } from "../session/session-object";
+import type { CallReport, FailOpenReason, Outcome, OutcomeRecorded, OutcomeReport, StepAnswer, StepInput, StepOutput } from "../session/contract";
 import { scanCache, type ScanCache } from "./scan-cache";
 import { indexBuffer, type IndexBuffer } from "./index-buffer";
 import { hashBytes } from "../core/hash";
@@ -52,6 +52,8 @@ const SCAN_KEY_PREFIX_BYTES = 2048;
 /** Dependencies of the pipeline, built per request by the app. */
 export interface PipelineDeps {
   config: CompactionConfig;
+  /** configHash(config) (../session/contract.ts): what the step carries instead of the config. */
+  config_hash: string;
   mode: Exclude<CompactionMode, "off">;
   sessions: DurableObjectNamespace<SessionObject>;
   waitUntil: (p: Promise<unknown>) => void;
@@ -142,11 +144,12 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   let out: StepOutput;
   try {
     const lengths = deps.remainingCallsTable?.() ?? null;
-    // Project memory on: the session keeps its project key for the complete alarm (src/do/project-memory.ts).
+    // Project memory on: the session keeps its project key for the complete alarm (src/observers/project-memory.ts).
     const project_key = deps.config.memory_retention_seconds > 0 ? projectKeyOf(prepared.provider, req.headers, prepared.parsed.bytes, prepared.parsed.root) : undefined;
     // memory_inject: the session claims a map only when its block has a place in this request.
     const memory_placeable = memoryInjectOn(deps.config) && project_key !== undefined && memoryPlaceable(prepared.provider, prepared.parsed.bytes, prepared.parsed.root, prepared.adapter.historyKey);
-    out = await withDeadline(Promise.resolve(stub.step({ session_id: sid, facts, config: deps.config, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, ...(lengths ? { remaining_calls_table: lengths } : {}), ...(project_key !== undefined ? { project_key } : {}), ...(memory_placeable ? { memory_placeable } : {}) })), deps.doTimeoutMs);
+    const input: StepInput = { session_id: sid, facts, config_hash: deps.config_hash, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, ...(lengths ? { remaining_calls_table: lengths } : {}), ...(project_key !== undefined ? { project_key } : {}), ...(memory_placeable ? { memory_placeable } : {}) };
+    out = await withDeadline(stepWithConfig(stub, input, deps.config), deps.doTimeoutMs);
   } catch (err) {
     const reason = err instanceof Deadline ? "do_timeout" : "do_error";
     log(reason, sid, est, err);
@@ -178,14 +181,27 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   if (decision.report.rollback_step !== null) {
     // A step to roll back must be gone before the session's next request: its outcome goes now, its usage after the answer.
     deps.waitUntil(
-      Promise.resolve(stub.report({ outcome: decision.report, usage: null, estimated_input_tokens: 0 }))
+      Promise.resolve(stub.report({ outcome: decision.report, usage: null, estimated_input_tokens: 0, now_ms: deps.now() }))
         .catch(() => null)
-        .then((answer) => record([outcomeUpdate({ ...outcome, recorded: answer?.recorded ?? null }), ...(answer ? [ledgerUpdate(sid, call.provider, deps.now(), answer.ledger)] : [])])),
+        .then((answer) => record([outcomeUpdate({ ...outcome, recorded: answer?.recorded ?? null }), ...(answer?.ledger ? [ledgerUpdate(sid, call.provider, deps.now(), answer.ledger)] : [])])),
     );
     return { ...result, ...reportAfter(deps, stub, call, record, null, decision.report.tokens_sent) };
   }
   // 5. Forward (the caller), then the one report.
   return { ...result, ...reportAfter(deps, stub, call, record, outcome) };
+}
+
+/**
+ * The step RPC: the config travels as its hash; a session that does not know the hash (another
+ * version of the Worker during a deploy, or modified vars) gets the config once, in a second
+ * call (../session/contract.ts module header).
+ */
+async function stepWithConfig(stub: DurableObjectStub<SessionObject>, input: StepInput, config: CompactionConfig): Promise<StepOutput> {
+  const first = (await stub.step(input)) as StepAnswer;
+  if (!("config_unknown" in first)) return first;
+  const second = (await stub.step({ ...input, config })) as StepAnswer;
+  if ("config_unknown" in second) throw new Error("the session refused the gateway's config");
+  return second;
 }
 
 /** Whether `outcome` is a fail-open reason (the original bytes went because something failed), as opposed to a normal outcome. */
@@ -213,14 +229,14 @@ function reportAfter(
 ): Pick<PipelineResult, "after" | "noResponse"> {
   const send = async (u: Usage | null): Promise<void> => {
     if (outcome === null && u === null) return;
-    const report: CallReport = { outcome: outcome?.report ?? null, usage: u, estimated_input_tokens: estimated };
+    const report: CallReport = { outcome: outcome?.report ?? null, usage: u, estimated_input_tokens: estimated, now_ms: deps.now() };
     const answer = await Promise.resolve(stub.report(report)).catch(() => null);
     const recorded: OutcomeRecorded | null = answer?.recorded ?? null;
     const at = deps.now();
     await record([
       ...(outcome ? [outcomeUpdate({ ...outcome, recorded })] : []),
       ...(u ? [usageUpdate(call.session_id, call.provider, at, u)] : []),
-      ...(answer ? [ledgerUpdate(call.session_id, call.provider, at, answer.ledger)] : []),
+      ...(answer?.ledger ? [ledgerUpdate(call.session_id, call.provider, at, answer.ledger)] : []),
     ]);
   };
   return {

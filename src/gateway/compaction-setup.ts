@@ -9,9 +9,10 @@
 import type { Env } from "../config/env";
 import { loadConfig, type LoadConfigResult } from "../config/load-config";
 import type { AuditEntry } from "../core/audit/audit-record";
-import type { SessionObject } from "../do/session-object";
+import type { SessionObject } from "../session/session-object";
 import { AUDIT_OBJECT_NAME, type AuditObject } from "../do/audit-object";
 import { globalSwitch } from "./global-switch";
+import { configHash } from "../session/contract";
 import { sessionLengthsCache } from "./session-lengths-cache";
 import { sessionIndexOf } from "../do/index-object";
 import { runPipeline, type PipelineDeps } from "./compaction-pipeline";
@@ -25,6 +26,8 @@ const loaded = new Map<string, LoadConfigResult>();
 const audited = new Set<string>();
 /** Loaded configs whose audit record was already asked for in this isolate: the hash (SHA-256 of the config's JSON) is taken once per config, not per request. */
 const auditAsked = new WeakSet<LoadConfigResult>();
+/** The step's config hash per loaded config (../session/contract.ts configHash), taken once per config. */
+const hashes = new WeakMap<LoadConfigResult, string>();
 
 /** loadConfig, memoised per isolate on the three vars that decide it; logs an invalid config once. */
 export function compactionConfigOf(env: Env): LoadConfigResult {
@@ -86,10 +89,13 @@ export function compactionHookFor(env: Env, ctx: ExecutionContext | undefined, o
   }
   const config = r.config;
   const mode = r.mode;
+  let config_hash = hashes.get(r);
+  if (config_hash === undefined) hashes.set(r, (config_hash = configHash(config)));
   return (req) =>
     runPipeline(
       {
         config,
+        config_hash,
         mode,
         sessions: env.SESSION as DurableObjectNamespace<SessionObject>,
         waitUntil,

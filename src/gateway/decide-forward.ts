@@ -23,7 +23,7 @@
 import type { CompactionMode } from "../config/load-config";
 import { applyPlan } from "../core/plan/apply-plan";
 import { checkGuarantee } from "../core/plan/check-guarantee";
-import type { FailOpenReason, OutcomeReport, StepOutput } from "../session/step-types";
+import type { FailOpenReason, OutcomeReport, StepOutput } from "../session/contract";
 import type { Prepared } from "./prepare-compaction";
 import { decideNative } from "./decide-native";
 import type { GuaranteeLevel } from "../config/defaults";

@@ -10,19 +10,19 @@
  * Token figures: the estimate of what the provider will see, i.e. the request minus the
  * estimated tokens of the cleared results (the provider's short placeholder is not counted).
  * Whether the provider applied the edit is known only from its answer (`applied_edits`):
- * src/usage/settle-native.ts settles the saving then. A summarising step at level `rewrite`
+ * src/session/record-report.ts settles the saving then. A summarising step at level `rewrite`
  * (`out.native.compact`) sends one `compact_20260112` edit instead, with its own beta; the checker
  * refuses that edit at any other level.
  */
 import type { CompactionMode } from "../config/load-config";
-import type { FailOpenReason, OutcomeReport, StepOutput } from "../session/step-types";
+import type { FailOpenReason, OutcomeReport, StepOutput } from "../session/contract";
 import type { NativeParams } from "../core/policy/resolve-mechanism";
 import { checkNativeEdit } from "../providers/anthropic-messages/check-native-edit";
 import { COMPACTION_BETA, CONTEXT_MANAGEMENT_BETA, insertNativeEdit, renderNativeEdit } from "../providers/anthropic-messages/native-edit";
 import type { GuaranteeLevel } from "../config/defaults";
 import type { ForwardDecision } from "./decide-forward";
 import type { Prepared } from "./prepare-compaction";
-import type { ProviderCleared } from "../usage/settle-native";
+import type { ProviderCleared } from "../session/contract";
 
 /**
  * The `x-sluice-compaction` suffix of a native request: `; mechanism=native; cleared_tool_uses=<C>`,
@@ -97,7 +97,7 @@ export function decideNative(
  * The decision for a summarising step's compaction edit (`edited` already checked): the note adds
  * `; compaction_trigger=<T>`; the report's `tokens_sent` is the core's estimate after the summary
  * (the history replaced by the expected summary), settled against the answer's compaction
- * iteration (../usage/settle-native.ts); the beta is `compact-2026-01-12`.
+ * iteration (../session/record-report.ts); the beta is `compact-2026-01-12`.
  */
 function compactDecision(
   edited: Uint8Array,

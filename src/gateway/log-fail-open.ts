@@ -4,7 +4,7 @@
  * operator can count and filter them (`wrangler tail --format json`, Logpush). Counts, sizes and
  * ids only — never prompt text (DESIGN invariant 7).
  */
-import type { FailOpenReason } from "../session/step-types";
+import type { FailOpenReason } from "../session/contract";
 
 /** One fail-open log line. */
 export interface FailOpenLog {

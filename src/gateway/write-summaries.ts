@@ -16,7 +16,7 @@ import type { EditPlan, PairAction } from "../core/plan/types";
 import { extractSummary } from "../core/summary/extract-summary";
 import { stretchTurns } from "../core/summary/stretch-turns";
 import { createSummarizer, type Summarizer } from "../engines/summarizer";
-import type { StepOutput, WrittenSummary } from "../session/step-types";
+import type { StepOutput, WrittenSummary } from "../session/contract";
 import type { ParsedRequest, ProviderAdapter } from "../providers/types";
 import { Deadline, withDeadline } from "./deadline";
 import type { CompactionMode } from "../config/load-config";

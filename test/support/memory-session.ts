@@ -3,7 +3,7 @@
  * tests: a fresh database per call, closed when the calling test finishes.
  */
 import { onTestFinished } from "vitest";
-import { SessionStore } from "../../src/do/session-store";
+import { SessionStore } from "../../src/session/state";
 import { createMemorySql } from "../../tools/replay/sluice/create-memory-sql";
 
 /** A fresh store and its SQL handle; call inside a test. */

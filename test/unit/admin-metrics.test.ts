@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { ledgerUpdate, outcomeUpdate, usageUpdate, type OutcomeFacts } from "../../src/admin/index-update";
-import { emptyLedgerDelta } from "../../src/session/ledger-types";
+import { emptyLedgerDelta } from "../../src/session/contract";
 import { buildFamilies, deltasOf, type StoredSeries } from "../../src/admin/metrics-catalog";
 import { escapeLabelValue, formatValue, renderExposition } from "../../src/admin/render-exposition";
 import { searchMemory } from "../../src/admin/search-memory";
 import { totalsOf } from "../../src/admin/summarize-index";
 import { buildTierMap } from "../../src/core/memory/build-tier-map";
-import type { StepOutput } from "../../src/session/step-types";
+import type { StepOutput } from "../../src/session/contract";
 import { factsOf, makeView } from "../support/make-view";
 import { hashText } from "../../src/core/hash";
 import { parseExposition, valueOf } from "../support/parse-exposition";

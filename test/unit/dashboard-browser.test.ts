@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DASHBOARD_CSS, DASHBOARD_HTML } from "../../src/admin/dashboard-html";
 import { DASHBOARD_JS } from "../../src/admin/dashboard-script";
 import type { IndexTotals, SessionSummary } from "../../src/admin/summarize-index";
-import type { SessionStats } from "../../src/do/session-stats";
+import type { SessionStats } from "../../src/session/session";
 import type { LedgerReport } from "../../src/admin/ledger-report";
 import { startEmulator, type EmulatorHandle } from "../../tools/emulator/server";
 import { agentHeaders } from "../../tools/replay/agent-headers";
@@ -55,7 +55,7 @@ const reportRows = (page: import("playwright-core").Page) =>
 
 if (MISSING && !CI) console.warn(`dashboard browser test SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium; .ci/run does it). With CI=true this fails.`);
 
-/** A cache report (src/do/cache-breaks.ts CacheReport) with two events; the causes without events are left out of the panel. */
+/** A cache report (src/observers/cache-diagnostics.ts CacheReport) with two events; the causes without events are left out of the panel. */
 const CACHE_EVENT = { offset_exact: true, tools: null, members: [], gap_ms: 1_000, confirmed: true, at_ms: 0 };
 const CACHE_FIXTURE = {
   pairs_checked: 11, misses: 2, sluice_step_cost_usd: 0.0123,

@@ -1,13 +1,13 @@
 /**
  * Term ③ from the engine's real cost: a local HTTP engine (a Node server on 127.0.0.1) answers
- * with `cost_usd`, and the session DO's step (src/do/run-step.ts over node:sqlite) prices the
+ * with `cost_usd`, and the session DO's step (src/session/run-step.ts over node:sqlite) prices the
  * step with it, counts it, and keeps the step's five terms in the session's stats.
  */
 import { describe, expect, it } from "vitest";
 import { compactionConfigSchema } from "../../src/config/schema";
 import { encodeStepFacts } from "../../src/core/facts/wire-facts";
-import { runStep } from "../../src/do/run-step";
-import { sessionStats } from "../../src/do/session-stats";
+import { runStep } from "../../src/session/run-step";
+import { sessionStats } from "../../src/session/session";
 import { dropAllEngine } from "../support/drop-all-engine";
 import { memorySession } from "../support/memory-session";
 import { factsOf, lines, makeView, type MessageSpec } from "../support/make-view";

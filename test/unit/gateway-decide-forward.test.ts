@@ -4,7 +4,7 @@
  * decision out.
  */
 import { describe, expect, it } from "vitest";
-import type { StepOutput } from "../../src/session/step-types";
+import type { StepOutput } from "../../src/session/contract";
 import { decideForward } from "../../src/gateway/decide-forward";
 import { prepareCompaction } from "../../src/gateway/prepare-compaction";
 import { anthropicAdapter } from "../../src/providers/anthropic-messages";

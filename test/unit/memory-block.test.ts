@@ -20,7 +20,7 @@ import type { ProviderAdapter } from "../../src/providers/types";
 import type { Provider } from "../../src/core/view/types";
 import { prepareCompaction } from "../../src/gateway/prepare-compaction";
 import { decideForward } from "../../src/gateway/decide-forward";
-import type { StepOutput } from "../../src/session/step-types";
+import type { StepOutput } from "../../src/session/contract";
 import { estimateTokens } from "../../src/core/tokens/estimate";
 import { validateAnthropicRequest } from "../../tools/emulator/anthropic/validate-request";
 import { validateChatRequest } from "../../tools/emulator/openai-chat/validate-request";

@@ -6,14 +6,14 @@
  * answer's compaction iteration (usage and settlement).
  */
 import { describe, expect, it } from "vitest";
-import type { StepOutput } from "../../src/session/step-types";
+import type { StepOutput } from "../../src/session/contract";
 import { decideForward } from "../../src/gateway/decide-forward";
 import { prepareCompaction } from "../../src/gateway/prepare-compaction";
 import { checkNativeEdit } from "../../src/providers/anthropic-messages/check-native-edit";
 import { insertNativeEdit, renderNativeEdit, type NativeCompactEdit } from "../../src/providers/anthropic-messages/native-edit";
 import { scanJson } from "../../src/providers/shared/json-scan";
 import { usageFromEvents, usageFromJson } from "../../src/usage/extract-usage";
-import { settleNative } from "../../src/usage/settle-native";
+import { settleNative } from "../../src/session/record-report";
 import { assistant, result, use, user } from "../support/anthropic-bodies";
 
 const enc = new TextEncoder();

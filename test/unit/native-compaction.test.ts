@@ -12,7 +12,7 @@ import { EMPTY_LEDGER, mergeLedger } from "../../src/core/policy/ledger";
 import { compactionBenefit, compactionTrigger, nextCompactionState, viewFromCompaction, type CompactionState } from "../../src/core/policy/native-compaction";
 import type { CoreConfig, TierContext } from "../../src/core/policy/types";
 import { savedTokens } from "../../src/core/policy/estimate-savings";
-import { sluiceEditOf } from "../../src/do/cache-breaks";
+import { sluiceEditOf } from "../../src/observers/cache-diagnostics";
 import type { StepFacts } from "../../src/core/facts/step-facts";
 import type { ConversationView } from "../../src/core/view/types";
 import { factsOf, lines, makeView, type MessageSpec } from "../support/make-view";

@@ -8,8 +8,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runStep } from "../../src/do/run-step";
-import { SessionStore } from "../../src/do/session-store";
+import { runStep } from "../../src/session/run-step";
+import { SessionStore } from "../../src/session/state";
 import { stepFactsOf } from "../../src/core/facts/step-facts";
 import { encodeStepFacts } from "../../src/core/facts/wire-facts";
 import { decideForward } from "../../src/gateway/decide-forward";

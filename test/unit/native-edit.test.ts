@@ -4,7 +4,7 @@
  * native branch with its header note and beta.
  */
 import { describe, expect, it } from "vitest";
-import type { StepOutput } from "../../src/session/step-types";
+import type { StepOutput } from "../../src/session/contract";
 import { decideForward } from "../../src/gateway/decide-forward";
 import { prepareCompaction } from "../../src/gateway/prepare-compaction";
 import { betaHeaderFor } from "../../src/gateway/request-headers";

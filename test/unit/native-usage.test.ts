@@ -1,8 +1,8 @@
 /** applied_edits read from Anthropic answers (JSON and SSE) and the native saving settled against them. */
 import { describe, expect, it } from "vitest";
-import type { OutcomeReport } from "../../src/session/step-types";
+import type { OutcomeReport } from "../../src/session/contract";
 import { usageFromEvents, usageFromJson } from "../../src/usage/extract-usage";
-import { settleNative } from "../../src/usage/settle-native";
+import { settleNative } from "../../src/session/record-report";
 
 const USAGE = { input_tokens: 10, cache_read_input_tokens: 2000, cache_creation_input_tokens: 300, output_tokens: 40 };
 const APPLIED = [

@@ -12,7 +12,7 @@ import { markerPlace, placeholderBytes, placeholderOptionsOf } from "../../src/c
 import { spliceOut } from "../../src/providers/shared/splice";
 import { decideForward } from "../../src/gateway/decide-forward";
 import { prepareCompaction } from "../../src/gateway/prepare-compaction";
-import type { StepOutput } from "../../src/session/step-types";
+import type { StepOutput } from "../../src/session/contract";
 import type { Provider } from "../../src/core/view/types";
 import { arbCase } from "../support/anthropic-arbitrary";
 import { anthropicInvariants } from "../support/anthropic-invariants";

@@ -1,13 +1,13 @@
 /**
- * The savings ledger's removals (src/do/removal-log.ts) over the DO's own SQL store (the replay's
+ * The savings ledger's removals (src/observers/removal-log.ts) over the DO's own SQL store (the replay's
  * in-memory SQLite): each removal counted once, deterministic when its tool reads; a later
  * request's new pair flags the removal it fetches again (same tool, same input hash) or whose
  * file it names again (path hash); a rolled-back step takes its removals with it.
  */
 import { describe, expect, it } from "vitest";
-import { noteRemovals } from "../../src/do/removal-log";
-import { rollbackStep } from "../../src/do/ledger-sql";
-import { SessionStore } from "../../src/do/session-store";
+import { noteRemovals } from "../../src/observers/removal-log";
+import { rollbackStep } from "../../src/session/compaction-ledger";
+import { SessionStore } from "../../src/session/state";
 import type { PairFacts, StepFacts } from "../../src/core/facts/step-facts";
 import type { Ledger, LedgerAdditions } from "../../src/core/policy/ledger";
 import { createMemorySql } from "../../tools/replay/sluice/create-memory-sql";

@@ -2,7 +2,7 @@
  * The replay report's cache-breaks section (tools/replay/render-cache-breaks.ts) on a corpus
  * session: the first 57 calls of cc-cctrace-opus4 replayed against the provider emulator with the
  * in-process Sluice host, the emulator's billed usage handed back to the session's diagnostics
- * (src/do/cache-breaks.ts). What they find there, exactly: Sluice's micro step at call 14 (its
+ * (src/observers/cache-diagnostics.ts). What they find there, exactly: Sluice's micro step at call 14 (its
  * first edit in message 4) and the 4 h 22 min pause before call 57; every other pair read the
  * cache. The terminal and HTML sections show those counts.
  */

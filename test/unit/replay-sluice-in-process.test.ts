@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkGuarantee } from "../../src/core/plan/check-guarantee";
-import { SessionStore } from "../../src/do/session-store";
+import { SessionStore } from "../../src/session/state";
 import { adapterFor } from "../../src/providers/registry";
 import { SAMPLES_DIR } from "../../tools/demo/run-demo";
 import { agentHeaders } from "../../tools/replay/agent-headers";

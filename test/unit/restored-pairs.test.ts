@@ -1,7 +1,7 @@
 /**
  * Removals Sluice undid between two requests (src/core/cache/restored-pairs.ts) on hand-built
  * views: which ledger pairs the plan holds back, and the first message a restored pair is back in;
- * and the session's memory of them between calls (src/do/restores.ts over node:sqlite), which a
+ * and the session's memory of them between calls (src/observers/restores.ts over node:sqlite), which a
  * call whose edit was not forwarded, or a skipped call, leaves unknown.
  */
 import { describe, expect, it } from "vitest";
@@ -9,8 +9,8 @@ import { heldBackPairs, restoredPairs } from "../../src/core/cache/restored-pair
 import { EMPTY_LEDGER, ledgerKey, type Ledger, type LedgerEntry } from "../../src/core/policy/ledger";
 import type { PairAction } from "../../src/core/plan/types";
 import type { TierResult } from "../../src/core/policy/types";
-import { recordOutcome } from "../../src/do/record-outcome";
-import { noteRestores } from "../../src/do/restores";
+import { recordOutcome } from "../../src/session/record-report";
+import { noteRestores } from "../../src/observers/restores";
 import { factsOf, lines, makeView } from "../support/make-view";
 import { memorySession } from "../support/memory-session";
 

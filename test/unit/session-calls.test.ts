@@ -1,5 +1,5 @@
 /**
- * What one model call does to the session's state (src/do/session-calls.ts), over node:sqlite
+ * What one model call does to the session's state (src/session/run-step.ts), over node:sqlite
  * (tools/replay/sluice/create-memory-sql.ts) and the real SessionStore: beginCall returns the
  * state before the call and writes calls, last activity, cleared marks, config and the request
  * count.
@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { compactionConfigSchema } from "../../src/config/schema";
 import { EMPTY_LEDGER, type Ledger } from "../../src/core/policy/ledger";
-import { beginCall } from "../../src/do/session-calls";
+import { beginCall } from "../../src/session/run-step";
 import { memorySession } from "../support/memory-session";
 
 const T0 = 1_000_000;

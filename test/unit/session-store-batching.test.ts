@@ -1,12 +1,12 @@
 /**
- * The session store's write-back (src/do/session-store.ts) and multi-row writes
- * (src/do/exec-rows.ts, sumDeltas in src/admin/metrics-catalog.ts), over node:sqlite with a
+ * The session store's write-back (src/session/state.ts) and multi-row writes
+ * (src/session/state.ts, sumDeltas in src/admin/metrics-catalog.ts), over node:sqlite with a
  * statement counter: exact rows stored and exact statement counts.
  */
 import { describe, expect, it } from "vitest";
 import { sumDeltas } from "../../src/admin/metrics-catalog";
-import { MAX_BOUND_PARAMETERS, execRows } from "../../src/do/exec-rows";
-import { SessionStore } from "../../src/do/session-store";
+import { MAX_BOUND_PARAMETERS, execRows } from "../../src/session/state";
+import { SessionStore } from "../../src/session/state";
 import { createMemorySql } from "../../tools/replay/sluice/create-memory-sql";
 
 /** A memory SqlStorage that records every statement's SQL text and bound-parameter count. */

@@ -11,8 +11,8 @@ import { describe, expect, it } from "vitest";
 import type { SessionSummary } from "../../src/admin/summarize-index";
 import { loadConfig } from "../../src/config/load-config";
 import { buildTierMap } from "../../src/core/memory/build-tier-map";
-import type { SessionObject } from "../../src/do/session-object";
-import type { SessionStats } from "../../src/do/session-stats";
+import type { SessionObject } from "../../src/session/session-object";
+import type { SessionStats } from "../../src/session/session";
 import { parseExposition, valueOf } from "../support/parse-exposition";
 import { ARCHIVED_TEXT, AUTH, CALLS, FAIL_OPEN, MARKERS, USAGE, adminAppFor, envWith, seedFacts, seedSession, sessionStub } from "./admin-seed";
 

@@ -1,5 +1,5 @@
 /**
- * Cache-breaker diagnostics through the gateway in workerd (src/do/cache-breaks.ts): two
+ * Cache-breaker diagnostics through the gateway in workerd (src/observers/cache-diagnostics.ts): two
  * Anthropic requests of one session, the first answered with usage that left 930 tokens in the
  * cache, the second with a cold usage (0 read). GET /admin/sessions/:id/cache must name the cause
  * exactly: a timestamp in the system prompt at its exact byte offset (the isolate held the
@@ -12,7 +12,7 @@ import { compactVars, send } from "./pipeline-harness";
 import { ScanCache } from "../../src/gateway/scan-cache";
 import type { PipelineDeps } from "../../src/gateway/compaction-pipeline";
 import { AUTH, adminAppFor, envWith } from "./admin-seed";
-import type { CacheReport } from "../../src/do/cache-breaks";
+import type { CacheReport } from "../../src/observers/cache-diagnostics";
 
 const PATH = "/anthropic/v1/messages";
 const SYSTEM = "You are a careful coding agent. Current time: 2026-12-03T11:35:17Z. Answer briefly.";

@@ -19,7 +19,7 @@ import type { EngineName } from "../support/global-setup";
 import { applyPlan } from "../../src/core/plan/apply-plan";
 import { checkGuarantee } from "../../src/core/plan/check-guarantee";
 import type { Env } from "../../src/config/env";
-import type { SessionObject } from "../../src/do/session-object";
+import type { SessionObject } from "../../src/session/session-object";
 import { adapterFor } from "../../src/providers/registry";
 import { scanJson } from "../../src/providers/shared/json-scan";
 import { anthropicInvariants } from "../support/anthropic-invariants";

@@ -1,5 +1,5 @@
 /**
- * `memory_inject` end to end in workerd (issue 29 item 4; src/do/memory-inject.ts,
+ * `memory_inject` end to end in workerd (issue 29 item 4; src/session/run-step.ts,
  * src/gateway/decide-forward.ts): session A of a project makes a call, its ledger holds a written
  * summary (inserted as the rewrite level's summarising step leaves it), and its complete alarm
  * (runDurableObjectAlarm) keeps the tier map under the project key. Session B of the same project
@@ -14,7 +14,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { hashText } from "../../src/core/hash";
 import { estimateTokens } from "../../src/core/tokens/estimate";
-import { projectMemoryStub, type MemoryObject } from "../../src/do/memory-object";
+import { projectMemoryStub, type MemoryObject } from "../../src/observers/memory-object";
 import { validateAnthropicRequest } from "../../tools/emulator/anthropic/validate-request";
 import { newTestId, TEST_API_KEY } from "./helpers";
 import type { IndexUpdate, OutcomeUpdate } from "../../src/admin/index-update";

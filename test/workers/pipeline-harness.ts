@@ -19,8 +19,8 @@ import type { PipelineDeps } from "../../src/gateway/compaction-pipeline";
 import { compactionHookFor } from "../../src/gateway/compaction-setup";
 import { createApp } from "../../src/http/app";
 import { IndexBuffer } from "../../src/gateway/index-buffer";
-import type { SessionObject } from "../../src/do/session-object";
-import type { SessionStats } from "../../src/do/session-stats";
+import type { SessionObject } from "../../src/session/session-object";
+import type { SessionStats } from "../../src/session/session";
 import { TEST_API_KEY, bytesOf, newTestId, received, utf8 } from "./helpers";
 
 export const E = env as unknown as Env;

@@ -10,8 +10,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { summaryBlockText } from "../../src/core/plan/summary-block";
-import { loadLedger } from "../../src/do/ledger-sql";
-import type { SessionObject } from "../../src/do/session-object";
+import { loadLedger } from "../../src/session/compaction-ledger";
+import type { SessionObject } from "../../src/session/session-object";
 import { compactionHeader, compactVars, logText, manualClock, send, sessionStub, statsOf, upstreamBodies } from "./pipeline-harness";
 import { newTestId } from "./helpers";
 

@@ -1,5 +1,5 @@
 /**
- * Project memory (DESIGN §7; src/do/project-memory.ts, src/do/memory-object.ts) in workerd: with
+ * Project memory (DESIGN §7; src/observers/project-memory.ts, src/observers/memory-object.ts) in workerd: with
  * `memory_retention_seconds` on, the complete alarm (fired with runDurableObjectAlarm, no later
  * request) keeps the session's tier map under its project key; the map outlives the session's
  * retention deletion; GET /admin/memory/:project returns and filters it; off (the default)
@@ -8,7 +8,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { hashText } from "../../src/core/hash";
-import { projectMemoryStub, type MemoryObject } from "../../src/do/memory-object";
+import { projectMemoryStub, type MemoryObject } from "../../src/observers/memory-object";
 import { newTestId, TEST_API_KEY } from "./helpers";
 import { E, LITERAL_CONFIG, literalAnthropic, logText, send, sessionStub, statsOf } from "./pipeline-harness";
 import { AUTH, adminAppFor, envWith } from "./admin-seed";

@@ -9,7 +9,7 @@ import { describe, expect, inject, it } from "vitest";
 import { createExecutionContext, evictDurableObject, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { Env } from "../../src/config/env";
-import type { SessionObject } from "../../src/do/session-object";
+import type { SessionObject } from "../../src/session/session-object";
 import worker from "../../src/worker";
 import { SSE_GATED_EVENTS } from "../support/scenarios";
 import { TEST_API_KEY, bytesOf, closedState, concat, gatewayWithEnv, newTestId, progress, received, sha256Hex, utf8 } from "./helpers";

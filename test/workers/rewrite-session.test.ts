@@ -1,5 +1,5 @@
 /**
- * The session's side of the `rewrite` level's summary (src/do/summary-ledger.ts), through the
+ * The session's side of the `rewrite` level's summary (src/session/compaction-ledger.ts), through the
  * SessionObject's RPCs in workerd: the step at context pressure decides the stretch (summarize
  * with text null), the report's written summary becomes the host's ledger text, and the next
  * step's plan carries it; a failed summary turns the host into drop_pair. Counters, stats and
@@ -10,9 +10,9 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load-config";
 import { stepFactsOf } from "../../src/core/facts/step-facts";
 import { encodeStepFacts } from "../../src/core/facts/wire-facts";
-import { loadLedger } from "../../src/do/ledger-sql";
-import type { SessionObject } from "../../src/do/session-object";
-import type { OutcomeReport, StepOutput, WrittenSummary } from "../../src/session/step-types";
+import { loadLedger } from "../../src/session/compaction-ledger";
+import type { SessionObject } from "../../src/session/session-object";
+import type { OutcomeReport, StepOutput, WrittenSummary } from "../../src/session/contract";
 import { lines, makeView, type MessageSpec } from "../support/make-view";
 import { sessionStub } from "./admin-seed";
 

@@ -10,7 +10,7 @@
 import { describe, expect, it } from "vitest";
 import { gateway, newTestId, testVars } from "./helpers";
 import { compactionHeader, compactVars, LITERAL_BODY, LITERAL_CONFIG, manualClock, send } from "./pipeline-harness";
-import type { SessionStats } from "../../src/do/session-stats";
+import type { SessionStats } from "../../src/session/session";
 import type { LedgerReport } from "../../src/admin/ledger-report";
 
 const admin = async <T>(path: string): Promise<T> => {

@@ -1,6 +1,6 @@
 /**
  * The trace line of a compaction step (src/core/trace/record-tier-event.ts, written by the
- * session DO's step: src/do/run-step.ts) in workerd through the real hook: exactly one JSON line
+ * session DO's step: src/session/run-step.ts) in workerd through the real hook: exactly one JSON line
  * per request whose policy selected a tier, with tier, tokens, cost, correlation and session
  * ids — and no text of the request; and the step's `compaction_step` audit record the pipeline
  * writes for a forwarded step (the config, consent and engine_destination records:

@@ -2,7 +2,7 @@
  * Reads the session Durable Objects' state straight from `wrangler dev`'s local persistence
  * (Node shell, wrangler-dev-only): each SessionObject is one SQLite file under
  * `<persist>/v3/do/<script>-SessionObject/`; its `meta` table holds `session_id` and `calls`
- * (src/do/session-store.ts). Used by the load run to check that every session counted exactly
+ * (src/session/state.ts). Used by the load run to check that every session counted exactly
  * the calls sent, without an admin route, and to show how the session index's writes spread over
  * its shards (`SessionIndex` files). Read after wrangler exited (files flushed).
  */

@@ -97,7 +97,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
     let summaries: SummaryFigures | undefined;
     let res: SendResult;
     let callHeaders: Record<string, string> | undefined;
-    let settle: ((u: SendResult["usage"]) => LedgerFigures) | undefined;
+    let settle: ((u: SendResult["usage"] | null) => Promise<LedgerFigures>) | undefined;
     if (strategy.kind === "gateway") {
       res = await strategy.send(p, original, opts);
       sent = typeof res.forwarded === "string" ? parseObject(res.forwarded) : null;
@@ -128,7 +128,8 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
       res = await send(p, text, callHeaders ? { ...opts, headers: callHeaders } : opts);
     }
     // The session's report after the answer: the billed usage reaches the ledger (a rejected call bills nothing).
-    const ledger = settle !== undefined && res.status < 400 ? settle(res.usage) : undefined;
+    const settled = settle !== undefined ? await settle(res.status < 400 ? res.usage : null) : undefined;
+    const ledger = res.status < 400 ? settled : undefined;
     const removed = sent === null ? [] : findRemovedResults(p, call.body, sent);
     const fresh = removed.filter((id) => !removedFirstAt.has(id));
     for (const id of fresh) removedFirstAt.set(id, call.index);

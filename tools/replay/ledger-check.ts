@@ -1,7 +1,7 @@
 /**
  * The savings ledger against the bill (pure): per session and in total, for every strategy with
  * a ledger (in-process Sluice), the saving its own session ledger computed live — net of the
- * cache writes its steps caused (src/do/savings-ledger.ts) — beside the saving the emulator
+ * cache writes its steps caused (src/observers/savings-ledger.ts) — beside the saving the emulator
  * billed, (none billed − strategy billed) ÷ none billed, and the gap in points. The ledger's
  * target: within 1 point per session (issue 28).
  */

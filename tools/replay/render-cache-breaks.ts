@@ -1,11 +1,11 @@
 /**
  * The replay report's cache-breaks section (pure): per session of the in-process `sluice` run,
  * what the session DO found broke the emulator's prompt cache between consecutive calls
- * (src/do/cache-breaks.ts, confirmed against the emulator's billed usage), as terminal lines and
+ * (src/observers/cache-diagnostics.ts, confirmed against the emulator's billed usage), as terminal lines and
  * as an HTML table, with the meaning of every cause shown. Counts, tokens and USD only.
  */
 import { CACHE_BREAK_CAUSES, type CacheBreakCause } from "../../src/core/cache/diagnose-break";
-import type { CacheReport } from "../../src/do/cache-breaks";
+import type { CacheReport } from "../../src/observers/cache-diagnostics";
 import type { ReplayReport } from "./summarize-report";
 
 /** One line per cause (docs/operations.md "Cache-breaker diagnostics" says what to do about each). */

@@ -21,7 +21,7 @@ import { defaultStrategyNames, resolveStrategies } from "./strategies/registry";
 import { createGatewayStrategy, createSluiceStrategy, envWithConfig, VARIANT_OF, type VariantStrategy } from "./strategies/sluice-slot";
 import { summarizeReport, type ReplayReport } from "./summarize-report";
 import type { GatewayStrategy, RecordedSession, SessionRun, SluiceStrategy } from "./types";
-import type { CacheReport } from "../../src/do/cache-breaks";
+import type { CacheReport } from "../../src/observers/cache-diagnostics";
 
 /** How the Sluice strategy runs. */
 export type SluiceMode = "in-process" | "http" | "off";
@@ -67,8 +67,8 @@ export async function runReplay(opts: RunReplayOptions): Promise<ReplayOutcome> 
     if ("close" in emulator) cleanup.push(() => emulator.close());
     let sluice: SluiceStrategy | GatewayStrategy | null = null;
     let gatewayUrl: string | null = null;
-    /** The in-process `sluice` run's cache-breaker report per session (src/do/cache-breaks.ts), when there is one. */
-    let cacheBreaksOf: ((session_id: string) => CacheReport | null) | null = null;
+    /** The in-process `sluice` run's cache-breaker report per session (src/observers/cache-diagnostics.ts), when there is one. */
+    let cacheBreaksOf: ((session_id: string) => Promise<CacheReport | null>) | null = null;
     switch (opts.sluice) {
       case "in-process": {
         const host = createInProcessSluice({ env: { SLUICE_COMPACTION: "1", ...opts.sluiceEnv } });
@@ -117,7 +117,7 @@ export async function runReplay(opts: RunReplayOptions): Promise<ReplayOutcome> 
       ...(opts.saveForwarded ? { onForwarded: createForwardedWriter(opts.saveForwarded) } : {}),
     });
     return {
-      report: withCacheBreaks(summarizeReport(runs), opts.sessions, strategies.some((s) => s.name === "sluice") ? cacheBreaksOf : null),
+      report: await withCacheBreaks(summarizeReport(runs), opts.sessions, strategies.some((s) => s.name === "sluice") ? cacheBreaksOf : null),
       runs,
       meta: {
         generated_at: new Date().toISOString(),
@@ -134,11 +134,11 @@ export async function runReplay(opts: RunReplayOptions): Promise<ReplayOutcome> 
 }
 
 /** `report` with the `sluice` run's cache-breaker report of every session that has one. */
-function withCacheBreaks(report: ReplayReport, sessions: readonly { id: string }[], of: ((id: string) => CacheReport | null) | null): ReplayReport {
+async function withCacheBreaks(report: ReplayReport, sessions: readonly { id: string }[], of: ((id: string) => Promise<CacheReport | null>) | null): Promise<ReplayReport> {
   if (of === null) return report;
   const cache_breaks: Record<string, CacheReport> = {};
   for (const s of sessions) {
-    const r = of(s.id);
+    const r = await of(s.id);
     if (r !== null) cache_breaks[s.id] = r;
   }
   return { ...report, cache_breaks };

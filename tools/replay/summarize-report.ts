@@ -28,7 +28,7 @@
  */
 import { assumedPrices, type AssumedPrices } from "./session-prices";
 import { stepTimingOf, sumStepTimings, type StepTiming } from "./step-timing-report";
-import type { CacheReport } from "../../src/do/cache-breaks";
+import type { CacheReport } from "../../src/observers/cache-diagnostics";
 import type { CallRecord, Provider, SessionRun, SummaryFigures } from "./types";
 
 /** Numbers of one strategy over one session (or all). */
@@ -64,7 +64,7 @@ export interface StrategyMetrics {
   /** Steps taken vs the same removals at the best calls in hindsight (./step-timing-report.ts), USD; null when not measured. */
   step_timing: StepTiming | null;
   /**
-   * What Sluice's own savings ledger priced (in-process runs: src/do/savings-ledger.ts, fed the
+   * What Sluice's own savings ledger priced (in-process runs: src/observers/savings-ledger.ts, fed the
    * emulator's usage), USD of input, and its saving % — to compare with `savings_pct`, what the
    * emulator billed. Null for strategies without a ledger.
    */
@@ -93,7 +93,7 @@ export interface ReplayReport {
   /** Call count of each session in `sessions` order (chart boundaries). */
   session_calls: number[];
   warnings: string[];
-  /** The in-process `sluice` run's cache-breaker report per session id (src/do/cache-breaks.ts); absent without that run. */
+  /** The in-process `sluice` run's cache-breaker report per session id (src/observers/cache-diagnostics.ts); absent without that run. */
   cache_breaks?: Record<string, CacheReport>;
 }
 

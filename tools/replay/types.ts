@@ -135,7 +135,7 @@ export interface SluiceCall {
   time_ms: number;
 }
 
-/** What the savings ledger recorded for one call (src/do/savings-ledger.ts): input USD without and with Sluice, and the removals it counted. */
+/** What the savings ledger recorded for one call (src/observers/savings-ledger.ts): input USD without and with Sluice, and the removals it counted. */
 export interface LedgerFigures {
   without_usd: number;
   with_usd: number;
@@ -158,8 +158,8 @@ export type SluiceTransform = (
   body: Uint8Array;
   info: SluiceInfo;
   headers?: Record<string, string>;
-  /** Called with the answer's usage once the upstream accepted the body (status < 400): the Worker's after-the-answer report. Returns what the session's savings ledger priced for the call. */
-  settle?: (usage: CallUsage) => LedgerFigures;
+  /** Called once the upstream answered, with its usage (null for a rejected call, status ≥ 400): the Worker's after-the-answer report. Returns what the session's savings ledger priced for the call. */
+  settle?: (usage: CallUsage | null) => Promise<LedgerFigures>;
 }>;
 
 /** A byte-level strategy backed by the Sluice slot. */

@@ -6,7 +6,7 @@
  * Sluice's own step, or a removal Sluice had to undo (a restored pair). Counts, positions and offsets only, never text (DESIGN invariant 7).
  *
  * The verdict is a diagnosis from hashes; whether the cache really missed is the provider's
- * usage to say (src/do/cache-breaks.ts confirms it when the answer's usage arrives).
+ * usage to say (src/observers/cache-diagnostics.ts confirms it when the answer's usage arrives).
  * Sources: Anthropic caches tools → system → messages, a prefix up to a `cache_control`
  * breakpoint, found from a later breakpoint by looking back at most 20 blocks, 5-minute TTL
  * refreshed on use (1 h with `ttl: "1h"`); OpenAI caches any prefix of 1,024+ tokens, 5–10 min
@@ -26,7 +26,7 @@ export const CACHE_BREAK_CAUSES = [
 ] as const;
 export type CacheBreakCause = (typeof CACHE_BREAK_CAUSES)[number];
 
-/** One request as the session remembers it (src/do/last-prefix.ts LastPrefix). */
+/** One request as the session remembers it (src/session/session-record.ts LastPrefix). */
 export interface PrefixSnapshot {
   /** Epoch ms of the request. */
   at_ms: number;

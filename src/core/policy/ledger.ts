@@ -142,7 +142,7 @@ function isEmpty(record: Record<string, unknown>): boolean {
 
 /**
  * Merges additions into a ledger (pure; returns a new ledger, neither input changed), as the
- * session DO's SQL store does (src/do/ledger-sql.ts): for hosts that keep the ledger in memory
+ * session DO's SQL store does (src/session/compaction-ledger.ts): for hosts that keep the ledger in memory
  * (the core's corpus replay). Parts the additions leave alone are shared with `ledger`.
  */
 export function mergeLedger(ledger: Ledger, add: LedgerAdditions): Ledger {

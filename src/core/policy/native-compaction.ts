@@ -14,7 +14,7 @@
  * `compaction` block the client sends back, and on later requests the provider drops every
  * message block before that block.
  *
- * The session's compaction state (meta, src/do/native-compaction-state.ts):
+ * The session's compaction state (meta, src/session/run-step.ts):
  * - `none`: Sluice never compacted in this session;
  * - `answered`: the provider reported a compaction iteration for Sluice's edit;
  * - `returned`: a later request carried the compaction block back;

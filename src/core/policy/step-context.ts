@@ -1,6 +1,6 @@
 /**
  * The TierContext of one request from the session's state (pure), for the session DO's step
- * (src/do/run-step.ts, state read from SQL) and the replay's in-process host:
+ * (src/session/run-step.ts, state read from SQL) and the replay's in-process host:
  *
  * - turn_count = the view's turn count + 1 (this request's model call);
  * - context_pct_used = view.est_tokens, calibrated (../tokens/calibrate.ts), / the model's

@@ -1,8 +1,8 @@
 /**
  * The step answer for a tier result (pure): what the session DO returns to the gateway
- * (src/session/step-types.ts StepOutput).
+ * (src/session/contract.ts StepOutput).
  */
-import type { StepOutput } from "../../session/step-types";
+import type { StepOutput } from "../../session/contract";
 import type { TierResult } from "./types";
 
 /** StepOutput of `result`: the selected tier (a tier that refused a step reports "none" in its result, with the reason). */

@@ -1,7 +1,7 @@
 /**
  * Trace events (pure over an injected sink): one JSON line per compaction step, readable with
  * `tail`. Holds counts, ids and prices only — never prompt text (DESIGN invariant 7). The
- * session DO writes one per request whose policy selected a tier (src/do/run-step.ts), to
+ * session DO writes one per request whose policy selected a tier (src/session/run-step.ts), to
  * the Worker log (`wrangler tail --format json`, Workers Logs).
  */
 import type { TierResult } from "../policy/types";

@@ -10,9 +10,9 @@
  *   GET  /sessions/:id/archive/:call_id    the removed result, text/plain UTF-8; 404 when off or absent
  *   GET  /memory/:project?q=&kind=         {project, maps: [{session_id, built_at_ms, expires_at_ms, tier_map,
  *                                          search}]} newest first: the maps completed sessions left under the
- *                                          project key (../../do/memory-object.ts); 404 when none
+ *                                          project key (../../observers/memory-object.ts); 404 when none
  *   GET  /sessions/:id/cache               {session_id, ...CacheReport}: what broke the provider cache
- *                                          (../../do/cache-breaks.ts); 404 unknown
+ *                                          (../../observers/cache-diagnostics.ts); 404 unknown
  *   POST /sessions/:id/disable | /enable   per-session kill switch → {session_id, disabled}
  *   GET  /compaction                       the global kill switch → {disabled}
  *   POST /compaction/disable | /enable     global kill switch (../../gateway/global-switch.ts)
@@ -36,18 +36,18 @@ import { buildFamilies, type StoredSeries } from "../../admin/metrics-catalog";
 import { scanCache } from "../../gateway/scan-cache";
 import { EXPOSITION_CONTENT_TYPE, renderExposition } from "../../admin/render-exposition";
 import { QUERY_MAX_CHARS, REFERENCE_KINDS, searchMemory, tierMapSchema, type MemorySearch } from "../../admin/search-memory";
-import { projectMemoryStub, type ProjectMemoryEntry } from "../../do/memory-object";
+import { projectMemoryStub, type ProjectMemoryEntry } from "../../observers/memory-object";
 import type { IndexTotals, SessionSummary } from "../../admin/summarize-index";
 import { sessionIndexOf } from "../../do/index-object";
 import type { AppendResult } from "../../do/audit-object";
 import { auditStub } from "../../gateway/compaction-setup";
 import { globalSwitch } from "../../gateway/global-switch";
-import type { SessionStats } from "../../do/session-stats";
-import type { CacheReport } from "../../do/cache-breaks";
+import type { SessionStats } from "../../session/session";
+import type { CacheReport } from "../../observers/cache-diagnostics";
 import { adminAuth, adminToken, adminTokenName } from "./admin-auth";
 import { createAdminAuditRoutes, type AuditReader } from "./admin-audit";
 import { LEDGER_BUCKET_MS, ledgerBucketOf, ledgerReport, type LedgerTotals } from "../../admin/ledger-report";
-import type { LedgerMode } from "../../session/ledger-types";
+import type { LedgerMode } from "../../session/contract";
 
 /** What the routes need from one session DO (its RPC methods). */
 export interface SessionAdmin {
@@ -74,7 +74,7 @@ export interface ControlAdmin {
   setCompactionDisabled(disabled: boolean): Promise<{ disabled: boolean; audit: AppendResult }>;
 }
 
-/** What the routes need from one project's memory (../../do/memory-object.ts). */
+/** What the routes need from one project's memory (../../observers/memory-object.ts). */
 export interface MemoryAdmin {
   list(now_ms: number): Promise<ProjectMemoryEntry[]>;
 }

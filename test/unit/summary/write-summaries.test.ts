@@ -15,7 +15,7 @@ import { decideForward } from "../../../src/gateway/decide-forward";
 import { prepareCompaction } from "../../../src/gateway/prepare-compaction";
 import { writeSummaries } from "../../../src/gateway/write-summaries";
 import type { Provider } from "../../../src/core/view/types";
-import type { StepOutput } from "../../../src/session/step-types";
+import type { StepOutput } from "../../../src/session/contract";
 import { ANTHROPIC, CHAT, RESPONSES } from "../../support/summary-requests";
 
 const enc = new TextEncoder();

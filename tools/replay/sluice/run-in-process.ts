@@ -1,26 +1,19 @@
 /**
  * The Sluice strategy in-process (Node host over the gateway's own code): for each call, the
- * same steps as the Worker pipeline (src/gateway/compaction-pipeline.ts) with the Workers parts
- * replaced —
- * 1. `prepareCompaction` (parse, session id; src/gateway/prepare-compaction.ts), then the step
- *    facts (src/core/facts/step-facts.ts) that the Worker sends in its one step RPC;
- * 2. the session's state: one in-memory SQLite `SqlStorage` per session id (./create-memory-sql.ts)
- *    under the DO's own `SessionStore`; before the step, the alarms the virtual-time gap since the
- *    last activity would have fired run (src/do/session-alarms.ts: idle → complete → retention);
- * 3. `runStep` (src/do/run-step.ts) with the replay's virtual clock as `now_ms`;
- * 4. `decideWithSummaries` (at level rewrite the step's summaries, then decideForward: apply,
- *    guarantee check, fail-open decision; src/gateway/write-summaries.ts), and the request headers it needs (the native edit's beta: src/gateway/request-headers.ts);
- * 5. `recordOutcome` (src/do/record-outcome.ts: rollback of a step that was not forwarded) and
- *    the savings ledger's outcome half (src/do/savings-ledger.ts) at once, as the Worker's report
- *    RPC does;
- * 6. once the emulator billed the call (`settle`), its usage as the Worker's usage tap reports
- *    it: `recordUsage` (src/do/record-usage.ts: the estimator calibration learns from it),
- *    `settleCachePair` (src/do/cache-breaks.ts: the cache-breaker diagnostics' confirmation) and
- *    the savings ledger's usage half, as the session DO's report RPC does (there one RPC carries
- *    both halves; the ledger reads them in the same order).
+ * same steps as the Worker pipeline (src/gateway/compaction-pipeline.ts), with the session
+ * being the deployed `Session` (src/session/session.ts) over an in-memory SQLite
+ * (./create-memory-sql.ts) instead of a Durable Object, on the replay's virtual clock:
+ * 1. `prepareCompaction` (parse, session id) and the step facts the Worker sends;
+ * 2. the alarms the virtual-time gap since the last activity would have fired, in order
+ *    (`nextAlarmAt` / `alarm`, as the Durable Object's alarm runs them);
+ * 3. `step`, carrying the config's hash as the Worker does;
+ * 4. `decideWithSummaries` (summaries at level rewrite, then apply, check, fail-open decision);
+ * 5. `report`: at once for a step to roll back (its outcome), and once the emulator answered with
+ *    the outcome and the usage together (or without usage for a rejected call), as the Worker's
+ *    usage tap does.
  * Like the Worker's scan cache, each session host keeps its last received body, so a changed
- * system prompt is placed to the exact byte.
- * Not done here (no effect on what is forwarded): the archive, the audit trail.
+ * system prompt is placed to the exact byte. Not done here (no effect on what is forwarded): the
+ * archive, the audit trail.
  */
 import { loadConfig } from "../../../src/config/load-config";
 import type { CompactionConfig } from "../../../src/config/schema";
@@ -28,32 +21,24 @@ import { decideWithSummaries } from "../../../src/gateway/write-summaries";
 import { prepareCompaction, stepFactsFor } from "../../../src/gateway/prepare-compaction";
 import { QUIET_TRACE } from "../../../src/core/trace/record-tier-event";
 import { betaHeaderFor } from "../../../src/gateway/request-headers";
-import { recordOutcome } from "../../../src/do/record-outcome";
-import { recordUsage } from "../../../src/do/record-usage";
-import { settleLedger } from "../../../src/do/savings-ledger";
-import { runStep } from "../../../src/do/run-step";
-import { nextAlarm, runAlarm } from "../../../src/do/session-alarms";
-import { SessionStore } from "../../../src/do/session-store";
 import { encodeStepFacts } from "../../../src/core/facts/wire-facts";
 import type { CallUsage, SluiceTransform, SummaryFigures } from "../types";
-import type { WrittenSummary } from "../../../src/session/step-types";
-import { summariesCostUsd } from "../../../src/do/summary-ledger";
-import { cacheReport, settleCachePair, type CacheReport } from "../../../src/do/cache-breaks";
+import { configHash, type CallReport, type StepOutput, type WrittenSummary } from "../../../src/session/contract";
+import { summariesCostUsd } from "../../../src/session/compaction-ledger";
+import { Session } from "../../../src/session/session";
+import type { CacheReport } from "../../../src/observers/cache-diagnostics";
 import { commonPrefixLength } from "../../../src/providers/shared/common-prefix";
 import type { JsonNode } from "../../../src/providers/shared/json-scan";
 import { createMemorySql } from "./create-memory-sql";
-
-/** The step's trace lines are the Worker log's; the replay's report says what each call decided. */
 
 /** Options: the env vars the gateway would read (default: `SLUICE_COMPACTION=1`, every other setting at its default). */
 export interface InProcessOptions {
   env?: { COMPACTION_CONFIG?: string; SLUICE_COMPACTION?: string; SLUICE_MEASURE?: string };
 }
 
-/** One session's state host. */
+/** One session's host: the session over its own in-memory database. */
 interface Host {
-  store: SessionStore;
-  sql: SqlStorage;
+  session: Session;
   close: () => void;
   /** The last body received (what the Worker's scan cache holds per session). */
   last?: { bytes: Uint8Array; root: JsonNode };
@@ -63,40 +48,31 @@ interface Host {
 export interface InProcessSluice {
   transform: SluiceTransform;
   config: CompactionConfig;
-  /** Per-session counters of the store (tests and the JSON report). */
-  counters: (session_id: string) => Record<string, number> | null;
+  /** Per-session counters (tests and the JSON report). */
+  counters: (session_id: string) => Promise<Record<string, number> | null>;
   /** The cache-breaker report of a recorded session (by its replay id: the host of its last call), or null. */
-  cacheBreaks: (recorded_session_id: string) => CacheReport | null;
+  cacheBreaks: (recorded_session_id: string) => Promise<CacheReport | null>;
   close: () => void;
 }
 
 /** Creates the in-process Sluice transform. Throws naming the field when the config is invalid or compaction is off. */
 export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSluice {
-  const loaded = loadConfig(opts.env ?? { SLUICE_COMPACTION: "1" });
+  const env = opts.env ?? { SLUICE_COMPACTION: "1" };
+  const loaded = loadConfig(env);
   if (!loaded.ok) throw new Error(`sluice config: ${loaded.error.message}`);
   if (loaded.mode === "off") throw new Error("sluice config: compaction is off (set SLUICE_COMPACTION=1 or a COMPACTION_CONFIG block)");
   const { config, mode } = loaded;
+  const config_hash = configHash(config);
   const hosts = new Map<string, Host>();
   /** Recorded session id → the session key its last call was stepped under. */
   const hostOf = new Map<string, string>();
   const open = (): Host => {
     const m = createMemorySql();
-    return { store: new SessionStore(m.sql), sql: m.sql, close: m.close };
+    return { session: new Session({ sql: m.sql, env, trace: QUIET_TRACE }), close: m.close };
   };
-  /** Runs the alarms due between the last activity and `now` (what the DO's alarm would have done). */
-  const catchUp = (id: string, host: Host, now: number): Host => {
-    for (;;) {
-      const last = host.store.getMeta("last_activity_ms");
-      if (last === null) return host;
-      const alarm = nextAlarm(host.store, Number(last));
-      if (alarm.at_ms > now) return host;
-      if (runAlarm(host.store, alarm.at_ms) === "delete") {
-        host.close();
-        const fresh = open();
-        hosts.set(id, fresh);
-        return fresh;
-      }
-    }
+  /** Runs the alarms due by `now` (what the Durable Object's alarm would have done). */
+  const catchUp = async (host: Host, now: number): Promise<void> => {
+    for (let at = await host.session.nextAlarmAt(); at !== null && at <= now; ) at = await host.session.alarm(at);
   };
 
   const transform: SluiceTransform = async (body, headers, call) => {
@@ -106,27 +82,26 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
     const id = prepared.session.id;
     let host = hosts.get(id);
     if (!host) hosts.set(id, (host = open()));
-    host = catchUp(id, host, call.time_ms);
-    if (host.store.getMeta("session_id") === null) host.store.setMeta("session_id", id);
+    await catchUp(host, call.time_ms);
     hostOf.set(call.session_id, id);
     const correlation_id = `${call.session_id}#${call.call_index}`;
     const previous = host.last ? { ...host.last, common: commonPrefixLength(host.last.bytes, body) } : null;
     host.last = { bytes: body, root: prepared.parsed.root };
     const facts = encodeStepFacts(stepFactsFor(prepared, config, requestHeaders, previous));
-    const stepped = await runStep({ store: host.store, sql: host.sql, env: {}, trace: QUIET_TRACE }, { session_id: id, facts, config, mode, correlation_id, now_ms: call.time_ms });
+    const answer = await host.session.step({ session_id: id, facts, config_hash, mode, correlation_id, now_ms: call.time_ms });
+    if ("config_unknown" in answer) throw new Error("sluice: the session did not know the replay's own config");
+    const stepped: StepOutput = answer;
     const { decision } = await decideWithSummaries(prepared, body, stepped, mode, correlation_id, config, process.env, config.summarizer?.timeout_ms ?? 0);
-    recordOutcome(host.store, host.sql, decision.report, call.time_ms);
-    const counted = settleLedger(host.store, { outcome: decision.report, usage: null, estimated_input_tokens: 0 });
-    host.store.flush();
+    const session = host.session;
+    const rollback = decision.report.rollback_step !== null;
+    const early = rollback ? await session.report({ outcome: decision.report, usage: null, estimated_input_tokens: 0, now_ms: call.time_ms } satisfies CallReport) : null;
     const set = decision.kind === "edited" && decision.beta !== undefined ? betaHeaderFor(new Headers(headers), decision.beta) : undefined;
-    const store = host.store, sqlOf = host.sql;
-    const settle = (u: CallUsage) => {
-      const usage = { input_tokens: u.input, cache_read_input_tokens: u.cache_read, cache_creation_input_tokens: u.cache_write, output_tokens: u.output };
-      recordUsage(store, usage, { est_original: decision.report.tokens_original, est_sent: decision.report.tokens_sent }, call.time_ms);
-      settleCachePair(store, sqlOf, usage);
-      const d = settleLedger(store, { outcome: null, usage, estimated_input_tokens: decision.report.tokens_sent });
-      store.flush();
-      return { without_usd: d.without_usd, with_usd: d.with_usd, removals: counted.removals, removals_mentioned: counted.removals_mentioned, removals_deterministic: counted.removals_deterministic };
+    const settle = async (u: CallUsage | null) => {
+      const usage = u === null ? null : { input_tokens: u.input, cache_read_input_tokens: u.cache_read, cache_creation_input_tokens: u.cache_write, output_tokens: u.output };
+      const report: CallReport = { outcome: rollback ? null : decision.report, usage, estimated_input_tokens: decision.report.tokens_sent, now_ms: call.time_ms };
+      const d = (await session.report(report)).ledger;
+      const counted = rollback ? early?.ledger : d;
+      return { without_usd: d?.without_usd ?? 0, with_usd: d?.with_usd ?? 0, removals: counted?.removals ?? 0, removals_mentioned: counted?.removals_mentioned ?? 0, removals_deterministic: counted?.removals_deterministic ?? 0 };
     };
     const summaries = summaryFiguresOf(decision.report.summaries, config.guarantee_level === "rewrite");
     return { body: decision.body, info: { engine_cost_usd: summaries?.cost_usd ?? 0, note: decision.note, ...(summaries ? { summaries } : {}) }, settle, ...(set ? { headers: set } : {}) };
@@ -135,10 +110,10 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
   return {
     transform,
     config,
-    counters: (session_id) => hosts.get(session_id)?.store.counters() ?? null,
-    cacheBreaks: (recorded) => {
+    counters: async (session_id) => (await hosts.get(session_id)?.session.counters()) ?? null,
+    cacheBreaks: async (recorded) => {
       const host = hosts.get(hostOf.get(recorded) ?? "");
-      return host ? cacheReport(host.store, host.sql) : null;
+      return host ? host.session.cacheBreaks() : null;
     },
     close: () => {
       for (const h of hosts.values()) h.close();

@@ -1,7 +1,7 @@
 /**
  * Project memory Durable Object (thin shell, SQLite-backed; DESIGN §7 "memory"): one instance per
  * project key (src/gateway/project-key.ts; the DO name is the key). Holds the tier map each
- * completed session of the project left at its complete alarm (src/do/project-memory.ts), one
+ * completed session of the project left at its complete alarm (src/observers/project-memory.ts), one
  * row per session, until `expires_at_ms` (the `memory_retention_seconds` counted from that
  * alarm): the row outlives the session's own state, which its retention alarm deletes. The
  * maps hold short keys and hashes only (src/core/memory/build-tier-map.ts; DESIGN invariant 7).

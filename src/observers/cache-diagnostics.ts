@@ -1,5 +1,6 @@
 /**
- * The session's cache-breaker diagnostics (shell over the SQL store): at each step the pair
+ * The session's cache-breaker diagnostics (an observer of the session: ../session/state.ts
+ * SessionObserver; it owns the slot `cache` and the table `cache_breaks`): at each step the pair
  * (previous request, this request) is diagnosed from hashes (../core/cache/diagnose-break.ts),
  * with Sluice's own step and the removals it undid (./restores.ts), and
  * held as pending; when this call's usage arrives (the `report` RPC), the provider's own
@@ -14,13 +15,15 @@
 import { CACHE_BREAK_CAUSES, diagnoseBreak, type CacheBreak, type CacheBreakCause, type SluiceEdit, type SluiceRestore } from "../core/cache/diagnose-break";
 import { findModelPrice } from "../core/cost/find-model-price";
 import type { ModelPrice } from "../core/cost/prices";
-import { sessionPrice } from "./record-outcome";
+import { z } from "zod";
+import { sessionPrice } from "../session/record-report";
 import type { StepFacts } from "../core/facts/step-facts";
 import type { TierResult } from "../core/policy/types";
 import type { Usage } from "../usage/extract-usage";
-import type { LastPrefix } from "./last-prefix";
-import type { SessionStore } from "./session-store";
+import type { LastPrefix } from "../session/session-record";
+import { defineSlot, defineTables, type SessionObserver, type StateTx } from "../session/state";
 import { firstEditedMessage } from "../core/plan/first-edited-message";
+import { forgetRestores, noteRestores } from "./restores";
 
 /** Events kept per session (older ones are deleted). */
 export const MAX_CACHE_EVENTS = 20;
@@ -32,13 +35,8 @@ export const MAX_CACHE_EVENTS = 20;
 export const MISS_TOLERANCE = 0.05;
 const OPENAI_BLOCK_TOKENS = 128;
 
-/** Meta keys: the diagnosis awaiting this call's usage; tokens the last reported call left in the cache. */
-const PENDING_META = "cache_pending";
-const CACHED_META = "cache_last_cached";
-
-/** The table of recent events (created with the store's schema: ./session-store.ts). */
-export const CACHE_BREAKS_SCHEMA = `CREATE TABLE IF NOT EXISTS cache_breaks (
-  seq INTEGER PRIMARY KEY, call INTEGER NOT NULL, at_ms INTEGER NOT NULL, cause TEXT NOT NULL, detail TEXT NOT NULL, confirmed INTEGER NOT NULL);`;
+defineTables(["cache_breaks"], `CREATE TABLE IF NOT EXISTS cache_breaks (
+  seq INTEGER PRIMARY KEY, call INTEGER NOT NULL, at_ms INTEGER NOT NULL, cause TEXT NOT NULL, detail TEXT NOT NULL, confirmed INTEGER NOT NULL);`);
 
 interface Pending {
   call: number;
@@ -49,6 +47,11 @@ interface Pending {
   prev_tokens: number;
   diagnosis: CacheBreak | null;
 }
+
+const pendingSchema = z.object({ call: z.number(), at_ms: z.number(), gap_ms: z.number(), prev_tokens: z.number(), diagnosis: z.looseObject({ cause: z.enum(CACHE_BREAK_CAUSES), tokens_affected: z.number() }).nullable() }) as unknown as z.ZodType<Pending>;
+
+/** The diagnosis awaiting this call's usage, and the tokens the last reported call left in the cache (null: no report yet). */
+const CACHE = defineSlot<{ pending: Pending | null; last_cached: number | null }>("cache", z.object({ pending: pendingSchema.nullable(), last_cached: z.number().nullable() }), () => ({ pending: null, last_cached: null }));
 
 /** One recorded event: the call (1-based) whose request broke the cache, and the diagnosis. */
 export interface CacheEvent extends CacheBreak {
@@ -75,7 +78,7 @@ export interface CacheReport {
 }
 
 /** The first message Sluice's step edits on this request and what it removes, or null (no new step, or nothing reaches the provider). */
-export function sluiceEditOf(result: TierResult, facts: StepFacts, mode: "compact" | "measure"): SluiceEdit | null {
+function sluiceEditOf(result: TierResult, facts: StepFacts, mode: "compact" | "measure"): SluiceEdit | null {
   if (result.step === null || mode !== "compact") return null;
   // A server-side compaction (native, level rewrite) replaces the history from its first message.
   if (result.native?.compact !== undefined) return { message_index: 0, tokens_removed: result.step.tokens_removed };
@@ -93,11 +96,11 @@ export function sluiceEditOf(result: TierResult, facts: StepFacts, mode: "compac
  * At a step: diagnoses (`previous`, this request) and holds it until this call's usage. A pending
  * diagnosis that no usage settled (the report came without one) is recorded unconfirmed first.
  */
-export function noteCachePair(store: SessionStore, sql: SqlStorage, previous: LastPrefix | null, facts: StepFacts, call: number, now_ms: number, sluice: SluiceEdit | null, restore: SluiceRestore | null = null): void {
-  const stale = readPending(store);
-  if (stale?.diagnosis) recordEvent(store, sql, stale, false);
+function noteCachePair(tx: StateTx, previous: LastPrefix | null, facts: StepFacts, call: number, now_ms: number, sluice: SluiceEdit | null, restore: SluiceRestore | null): void {
+  const stale = tx.get(CACHE).pending;
+  if (stale?.diagnosis) recordEvent(tx, stale, false);
   if (previous === null || facts.prefix === null) {
-    store.setMeta(PENDING_META, "");
+    tx.update(CACHE, { pending: null });
     return;
   }
   const { price } = findModelPrice(facts.model, facts.provider);
@@ -105,7 +108,7 @@ export function noteCachePair(store: SessionStore, sql: SqlStorage, previous: La
   const write = ttl_ms >= 3_600_000 ? price.cache_write_1h_multiplier : price.cache_write_multiplier;
   const current = { at_ms: now_ms, prefix: facts.prefix, message_tokens: facts.messages.map((m) => m.est_tokens), est_tokens: facts.est_tokens };
   const diagnosis = diagnoseBreak(previous, current, ttl_ms, sluice, { cache_write: (price.input_per_mtok * write) / 1e6, cache_read: price.cache_read_per_mtok / 1e6 }, restore);
-  store.setMeta(PENDING_META, JSON.stringify({ call, at_ms: now_ms, gap_ms: now_ms - previous.at_ms, prev_tokens: previous.est_tokens, diagnosis } satisfies Pending));
+  tx.update(CACHE, { pending: { call, at_ms: now_ms, gap_ms: now_ms - previous.at_ms, prev_tokens: previous.est_tokens, diagnosis } });
 }
 
 /**
@@ -113,25 +116,22 @@ export function noteCachePair(store: SessionStore, sql: SqlStorage, previous: La
  * and remembers what this call left in the cache (Anthropic: reads + writes, up to its last
  * breakpoint; OpenAI: the whole prompt). A report without usage changes nothing.
  */
-export function settleCachePair(store: SessionStore, sql: SqlStorage, usage: Usage | null): void {
+function settleCachePair(tx: StateTx, usage: Usage | null): void {
   if (usage === null) return;
-  const before = store.getMeta(CACHED_META);
-  store.setMeta(CACHED_META, leftInCache(sessionPrice(store), usage));
-  const pending = readPending(store);
+  const { pending, last_cached: cached } = tx.get(CACHE);
+  tx.set(CACHE, { pending: null, last_cached: leftInCache(sessionPrice(tx), usage) });
   if (pending === null) return;
-  store.setMeta(PENDING_META, "");
-  if (before === null || before === "") {
-    if (pending.diagnosis) recordEvent(store, sql, pending, false);
+  if (cached === null) {
+    if (pending.diagnosis) recordEvent(tx, pending, false);
     return;
   }
-  const cached = Number(before);
   if (cached === 0) return; // nothing was left in the cache: no hit to miss
   const missed = usage.cache_read_input_tokens + OPENAI_BLOCK_TOKENS + cached * MISS_TOLERANCE < cached;
-  store.add("cache_pairs_checked", 1);
+  tx.add("cache_pairs_checked", 1);
   if (!missed) return;
-  store.add("cache_misses", 1);
+  tx.add("cache_misses", 1);
   const diagnosis = pending.diagnosis ?? unexplained(pending);
-  recordEvent(store, sql, { ...pending, diagnosis }, true);
+  recordEvent(tx, { ...pending, diagnosis }, true);
 }
 
 /**
@@ -161,23 +161,22 @@ function leftInCache(price: ModelPrice, u: Usage): number {
 /** A miss the hashes do not explain: the whole previous prefix was lost. */
 const unexplained = (p: Pending): CacheBreak => ({ cause: "unexplained", byte_offset: null, offset_exact: false, message_index: null, tools: null, members: [], gap_ms: p.gap_ms, tokens_affected: p.prev_tokens, cost_usd: null });
 
-const readPending = (store: SessionStore): Pending | null => store.getMetaJson<Pending>(PENDING_META);
-
 /** Counts the event and keeps it among the last MAX_CACHE_EVENTS. */
-function recordEvent(store: SessionStore, sql: SqlStorage, p: Pending, confirmed: boolean): void {
+function recordEvent(tx: StateTx, p: Pending, confirmed: boolean): void {
   const d = p.diagnosis!;
-  store.add(`cache_break_${d.cause}`, 1);
-  store.add(`cache_break_tokens_${d.cause}`, d.tokens_affected);
-  if (d.cost_usd !== null) store.add(`cache_break_${d.cause}_usd`, d.cost_usd);
+  tx.add(`cache_break_${d.cause}`, 1);
+  tx.add(`cache_break_tokens_${d.cause}`, d.tokens_affected);
+  if (d.cost_usd !== null) tx.add(`cache_break_${d.cause}_usd`, d.cost_usd);
+  const sql = tx.sql;
   sql.exec("INSERT INTO cache_breaks (call, at_ms, cause, detail, confirmed) VALUES (?, ?, ?, ?, ?)", p.call, p.at_ms, d.cause, JSON.stringify(d), confirmed ? 1 : 0);
   sql.exec("DELETE FROM cache_breaks WHERE seq <= (SELECT MAX(seq) FROM cache_breaks) - ?", MAX_CACHE_EVENTS);
 }
 
 /** The session's cache report (admin API, dashboard, replay report). */
-export function cacheReport(store: SessionStore, sql: SqlStorage): CacheReport {
-  const c = store.counters();
+export function cacheReport(tx: StateTx): CacheReport {
+  const c = tx.counters();
   const causes = Object.fromEntries(CACHE_BREAK_CAUSES.map((k) => [k, { count: c[`cache_break_${k}`] ?? 0, tokens: c[`cache_break_tokens_${k}`] ?? 0 }])) as CacheReport["causes"];
-  const rows = sql.exec<{ call: number; at_ms: number; detail: string; confirmed: number }>("SELECT call, at_ms, detail, confirmed FROM cache_breaks ORDER BY seq").toArray();
+  const rows = tx.sql.exec<{ call: number; at_ms: number; detail: string; confirmed: number }>("SELECT call, at_ms, detail, confirmed FROM cache_breaks ORDER BY seq").toArray();
   return {
     pairs_checked: c.cache_pairs_checked ?? 0,
     misses: c.cache_misses ?? 0,
@@ -187,3 +186,21 @@ export function cacheReport(store: SessionStore, sql: SqlStorage): CacheReport {
     events: rows.map((r) => ({ ...(JSON.parse(r.detail) as CacheBreak), call: r.call, at_ms: r.at_ms, confirmed: r.confirmed === 1 })),
   };
 }
+
+/**
+ * The observer: at a step, the diagnosis of (previous request, this one) with Sluice's own edit
+ * and the removals it undid; at a report, forgets the held-back pairs of a call whose edit did
+ * not go and settles the diagnosis against the usage.
+ */
+export const cacheDiagnostics: SessionObserver = {
+  afterStep(tx, e) {
+    const restore = e.result === null ? null : noteRestores(tx, e.before, e.result, e.facts, e.call, e.mode);
+    const edit = e.result === null ? null : sluiceEditOf(e.result, e.facts, e.mode);
+    noteCachePair(tx, e.previous, e.facts, e.call, e.now_ms, edit, restore);
+  },
+  afterReport(tx, e) {
+    const o = e.report.outcome;
+    if (o !== null && o.outcome !== "compacted") forgetRestores(tx);
+    settleCachePair(tx, e.report.usage);
+  },
+};

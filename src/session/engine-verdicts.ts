@@ -1,9 +1,9 @@
 /**
- * Idle-time precomputation of HTTP engine verdicts (shell over the SQL store; DESIGN §6: the idle
+ * HTTP engine verdicts for a step, and their idle-time precomputation (shell; DESIGN §6: the idle
  * alarm is "a good moment to precompute the next step, off the request path"). At the idle alarm
  * the DO asks the configured engine about every unlocked, not-excluded, undecided pair of the
  * last facts it got (held in memory only: no conversation text is stored) and keeps the verdicts
- * (ids, kinds, confidences — no text) in meta `precomputed_verdicts`. The next request uses them
+ * (ids, kinds, confidences — no text) in the slot `precomputed_verdicts`. The next request uses them
  * instead of calling the engine when they cover every pair it would have asked about, so it does
  * not wait on the engine; otherwise it calls the engine as usual. Used verdicts are cleared.
  */
@@ -16,15 +16,20 @@ import type { PairFacts, StepFacts } from "../core/facts/step-facts";
 import { buildEngineRequest } from "../engines/build-engine-request";
 import { createEngine } from "../engines/create-engine";
 import { engineFailureCounter } from "../engines/http-engine";
-import { loadLedger } from "./ledger-sql";
-import type { SessionStore } from "./session-store";
+import { z } from "zod";
+import type { Ledger } from "../core/policy/ledger";
+import { defineSlot, type StateTx } from "./state";
 
-const META_KEY = "precomputed_verdicts";
+/** The verdicts the idle alarm got, and the pair ids it asked about; null: none waiting. */
+const PRECOMPUTED = defineSlot<{ ids: string[]; verdicts: Verdicts } | null>(
+  "precomputed_verdicts",
+  z.object({ ids: z.array(z.string()), verdicts: z.record(z.string(), z.object({ kind: z.enum(["drop_pair", "drop_result", "keep"]), confidence: z.number(), rule: z.string() })) }).nullable() as unknown as z.ZodType<{ ids: string[]; verdicts: Verdicts } | null>,
+  () => null,
+);
 
-/** Host pieces the engine call needs. */
+/** Host pieces the engine call needs: the unit of work, the env (engine keys by name), and a fetch (tests). */
 export interface EngineDeps {
-  store: SessionStore;
-  sql: SqlStorage;
+  tx: StateTx;
   env: Record<string, unknown>;
   fetch?: typeof fetch;
 }
@@ -45,11 +50,11 @@ export async function askEngine(deps: EngineDeps, config: CompactionConfig, view
   if (pairs.length === 0) return { verdicts: {}, cost_usd: 0 };
   const outcome = await engine.decide(buildEngineRequest(pairs, { model: config.model, head_chars: config.head_chars, turn_count: view.turn_count }));
   if (!outcome.ok) {
-    deps.store.add(`fail_open_${engineFailureCounter(outcome.reason)}`, 1);
+    deps.tx.add(`fail_open_${engineFailureCounter(outcome.reason)}`, 1);
     return undefined;
   }
-  deps.store.add("engine_calls", 1);
-  if (outcome.cost_usd > 0) deps.store.add("engine_cost_usd", outcome.cost_usd);
+  deps.tx.add("engine_calls", 1);
+  if (outcome.cost_usd > 0) deps.tx.add("engine_cost_usd", outcome.cost_usd);
   const verdicts: Verdicts = {};
   for (const v of outcome.verdicts) verdicts[v.id] = { kind: v.verdict, confidence: v.confidence, rule: "none" };
   return { verdicts, cost_usd: outcome.cost_usd };
@@ -63,13 +68,13 @@ function candidates(ctx: Pick<TierContext, "view" | "ledger" | "config">, anyAge
 }
 
 /** At the idle alarm: asks the engine about every candidate of `view` and stores the verdicts. */
-export async function precomputeVerdicts(deps: EngineDeps, config: CompactionConfig, view: StepFacts): Promise<void> {
+export async function precomputeVerdicts(deps: EngineDeps, config: CompactionConfig, view: StepFacts, ledger: Ledger): Promise<void> {
   if (config.engine === "heuristic") return;
-  const pairs = candidates({ view, ledger: loadLedger(deps.sql), config }, true);
+  const pairs = candidates({ view, ledger, config }, true);
   const answer = await askEngine(deps, config, view, pairs);
   if (answer === undefined) return;
-  deps.store.setMeta(META_KEY, JSON.stringify({ ids: pairs.map((p) => p.id), verdicts: answer.verdicts }));
-  deps.store.add("engine_precomputed", 1);
+  deps.tx.set(PRECOMPUTED, { ids: pairs.map((p) => p.id), verdicts: answer.verdicts });
+  deps.tx.add("engine_precomputed", 1);
 }
 
 /**
@@ -80,16 +85,13 @@ export async function precomputeVerdicts(deps: EngineDeps, config: CompactionCon
  */
 export async function stepVerdicts(deps: EngineDeps, config: CompactionConfig, ctx: TierContext): Promise<EngineVerdicts | undefined> {
   const pairs = candidates(ctx, false);
-  const raw = deps.store.getMeta(META_KEY);
-  if (raw !== null) {
-    deps.store.setMeta(META_KEY, "");
-    if (raw !== "") {
-      const pre = JSON.parse(raw) as { ids: string[]; verdicts: Verdicts };
-      const known = new Set(pre.ids);
-      if (pairs.every((p) => known.has(p.id))) {
-        deps.store.add("engine_precomputed_used", 1);
-        return { verdicts: pre.verdicts, cost_usd: 0 };
-      }
+  const pre = deps.tx.get(PRECOMPUTED);
+  if (pre !== null) {
+    deps.tx.set(PRECOMPUTED, null);
+    const known = new Set(pre.ids);
+    if (pairs.every((p) => known.has(p.id))) {
+      deps.tx.add("engine_precomputed_used", 1);
+      return { verdicts: pre.verdicts, cost_usd: 0 };
     }
   }
   return askEngine(deps, config, ctx.view, pairs);

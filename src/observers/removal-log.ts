@@ -1,20 +1,25 @@
 /**
- * The session's removals as the savings ledger follows them (shell over the session's SQL
- * store): one row per removed pair — a hash of its tool call (tool name + input hash), the hashes
+ * The session's removals as the savings ledger follows them (the savings ledger's own
+ * table): one row per removed pair — a hash of its tool call (tool name + input hash), the hashes
  * of the file paths it named, its result's estimated tokens, whether the tool is deterministic
  * (a read or read-only call: re-running it gives the result back) — and two flags set when a
  * later request issues the same tool call again (re-fetch) or names one of its paths again
  * (mention). Hashes and counts only, never text (DESIGN invariant 7). A step the gateway rolled
- * back takes its rows with it (./ledger-sql.ts rollbackStep).
+ * back takes its rows with it (`forgetRemovals`).
  */
 import { hashText } from "../core/hash";
 import type { PairFacts, StepFacts } from "../core/facts/step-facts";
 import type { Ledger, LedgerAdditions } from "../core/policy/ledger";
+import { defineTables } from "../session/state";
 
-/** The table (created with the session's schema: ./session-store.ts). */
-export const REMOVALS_SCHEMA = `CREATE TABLE IF NOT EXISTS removals (
+defineTables(["removals"], `CREATE TABLE IF NOT EXISTS removals (
   pair_id TEXT PRIMARY KEY, step INTEGER NOT NULL, tool_key TEXT NOT NULL, paths TEXT NOT NULL, tokens INTEGER NOT NULL,
-  deterministic INTEGER NOT NULL, refetched INTEGER NOT NULL DEFAULT 0, mentioned INTEGER NOT NULL DEFAULT 0);`;
+  deterministic INTEGER NOT NULL, refetched INTEGER NOT NULL DEFAULT 0, mentioned INTEGER NOT NULL DEFAULT 0);`);
+
+/** Forgets the removals of a step the gateway rolled back. */
+export function forgetRemovals(sql: SqlStorage, step: number): void {
+  sql.exec("DELETE FROM removals WHERE step = ?", step);
+}
 
 /** What one step did to the removals. */
 export interface RemovalCounts {

@@ -1,5 +1,6 @@
 /**
- * The session's savings ledger (shell over the session's SQL store; the model is pure:
+ * The session's savings ledger (an observer of the session, ../session/state.ts SessionObserver,
+ * owning the slot `savings` and the table `removals`; the model is pure:
  * ../core/cost/ledger-tokens.ts for the tokens, ../core/cost/counterfactual-input.ts for the
  * dollars). Two halves per request:
  * - at the step (`noteLedgerStep`, from ./run-step.ts): how the client's body relates to the
@@ -22,16 +23,14 @@ import { sharedPrefix } from "../core/facts/prefix-facts";
 import type { StepFacts } from "../core/facts/step-facts";
 import type { Ledger } from "../core/policy/ledger";
 import type { TierResult } from "../core/policy/types";
-import { emptyLedgerDelta, LEDGER_FIELDS, type LedgerDelta, type LedgerMode } from "../session/ledger-types";
-import type { CallReport } from "../session/step-types";
-import type { LastPrefix } from "./last-prefix";
-import { sessionPrice } from "./record-outcome";
-import { noteRemovals, type RemovalCounts } from "./removal-log";
-import { summariesCostUsd } from "./summary-ledger";
-import type { SessionStore } from "./session-store";
-
-/** Meta keys: the pending call (JSON of Pending), the last mode, the token model's state (JSON of TokenState). */
-const PENDING = "ledger_pending", MODE = "ledger_mode", TOKENS = "ledger_tokens";
+import { z } from "zod";
+import { emptyLedgerDelta, LEDGER_FIELDS, type LedgerDelta, type LedgerMode } from "../session/contract";
+import type { CallReport } from "../session/contract";
+import { sessionPrice } from "../session/record-report";
+import { RECORD } from "../session/session-record";
+import { summariesCostUsd } from "../session/compaction-ledger";
+import { defineSlot, type SessionObserver, type StateTx, type StepEvent } from "../session/state";
+import { forgetRemovals, noteRemovals, type RemovalCounts } from "./removal-log";
 
 /** What the step leaves for the report. */
 interface Pending {
@@ -55,24 +54,32 @@ interface Pending {
   sent_est: number | null;
 }
 
-/** What runStep knows when it calls noteLedgerStep. */
-export interface LedgerStepInput {
-  facts: StepFacts;
-  previous: LastPrefix | null;
-  now_ms: number;
+const num = z.number().finite();
+const pendingSchema = z.object({
+  correlation_id: z.string(), mode: z.enum(["compact", "measure"]), gap_s: num.nullable(), original_est: num, original_shared_est: num, sent_shared_est: num,
+  whole_prefix: z.boolean(), stepped: z.boolean(),
+  counts: z.object({ removals: num, removals_deterministic: num, removed_tokens: num, removals_refetched: num, removals_mentioned: num, engine_wait_ms: num.nullable(), engine_cost_usd: num }).nullable(),
+  forwarded: z.enum(["original", "edited", "measured"]).nullable(), sent_est: num.nullable(),
+}) satisfies z.ZodType<Pending>;
+
+/** The ledger's state: the call awaiting its report, the mode it last ran in, the token model's state (../core/cost/ledger-tokens.ts). */
+interface SavingsState {
+  pending: Pending | null;
   mode: LedgerMode;
-  correlation_id: string;
-  /** The ledger as loaded before the step. */
-  before: Ledger;
-  result: Pick<TierResult, "tokens_original" | "tokens_after" | "ledger_additions" | "step">;
-  /** Time the step waited on an HTTP engine, ms; null when none was consulted. */
-  engine_wait_ms: number | null;
-  /** What the engine's answer cost (its reported `cost_usd`, src/engines/protocol.ts), USD; 0 for the heuristic engine. */
-  engine_cost_usd: number;
+  tokens: TokenState;
+  /** Estimated and provider-reported input tokens of the calls whose client body went (the client calibration). */
+  cal_estimated: number;
+  cal_reported: number;
 }
 
-/** The step half (module header). The caller flushes the store. */
-export function noteLedgerStep(store: SessionStore, sql: SqlStorage, s: LedgerStepInput): void {
+const SAVINGS = defineSlot<SavingsState>(
+  "savings",
+  z.object({ pending: pendingSchema.nullable(), mode: z.enum(["compact", "measure"]), tokens: z.object(Object.fromEntries(Object.keys(EMPTY_TOKEN_STATE).map((k) => [k, num]))) as unknown as z.ZodType<TokenState>, cal_estimated: num, cal_reported: num }),
+  () => ({ pending: null, mode: "compact", tokens: { ...EMPTY_TOKEN_STATE }, cal_estimated: 0, cal_reported: 0 }),
+);
+
+/** The step half (module header). */
+function noteLedgerStep(tx: StateTx, s: StepEvent & { result: TierResult }): void {
   const { facts, previous } = s;
   const msgs = facts.messages.map((m) => m.est_tokens);
   const members = Math.max(0, facts.est_tokens - msgs.reduce((a, b) => a + b, 0));
@@ -91,9 +98,9 @@ export function noteLedgerStep(store: SessionStore, sql: SqlStorage, s: LedgerSt
   // Sluice's body shares the same prefix up to the first message this step edits; the removals of earlier steps are out of both.
   const stepped = new Set(s.result.step?.pair_ids ?? []);
   const firstEdit = Math.min(...facts.pairs.filter((p) => stepped.has(p.id)).map((p) => Math.min(p.call.message_index, p.result.message_index)));
-  const prevRemoved = readTokens(store).removed_est;
+  const state = tx.get(SAVINGS);
+  const prevRemoved = state.tokens.removed_est;
   const sentShared = Math.max(0, Math.min(shared, Number.isFinite(firstEdit) ? before(firstEdit) : shared) - prevRemoved);
-  store.setMeta(MODE, s.mode);
   const pending: Pending = {
     correlation_id: s.correlation_id,
     mode: s.mode,
@@ -103,27 +110,24 @@ export function noteLedgerStep(store: SessionStore, sql: SqlStorage, s: LedgerSt
     sent_shared_est: sentShared,
     whole_prefix: whole,
     stepped: stepped.size > 0,
-    counts: { ...noteRemovals(sql, facts, s.before, s.result.ledger_additions), engine_wait_ms: s.engine_wait_ms, engine_cost_usd: s.engine_cost_usd },
+    counts: { ...noteRemovals(tx.sql, facts, s.before, s.result.ledger_additions), engine_wait_ms: s.engine_wait_ms, engine_cost_usd: s.engine_cost_usd },
     forwarded: null,
     sent_est: null,
   };
-  store.setMeta(PENDING, JSON.stringify(pending));
+  tx.set(SAVINGS, { ...state, mode: s.mode, pending });
 }
-
-const readPending = (store: SessionStore) => store.getMetaJson<Pending>(PENDING);
-const readTokens = (store: SessionStore): TokenState => ({ ...EMPTY_TOKEN_STATE, ...store.getMetaJson<Partial<TokenState>>(TOKENS) });
 
 /**
  * The calibration the ledger scales a body it did not see billed by: provider-reported ÷
- * estimated input tokens over the session's calls whose client body went (counters
- * `ledger_cal_*`), else over all its reports (`calibration_*`: ./record-usage.ts), null before
- * any. Client bodies only where there are some: the results a step removes do not tokenise like
+ * estimated input tokens over the session's calls whose client body went, else over all its
+ * answers (the session's calibration record: ../session/record-report.ts), null before any. Client bodies only where there are some: the results a step removes do not tokenise like
  * the rest, so a session's edited bodies calibrate its client bodies badly.
  */
-export function clientCalibration(store: SessionStore): number | null {
-  const c = store.counterValues(["ledger_cal_estimated", "ledger_cal_reported", "calibration_estimated", "calibration_reported"]);
-  if (c.ledger_cal_estimated! > 0) return c.ledger_cal_reported! / c.ledger_cal_estimated!;
-  return c.calibration_estimated! > 0 ? c.calibration_reported! / c.calibration_estimated! : null;
+function clientCalibration(tx: StateTx): number | null {
+  const s = tx.get(SAVINGS);
+  if (s.cal_estimated > 0) return s.cal_reported / s.cal_estimated;
+  const c = tx.get(RECORD).calibration;
+  return c.estimated_sum > 0 ? c.reported_sum / c.estimated_sum : null;
 }
 
 /** Which body went, from an outcome. */
@@ -134,14 +138,16 @@ function forwardedOf(outcome: NonNullable<CallReport["outcome"]>): Forwarded {
 }
 
 /**
- * The report half (module header), after the usage was recorded (./record-usage.ts: the
- * calibration counters include this call). `r.outcome` is the outcome as settled (a native edit
- * the provider did not apply is no longer `compacted`). The caller flushes the store.
+ * The report half (module header), after the usage was recorded (../session/record-report.ts:
+ * the calibration includes this call). `r.outcome` is the outcome as settled (a native edit the
+ * provider did not apply is no longer `compacted`).
  */
-export function settleLedger(store: SessionStore, r: CallReport): LedgerDelta {
-  let pending = readPending(store);
-  const delta = emptyLedgerDelta(pending?.mode ?? ((store.getMeta(MODE) as LedgerMode | null) ?? "compact"));
-  const price = sessionPrice(store);
+function settleLedger(tx: StateTx, r: CallReport): LedgerDelta {
+  const state = tx.get(SAVINGS);
+  let pending = state.pending;
+  const delta = emptyLedgerDelta(pending?.mode ?? state.mode);
+  const price = sessionPrice(tx);
+  let { cal_estimated, cal_reported, tokens } = state;
   if (r.outcome !== null) {
     delta.requests = 1;
     if (pending === null || pending.correlation_id !== r.outcome.correlation_id) pending = null;
@@ -153,19 +159,18 @@ export function settleLedger(store: SessionStore, r: CallReport): LedgerDelta {
           delta.removals_deterministic = c.removals_deterministic;
           delta.removals_refetched = c.removals_refetched;
           delta.removals_mentioned = c.removals_mentioned;
-          delta.loss_usd = (toProviderTokens(c.removed_tokens, clientCalibration(store)) * price.input_per_mtok) / 1e6;
+          delta.loss_usd = (toProviderTokens(c.removed_tokens, clientCalibration(tx)) * price.input_per_mtok) / 1e6;
         }
         if (c.engine_wait_ms !== null) {
           delta.engine_waits = 1;
           delta.engine_wait_ms = c.engine_wait_ms;
         }
         // Paid whether or not the step stood: the engine answered.
-        delta.engine_cost_usd = c.engine_cost_usd ?? 0;
+        delta.engine_cost_usd = c.engine_cost_usd;
       }
       pending = { ...pending, counts: null, forwarded: forwardedOf(r.outcome), sent_est: r.outcome.would_send ?? r.outcome.tokens_sent };
     }
-    if (pending === null) store.setMeta(PENDING, "");
-    // The summariser's answers are paid like the engine's, whether or not the step stood (./summary-ledger.ts).
+    // The summariser's answers are paid like the engine's, whether or not the step stood.
     delta.engine_cost_usd += summariesCostUsd(r.outcome.summaries);
   }
   if (r.usage !== null) {
@@ -177,30 +182,32 @@ export function settleLedger(store: SessionStore, r: CallReport): LedgerDelta {
     const forwarded = p?.forwarded ?? "original";
     if (forwarded !== "edited" && r.estimated_input_tokens > 0) {
       // The client's body went: it calibrates the ledger's estimates of client bodies.
-      store.add("ledger_cal_estimated", r.estimated_input_tokens);
-      store.add("ledger_cal_reported", reported);
+      cal_estimated += r.estimated_input_tokens;
+      cal_reported += reported;
+      tx.set(SAVINGS, { ...tx.get(SAVINGS), cal_estimated, cal_reported });
     }
     let costs = { without_usd: actual, with_usd: actual };
     if (p !== null && p.sent_est !== null) {
-      const t = ledgerTokens(readTokens(store), {
+      const t = ledgerTokens(tokens, {
         went: forwarded, reported, original_est: p.original_est, sent_est: forwarded === "original" ? p.original_est : p.sent_est,
         original_shared_est: p.original_shared_est, sent_shared_est: p.sent_shared_est, whole_prefix: p.whole_prefix, stepped: p.stepped,
-        calibration: clientCalibration(store),
+        calibration: clientCalibration(tx),
       });
-      store.setMeta(TOKENS, JSON.stringify(t.next));
-      const caching = usesCache(store, price.provider_family);
+      tokens = t.next;
+      const caching = usesCache(tx, price.provider_family);
       costs = ledgerCosts({
         actual_usd: actual, forwarded,
         original: { total_tokens: t.original, shared_tokens: t.original_shared, gap_seconds: p.gap_s, caching },
         sent: { total_tokens: t.sent, shared_tokens: t.sent_shared, gap_seconds: p.gap_s, caching },
       }, price);
-    } else store.setMeta(TOKENS, JSON.stringify({ ...EMPTY_TOKEN_STATE, original: reported, sent: reported, original_est: r.estimated_input_tokens, sent_est: r.estimated_input_tokens }));
+    } else tokens = { ...EMPTY_TOKEN_STATE, original: reported, sent: reported, original_est: r.estimated_input_tokens, sent_est: r.estimated_input_tokens };
     delta.priced_calls = 1;
     delta.without_usd = costs.without_usd;
     delta.with_usd = costs.with_usd;
-    store.setMeta(PENDING, "");
-  } else if (pending !== null && r.outcome !== null) store.setMeta(PENDING, JSON.stringify(pending));
-  for (const f of LEDGER_FIELDS) store.add(`ledger_${f}`, delta[f]);
+    pending = null;
+  }
+  tx.set(SAVINGS, { mode: state.mode, pending, tokens, cal_estimated, cal_reported });
+  for (const f of LEDGER_FIELDS) tx.add(`ledger_${f}`, delta[f]);
   return delta;
 }
 
@@ -209,8 +216,26 @@ export function settleLedger(store: SessionStore, r: CallReport): LedgerDelta {
  * Anthropic session only where the client marks breakpoints, seen as any cache read or write in
  * its reported usage.
  */
-function usesCache(store: SessionStore, family: "anthropic" | "openai"): boolean {
+function usesCache(tx: StateTx, family: "anthropic" | "openai"): boolean {
   if (family === "openai") return true;
-  const c = store.counterValues(["usage_cache_read_input_tokens", "usage_cache_creation_input_tokens"]);
-  return c.usage_cache_read_input_tokens! + c.usage_cache_creation_input_tokens! > 0;
+  const c = tx.counterValues(["usage_cache_read_input_tokens", "usage_cache_creation_input_tokens"]);
+  return c.usage_cache_read_input_tokens + c.usage_cache_creation_input_tokens > 0;
 }
+
+/** The mode the session's ledger last ran in. */
+export function ledgerMode(tx: StateTx): LedgerMode {
+  return tx.get(SAVINGS).mode;
+}
+
+/** The observer: the step half, the report half, and a rolled-back step's removals forgotten. */
+export const savingsLedger: SessionObserver = {
+  afterStep(tx, e) {
+    if (e.result !== null) noteLedgerStep(tx, { ...e, result: e.result });
+  },
+  afterReport(tx, e) {
+    return { ledger: settleLedger(tx, e.report) };
+  },
+  onRollback(tx, step) {
+    forgetRemovals(tx.sql, step);
+  },
+};

@@ -1,0 +1,63 @@
+/**
+ * The session Durable Object (thin shell, DESIGN §6): one per agent session, SQLite-backed. Every
+ * method delegates to the session (./session.ts) over the object's SQL storage; the object owns
+ * only the platform's alarm, which it sets to the session's next deadline.
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../config/env";
+import { projectMemoryStub } from "../observers/memory-object";
+import type { FailOpenReason, ReportAnswer, StepAnswer, StepInput } from "./contract";
+import { Session, type SessionStats } from "./session";
+import type { CacheReport } from "../observers/cache-diagnostics";
+import type { TierMap } from "../core/memory/build-tier-map";
+
+export class SessionObject extends DurableObject<Env> {
+  private readonly session: Session;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    const memory = env.MEMORY ? (project: string) => projectMemoryStub(env.MEMORY!, project) : undefined;
+    this.session = new Session({ sql: ctx.storage.sql, env: env as unknown as Record<string, unknown>, ...(memory ? { memory } : {}) });
+  }
+
+  async step(input: StepInput): Promise<StepAnswer> {
+    const out = await this.session.step(input);
+    await this.schedule();
+    return out;
+  }
+  report(r: unknown): Promise<ReportAnswer> {
+    return this.session.report(r);
+  }
+  countFailOpen(reason: FailOpenReason): Promise<void> {
+    return this.session.countFailOpen(reason);
+  }
+  archive(items: { call_id: string; text: string }[]): Promise<void> {
+    return this.session.archive(items);
+  }
+  getArchive(call_id: string): Promise<string | null> {
+    return this.session.getArchive(call_id);
+  }
+  setDisabled(disabled: boolean): Promise<void> {
+    return this.session.setDisabled(disabled);
+  }
+  stats(): Promise<SessionStats> {
+    return this.session.stats();
+  }
+  cacheBreaks(): Promise<CacheReport> {
+    return this.session.cacheBreaks();
+  }
+  memory(): Promise<TierMap | null> {
+    return this.session.memory();
+  }
+
+  override async alarm(): Promise<void> {
+    const next = await this.session.alarm(Date.now());
+    if (next === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(next);
+  }
+
+  private async schedule(): Promise<void> {
+    const at = await this.session.nextAlarmAt();
+    if (at !== null) await this.ctx.storage.setAlarm(at);
+  }
+}
