@@ -2,12 +2,12 @@
  * The step RPC and the gateway's CPU per request (part of `npm run bench`):
  *
  * 1. Payload: the JSON length of the step input (src/session/contract.ts StepInput: the
- *    request's StepFacts, the default config, ids) for the largest corpus request of each
+ *    request's StepFacts, the config's hash, ids) for the largest corpus request of each
  *    adapter, against the target 16 KB + 200 B per pair, and the longest result text it
  *    carries (≤ head_chars by construction).
  * 2. Gateway CPU per request on the compaction-on path, in Node, over every call of every
- *    corpus session of the adapter in order (the session's state in an in-memory SQLite under
- *    the DO's own code, as tools/replay/sluice/run-in-process.ts does; calls 60 s apart): the
+ *    corpus session of the adapter in order (the deployed Session over an in-memory SQLite, as
+ *    tools/replay/sluice/run-in-process.ts does; calls 60 s apart): the
  *    parts the Worker runs — parse (with the isolate's scan cache), facts, the step input's
  *    serialisation (JSON.stringify stands in for the RPC's structured clone), apply + check —
  *    timed; the DO's step is not (it runs in the Durable Object).
@@ -17,10 +17,9 @@ import { decodeStepFacts, encodeStepFacts } from "../src/core/facts/wire-facts";
 import { decideForward } from "../src/gateway/decide-forward";
 import { prepareCompaction, stepFactsFor } from "../src/gateway/prepare-compaction";
 import { ScanCache } from "../src/gateway/scan-cache";
-import { recordOutcome } from "../src/session/record-report";
-import { runStep } from "../src/session/run-step";
+import { Session } from "../src/session/session";
+import { configHash, type StepOutput } from "../src/session/contract";
 import { QUIET_TRACE } from "../src/core/trace/record-tier-event";
-import { SessionStore } from "../src/session/state";
 import type { ProviderAdapter } from "../src/providers/types";
 import type { StepInput } from "../src/session/contract";
 import { createMemorySql } from "../tools/replay/sluice/create-memory-sql";
@@ -42,7 +41,7 @@ function requestFor(adapter: ProviderAdapter, s: Session, end: number): Uint8Arr
 function stepInputOf(adapter: ProviderAdapter, bytes: Uint8Array, scan?: ScanCache, key = ""): { input: StepInput; prepared: Extract<ReturnType<typeof prepareCompaction>, { kind: "ready" }> } | null {
   const prepared = prepareCompaction(adapter.provider, new Headers(), bytes, () => adapter, scan ? (b) => scan.scan(key, b) : undefined);
   if (prepared.kind !== "ready") return null;
-  const input: StepInput = { session_id: prepared.session.id, facts: encodeStepFacts(stepFactsFor(prepared, CONFIG, new Headers())), config: CONFIG, mode: "compact", correlation_id: "00000000-0000-4000-8000-000000000000", now_ms: 0 };
+  const input: StepInput = { session_id: prepared.session.id, facts: encodeStepFacts(stepFactsFor(prepared, CONFIG, new Headers())), config_hash: configHash(CONFIG), mode: "compact", correlation_id: "00000000-0000-4000-8000-000000000000", now_ms: 0 };
   return { input, prepared };
 }
 
@@ -77,7 +76,7 @@ async function gatewayCpu(adapter: ProviderAdapter): Promise<void> {
   const scan = new ScanCache();
   for (const s of sessions(adapter.provider)) {
     const m = createMemorySql();
-    const store = new SessionStore(m.sql);
+    const session = new Session({ sql: m.sql, env: { SLUICE_COMPACTION: "1" }, trace: QUIET_TRACE });
     const ends = callPrefixes(s);
     for (let k = 0; k < ends.length; k++) {
       const bytes = requestFor(adapter, s, ends[k]!);
@@ -89,14 +88,13 @@ async function gatewayCpu(adapter: ProviderAdapter): Promise<void> {
       if (step) {
         const input = { ...step.input, now_ms: now, correlation_id: `${s.id}#${k}` };
         // The DO's part (not timed), then the gateway's apply + check.
-        const out = await runStep({ store, sql: m.sql, env: {}, trace: QUIET_TRACE }, input);
+        const out = (await session.step(input)) as StepOutput;
         t = performance.now();
         const d = decideForward(step.prepared, bytes, out, "compact", input.correlation_id);
         JSON.stringify(d.report);
         ms += performance.now() - t;
         if (d.kind === "edited") compacted++;
-        recordOutcome(store, m.sql, d.report, now);
-        store.flush();
+        await session.report({ outcome: d.report, usage: null, estimated_input_tokens: d.report.tokens_sent, now_ms: now });
       }
       times.push(ms);
     }

@@ -78,7 +78,7 @@ export interface CacheReport {
 }
 
 /** The first message Sluice's step edits on this request and what it removes, or null (no new step, or nothing reaches the provider). */
-function sluiceEditOf(result: TierResult, facts: StepFacts, mode: "compact" | "measure"): SluiceEdit | null {
+export function sluiceEditOf(result: TierResult, facts: StepFacts, mode: "compact" | "measure"): SluiceEdit | null {
   if (result.step === null || mode !== "compact") return null;
   // A server-side compaction (native, level rewrite) replaces the history from its first message.
   if (result.native?.compact !== undefined) return { message_index: 0, tokens_removed: result.step.tokens_removed };

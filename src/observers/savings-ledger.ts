@@ -74,7 +74,7 @@ interface SavingsState {
 
 const SAVINGS = defineSlot<SavingsState>(
   "savings",
-  z.object({ pending: pendingSchema.nullable(), mode: z.enum(["compact", "measure"]), tokens: z.object(Object.fromEntries(Object.keys(EMPTY_TOKEN_STATE).map((k) => [k, num]))) as unknown as z.ZodType<TokenState>, cal_estimated: num, cal_reported: num }),
+  z.object({ pending: pendingSchema.nullable(), mode: z.enum(["compact", "measure"]), tokens: z.object({ original: num.nullable(), original_est: num, sent: num.nullable(), removed: num, removed_est: num, sent_est: num, appended: num, appended_est: num }) satisfies z.ZodType<TokenState>, cal_estimated: num, cal_reported: num }),
   () => ({ pending: null, mode: "compact", tokens: { ...EMPTY_TOKEN_STATE }, cal_estimated: 0, cal_reported: 0 }),
 );
 

@@ -1,6 +1,6 @@
 /**
  * `sluice_restore` at the session level: the replay's in-process host (tools/replay/sluice/:
- * the gateway's parse with the Anthropic adapter's reference locks, runStep over node:sqlite,
+ * the gateway's parse with the Anthropic adapter's reference locks, the Session over node:sqlite,
  * the usage report) with a local HTTP engine on 127.0.0.1 that removes every candidate's result.
  * Call 1 removes the old results, the Read of /src/app.ts among them; call 2 appends a Read of
  * the same file answered by Claude Code's "file unchanged … Refer to that earlier tool_result"
@@ -37,10 +37,10 @@ async function twoCalls(next: unknown[]) {
   const headers = agentHeaders("anthropic", "k", "restore-1");
   const call = (call_index: number, time_ms: number) => ({ provider: "anthropic" as const, session_id: "restore-1", call_index, time_ms });
   const first = await host.transform(body(FIRST), headers, call(1, 1_000_000));
-  first.settle!({ input: 100, cache_read: 0, cache_write: 60_000, output: 50 });
+  await first.settle!({ input: 100, cache_read: 0, cache_write: 60_000, output: 50 });
   const second = await host.transform(body([...FIRST, ...next]), headers, call(2, 1_030_000));
-  second.settle!({ input: 100, cache_read: 0, cache_write: 70_000, output: 50 });
-  const report = host.cacheBreaks("restore-1")!;
+  await second.settle!({ input: 100, cache_read: 0, cache_write: 70_000, output: 50 });
+  const report = (await host.cacheBreaks("restore-1"))!;
   host.close();
   return { first: new TextDecoder().decode(first.body), second: new TextDecoder().decode(second.body), report };
 }

@@ -1,15 +1,16 @@
 /**
  * Term ③ from the engine's real cost: a local HTTP engine (a Node server on 127.0.0.1) answers
- * with `cost_usd`, and the session DO's step (src/session/run-step.ts over node:sqlite) prices the
+ * with `cost_usd`, and the session's step (src/session/session.ts over node:sqlite) prices the
  * step with it, counts it, and keeps the step's five terms in the session's stats.
  */
 import { describe, expect, it } from "vitest";
 import { compactionConfigSchema } from "../../src/config/schema";
 import { encodeStepFacts } from "../../src/core/facts/wire-facts";
-import { runStep } from "../../src/session/run-step";
-import { sessionStats } from "../../src/session/session";
+import { configHash, type StepOutput } from "../../src/session/contract";
+import { Session } from "../../src/session/session";
+import { createMemorySql } from "../../tools/replay/sluice/create-memory-sql";
+import { onTestFinished } from "vitest";
 import { dropAllEngine } from "../support/drop-all-engine";
-import { memorySession } from "../support/memory-session";
 import { factsOf, lines, makeView, type MessageSpec } from "../support/make-view";
 
 // Every candidate's result goes (confidence 0.9); the path sets the reported cost: /cost/<usd>.
@@ -29,11 +30,13 @@ function session20() {
 }
 
 async function stepWithEngineCost(cost: string) {
-  const { sql, store } = memorySession();
+  const { sql, close } = createMemorySql();
+  onTestFinished(() => close());
+  const session = new Session({ sql, env: {}, trace: { append: () => undefined } });
   const config = compactionConfigSchema.parse({ enabled: true, engine: "local", endpoint: `${engine.base()}/cost/${cost}`, timeout_ms: 5_000 });
   const facts = encodeStepFacts(factsOf(session20(), { engine: "local", head_chars: config.head_chars }));
-  const out = await runStep({ store, sql, env: {}, trace: { append: () => undefined } }, { session_id: "s1", facts, config, mode: "compact", correlation_id: "c1", now_ms: 1_000_000 });
-  return { out, stats: sessionStats(store, sql) };
+  const out = (await session.step({ session_id: "s1", facts, config_hash: configHash(config), config, mode: "compact", correlation_id: "c1", now_ms: 1_000_000 })) as StepOutput;
+  return { out, stats: await session.stats() };
 }
 
 describe("the engine's reported cost prices the step (term ③)", () => {

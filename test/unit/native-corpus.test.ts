@@ -1,6 +1,6 @@
 /**
  * The native mechanism over real sessions: the Anthropic corpus sessions re-targeted to
- * claude-opus-5-5, every call through the DO's step (runStep over node:sqlite, virtual time) and
+ * claude-opus-5-5, every call through the session's step (src/session/session.ts over node:sqlite, virtual time) and
  * decideForward. On every call the ledger must be an oldest-first prefix of the clearable tool
  * uses — the edit asks the provider to clear exactly the pairs the plan removes — and the
  * forwarded body must pass the native checker with the client's messages byte for byte.
@@ -8,8 +8,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runStep } from "../../src/session/run-step";
-import { SessionStore } from "../../src/session/state";
+import { configHash, type StepOutput } from "../../src/session/contract";
+import { Session } from "../../src/session/session";
 import { stepFactsOf } from "../../src/core/facts/step-facts";
 import { encodeStepFacts } from "../../src/core/facts/wire-facts";
 import { decideForward } from "../../src/gateway/decide-forward";
@@ -31,7 +31,7 @@ describe.each(["cc-brain-explore-cleanup", "cc-cctrace-opus4"])("native on %s re
     const loaded = loadConfig({ SLUICE_COMPACTION: "1" });
     if (!loaded.ok || loaded.mode === "off") throw new Error("config");
     const { sql, close } = createMemorySql();
-    const store = new SessionStore(sql);
+    const sessionState = new Session({ sql, env: { SLUICE_COMPACTION: "1" }, trace: { append: () => undefined } });
     const times = assignCallTimes(session!.calls);
     let steps = 0;
     let maxCleared = 0;
@@ -39,7 +39,7 @@ describe.each(["cc-brain-explore-cleanup", "cc-cctrace-opus4"])("native on %s re
       const body = enc(call.body);
       const prepared = prepareCompaction("anthropic", new Headers({ "x-sluice-session": name }), body);
       if (prepared.kind !== "ready") throw new Error(prepared.note);
-      const out = await runStep({ store, sql, env: {} }, { session_id: name, facts: encodeStepFacts(stepFactsOf(prepared.parsed.view, loaded.config)), config: loaded.config, mode: "compact", correlation_id: `c${call.index}`, now_ms: times[call.index]! });
+      const out = (await sessionState.step({ session_id: name, facts: encodeStepFacts(stepFactsOf(prepared.parsed.view, loaded.config)), config_hash: configHash(loaded.config), mode: "compact", correlation_id: `c${call.index}`, now_ms: times[call.index]! })) as StepOutput;
       expect(out.native).toEqual({ exclude_tools: [] });
       const removed = Object.values(out.plan.actions).filter((a) => a.kind !== "keep").length;
       const render = renderNativeEdit(body, prepared.parsed.root, out.plan, out.native!);

@@ -5,9 +5,8 @@
  * file it names again (path hash); a rolled-back step takes its removals with it.
  */
 import { describe, expect, it } from "vitest";
-import { noteRemovals } from "../../src/observers/removal-log";
-import { rollbackStep } from "../../src/session/compaction-ledger";
-import { SessionStore } from "../../src/session/state";
+import { forgetRemovals, noteRemovals } from "../../src/observers/removal-log";
+import { SessionDb } from "../../src/session/state";
 import type { PairFacts, StepFacts } from "../../src/core/facts/step-facts";
 import type { Ledger, LedgerAdditions } from "../../src/core/policy/ledger";
 import { createMemorySql } from "../../tools/replay/sluice/create-memory-sql";
@@ -30,7 +29,7 @@ const removing = (step: number, ids: string[]): LedgerAdditions => ({
 describe("noteRemovals", () => {
   it("counts removals once, flags re-fetches and mentions by later pairs, and forgets a rolled-back step's", () => {
     const { sql, close } = createMemorySql();
-    new SessionStore(sql); // the session schema, the removals table included
+    new SessionDb(sql); // the session's tables, the removals table included
     try {
       expect(noteRemovals(sql, facts([A, B, C]), ledger([]), removing(1, ["a", "c"]))).toEqual({ removals: 2, removals_deterministic: 1, removed_tokens: 700, removals_refetched: 0, removals_mentioned: 0 });
       // The same removal again (a re-applied plan) is not counted twice.
@@ -39,7 +38,7 @@ describe("noteRemovals", () => {
       expect(noteRemovals(sql, facts([A, B, C, D, E]), ledger(["a", "b", "c"]), removing(2, ["b"]))).toEqual({ removals: 1, removals_deterministic: 1, removed_tokens: 300, removals_refetched: 1, removals_mentioned: 2 });
       // Already flagged removals are not counted again.
       expect(noteRemovals(sql, facts([A, B, C, D, E, { ...D, id: "f" }]), ledger(["a", "b", "c", "d", "e"]), removing(3, []))).toMatchObject({ removals_refetched: 0, removals_mentioned: 0 });
-      rollbackStep(sql, 2);
+      forgetRemovals(sql, 2);
       expect(sql.exec<{ pair_id: string; refetched: number; mentioned: number }>("SELECT pair_id, refetched, mentioned FROM removals ORDER BY pair_id").toArray())
         .toEqual([{ pair_id: "a", refetched: 1, mentioned: 1 }, { pair_id: "c", refetched: 0, mentioned: 1 }]);
     } finally {

@@ -147,7 +147,7 @@ describe("replay driver + report", () => {
   it("hands the Sluice slot each accepted answer's usage (settle), never a rejected one's", async () => {
     const NO_LEDGER: LedgerFigures = { without_usd: 0, with_usd: 0, removals: 0, removals_mentioned: 0, removals_deterministic: 0 };
     const answered: [number, number][] = [];
-    const sluice = createSluiceStrategy(async (bytes, _headers, call) => ({ body: bytes, info: {}, settle: (u: CallUsage) => (answered.push([call.call_index, u.input + u.cache_read + u.cache_write]), NO_LEDGER) }));
+    const sluice = createSluiceStrategy(async (bytes, _headers, call) => ({ body: bytes, info: {}, settle: async (u: CallUsage | null) => (u !== null && answered.push([call.call_index, u.input + u.cache_read + u.cache_write]), NO_LEDGER) }));
     let sent = 0;
     const { send } = createFakeSender((_k, n) => USAGE.none![n]!, () => (sent++ === 2 ? "messages.2: bad" : null));
     await driveReplay({ sessions: [session], strategies: [sluice], send, run_id: "r", now: () => 0 });

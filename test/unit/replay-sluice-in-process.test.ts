@@ -1,14 +1,15 @@
 /**
  * The replay's in-process Sluice host (tools/replay/sluice/): the node:sqlite stand-in for the
- * DO's SqlStorage, and the transform that runs the gateway's own pipeline halves and runStep
- * with the replay's virtual clock — including the alarms a virtual-time gap would have fired.
+ * DO's SqlStorage, and the transform that runs the gateway's own pipeline halves and the
+ * deployed Session (src/session/session.ts) with the replay's virtual clock — including the alarms a virtual-time gap would have fired.
  * Case: the bundled sample cc-cctrace-opus4 (its second call comes 6,558 s after the first).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkGuarantee } from "../../src/core/plan/check-guarantee";
-import { SessionStore } from "../../src/session/state";
+import { SessionDb, StateTx } from "../../src/session/state";
+import { RECORD } from "../../src/session/session-record";
 import { adapterFor } from "../../src/providers/registry";
 import { SAMPLES_DIR } from "../../tools/demo/run-demo";
 import { agentHeaders } from "../../tools/replay/agent-headers";
@@ -33,13 +34,16 @@ describe("createMemorySql (the DO SqlStorage subset over node:sqlite)", () => {
     close();
   });
 
-  it("hosts the DO's own SessionStore (schema, meta, counters)", () => {
+  it("hosts the session's own database (its tables, a typed slot, counters) across units of work", async () => {
     const { sql, close } = createMemorySql();
-    const store = new SessionStore(sql);
-    store.setMeta("calls", 3);
-    store.add("requests", 1);
-    store.add("requests", 2);
-    expect([store.getMeta("calls"), store.getMetaNumber("missing", 9), store.counters()]).toEqual(["3", 9, { requests: 3 }]);
+    const db = new SessionDb(sql);
+    await db.run((tx) => {
+      tx.update(RECORD, { calls: 3 });
+      tx.add("reports", 1);
+      tx.add("reports", 2);
+    });
+    const next = new StateTx(sql);
+    expect([next.get(RECORD).calls, next.counters()]).toEqual([3, { reports: 3 }]);
     close();
   });
 });
@@ -56,6 +60,7 @@ describe("in-process Sluice transform", () => {
     for (const call of session.calls.slice(0, 14)) {
       const original = enc(call.body);
       const out = await host.transform(original, headers, { provider: "anthropic", session_id: session.id, call_index: call.index, time_ms: times[call.index]! });
+      await out.settle?.(null);
       notes.push(out.info.note ?? "");
       if (call.index === 13) edited = { original, sent: out.body };
     }
@@ -74,19 +79,23 @@ describe("in-process Sluice transform", () => {
     expect(notes.filter((n) => n.includes("step=none"))).toHaveLength(13);
     expect(edited!.sent.length).toBeLessThan(edited!.original.length);
     expect(checkGuarantee(adapterFor("anthropic")!, edited!.original, edited!.sent)).toMatchObject({ ok: true, violations: [] });
-    expect(host.counters("sess-1")).toMatchObject({ requests: 14, compacted: 1, unchanged: 13, alarms_idle: 1, alarms_complete: 1, steps_micro: 1 });
+    expect(await host.counters("sess-1")).toMatchObject({ reports: 14, compacted: 1, unchanged: 13, alarms_idle: 1, alarms_complete: 1, steps_micro: 1 });
     host.close();
   });
 
   it("a gap past retention (7 days) starts the session over; the client opt-out header skips it", async () => {
     const host = createInProcessSluice();
     const call0 = session.calls[0]!;
-    const at = (time_ms: number, h = headers) => host.transform(enc(call0.body), h, { provider: "anthropic", session_id: session.id, call_index: 0, time_ms });
+    const at = async (time_ms: number, h = headers) => {
+      const out = await host.transform(enc(call0.body), h, { provider: "anthropic", session_id: session.id, call_index: 0, time_ms });
+      await out.settle?.(null);
+      return out;
+    };
     await at(1_000);
     await at(2_000);
-    expect(host.counters("sess-1")).toMatchObject({ requests: 2 });
+    expect(await host.counters("sess-1")).toMatchObject({ reports: 2 });
     await at(2_000 + 604_800_000);
-    expect(host.counters("sess-1")).toEqual({ requests: 1, unchanged: 1, ledger_requests: 1, tokens_original: 347, tokens_sent: 347, request_tokens_estimated: 347, requests_estimated: 1 });
+    expect(await host.counters("sess-1")).toEqual({ reports: 1, unchanged: 1, ledger_requests: 1, tokens_original: 347, tokens_sent: 347, request_tokens_estimated: 347 });
     const off = await at(3_000 + 604_800_000, { ...headers, "x-sluice-compaction": "off" });
     expect(off.info.note).toBe("off; reason=client_header");
     host.close();
@@ -100,12 +109,12 @@ describe("in-process Sluice transform: the answer's usage calibrates the next no
     const headers = agentHeaders("anthropic", "k", "sess-cal");
     const at = (k: number) => host.transform(enc(session.calls[k]!.body), headers, { provider: "anthropic", session_id: session.id, call_index: k, time_ms: 1_000 + k * 1_000 });
     const first = await at(0);
-    first.settle!({ input: 300, cache_read: 600, cache_write: 0, output: 5 });
+    await first.settle!({ input: 300, cache_read: 600, cache_write: 0, output: 5 });
     const second = await at(1);
     expect(first.info.note).toBe("compact; tier=none; step=none; pairs_removed=0; tokens_before=347; tokens_after=347");
     // 900 reported for 347 estimated: 900 + 900/347 × (1455 − 347) = 3,773.8 → 3,774.
     expect(second.info.note).toBe("compact; tier=micro; step=none; skipped=no_candidates; pairs_removed=0; tokens_before=3774; tokens_after=3774; estimated_tokens_before=1455; estimated_tokens_after=1455");
-    expect(host.counters("sess-cal")).toMatchObject({ usage_reports: 1, calibration_reported: 900, calibration_estimated: 347 });
+    expect(await host.counters("sess-cal")).toMatchObject({ usage_reports: 1, usage_input_tokens: 300, usage_cache_read_input_tokens: 600 });
     host.close();
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Removals Sluice undid between two requests (src/core/cache/restored-pairs.ts) on hand-built
  * views: which ledger pairs the plan holds back, and the first message a restored pair is back in;
- * and the session's memory of them between calls (src/observers/restores.ts over node:sqlite), which a
+ * and the session's memory of them between calls (src/observers/restores.ts over node:sqlite, and the cache diagnostics' report hook), which a
  * call whose edit was not forwarded, or a skipped call, leaves unknown.
  */
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import { heldBackPairs, restoredPairs } from "../../src/core/cache/restored-pair
 import { EMPTY_LEDGER, ledgerKey, type Ledger, type LedgerEntry } from "../../src/core/policy/ledger";
 import type { PairAction } from "../../src/core/plan/types";
 import type { TierResult } from "../../src/core/policy/types";
-import { recordOutcome } from "../../src/session/record-report";
+import { cacheDiagnostics } from "../../src/observers/cache-diagnostics";
 import { noteRestores } from "../../src/observers/restores";
 import { factsOf, lines, makeView } from "../support/make-view";
 import { memorySession } from "../support/memory-session";
@@ -64,22 +64,22 @@ describe("noteRestores (the session's held-back pairs between calls)", () => {
   const report = (outcome: "compacted" | "guarantee_check") => ({ correlation_id: "c", outcome, rollback_step: null, tokens_original: 100, tokens_sent: 100, tier: "none" as const, pairs_removed: 0, would_send: null });
 
   it("call 1 removes a, b, c; call 2 holds a back: a restored from its call, message 1; call 3 still holds it: nothing new", () => {
-    const { store, sql } = memorySession();
-    expect(noteRestores(store, ledger, all, v, 1, "compact")).toBeNull();
-    recordOutcome(store, sql, report("compacted"), 1);
-    expect(noteRestores(store, ledger, lockedA, v, 2, "compact")).toEqual({ message_index: 1, pairs: 1 });
-    expect(noteRestores(store, ledger, lockedA, v, 3, "compact")).toBeNull();
+    const { tx } = memorySession();
+    expect(noteRestores(tx, ledger, all, v, 1, "compact")).toBeNull();
+    cacheDiagnostics.afterReport!(tx, { report: { outcome: report("compacted"), usage: null, estimated_input_tokens: 0, now_ms: 1 } });
+    expect(noteRestores(tx, ledger, lockedA, v, 2, "compact")).toEqual({ message_index: 1, pairs: 1 });
+    expect(noteRestores(tx, ledger, lockedA, v, 3, "compact")).toBeNull();
   });
 
   it("unknown, so nothing claimed: after a call that failed open, after a skipped call, in measurement mode", () => {
-    const { store, sql } = memorySession();
-    noteRestores(store, ledger, all, v, 1, "compact");
-    recordOutcome(store, sql, report("guarantee_check"), 1);
-    expect(noteRestores(store, ledger, lockedA, v, 2, "compact")).toBeNull();
-    noteRestores(store, ledger, all, v, 3, "compact");
-    expect(noteRestores(store, ledger, lockedA, v, 5, "compact")).toBeNull();
-    noteRestores(store, ledger, all, v, 6, "measure");
-    expect(noteRestores(store, ledger, lockedA, v, 7, "compact")).toBeNull();
-    expect(noteRestores(store, ledger, lockedA, v, 8, "measure")).toBeNull();
+    const { tx } = memorySession();
+    noteRestores(tx, ledger, all, v, 1, "compact");
+    cacheDiagnostics.afterReport!(tx, { report: { outcome: report("guarantee_check"), usage: null, estimated_input_tokens: 0, now_ms: 1 } });
+    expect(noteRestores(tx, ledger, lockedA, v, 2, "compact")).toBeNull();
+    noteRestores(tx, ledger, all, v, 3, "compact");
+    expect(noteRestores(tx, ledger, lockedA, v, 5, "compact")).toBeNull();
+    noteRestores(tx, ledger, all, v, 6, "measure");
+    expect(noteRestores(tx, ledger, lockedA, v, 7, "compact")).toBeNull();
+    expect(noteRestores(tx, ledger, lockedA, v, 8, "measure")).toBeNull();
   });
 });

@@ -6,6 +6,7 @@
  * so tests can grep every admin answer for them.
  */
 import { env } from "cloudflare:workers";
+import { configHash, type StepOutput } from "../../src/session/contract";
 import { Hono } from "hono";
 import { outcomeUpdate, usageUpdate } from "../../src/admin/index-update";
 import type { Env } from "../../src/config/env";
@@ -88,14 +89,14 @@ export async function seedSession(id: string, indexName: string): Promise<Outcom
   const recorded: OutcomeRecorded[] = [];
   for (const [i, call] of CALLS.entries()) {
     const now = Date.now();
-    const step = await stub.step({ session_id: id, facts: encodeStepFacts(stepFactsOf(view, loaded.config)), config: loaded.config, mode: "compact", correlation_id: `req-${i}`, now_ms: now });
+    const step = (await stub.step({ session_id: id, facts: encodeStepFacts(stepFactsOf(view, loaded.config)), config_hash: configHash(loaded.config), config: loaded.config, mode: "compact", correlation_id: `req-${i}`, now_ms: now })) as StepOutput;
     const report: OutcomeReport = { correlation_id: `req-${i}`, outcome: call.outcome, rollback_step: null, tokens_original: call.tokens_original, tokens_sent: call.tokens_sent, tier: step.tier, pairs_removed: 0, would_send: null };
-    const rec = (await stub.report({ outcome: report, usage: null, estimated_input_tokens: 0 })).recorded!;
+    const rec = (await stub.report({ outcome: report, usage: null, estimated_input_tokens: 0, now_ms: now })).recorded!;
     recorded.push(rec);
     const r = await index.record(outcomeUpdate({ session_id: id, provider: "anthropic", model: view.model, turns: view.turn_count, now_ms: now, step, report, recorded: rec, step_ms: call.step_ms }));
     if (!r.ok) throw new Error(r.error);
     if (i === 0) {
-      await stub.report({ outcome: null, usage: USAGE, estimated_input_tokens: call.tokens_sent });
+      await stub.report({ outcome: null, usage: USAGE, estimated_input_tokens: call.tokens_sent, now_ms: now });
       await index.record(usageUpdate(id, "anthropic", Date.now(), USAGE));
     }
   }

@@ -5,6 +5,7 @@
  * carries text from the seeded requests.
  */
 import { hashText } from "../../src/core/hash";
+import { configHash, type StepOutput } from "../../src/session/contract";
 import { encodeStepFacts } from "../../src/core/facts/wire-facts";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -99,7 +100,7 @@ describe("admin sessions", () => {
     expect(await (await post("disable")).json()).toEqual({ session_id: "adm-kill-1", disabled: true });
     const config = loadConfig({ SLUICE_COMPACTION: "1" });
     if (!config.ok) throw new Error("config");
-    const step = () => sessionStub("adm-kill-1").step({ session_id: "adm-kill-1", facts: encodeStepFacts(seedFacts()), config: config.config, mode: "compact", correlation_id: "next", now_ms: Date.now() });
+    const step = async () => (await sessionStub("adm-kill-1").step({ session_id: "adm-kill-1", facts: encodeStepFacts(seedFacts()), config_hash: configHash(config.config), config: config.config, mode: "compact", correlation_id: "next", now_ms: Date.now() })) as StepOutput;
     const off = await step();
     expect([off.disabled, off.plan, off.step]).toEqual([true, { actions: {} }, null]);
     const listed = (await (await get(app, "/admin/sessions")).json()) as { sessions: SessionSummary[] };

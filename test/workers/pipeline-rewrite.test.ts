@@ -8,6 +8,7 @@
  * forwards the identical bytes.
  */
 import { runInDurableObject } from "cloudflare:test";
+import { StateTx } from "../../src/session/state";
 import { describe, expect, it } from "vitest";
 import { summaryBlockText } from "../../src/core/plan/summary-block";
 import { loadLedger } from "../../src/session/compaction-ledger";
@@ -57,7 +58,7 @@ describe("guarantee_level rewrite", () => {
     expect(compactionHeader(first.res).step).toBe("1");
     let text = "";
     await runInDurableObject(sessionStub(session), (_o: SessionObject, state) => {
-      const entries = Object.values(loadLedger(state.storage.sql).entries).sort((a, b) => a.pair_id.localeCompare(b.pair_id));
+      const entries = Object.values(loadLedger(new StateTx(state.storage.sql)).entries).sort((a, b) => a.pair_id.localeCompare(b.pair_id));
       const host = entries[0]!;
       expect(host.pair_id).toBe("toolu_1");
       expect(host.action.kind === "summarize" && host.action.covers).toEqual(IDS);

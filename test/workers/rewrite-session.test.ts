@@ -6,6 +6,8 @@
  * the savings ledger's engine-cost term hold the summaries' figures.
  */
 import { runInDurableObject } from "cloudflare:test";
+import { StateTx } from "../../src/session/state";
+import { configHash } from "../../src/session/contract";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load-config";
 import { stepFactsOf } from "../../src/core/facts/step-facts";
@@ -33,7 +35,7 @@ const config = loaded.config;
 const COVERS = ["t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9"];
 
 async function stepOf(id: string, k: number): Promise<StepOutput> {
-  return sessionStub(id).step({ session_id: id, facts: encodeStepFacts(stepFactsOf(view(), config)), config, mode: "compact", correlation_id: `req-${k}`, now_ms: Date.now() });
+  return (await sessionStub(id).step({ session_id: id, facts: encodeStepFacts(stepFactsOf(view(), config)), config_hash: configHash(config), config, mode: "compact", correlation_id: `req-${k}`, now_ms: Date.now() })) as StepOutput;
 }
 const outcome = (k: number, step: StepOutput, summaries: WrittenSummary[]): OutcomeReport => ({
   correlation_id: `req-${k}`, outcome: "compacted", rollback_step: null, tokens_original: step.tokens_original, tokens_sent: step.tokens_after, tier: step.tier, pairs_removed: step.pairs_removed, would_send: null, summaries,
@@ -47,16 +49,16 @@ describe("rewrite: the session keeps the summaries it wrote", () => {
     expect(first.plan.actions.t0).toEqual({ kind: "summarize", covers: COVERS, text: null });
     expect(COVERS.slice(1).map((p) => first.plan.actions[p])).toEqual(Array(9).fill({ kind: "drop_pair" }));
     const text = "Ran make step-0 … step-9: all exit 0.";
-    const answer = await sessionStub(id).report({ outcome: outcome(0, first, [{ pair_id: "t0", ok: true, text, input_tokens: 9_042, output_tokens: 12, cost_usd: 0.0011, latency_ms: 35 }]), usage: null, estimated_input_tokens: 0 });
-    expect(answer.ledger.engine_cost_usd).toBe(0.0011);
+    const answer = await sessionStub(id).report({ outcome: outcome(0, first, [{ pair_id: "t0", ok: true, text, input_tokens: 9_042, output_tokens: 12, cost_usd: 0.0011, latency_ms: 35 }]), usage: null, estimated_input_tokens: 0, now_ms: Date.now() });
+    expect(answer.ledger!.engine_cost_usd).toBe(0.0011);
     await runInDurableObject(sessionStub(id), (_o: SessionObject, state) => {
-      const entry = Object.values(loadLedger(state.storage.sql).entries).find((e) => e.pair_id === "t0")!;
+      const entry = Object.values(loadLedger(new StateTx(state.storage.sql)).entries).find((e) => e.pair_id === "t0")!;
       expect(entry.action).toEqual({ kind: "summarize", covers: COVERS, text });
     });
     const second = await stepOf(id, 1);
     expect(second.plan.actions.t0).toEqual({ kind: "summarize", covers: COVERS, text });
     // A second write for the same host (a concurrent request) does not change the bytes already sent.
-    await sessionStub(id).report({ outcome: outcome(1, second, [{ pair_id: "t0", ok: true, text: "another text", input_tokens: 9_042, output_tokens: 3, cost_usd: 0.0009, latency_ms: 20 }]), usage: null, estimated_input_tokens: 0 });
+    await sessionStub(id).report({ outcome: outcome(1, second, [{ pair_id: "t0", ok: true, text: "another text", input_tokens: 9_042, output_tokens: 3, cost_usd: 0.0009, latency_ms: 20 }]), usage: null, estimated_input_tokens: 0, now_ms: Date.now() });
     expect((await stepOf(id, 2)).plan.actions.t0).toEqual({ kind: "summarize", covers: COVERS, text });
     const stats = await sessionStub(id).stats();
     expect(stats.summaries).toEqual({ written: 2, failed: 0, input_tokens: 18_084, output_tokens: 15, cost_usd: 0.002 });
@@ -67,7 +69,7 @@ describe("rewrite: the session keeps the summaries it wrote", () => {
     const id = "rewrite-fail-1";
     const first = await stepOf(id, 0);
     expect(first.plan.actions.t0).toEqual({ kind: "summarize", covers: COVERS, text: null });
-    await sessionStub(id).report({ outcome: outcome(0, first, [{ pair_id: "t0", ok: false, reason: "timeout", latency_ms: 10_000 }]), usage: null, estimated_input_tokens: 0 });
+    await sessionStub(id).report({ outcome: outcome(0, first, [{ pair_id: "t0", ok: false, reason: "timeout", latency_ms: 10_000 }]), usage: null, estimated_input_tokens: 0, now_ms: Date.now() });
     const next = await stepOf(id, 1);
     expect(COVERS.map((p) => next.plan.actions[p])).toEqual(Array(10).fill({ kind: "drop_pair" }));
     expect((await sessionStub(id).stats()).summaries).toEqual({ written: 0, failed: 1, input_tokens: 0, output_tokens: 0, cost_usd: 0 });
@@ -77,9 +79,9 @@ describe("rewrite: the session keeps the summaries it wrote", () => {
     const id = "rewrite-rollback-1";
     const first = await stepOf(id, 0);
     const report = { ...outcome(0, first, [{ pair_id: "t0", ok: true, text: "x", input_tokens: 100, output_tokens: 1, cost_usd: 0.0001, latency_ms: 5 }] as WrittenSummary[]), outcome: "guarantee_check" as const, rollback_step: 1 };
-    await sessionStub(id).report({ outcome: report, usage: null, estimated_input_tokens: 0 });
+    await sessionStub(id).report({ outcome: report, usage: null, estimated_input_tokens: 0, now_ms: Date.now() });
     await runInDurableObject(sessionStub(id), (_o: SessionObject, state) => {
-      expect(Object.keys(loadLedger(state.storage.sql).entries)).toEqual([]);
+      expect(Object.keys(loadLedger(new StateTx(state.storage.sql)).entries)).toEqual([]);
     });
     expect((await sessionStub(id).stats()).summaries).toEqual({ written: 1, failed: 0, input_tokens: 100, output_tokens: 1, cost_usd: 0.0001 });
   });
