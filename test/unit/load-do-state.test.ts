@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,13 +7,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readIndexShards, readSessionStates } from "../../tools/load/read-do-state";
 import { indexShardOf } from "../../src/admin/index-shards";
 import { loadSqlite } from "../../tools/shared/load-sqlite";
+import { SessionDb, StateTx } from "../../src/session/state";
+import { RECORD, type SessionRecord } from "../../src/session/session-record";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url).href);
 const dirs: string[] = [];
 afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
 
 /** A wrangler-dev-like persist dir holding one SessionObject file per `sessions` row (and miniflare's metadata.sqlite). */
-function persistDir(sessions: { file: string; meta: Record<string, string>; requests?: number; reports?: number }[]): string {
+function persistDir(sessions: { file: string; record: Partial<SessionRecord>; reports?: number }[]): string {
   const root = mkdtempSync(join(tmpdir(), "sluice-do-state-"));
   dirs.push(root);
   const dir = join(root, "v3", "do", "sluice-SessionObject");
@@ -22,26 +24,32 @@ function persistDir(sessions: { file: string; meta: Record<string, string>; requ
   new DatabaseSync(join(dir, "metadata.sqlite")).close();
   for (const s of sessions) {
     const db = new DatabaseSync(join(dir, s.file));
-    db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE counters (name TEXT PRIMARY KEY, value REAL NOT NULL);");
-    for (const [k, v] of Object.entries(s.meta)) db.prepare("INSERT INTO meta VALUES (?, ?)").run(k, v);
-    if (s.requests !== undefined) db.prepare("INSERT INTO counters VALUES ('requests', ?)").run(s.requests);
-    if (s.reports !== undefined) db.prepare("INSERT INTO counters VALUES ('reports', ?)").run(s.reports);
+    // The SqlStorage subset the session's state uses, over this file (statements run at once, as the DO's do).
+    const sql = { exec: (q: string, ...b: (string | number | null)[]) => {
+      const rows = b.length === 0 && q.includes(";") ? (db.exec(q), []) : db.prepare(q).all(...b);
+      return { toArray: () => rows, [Symbol.iterator]: () => rows[Symbol.iterator]() };
+    } } as unknown as SqlStorage;
+    new SessionDb(sql);
+    const tx = new StateTx(sql);
+    if (Object.keys(s.record).length > 0) tx.update(RECORD, s.record);
+    if (s.reports !== undefined) tx.add("reports", s.reports);
+    tx.commit();
     db.close();
   }
   return root;
 }
 
 describe("readSessionStates (the load run's DO consistency check)", () => {
-  it("reads each SessionObject file's session_id, calls, requests and reports, skipping metadata.sqlite", () => {
+  it("reads each SessionObject file's session id, calls and reports, skipping metadata.sqlite", () => {
     const root = persistDir([
-      { file: "a.sqlite", meta: { session_id: "s-1", calls: "12" }, requests: 12, reports: 11 },
-      { file: "b.sqlite", meta: {} },
+      { file: "a.sqlite", record: { session_id: "s-1", calls: 12 }, reports: 11 },
+      { file: "b.sqlite", record: {} },
     ]);
     const rows = readSessionStates(root).sort((x, y) => String(x.session_id).localeCompare(String(y.session_id)));
     expect(rows).toEqual([
-      // Two tables and their primary-key indexes, one 4 KiB page each, plus the schema page.
-      { session_id: null, calls: 0, requests: 0, reports: 0, bytes: 5 * 4096 },
-      { session_id: "s-1", calls: 12, requests: 12, reports: 11, bytes: 5 * 4096 },
+      // bytes: the closed file's size, which is its page count × page size.
+      { session_id: null, calls: 0, reports: 0, bytes: statSync(join(root, "v3", "do", "sluice-SessionObject", "b.sqlite")).size },
+      { session_id: "s-1", calls: 12, reports: 11, bytes: statSync(join(root, "v3", "do", "sluice-SessionObject", "a.sqlite")).size },
     ]);
   });
 

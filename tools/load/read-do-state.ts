@@ -1,8 +1,8 @@
 /**
  * Reads the session Durable Objects' state straight from `wrangler dev`'s local persistence
  * (Node shell, wrangler-dev-only): each SessionObject is one SQLite file under
- * `<persist>/v3/do/<script>-SessionObject/`; its `meta` table holds `session_id` and `calls`
- * (src/session/state.ts). Used by the load run to check that every session counted exactly
+ * `<persist>/v3/do/<script>-SessionObject/`, read through the session's own typed state
+ * (src/session/state.ts, src/session/session-record.ts: its session id and call count). Used by the load run to check that every session counted exactly
  * the calls sent, without an admin route, and to show how the session index's writes spread over
  * its shards (`SessionIndex` files). Read after wrangler exited (files flushed).
  */
@@ -10,31 +10,38 @@ import { readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadSqlite } from "../shared/load-sqlite";
 import { indexShardOf } from "../../src/admin/index-shards";
+import { StateTx } from "../../src/session/state";
+import { RECORD } from "../../src/session/session-record";
+import { createMemorySql } from "../replay/sluice/create-memory-sql";
 
 export interface SessionRow {
   session_id: string | null;
+  /** Step calls the session counted. */
   calls: number;
-  /** Step RPCs the session counted. */
-  requests: number;
-  /** Report RPCs the session counted. */
+  /** Report calls the session counted. */
   reports: number;
   /** Size of the object's SQLite database as of its latest commit, bytes (page_count × page_size: what the session stores, in whole pages). */
   bytes: number;
 }
 
-/** Every SessionObject's session id, call count, `requests` and `reports` counters and file size. */
+/** Every SessionObject's session id, call count, `reports` counter and file size. */
 export function readSessionStates(persistDir: string, script = "sluice"): SessionRow[] {
-  return mapObjects(persistDir, `${script}-SessionObject`, (db) => {
-    const meta = (key: string) => (db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)?.value ?? null;
-    const counter = (name: string) => (db.prepare("SELECT value FROM counters WHERE name = ?").get(name) as { value: number } | undefined)?.value ?? 0;
-    return { session_id: meta("session_id"), calls: Number(meta("calls") ?? 0), requests: counter("requests"), reports: counter("reports"), bytes: dbBytes(db) };
+  return mapObjects(persistDir, `${script}-SessionObject`, (db, file) => {
+    const { sql, close } = createMemorySql(file);
+    try {
+      const tx = new StateTx(sql);
+      const record = tx.get(RECORD);
+      return { session_id: record.session_id, calls: record.calls, reports: tx.counterValues(["reports"]).reports, bytes: dbBytes(db) };
+    } finally {
+      close();
+    }
   });
 }
 
 type Db = InstanceType<ReturnType<typeof loadSqlite>["DatabaseSync"]>;
 
 /** `read` over every Durable Object SQLite file of `className` (opened read-only, closed after); [] when the class made none. */
-function mapObjects<T>(persistDir: string, className: string, read: (db: Db) => T): T[] {
+function mapObjects<T>(persistDir: string, className: string, read: (db: Db, file: string) => T): T[] {
   const dir = join(persistDir, "v3", "do", className);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
@@ -43,7 +50,7 @@ function mapObjects<T>(persistDir: string, className: string, read: (db: Db) => 
     .map((f) => {
       const db = new (loadSqlite().DatabaseSync)(join(dir, f), { readOnly: true });
       try {
-        return read(db);
+        return read(db, join(dir, f));
       } finally {
         db.close();
       }

@@ -139,7 +139,7 @@ async function run(emulatorUrl: string, sessions: Call[][], o: { n: number; m: n
   }
   const sent = new Map(sessions.map((calls, i): [string, number] => [sid(i), calls.length]));
   const states = readSessionStates(persistOn).filter((s) => s.session_id !== null && sent.has(s.session_id));
-  const exact = states.filter((s) => s.calls === sent.get(s.session_id!) && s.requests === s.calls && s.reports === s.calls);
+  const exact = states.filter((s) => s.calls === sent.get(s.session_id!) && s.reports === s.calls);
   const offStates = readSessionStates(persistOff);
   const calls = [...sent.values()].reduce((a, b) => a + b, 0);
   const shards = readIndexShards(persistOn, new Set(sent.keys()));
@@ -155,7 +155,7 @@ async function run(emulatorUrl: string, sessions: Call[][], o: { n: number; m: n
     first_errors: errors.slice(0, 10),
     do_state: { consistent, sessions_found: states.length, sessions_exact: exact.length, compaction_off_do_files: offStates.length },
     rpcs_per_request: {
-      before_forward: Math.round((states.reduce((a, s) => a + s.requests, 0) / calls) * 1000) / 1000,
+      before_forward: Math.round((states.reduce((a, s) => a + s.calls, 0) / calls) * 1000) / 1000,
       after_answer: Math.round((states.reduce((a, s) => a + s.reports, 0) / calls) * 1000) / 1000,
     },
     session_do_bytes: { p50: quantile(states.map((s) => s.bytes), 0.5), max: Math.max(0, ...states.map((s) => s.bytes)) },

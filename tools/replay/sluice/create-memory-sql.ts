@@ -35,9 +35,9 @@ function isMultiStatement(query: string): boolean {
   return query.trim().replace(/;$/, "").includes(";");
 }
 
-/** A fresh in-memory database and its SqlStorage facade; `close()` frees it. */
-export function createMemorySql(): { sql: SqlStorage; close: () => void } {
-  const db: DatabaseSync = new (loadSqlite().DatabaseSync)(":memory:");
+/** A fresh in-memory database (or the SQLite file at `path`, read-only) and its SqlStorage facade; `close()` frees it. */
+export function createMemorySql(path?: string): { sql: SqlStorage; close: () => void } {
+  const db: DatabaseSync = path === undefined ? new (loadSqlite().DatabaseSync)(":memory:") : new (loadSqlite().DatabaseSync)(path, { readOnly: true });
   const statements = new Map<string, StatementSync>();
   const exec = (query: string, ...bindings: SqlValue[]) => {
     if (bindings.length === 0 && isMultiStatement(query)) {
