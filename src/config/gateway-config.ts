@@ -4,12 +4,12 @@
  * Only the vars without which nothing can be forwarded live here (base URLs, the upstream
  * timeout): a var that tunes compaction belongs to the compaction config
  * (./load-config.ts), whose errors turn compaction off and never fail a request.
- * The compaction config schema proper comes later (src/config/schema.ts); here we only need to
- * know whether compaction is configured at all (for GET /healthz).
+ * Of the compaction config it reads only whether one is configured (GET /healthz) and the name
+ * of the admin token secret, whose value the forward path strips.
  */
 import { z } from "zod";
 import type { ProviderFamily } from "../gateway/provider-errors";
-import { DEFAULTS } from "./defaults";
+import { adminTokenEnv } from "./admin-token-env";
 import type { Env } from "./env";
 
 /** Default upstream hosts: the providers' public APIs (docs.anthropic.com, platform.openai.com). */
@@ -30,7 +30,9 @@ export interface GatewayConfig {
   baseUrls: Record<ProviderFamily, string>;
   /** Upstream timeout to response headers, ms (> 0). */
   upstreamTimeoutMs: number;
-  /** Value of the admin bearer token secret (never forwarded upstream), or null when unset. */
+  /** The NAME of the admin token secret (the compaction config's `admin_token_env`: ./admin-token-env.ts). */
+  adminTokenEnv: string;
+  /** Value of that secret (no header carrying it is forwarded upstream), or null when unset. */
   adminToken: string | null;
   /** True when COMPACTION_CONFIG is a non-empty string, or SLUICE_COMPACTION or SLUICE_MEASURE is "1" (measurement runs the pipeline too). */
   compactionConfigured: boolean;
@@ -74,20 +76,25 @@ const memo = new Map<string, GatewayConfig | Error>();
  */
 export function readGatewayConfig(env: Env): GatewayConfig {
   const e = env as Record<string, unknown>;
-  const key = JSON.stringify([e.ANTHROPIC_BASE_URL, e.OPENAI_BASE_URL, e.UPSTREAM_TIMEOUT_MS, e.COMPACTION_CONFIG, e.SLUICE_COMPACTION, e.SLUICE_MEASURE, e[DEFAULTS.admin_token_env]]);
+  // The admin token's var is named by COMPACTION_CONFIG (part of the key): an entry holds while that var's value is the one it read.
+  const key = JSON.stringify([e.ANTHROPIC_BASE_URL, e.OPENAI_BASE_URL, e.UPSTREAM_TIMEOUT_MS, e.COMPACTION_CONFIG, e.SLUICE_COMPACTION, e.SLUICE_MEASURE]);
   let r = memo.get(key);
-  if (r === undefined) {
+  if (r === undefined || (!(r instanceof Error) && r.adminToken !== adminTokenValue(e[r.adminTokenEnv]))) {
     try {
       r = parseGatewayConfig(env);
     } catch (err) {
       r = err instanceof Error ? err : new Error(String(err));
     }
+    memo.delete(key);
     if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
     memo.set(key, r);
   }
   if (r instanceof Error) throw r;
   return r;
 }
+
+/** The admin token secret's value: a non-empty string, else null. */
+const adminTokenValue = (v: unknown): string | null => (typeof v === "string" && v.length > 0 ? v : null);
 
 function parseGatewayConfig(env: Env): GatewayConfig {
   const parsed = vars.safeParse(env);
@@ -98,14 +105,15 @@ function parseGatewayConfig(env: Env): GatewayConfig {
   const v = parsed.data;
   const timeout = Number((v.UPSTREAM_TIMEOUT_MS ?? "").trim() || DEFAULT_UPSTREAM_TIMEOUT_MS);
   if (timeout <= 0) throw new Error("UPSTREAM_TIMEOUT_MS: must be a positive integer (milliseconds)");
-  const adminToken = env[DEFAULTS.admin_token_env];
+  const tokenEnv = adminTokenEnv(env);
   return {
     baseUrls: {
       anthropic: v.ANTHROPIC_BASE_URL || DEFAULT_BASE_URLS.anthropic,
       openai: v.OPENAI_BASE_URL || DEFAULT_BASE_URLS.openai,
     },
     upstreamTimeoutMs: timeout,
-    adminToken: typeof adminToken === "string" && adminToken.length > 0 ? adminToken : null,
+    adminTokenEnv: tokenEnv,
+    adminToken: adminTokenValue((env as Record<string, unknown>)[tokenEnv]),
     compactionConfigured: (v.COMPACTION_CONFIG ?? "").trim() !== "" || (v.SLUICE_COMPACTION ?? "").trim() === "1" || (v.SLUICE_MEASURE ?? "").trim() === "1",
   };
 }

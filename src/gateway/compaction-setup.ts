@@ -9,6 +9,7 @@
 import type { Env } from "../config/env";
 import { loadConfig, type LoadConfigResult } from "../config/load-config";
 import type { AuditEntry } from "../core/audit/audit-record";
+import { sha256Hex } from "../core/audit/digest";
 import type { SessionObject } from "../session/session-object";
 import { AUDIT_OBJECT_NAME, type AuditObject } from "../do/audit-object";
 import { globalSwitch } from "./global-switch";
@@ -43,12 +44,6 @@ export function compactionConfigOf(env: Env): LoadConfigResult {
     }
   }
   return r;
-}
-
-/** SHA-256 hex of a string (Web Crypto). */
-async function sha256Hex(text: string): Promise<string> {
-  const d = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** The audit DO (the trail and the global kill switch). */

@@ -18,8 +18,3 @@ const ADAPTERS: Partial<Record<Provider, ProviderAdapter>> = {
 export function adapterFor(provider: Provider): ProviderAdapter | undefined {
   return ADAPTERS[provider];
 }
-
-/** Every registered adapter, in registry order. */
-export function registeredAdapters(): ProviderAdapter[] {
-  return Object.values(ADAPTERS);
-}

@@ -10,6 +10,7 @@ describe("readGatewayConfig", () => {
     expect(readGatewayConfig(env({}))).toEqual({
       baseUrls: { anthropic: "https://api.anthropic.com", openai: "https://api.openai.com" },
       upstreamTimeoutMs: 600_000,
+      adminTokenEnv: "SLUICE_ADMIN_TOKEN",
       adminToken: null,
       compactionConfigured: false,
     });
@@ -30,6 +31,7 @@ describe("readGatewayConfig", () => {
     ).toEqual({
       baseUrls: { anthropic: "https://api.anthropic.com", openai: "https://x.openai.azure.com/openai/deployments/d" },
       upstreamTimeoutMs: 120_000,
+      adminTokenEnv: "SLUICE_ADMIN_TOKEN",
       adminToken: "adm-1",
       compactionConfigured: true,
     });
@@ -57,8 +59,18 @@ describe("readGatewayConfig", () => {
     const bad = env({ UPSTREAM_TIMEOUT_MS: "soon" });
     expect(() => readGatewayConfig(bad)).toThrow("UPSTREAM_TIMEOUT_MS: must be a positive integer (milliseconds)");
     expect(() => readGatewayConfig(bad)).toThrow("UPSTREAM_TIMEOUT_MS: must be a positive integer (milliseconds)");
-    // A changed admin token is seen at once (it is one of the values the memo is keyed on).
+    // A changed admin token is seen at once.
     expect(readGatewayConfig(env({ SLUICE_ADMIN_TOKEN: "t-1" })).adminToken).toBe("t-1");
     expect(readGatewayConfig(env({ SLUICE_ADMIN_TOKEN: "t-2" })).adminToken).toBe("t-2");
+  });
+
+  it("the admin token is the secret admin_token_env names (the default one when the compaction config is invalid)", () => {
+    const custom = JSON.stringify({ admin_token_env: "OPS_ADMIN_TOKEN" });
+    const named = readGatewayConfig(env({ COMPACTION_CONFIG: custom, SLUICE_ADMIN_TOKEN: "default-1", OPS_ADMIN_TOKEN: "ops-1" }));
+    expect([named.adminTokenEnv, named.adminToken]).toEqual(["OPS_ADMIN_TOKEN", "ops-1"]);
+    expect(readGatewayConfig(env({ COMPACTION_CONFIG: custom, OPS_ADMIN_TOKEN: "ops-2" })).adminToken).toBe("ops-2");
+    expect(readGatewayConfig(env({ COMPACTION_CONFIG: custom })).adminToken).toBe(null);
+    const invalid = readGatewayConfig(env({ COMPACTION_CONFIG: '{"admin_token_env":"OPS_ADMIN_TOKEN","engine":"nope"}', SLUICE_ADMIN_TOKEN: "default-1", OPS_ADMIN_TOKEN: "ops-1" }));
+    expect([invalid.adminTokenEnv, invalid.adminToken]).toEqual(["SLUICE_ADMIN_TOKEN", "default-1"]);
   });
 });

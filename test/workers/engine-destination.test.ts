@@ -1,5 +1,5 @@
 /**
- * The remote engine's destination (issue 27 item 7): announced when the config is first loaded —
+ * The remote engine's destination: announced when the config is first loaded —
  * one structured JSON line naming the host — and written to the audit trail as a dated
  * `engine_destination` record (with `config_loaded` and `consent`), once per config. No engine
  * call is needed: the request is below threshold_tokens, so the engine is never asked.
@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Env } from "../../src/config/env";
 import type { AuditRecord } from "../../src/core/audit/audit-record";
 import { AUDIT_OBJECT_NAME } from "../../src/do/audit-object";
-import { gatewayWithEnv, newTestId } from "./helpers";
+import { loadConfig } from "../../src/config/load-config";
+import { gatewayWithEnv, newTestId, sha256Hex, utf8 } from "./helpers";
 
 const E = env as unknown as Env;
 
@@ -45,6 +46,10 @@ describe("engine destination", () => {
       ["consent", { scope: "export_prompt", host, config_hash: mine[0]!.fields.config_hash }],
       ["engine_destination", { engine: "remote", host }],
     ]);
+    // config_hash names the loaded config: SHA-256 of its JSON, which holds env var names, never their values.
+    const loaded = loadConfig({ ...E, COMPACTION_CONFIG: config });
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    expect(mine[0]!.fields.config_hash).toBe(await sha256Hex(utf8(JSON.stringify(loaded.config))));
     expect(mine.every((r) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(r.time))).toBe(true);
   });
 

@@ -1,11 +1,11 @@
 /**
- * Header policy in the Workers runtime (issue 2): the exact header set the upstream receives and
+ * Header policy in the Workers runtime: the exact header set the upstream receives and
  * the exact set the client gets back. Headers the runtime itself adds to the upstream hop are
  * `host` (the stand-in's), `content-length` (bytes actually sent) and `cf-worker` (workerd's own
  * value; a client-sent cf-worker is dropped like every cf-*).
  */
 import { describe, expect, it } from "vitest";
-import { gateway, newTestId, received, testVars, utf8 } from "./helpers";
+import { gateway, gatewayWithEnv, newTestId, received, testVars, utf8 } from "./helpers";
 
 const standInHost = new URL(testVars.UPSTREAM_CONTROL_URL).host;
 const ADMIN = testVars.SLUICE_ADMIN_TOKEN;
@@ -69,6 +69,22 @@ describe("request headers upstream", () => {
     const [rec] = await received(id);
     expect(rec!.headers.authorization).toBeUndefined();
     expect(JSON.stringify(rec!.headers)).not.toContain(ADMIN);
+  });
+
+  it("admin_token_env names another secret: a header carrying that token is not forwarded either", async () => {
+    const custom = "ops-admin-token-7f3a91";
+    const vars = { COMPACTION_CONFIG: JSON.stringify({ admin_token_env: "OPS_ADMIN_TOKEN" }), OPS_ADMIN_TOKEN: custom };
+    for (const [path, init] of [
+      ["/openai/v1/models", { method: "GET" }],
+      ["/anthropic/v1/messages", { method: "POST", body: '{"model":"m","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}' }],
+    ] as const) {
+      const id = newTestId("adm-custom");
+      const res = await gatewayWithEnv(vars, path, { ...init, headers: { authorization: `Bearer ${custom}`, "x-admin-auth": custom, "x-api-key": "sk-ant-test-1", "x-test-id": id } });
+      expect(res.status).toBe(200);
+      const [rec] = await received(id);
+      expect([rec!.headers.authorization, rec!.headers["x-admin-auth"], rec!.headers["x-api-key"]]).toEqual([undefined, undefined, "sk-ant-test-1"]);
+      expect(JSON.stringify(rec!.headers)).not.toContain(custom);
+    }
   });
 });
 

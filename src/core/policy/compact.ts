@@ -28,5 +28,5 @@ export const CORE_DEFAULTS: CoreConfig = {
 
 /** Selects the tier for ctx.pressure and runs it. */
 export function compact(ctx: TierContext): TierResult {
-  return TIER_REGISTRY[selectTier(ctx.pressure, ctx.config)].compact(ctx);
+  return TIER_REGISTRY[selectTier(ctx.pressure, ctx.config)](ctx);
 }

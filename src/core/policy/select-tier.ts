@@ -5,10 +5,11 @@
 import type { BudgetPressure, CoreConfig, Tier } from "./types";
 
 /**
- * Picks the tier for `pressure`. micro's "mild pressure" is turn ≥ 2 alone: no size gate here,
- * because whether a step pays is the cost model's question (a long session of small calls can
- * pay: issue 30 item 3); the operator's floor `threshold_tokens` is checked by the step
- * (./take-step.ts).
+ * Picks the tier for `pressure`: the one place the tiers' triggers are written (session
+ * complete; context use ≥ auto_context_pct; idle ≥ idle_seconds; turn ≥ 2; else none). micro's
+ * "mild pressure" is turn ≥ 2 alone: no size gate here, because whether a step pays is the cost
+ * model's question (a long session of small calls can pay); the operator's floor
+ * `threshold_tokens` is checked by the step (./take-step.ts).
  */
 export function selectTier(pressure: BudgetPressure, config: Pick<CoreConfig, "auto_context_pct" | "idle_seconds">): Tier {
   if (pressure.session_complete) return "session_memory";

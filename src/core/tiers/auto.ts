@@ -12,19 +12,11 @@
 import { isRemoval } from "../engine/verdict";
 import { takeStep, type Proposal } from "../policy/take-step";
 import { resolveMechanism } from "../policy/resolve-mechanism";
-import type { BudgetPressure, CoreConfig, TierContext, TierResult } from "../policy/types";
-import { TIER_COST_WEIGHT } from "../policy/types";
+import type { TierContext, TierResult } from "../policy/types";
 import { pickStretch } from "./pick-stretch";
 import { proposeCollapse } from "./propose-collapse";
 import { resolveVerdicts } from "./resolve-verdicts";
 import { withNativeCompaction } from "./auto-native-compaction";
-
-export const AUTO_WEIGHT = TIER_COST_WEIGHT.auto;
-
-/** Trigger: context_pct_used ≥ auto_context_pct. */
-export function autoTriggers(pressure: BudgetPressure, config: CoreConfig): boolean {
-  return pressure.context_pct_used >= config.auto_context_pct;
-}
 
 /** Runs the auto tier. */
 export function compactAuto(ctx: TierContext): TierResult {

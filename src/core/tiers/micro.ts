@@ -5,17 +5,9 @@
  * call. The step is taken only when the cost model says it pays (src/core/policy/take-step.ts).
  */
 import { takeStep } from "../policy/take-step";
-import type { BudgetPressure, CoreConfig, TierContext, TierResult } from "../policy/types";
-import { TIER_COST_WEIGHT } from "../policy/types";
+import type { TierContext, TierResult } from "../policy/types";
 import { proposeCollapse } from "./propose-collapse";
 import { resolveVerdicts } from "./resolve-verdicts";
-
-export const MICRO_WEIGHT = TIER_COST_WEIGHT.micro;
-
-/** Trigger: turn ≥ 2 (../policy/select-tier.ts: the cost model, not a size gate, decides). */
-export function microTriggers(pressure: BudgetPressure, _config: CoreConfig): boolean {
-  return pressure.turn_count >= 2;
-}
 
 /** Runs the micro tier. */
 export function compactMicro(ctx: TierContext): TierResult {

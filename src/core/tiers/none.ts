@@ -3,12 +3,7 @@
  * step is taken, cost 0.
  */
 import { takeStep } from "../policy/take-step";
-import type { BudgetPressure, CoreConfig, TierContext, TierResult } from "../policy/types";
-
-/** Trigger: always (lowest priority). */
-export function noneTriggers(_pressure: BudgetPressure, _config: CoreConfig): boolean {
-  return true;
-}
+import type { TierContext, TierResult } from "../policy/types";
 
 /** Runs the none tier: the re-applied ledger only. */
 export function compactNone(ctx: TierContext): TierResult {

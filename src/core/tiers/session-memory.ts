@@ -16,16 +16,8 @@ import { buildTierMap } from "../memory/build-tier-map";
 import { takeStep, type Proposal } from "../policy/take-step";
 import { resolveMechanism } from "../policy/resolve-mechanism";
 import { pickStretches } from "./pick-stretch";
-import type { BudgetPressure, CoreConfig, TierContext, TierResult } from "../policy/types";
-import { TIER_COST_WEIGHT } from "../policy/types";
+import type { TierContext, TierResult } from "../policy/types";
 import { proposeTimeBased } from "./time-based";
-
-export const SESSION_MEMORY_WEIGHT = TIER_COST_WEIGHT.session_memory;
-
-/** Trigger: session complete. */
-export function sessionMemoryTriggers(pressure: BudgetPressure, _config: CoreConfig): boolean {
-  return pressure.session_complete;
-}
 
 /** Runs the session_memory tier. */
 export function compactSessionMemory(ctx: TierContext): TierResult {

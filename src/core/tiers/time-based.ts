@@ -12,12 +12,9 @@
  */
 import { takeStep, type Propose, type Proposal } from "../policy/take-step";
 import type { BudgetPressure, CoreConfig, TierContext, TierResult } from "../policy/types";
-import { TIER_COST_WEIGHT } from "../policy/types";
 import { proposeCollapse } from "./propose-collapse";
 import { resolveVerdicts } from "./resolve-verdicts";
 import { isSmallCommand } from "../engine/rule-superseded-command";
-
-export const TIME_BASED_WEIGHT = TIER_COST_WEIGHT.time_based;
 
 /**
  * Age cutoff, seconds: `time_based_age_seconds` when the config sets it, else the idle gap itself
@@ -27,11 +24,6 @@ export const TIME_BASED_WEIGHT = TIER_COST_WEIGHT.time_based;
  */
 export function timeBasedAgeSeconds(pressure: BudgetPressure, config: CoreConfig): number {
   return config.time_based_age_seconds ?? pressure.idle_seconds;
-}
-
-/** Trigger: idle ≥ idle_seconds. */
-export function timeBasedTriggers(pressure: BudgetPressure, config: CoreConfig): boolean {
-  return pressure.idle_seconds >= config.idle_seconds;
 }
 
 /** The cold-cache proposal: old pairs dropped whole, younger ones collapsed (also used by session_memory below level rewrite). */

@@ -1,7 +1,7 @@
 /**
  * Admin bearer-token check (shell, Hono middleware; DESIGN §9). The token is the secret whose
- * NAME is the config's `admin_token_env` (default SLUICE_ADMIN_TOKEN; the default also when
- * the config is invalid, so a config error never opens or locks the admin surface).
+ * NAME is the config's `admin_token_env` (src/config/admin-token-env.ts: default
+ * SLUICE_ADMIN_TOKEN, the default also when the config is invalid).
  *
  * 1. Secret unset or empty, or a development value (`dev-only-…`) outside wrangler dev → 503
  *    naming the env var NAME (never a value) and where to set it: `.dev.vars` under wrangler dev
@@ -15,19 +15,12 @@ import type { MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import { timingSafeEqual } from "hono/utils/buffer";
 import type { Env } from "../../config/env";
-import { DEFAULTS } from "../../config/defaults";
-import { loadConfig } from "../../config/load-config";
+import { adminTokenEnv } from "../../config/admin-token-env";
 import { isDevelopment, secretProblem, secretProblemMessage, usableSecret } from "../../config/secrets";
-
-/** The NAME of the admin token secret for this env. */
-export function adminTokenName(env: Env): string {
-  const loaded = loadConfig(env);
-  return loaded.ok ? loaded.config.admin_token_env : DEFAULTS.admin_token_env;
-}
 
 /** The admin token, or null when the secret is unset (or a development value outside wrangler dev). */
 export function adminToken(env: Env): string | null {
-  return usableSecret(env, adminTokenName(env));
+  return usableSecret(env, adminTokenEnv(env));
 }
 
 /** The 503 message for an unusable admin token secret `name`. */
@@ -51,7 +44,7 @@ export function adminAuth(): MiddlewareHandler<{ Bindings: Env }> {
   });
   return async (c, next) => {
     if (adminToken(c.env) === null) {
-      const name = adminTokenName(c.env);
+      const name = adminTokenEnv(c.env);
       return c.json({ error: { type: "admin_disabled", message: adminDisabledMessage(c.env, name), field: name } }, 503);
     }
     return check(c, next);

@@ -44,7 +44,8 @@ import { auditStub } from "../../gateway/compaction-setup";
 import { globalSwitch } from "../../gateway/global-switch";
 import type { SessionStats } from "../../session/session";
 import type { CacheReport } from "../../observers/cache-diagnostics";
-import { adminAuth, adminToken, adminTokenName } from "./admin-auth";
+import { adminAuth, adminToken } from "./admin-auth";
+import { adminTokenEnv } from "../../config/admin-token-env";
 import { createAdminAuditRoutes, type AuditReader } from "./admin-audit";
 import { LEDGER_BUCKET_MS, ledgerBucketOf, ledgerReport, type LedgerTotals } from "../../admin/ledger-report";
 import type { LedgerMode } from "../../session/contract";
@@ -138,7 +139,7 @@ export function createAdminApp(deps: AdminDeps = defaultAdminDeps) {
 
   // The page shell is public (it holds no data) but only offered while the admin API is on.
   const shell = (body: string, type: string) => (c: Context<Ctx>) => {
-    if (adminToken(c.env) === null) return c.json({ error: { type: "admin_disabled", message: `admin API disabled: set the secret ${adminTokenName(c.env)}` } }, 503);
+    if (adminToken(c.env) === null) return c.json({ error: { type: "admin_disabled", message: `admin API disabled: set the secret ${adminTokenEnv(c.env)}` } }, 503);
     return c.body(body, 200, { "content-type": type, "content-security-policy": DASHBOARD_CSP, "x-content-type-options": "nosniff", "x-frame-options": "DENY", "referrer-policy": "no-referrer", "cache-control": "no-store" });
   };
   app.get("/dashboard", shell(DASHBOARD_HTML, "text/html; charset=utf-8"));
