@@ -19,7 +19,7 @@ const SLOW = [
 ];
 
 /**
- * Three test projects (STYLE.md habit 8):
+ * Three test projects (docs/dev/style.md habit 8):
  * - `unit`: pure code under plain vitest in Node (test/unit), without the SLOW files.
  * - `slow`: the SLOW files, in Node.
  * - `workers`: routes, Durable Objects and alarms in workerd via the Workers vitest plugin
