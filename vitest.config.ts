@@ -19,7 +19,7 @@ const SLOW = [
 ];
 
 /**
- * Three test projects (STYLE.md habit 8):
+ * Three test projects (docs/dev/style.md habit 8):
  * - `unit`: pure code under plain vitest in Node (test/unit), without the SLOW files.
  * - `slow`: the SLOW files, in Node.
  * - `workers`: routes, Durable Objects and alarms in workerd via the Workers vitest plugin
@@ -31,6 +31,11 @@ export default defineConfig({
     // Vitest's default is availableParallelism − 1 workers: one on the 2-core machines this
     // project runs on, which runs every test file in turn. Two keep both cores busy.
     maxWorkers: 2,
+    // The gateway logs one JSON line per fail-open, step and tier event: hundreds of KB over a
+    // run. A test's console output is printed only when that test fails.
+    silent: "passed-only",
+    // Its teardown kills what a test file started and did not stop (test/support/child-registry.ts).
+    globalSetup: ["test/support/reap-children.ts"],
     projects: [
       {
         test: {

@@ -3,7 +3,9 @@
  * session data: the script (dashboard-script.ts, served at /admin/dashboard.js) asks for the
  * admin token in a password field, keeps it in sessionStorage (this tab only, gone when the tab
  * closes; never in the URL, so never in history or access logs) and reads everything from the
- * bearer-protected admin JSON API. Element ids are the test's contract.
+ * bearer-protected admin JSON API. Element ids are the test's contract. The page leads with the
+ * net saving (the savings ledger: after cache writes), the gross figure beside it, smaller and
+ * labelled as before cache writes.
  */
 
 /** Content-Security-Policy of the page: only our own script and style, no inline code, no framing. */
@@ -32,9 +34,13 @@ export const DASHBOARD_HTML = `<!doctype html>
 </section>
 
 <main id="main" hidden>
+  <section id="headline" class="headline" aria-label="Savings">
+    <div class="figure net"><h2>Net saved</h2><p id="total-ledger-saved">—</p>
+      <p class="note">Input cost without Sluice minus input cost with it, from the providers' usage, after the cache writes Sluice's steps caused (the savings ledger).</p></div>
+    <div class="figure gross"><h2>Gross saved</h2><p id="total-usd-saved">—</p>
+      <p class="note">Tokens removed × the input price, before cache writes: an upper bound, not what was billed less.</p></div>
+  </section>
   <section class="cards">
-    <div class="card"><h2>Gross saved (before cache writes)</h2><p id="total-usd-saved">—</p></div>
-    <div class="card"><h2>Net saved (ledger)</h2><p id="total-ledger-saved">—</p></div>
     <div class="card"><h2>Cache hit ratio</h2><p id="total-cache-hit">—</p></div>
     <div class="card"><h2>Fail-open</h2><p id="total-fail-open">—</p></div>
     <div class="card"><h2>Requests</h2><p id="total-requests">—</p></div>
@@ -54,7 +60,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   <section>
     <h2>Sessions</h2>
     <table id="sessions">
-      <thead><tr><th>Session</th><th>Conversation</th><th>Provider</th><th>Model</th><th>Turns</th><th>Calls</th><th>Tokens saved</th><th>Gross USD saved</th><th>Cache hit</th><th>Fail-open</th><th>Last tier</th><th>Last activity</th><th>State</th><th></th></tr></thead>
+      <thead><tr><th>Session</th><th>Conversation</th><th>Provider</th><th>Model</th><th>Turns</th><th>Calls</th><th>Tokens saved</th><th>Gross USD saved (before cache writes)</th><th>Cache hit</th><th>Fail-open</th><th>Last tier</th><th>Last activity</th><th>State</th><th></th></tr></thead>
       <tbody></tbody>
     </table>
   </section>
@@ -84,6 +90,10 @@ section{margin:1em 1.2em}.cards{display:flex;flex-wrap:wrap;gap:.8em}
 .card{background:#fff;border:1px solid #dde1e7;border-radius:6px;padding:.4em 1em;min-width:10em}
 .card h2{font-size:.8em;font-weight:600;text-transform:uppercase;color:#5b6474;margin:.3em 0}
 .card p{font-size:1.5em;margin:.1em 0 .3em}
+.headline{display:flex;flex-wrap:wrap;align-items:flex-end;gap:2em;background:#fff;border:1px solid #dde1e7;border-radius:6px;padding:.6em 1.2em}
+.headline h2{font-size:.85em;font-weight:600;text-transform:uppercase;color:#5b6474;margin:.3em 0}
+.headline .figure p{margin:.1em 0}.headline .note{font-size:.8em;color:#5b6474;max-width:28em}
+.headline .net p:first-of-type{font-size:2.6em;font-weight:700;color:#116329}.headline[data-net=negative] .net p:first-of-type{color:#b3261e}.headline .gross p:first-of-type{font-size:1.4em;color:#5b6474}
 table{border-collapse:collapse;background:#fff;width:100%}th,td{border-bottom:1px solid #e4e7ec;padding:.3em .5em;text-align:right}
 th:first-child,td:first-child{text-align:left;font-family:ui-monospace,monospace;max-width:22em;overflow:hidden;text-overflow:ellipsis}
 tr.disabled td{color:#9aa1ad}#cache-causes,#cache-events{margin-top:.6em}#login-error{color:#b3261e}

@@ -39,8 +39,9 @@ export const DASHBOARD_JS = `"use strict";
   }
 
   function renderTotals(t) {
-    $("total-usd-saved").textContent = fmtUsd(t.usd_saved);
     $("total-ledger-saved").textContent = fmtUsd(t.ledger_saved_usd);
+    $("headline").setAttribute("data-net", t.ledger_saved_usd < 0 ? "negative" : "positive");
+    $("total-usd-saved").textContent = fmtUsd(t.usd_saved);
     $("total-cache-hit").textContent = fmtRatio(t.cache_hit_ratio);
     $("total-fail-open").textContent = fmtInt(t.fail_open);
     $("total-requests").textContent = fmtInt(t.requests);

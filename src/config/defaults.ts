@@ -1,6 +1,6 @@
 /**
  * Every compaction config default in one module of named constants (STYLE habit 6). Names are
- * DESIGN.md's config keys (English snake_case); the seeds' Portuguese names are noted where they
+ * docs/design.md's config keys (English snake_case); the seeds' Portuguese names are noted where they
  * differ. The zod schema (src/config/schema.ts) and the pure core both read these.
  */
 

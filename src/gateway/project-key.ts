@@ -12,7 +12,8 @@
 import { hashText } from "../core/hash";
 import type { Provider } from "../core/view/types";
 import { getMember, stringValue, type JsonNode } from "../providers/shared/json-scan";
-import { conversationFingerprint, providerKeyOf, textOf } from "./session-id";
+import { textOf } from "./conversation-start";
+import { conversationFingerprint, providerKeyOf } from "./session-id";
 
 /**
  * The working directory lines clients put in their system prompt: Claude Code's environment

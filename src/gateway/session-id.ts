@@ -8,14 +8,15 @@
  *    router-for-me/CLIProxyAPI#5084, BYK/loreai#1701), else a fingerprint of the conversation's
  *    start (conversationFingerprint): `cc:<session>:agent:<agent id>` or `cc:<session>:conv:<hash>`;
  * 3. OpenAI clients' body `prompt_cache_key`: `pck:<key>`;
- * 4. else a fingerprint of model + system + first user message (+ a hash of the client's
- *    credential): `fp:<hash>`, stable across the calls of one agent session because the history
- *    only grows.
+ * 4. else a fingerprint of model + the conversation's stable start (system prompt and first user
+ *    message, without cache markers or volatile lines) + a hash of the client's credential:
+ *    `fp:<hash>`, stable across the calls of one conversation because the history only grows.
  * A key over MAX_SESSION_ID_CHARS becomes `h:<hash>`.
  */
 import { hashBytes, hashText } from "../core/hash";
 import type { Provider } from "../core/view/types";
 import { getMember, stringValue, type JsonNode } from "../providers/shared/json-scan";
+import { conversationStart } from "./conversation-start";
 
 /**
  * Where the session id came from: `header` (x-sluice-session), `client_agent` (Claude Code
@@ -89,94 +90,30 @@ export function providerKeyOf(headers: Headers): string | null {
 }
 
 /**
- * Hash of the raw bytes of model, system prompt and the first user message, and of the
- * client's credential when it sent one: two API keys opening the same conversation are two
- * sessions (their stats, alarms and tiers never mix; found by the fresh-user pass of
- * 2026-12-01). The credential enters as its own 64-bit hash, so the id reveals nothing of it.
- * It is the header value as sent (`Bearer ` included; the project key uses providerKeyOf): a
- * client sends its key one way throughout a session, and hashing it otherwise would change the
- * id of every session that is under way.
+ * Hash of the model, the conversation's stable start (./conversation-start.ts: system prompt
+ * and first user message, read without cache markers or volatile system lines, so the call
+ * whose `cache_control` breakpoint sits on the first message and the calls after it share the
+ * key) and the client's credential when it sent one: two API keys opening the same
+ * conversation are two sessions (their stats, alarms and tiers never mix; found by the
+ * fresh-user pass of 2026-12-01). The credential enters as its own 64-bit hash, so the id
+ * reveals nothing of it. It is the header value as sent (`Bearer ` included; the project key
+ * uses providerKeyOf): a client sends its key one way throughout a session.
  */
 export function fingerprint(provider: Provider, bytes: Uint8Array, root: JsonNode, credential: string | null = null): string {
-  const parts: Uint8Array[] = [];
-  if (credential !== null) parts.push(new TextEncoder().encode(`credential:${hashText(credential)}`), new Uint8Array([0]));
-  const add = (n: JsonNode | undefined) => {
-    if (n) parts.push(bytes.subarray(n.start, n.end), new Uint8Array([0]));
-    else parts.push(new Uint8Array([1]));
-  };
-  add(getMember(root, "model"));
-  add(getMember(root, provider === "anthropic" ? "system" : "instructions"));
-  const history = getMember(root, provider === "openai-responses" ? "input" : "messages");
-  let firstUser: JsonNode | undefined;
-  if (history?.type === "array") {
-    for (const item of history.items) {
-      const role = getMember(item, "role");
-      if (role?.type === "string" && stringValue(bytes, role) === "system" && provider === "openai-chat") add(item);
-      if (role?.type === "string" && stringValue(bytes, role) === "user") { firstUser = item; break; }
-    }
-  } else if (history?.type === "string") firstUser = history;
-  add(firstUser);
-  let len = 0;
-  for (const p of parts) len += p.length;
-  const all = new Uint8Array(len);
-  let at = 0;
-  for (const p of parts) { all.set(p, at); at += p.length; }
-  return hashBytes(all);
+  const model = getMember(root, "model");
+  return hashText([
+    credential !== null ? `credential:${hashText(credential)}` : "\u0001",
+    model?.type === "string" ? stringValue(bytes, model) : "\u0001",
+    conversationStart(provider, bytes, root),
+  ].join("\u0000"));
 }
 
 /**
- * Claude Code's billing line, the first system block of its requests ("x-anthropic-billing-header:
- * cc_version=…; cc_entrypoint=…; cch=…;"): its `cch` changes with the request body, so it is left
- * out of the conversation fingerprint (CaddyGlow/ccproxy-api#61, EasyMetaAu/helm-api#208).
- */
-const VOLATILE_SYSTEM_PREFIX = "x-anthropic-billing-header:";
-
-/**
- * Hash of a conversation's start, the same on every request of that conversation and different
- * between the conversations of one client session (a sub-agent has its own system prompt and its
- * own first user message, the task it was given): the TEXT of the system prompt (Anthropic
- * `system` minus Claude Code's billing line; OpenAI Chat system/developer messages before the
- * first user message; Responses `instructions`) and of the first user message. Text, not bytes:
- * a client moves `cache_control` markers between requests (Claude Code marks its latest
- * messages), which changes the first message's bytes but not its text. Non-text parts count by
- * their `type`. Two sub-agents given the same system prompt and the same task share a key.
+ * Hash of a conversation's start (./conversation-start.ts), the same on every request of that
+ * conversation and different between the conversations of one client session (a sub-agent has
+ * its own system prompt and its own first user message, the task it was given). Two sub-agents
+ * given the same system prompt and the same task share a key.
  */
 export function conversationFingerprint(provider: Provider, bytes: Uint8Array, root: JsonNode): string {
-  const parts: string[] = [];
-  const system = getMember(root, provider === "anthropic" ? "system" : "instructions");
-  if (system) parts.push(textOf(bytes, system, VOLATILE_SYSTEM_PREFIX));
-  parts.push("\u0001");
-  const history = getMember(root, provider === "openai-responses" ? "input" : "messages");
-  if (history?.type === "string") parts.push(stringValue(bytes, history));
-  else if (history?.type === "array") {
-    for (const item of history.items) {
-      const role = getMember(item, "role");
-      const r = role?.type === "string" ? stringValue(bytes, role) : null;
-      if (provider === "openai-chat" && (r === "system" || r === "developer")) parts.push(textOf(bytes, getMember(item, "content")));
-      if (r === "user") {
-        parts.push("\u0001", textOf(bytes, getMember(item, "content")));
-        break;
-      }
-    }
-  }
-  return hashText(parts.join("\u0000"));
-}
-
-/** The text of a content value: a string, or its parts' `text` (a part without text counts as its `type`), joined; parts starting with `skip` are left out. */
-export function textOf(bytes: Uint8Array, node: JsonNode | undefined, skip?: string): string {
-  if (node === undefined) return "";
-  if (node.type === "string") return stringValue(bytes, node);
-  if (node.type !== "array") return node.type;
-  const out: string[] = [];
-  for (const part of node.items) {
-    const t = getMember(part, "text");
-    if (t?.type === "string") {
-      const v = stringValue(bytes, t);
-      if (skip === undefined || !v.startsWith(skip)) out.push(v);
-      continue;
-    }
-    const type = getMember(part, "type");
-    out.push(type?.type === "string" ? `[${stringValue(bytes, type)}]` : "[part]");
-  }
-  return out.join("\u0000");
+  return hashText(conversationStart(provider, bytes, root));
 }

@@ -1,16 +1,16 @@
 /**
  * Real corpus requests used as seeds by the reliability suite (Node only: reads
- * /work/shared/corpus through the replay reader, tools/replay/read-session-text.ts, which
+ * corpus/seed through the replay reader, tools/replay/read-session-text.ts, which
  * rebuilds each call's body exactly as the agent sent it, MANIFEST.md rules). The Workers
  * project gets them through globalSetup's `provide` (workerd has no file system).
  */
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { readSessionText } from "../../tools/replay/read-session-text";
 import type { Provider } from "../../src/core/view/types";
 import { CHAT_PATH } from "./fuzz/make-case";
+import { CORPUS_PATH } from "./shared-dir";
 
-export const CORPUS_DIR = fileURLToPath(new URL("../../../shared/corpus/", import.meta.url).href);
+export const CORPUS_DIR = `${CORPUS_PATH}/`;
 
 /** One real request: which corpus call it is, the gateway path, and its exact body text. */
 export interface CorpusSeed {

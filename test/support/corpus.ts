@@ -1,10 +1,10 @@
-/** Reads the shared corpus (read-only) and builds provider request bodies from it. */
+/** Reads the seed corpus (corpus/seed, read-only) and builds provider request bodies from it. */
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { CORPUS_PATH } from "./shared-dir";
 import type { EditPlan, PairAction } from "../../src/core/plan/types";
 import type { ToolPair } from "../../src/core/view/types";
 
-export const CORPUS_DIR = fileURLToPath(new URL("../../../shared/corpus/", import.meta.url).href);
+export const CORPUS_DIR = `${CORPUS_PATH}/`;
 
 export interface Session {
   id: string;

@@ -42,21 +42,35 @@ declare module "vitest" {
   }
 }
 
+/**
+ * Reads the files first (a missing one fails before anything starts), then starts the processes;
+ * if a start fails, what did start is stopped before the error goes on, because vitest runs no
+ * teardown for a setup that threw.
+ */
 export default async function setup(project: TestProject) {
-  const upstream = await startUpstream();
-  const names = Object.keys(ENGINE_FAULTS) as (keyof typeof ENGINE_FAULTS)[];
-  const engines = await Promise.all(names.map((n) => spawnEngine(ENGINE_FAULTS[n])));
-  const endpoints = Object.fromEntries(names.map((n, i) => [n, engines[i]!.endpoint])) as Record<EngineName, string>;
-  endpoints.closed = `${await closedPortUrl()}/decide`;
-  project.provide("upstreamUrl", upstream.url);
-  project.provide("unreachableUrl", await closedPortUrl());
-  project.provide("engineEndpoints", endpoints);
-  project.provide("corpusSeeds", corpusSeeds());
   // Corpus sessions used by the pipeline tests, as JSON text (workerd has no file system).
   for (const id of PIPELINE_CORPUS) project.provide(`corpus:${id}` as never, readFileSync(`${CORPUS_PATH}/${id}.json`, "utf8") as never);
   for (const id of PIPELINE_CASES) project.provide(`case:${id}` as never, readFileSync(`${CASES_PATH}/${id}.json`, "utf8") as never);
-  return async () => {
-    await Promise.all(engines.map((e) => e.stop()));
-    await upstream.close();
-  };
+  project.provide("corpusSeeds", corpusSeeds());
+  const stops: Array<() => Promise<void>> = [];
+  const teardown = async () => { await Promise.allSettled(stops.map((s) => s())); };
+  try {
+    const upstream = await startUpstream();
+    stops.push(() => upstream.close());
+    const names = Object.keys(ENGINE_FAULTS) as (keyof typeof ENGINE_FAULTS)[];
+    const started = await Promise.allSettled(names.map((n) => spawnEngine(ENGINE_FAULTS[n])));
+    for (const s of started) if (s.status === "fulfilled") stops.push(s.value.stop);
+    const failed = started.find((s) => s.status === "rejected");
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    const engines = started.map((s) => (s as PromiseFulfilledResult<Awaited<ReturnType<typeof spawnEngine>>>).value);
+    const endpoints = Object.fromEntries(names.map((n, i) => [n, engines[i]!.endpoint])) as Record<EngineName, string>;
+    endpoints.closed = `${await closedPortUrl()}/decide`;
+    project.provide("upstreamUrl", upstream.url);
+    project.provide("unreachableUrl", await closedPortUrl());
+    project.provide("engineEndpoints", endpoints);
+  } catch (e) {
+    await teardown();
+    throw e;
+  }
+  return teardown;
 }

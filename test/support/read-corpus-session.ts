@@ -1,6 +1,6 @@
 /**
- * TEST FIXTURE (not product code): a minimal reader of the shared corpus
- * (/work/shared/corpus/*.json, format in MANIFEST.md) that derives, for every model call of a
+ * TEST FIXTURE (not product code): a minimal reader of the seed corpus
+ * (corpus/seed/*.json, format in MANIFEST.md) that derives, for every model call of a
  * session, the ConversationView of its request — from the parsed messages, not from bytes
  * (anthropic tool_use/tool_result, openai-chat tool_calls/tool, responses function_call /
  * custom_tool_call and their *_output items). Token estimates: JSON bytes / 4. Byte ranges are

@@ -1,5 +1,5 @@
 /**
- * Regression tests for the Anthropic editing cases in ../shared/cases (B01, B02, B03, B05, B14,
+ * Regression tests for the Anthropic editing cases in test/fixtures/cases (B01, B02, B03, B05, B14,
  * B15). Each case: (1) every plan over the case's own pairs, with every action kind, yields an
  * output meeting the case's `expected` checks; (2) the naive gateway action of the case is
  * rejected by the guarantee checker; (3) the fault's whole kind is covered by the generated
@@ -14,14 +14,14 @@ import { checkGuarantee } from "../../src/core/plan/check-guarantee";
 import type { PairAction } from "../../src/core/plan/types";
 import { arbCase } from "../support/anthropic-arbitrary";
 import { anthropicInvariants, countCacheControl } from "../support/anthropic-invariants";
-import { CORPUS_DIR } from "../support/corpus";
+import { CASES_PATH } from "../support/shared-dir";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 type Body = { system?: unknown; messages: { role: string; content: unknown }[] } & Record<string, unknown>;
 
 function loadCase(id: string): { request: Body; expected: { rule: string } } {
-  return JSON.parse(readFileSync(`${CORPUS_DIR}../cases/${id}.json`, "utf8"));
+  return JSON.parse(readFileSync(`${CASES_PATH}/${id}.json`, "utf8"));
 }
 
 const ACTIONS: PairAction[] = [

@@ -1,5 +1,5 @@
 /**
- * Corpus-driven tests of the core (shared corpus, /work/shared/corpus): heuristic rule hits per
+ * Corpus-driven tests of the core (seed corpus, corpus/seed): heuristic rule hits per
  * session, and a call-by-call replay with default config asserting step discipline (DESIGN
  * invariant 6, case B16): between two steps the set of edited pairs — hence the compacted
  * prefix — is identical from one call to the next, and steps are discrete. The one allowed

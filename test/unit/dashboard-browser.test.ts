@@ -102,22 +102,25 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
         await res.arrayBuffer();
       }
     }
-    // 2. Operator actions through the admin API.
+    // 2. Operator actions through the admin API: the kill switch on a session the gateway has
+    //    seen (one call), after a never-seen id is refused.
+    const first = readCorpus(readFileSync(`${CORPUS_PATH}/${SENT[0].corpus}.json`, "utf8"), SENT[0].corpus);
+    const killedCall = await fetch(`${base}/openai/v1/chat/completions`, { method: "POST", headers: agentHeaders(first.provider, "key-killed", KILLED), body: JSON.stringify(first.calls[0]!.body) });
+    expect(killedCall.status).toBe(200);
+    await killedCall.arrayBuffer();
+    const unseen = await fetch(`${base}/admin/sessions/never-seen-browser/disable`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(unseen.status).toBe(404);
     expect(await admin(`/sessions/${KILLED}/disable`, "POST")).toEqual({ session_id: KILLED, disabled: true });
     expect(await admin("/audit/verify")).toMatchObject({ ok: true, first_bad_seq: null });
     // The reports settle: the index window, then a margin.
     await new Promise((r) => setTimeout(r, INDEX_WINDOW_MS + 500));
     const api = await admin<{ totals: IndexTotals; sessions: SessionSummary[] }>("/sessions");
-    expect(api.sessions.find((s) => s.id === KILLED)).toMatchObject({ disabled: true, last_activity_ms: null });
-    const wired = api.sessions.some((s) => s.id === sessionOf(SENT[0].corpus));
-    if (wired) expect(api.totals.requests).toBeGreaterThanOrEqual(SENT.reduce((n, s) => n + s.calls, 0));
-    else {
-      console.warn("dashboard browser test: the compaction pipeline does not report to the session index yet; only the disabled session is listed");
-      expect(api.sessions.map((s) => s.id)).toEqual([KILLED]);
-    }
-    const chosen = wired ? sessionOf(SENT[0].corpus) : KILLED;
+    expect(api.sessions.find((s) => s.id === KILLED)).toMatchObject({ disabled: true, calls: 1 });
+    expect(api.sessions.some((s) => s.id === sessionOf(SENT[0].corpus))).toBe(true);
+    expect(api.totals.requests).toBeGreaterThanOrEqual(SENT.reduce((n, s) => n + s.calls, 1));
+    const chosen = sessionOf(SENT[0].corpus);
     const stats = (await admin<{ session: SessionStats }>(`/sessions/${encodeURIComponent(chosen)}`)).session;
-    if (wired) expect(stats.calls_log.length).toBe(SENT[0].calls);
+    expect(stats.calls_log.length).toBe(SENT[0].calls);
 
     // 3. The page, signed in through its login field.
     browser = await chromium.launch({ executablePath: CHROMIUM, ignoreDefaultArgs: true, args: [...CHROMIUM_ARGS, "--remote-debugging-pipe", "about:blank"] });
@@ -132,12 +135,15 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
     await page.waitForSelector('#status[data-state="loaded"]', { timeout: 20_000 });
 
     const text = (sel: string) => page.locator(sel).innerText();
+    // The page leads with the net saving; the gross figure stands beside it, labelled.
+    expect(await page.locator("#main > section").first().getAttribute("id")).toBe("headline");
+    expect(await page.locator("#headline h2").allTextContents()).toEqual(["Net saved", "Gross saved"]);
     expect(await text("#total-ledger-saved")).toBe(usd(api.totals.ledger_saved_usd));
     expect([await text("#total-usd-saved"), await text("#total-cache-hit"), await text("#total-fail-open"), await text("#total-requests"), await text("#total-tokens-saved"), await text("#total-sessions")])
       .toEqual([usd(api.totals.usd_saved), ratio(api.totals.cache_hit_ratio), int(api.totals.fail_open), int(api.totals.requests), int(api.totals.tokens_saved), int(api.totals.sessions)]);
     // The savings ledger's table: the admin API's /report rows (all time), as text.
     const report = await admin<{ rows: LedgerReport[] }>("/report");
-    if (wired) expect(report.rows.map((r) => r.mode)).toEqual(["compact"]);
+    expect(report.rows.map((r) => r.mode)).toEqual(["compact"]);
     expect(await reportRows(page)).toEqual(report.rows.map(reportCells));
     const rows = await page.locator("#sessions tbody tr[data-session]").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].slice(0, 13).map((td) => td.textContent)));
     expect(rows).toEqual(api.sessions.map((s) => [s.id, s.label, s.provider ?? "—", s.model ?? "—", int(s.turns), int(s.calls), int(s.tokens_saved), usd(s.usd_saved), ratio(s.cache_hit_ratio), int(s.fail_open), s.last_tier ?? "—", time(s.last_activity_ms), s.disabled ? "disabled" : "enabled"]));
@@ -161,7 +167,7 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
     if (MISSING) throw new Error(`CI=true but ${CHROMIUM} is missing`);
     const hostileId = 'cc:<img src=x onerror="window.__pwned=1">';
     const calls = Array.from({ length: 12 }, (_, i) => ({ seq: i + 1, at_ms: 0, tokens_original: 20_000 + i * 4_000, tokens_sent: i < 5 ? 20_000 + i * 4_000 : 12_000 + (i - 5) * 3_000, tier: "micro", outcome: "compacted" }));
-    const summary = { id: hostileId, provider: "anthropic", model: "claude-sonnet-4-5", turns: 12, calls: 12, requests: 12, compacted: 7, fail_open: 1, tokens_original: 0, tokens_sent: 0, tokens_saved: 50_000, usd_saved: 0.1234, cache_hit_ratio: 0.87, last_tier: "micro", last_outcome: "compacted", last_activity_ms: 1_790_000_000_000, disabled: false };
+    const summary = { id: hostileId, provider: "anthropic", model: "claude-sonnet-4-5", turns: 12, calls: 12, requests: 12, compacted: 7, fail_open: 1, tokens_original: 0, tokens_sent: 0, tokens_saved: 50_000, usd_saved: 0.5956, cache_hit_ratio: 0.87, last_tier: "micro", last_outcome: "compacted", last_activity_ms: 1_790_000_000_000, disabled: false };
     const LEDGER_ROW: LedgerReport = {
       mode: "compact", priced_calls: 12, requests: 12, without_usd: 1.5, with_usd: 1, saved_usd: 0.5, saved_share: 1 / 3, engine_cost_usd: 0, worst_case_loss_usd: 0.02,
       balance_usd: 0.48, ratio: 25, engine_wait_ms: null, engine_wait_share: 0, removals: 10, refetched_share: 0.1, mentioned_share: 0.4, deterministic_share: 0.9,
@@ -173,7 +179,7 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
       if (req.url === "/admin/dashboard") return send("text/html", DASHBOARD_HTML);
       if (req.url === "/admin/dashboard.js") return send("text/javascript", DASHBOARD_JS);
       if (req.url === "/admin/dashboard.css") return send("text/css", DASHBOARD_CSS);
-      if (req.url === "/admin/sessions") return send("application/json", JSON.stringify({ totals: { sessions: 1, requests: 12, compacted: 7, fail_open: 1, tokens_original: 0, tokens_sent: 0, tokens_saved: 50_000, usd_saved: 0.1234, cache_hit_ratio: 0.87, ledger_saved_usd: 0.5 }, sessions: [summary] }));
+      if (req.url === "/admin/sessions") return send("application/json", JSON.stringify({ totals: { sessions: 1, requests: 12, compacted: 7, fail_open: 1, tokens_original: 0, tokens_sent: 0, tokens_saved: 50_000, usd_saved: 0.5956, cache_hit_ratio: 0.87, ledger_saved_usd: 0.1473 }, sessions: [summary] }));
       if (req.url === "/admin/report") return send("application/json", JSON.stringify({ since_ms: 0, until_ms: 3_600_000, rows: [LEDGER_ROW] }));
       if (req.url === `/admin/sessions/${encodeURIComponent(hostileId)}`) return send("application/json", JSON.stringify({ session: { calls_log: calls } }));
       if (req.url === `/admin/sessions/${encodeURIComponent(hostileId)}/cache`) return send("application/json", JSON.stringify(CACHE_FIXTURE));
@@ -188,6 +194,16 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
       await page.click("#login-form button[type=submit]");
       await page.waitForSelector('#status[data-state="loaded"]', { timeout: 20_000 });
       expect(await page.locator("#sessions tbody td").first().textContent()).toBe(hostileId);
+      // Net first and largest, gross beside it (the figures of the session that showed "GROSS SAVED $0.5956" first: net $0.1473).
+      const figures = page.locator("#headline .figure > p:first-of-type");
+      expect(await figures.allTextContents()).toEqual(["$0.1473", "$0.5956"]);
+      const size = (i: number) => figures.nth(i).evaluate((e) => parseFloat((globalThis as unknown as { getComputedStyle(x: unknown): { fontSize: string } }).getComputedStyle(e).fontSize));
+      expect(await size(0)).toBeGreaterThan(await size(1));
+      const [net, gross] = [await figures.nth(0).boundingBox(), await figures.nth(1).boundingBox()];
+      expect(net!.x).toBeLessThan(gross!.x);
+      expect(await page.locator("#headline").getAttribute("data-net")).toBe("positive");
+      mkdirSync(OUT_DIR, { recursive: true });
+      await page.screenshot({ path: join(OUT_DIR, "dashboard-fixture.png"), fullPage: true });
       expect(await reportRows(page)).toEqual([["compact", "33.3%", "$0.5000", "$1.5000", "$0.0000", "$0.0200", "$0.4800", "25.0×", "—", "0.0%", "10.0%", "40.0%", "90.0%"]]);
       expect([await page.locator("#sessions img").count(), await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)]).toEqual([0, undefined]);
       const dots = (cls: string) => page.locator(`#chart circle.${cls}`).evaluateAll((cs) => cs.map((c) => Number(c.getAttribute("data-value"))));

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { trackChild } from "../support/child-registry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type EmulatorHandle } from "../../tools/emulator/server";
 import { parseSse } from "../../tools/emulator/shared/sse";
@@ -95,6 +96,7 @@ describe("emulator over HTTP", () => {
 
   it("`npm run emulator` entry point prints its URL and serves requests", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", "tools/emulator/main.ts", "--port", "0"], { cwd: new URL("../../", import.meta.url).pathname });
+    trackChild(child, false);
     try {
       const url = await new Promise<string>((resolve, reject) => {
         child.stdout.on("data", (d: Buffer) => {

@@ -1,12 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { CASES_PATH } from "../support/shared-dir";
 import { validateAnthropicRequest } from "../../tools/emulator/anthropic/validate-request";
 import { handleRequest } from "../../tools/emulator/handle-request";
 import { createState } from "../../tools/emulator/state";
 
-// Requests of the shared failure cases (../shared/cases). B01/B02/B14 record no `tools`, which the
+// Requests of the shared failure cases (test/fixtures/cases). B01/B02/B14 record no `tools`, which the
 // real API requires with tool blocks, so the tests add a definition where the case is about another rule.
-const caseRequest = (id: string) => JSON.parse(readFileSync(new URL(`../../../shared/cases/${id}.json`, import.meta.url).pathname, "utf8")).request;
+const caseRequest = (id: string) => JSON.parse(readFileSync(`${CASES_PATH}/${id}.json`, "utf8")).request;
 const withTools = (req: any) => ({ ...req, tools: [{ name: "shell", input_schema: { type: "object" } }] });
 const none = { issuedThinking: new Map<string, string>() };
 const message = (body: unknown, ctx = none) => validateAnthropicRequest(body, ctx)?.message ?? null;

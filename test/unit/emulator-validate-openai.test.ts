@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { CASES_PATH } from "../support/shared-dir";
 import { handleRequest } from "../../tools/emulator/handle-request";
 import { validateChatRequest } from "../../tools/emulator/openai-chat/validate-request";
 import { validateResponsesRequest } from "../../tools/emulator/openai-responses/validate-request";
 import { createState } from "../../tools/emulator/state";
 
-const caseRequest = (id: string) => JSON.parse(readFileSync(new URL(`../../../shared/cases/${id}.json`, import.meta.url).pathname, "utf8")).request;
+const caseRequest = (id: string) => JSON.parse(readFileSync(`${CASES_PATH}/${id}.json`, "utf8")).request;
 const noLinks = { requiredReasoning: new Map<string, string>(), reasoningFollower: new Map<string, string>() };
 
 describe("Chat Completions validation", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CORPUS_PATH } from "../support/shared-dir";
 import { JsonScanError, getMember, scanJson, stringValue } from "../../src/providers/shared/json-scan";
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -53,8 +54,7 @@ describe("scanJson", () => {
   });
   it("matches JSON.parse structure on every corpus file", async () => {
     const { readdirSync, readFileSync } = await import("node:fs");
-    const { fileURLToPath } = await import("node:url");
-    const dir = fileURLToPath(import.meta.url).replace(/test\/unit\/[^/]+$/, "../shared/corpus/");
+    const dir = `${CORPUS_PATH}/`;
     for (const f of readdirSync(dir).filter((x) => x.endsWith(".json"))) {
       const bytes = new Uint8Array(readFileSync(`${dir}${f}`));
       const root = scanJson(bytes);

@@ -1,6 +1,6 @@
 /**
  * Corpus helpers for the OpenAI adapter tests: model-call request bodies of each session
- * (/work/shared/corpus/MANIFEST.md: Chat = [system] + messages[:i] before each assistant
+ * (corpus/seed/MANIFEST.md: Chat = [system] + messages[:i] before each assistant
  * message; Responses = input = messages[:k] for each k in call_starts), the manifest's tool-call
  * counts, a seeded PRNG and random plans.
  */
@@ -18,7 +18,7 @@ export function loadSession(id: string): Session {
   return JSON.parse(readFileSync(`${CORPUS}/${id}.json`, "utf8")) as Session;
 }
 
-/** Manifest counts, call prefixes and request bodies come from the shared corpus support. */
+/** Manifest counts, call prefixes and request bodies come from the corpus support (test/support/corpus.ts). */
 export { manifestToolCalls, callPrefixes as callPrefixEnds, openaiRequest as requestBody } from "../support/corpus";
 
 /** Native tool calls in messages[:end], counted from the parsed JSON (independent of the adapters). */

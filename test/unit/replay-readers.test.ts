@@ -16,7 +16,7 @@ const corpus = (id: string) => readCorpus(readFileSync(`${CORPUS}/${id}.json`, "
 const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url).href), "utf8");
 
 describe("corpus reader", () => {
-  // Model-call counts from /work/shared/corpus/MANIFEST.md.
+  // Model-call counts from corpus/seed/MANIFEST.md.
   const MANIFEST_CALLS: Record<string, number> = {
     "codex-rtchess-01": 351,
     "cc-brain-explore-cleanup": 97,

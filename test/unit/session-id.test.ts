@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { conversationFingerprint, fingerprint, headerSessionId, sessionIdOf } from "../../src/gateway/session-id";
 import { scanJson } from "../../src/providers/shared/json-scan";
+import { stripVolatileLines } from "../../src/gateway/conversation-start";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const ids = (provider: "anthropic" | "openai-chat" | "openai-responses", h: Record<string, string>, body: string) => {
@@ -38,6 +39,20 @@ describe("sessionIdOf", () => {
     expect(ids("anthropic", { "x-api-key": "sk-ant-key-one" }, body)).toEqual(k1); // stable
     expect(k1.id).toMatch(/^fp:[0-9a-f]{16}$/);
     expect(ids("openai-chat", { "api-key": "azure-1" }, '{"model":"m","messages":[]}').id).not.toBe(ids("openai-chat", { "api-key": "azure-2" }, '{"model":"m","messages":[]}').id);
+  });
+  it("fingerprint reads text, not bytes: cache markers, a string vs one text part, and volatile lines do not count; image bytes do", () => {
+    const img = (data: string, marked: boolean) => ({ type: "image", source: { type: "base64", media_type: "image/png", data }, ...(marked ? { cache_control: { type: "ephemeral" } } : {}) });
+    const open = (parts: unknown[], system: unknown = "s") => ids("anthropic", {}, JSON.stringify({ model: "m", system, messages: [{ role: "user", content: parts }] })).id;
+    expect(open([{ type: "text", text: "hi", cache_control: { type: "ephemeral" } }])).toBe(ids("anthropic", {}, body).id);
+    expect(open([img("iVBORw0KGgo", true), { type: "text", text: "what is this?" }])).toBe(open([img("iVBORw0KGgo", false), { type: "text", text: "what is this?" }]));
+    expect(open([img("iVBORw0KGgo", false), { type: "text", text: "what is this?" }])).not.toBe(open([img("R0lGODlh", false), { type: "text", text: "what is this?" }]));
+    expect(open([{ type: "text", text: "hi" }], "x-anthropic-billing-header: cc_version=1; cch=00001;\ns")).toBe(open([{ type: "text", text: "hi" }], "s"));
+  });
+  it("stripVolatileLines removes Claude Code's billing line wherever it stands, and nothing else", () => {
+    expect(stripVolatileLines("x-anthropic-billing-header: cc_version=2.1.332.e4f; cc_entrypoint=cli; cch=a1b2c;")).toBe("");
+    expect(stripVolatileLines("x-anthropic-billing-header: cc_version=2.1.332.e4f; cch=a1b2c;\nYou are Claude Code.")).toBe("You are Claude Code.");
+    expect(stripVolatileLines("You are Claude Code.\n  x-anthropic-billing-header: cch=1;\nrest")).toBe("You are Claude Code.\nrest");
+    expect(stripVolatileLines("mentions x-anthropic-billing-header: inside a line")).toBe("mentions x-anthropic-billing-header: inside a line");
   });
   it("hashes over-long client ids", () => {
     expect(ids("anthropic", { "x-sluice-session": "x".repeat(300) }, body).id).toMatch(/^h:[0-9a-f]{16}$/);

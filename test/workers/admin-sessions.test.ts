@@ -18,6 +18,8 @@ import { parseExposition, valueOf } from "../support/parse-exposition";
 import { ARCHIVED_TEXT, AUTH, CALLS, FAIL_OPEN, MARKERS, USAGE, adminAppFor, envWith, seedFacts, seedSession, sessionStub } from "./admin-seed";
 
 const get = (app: ReturnType<typeof adminAppFor>, path: string, extra: Record<string, unknown> = {}) => app.request(path, { headers: AUTH }, envWith(extra));
+/** The 404 message of a session id the gateway never saw (src/http/routes/admin.ts). */
+const UNKNOWN_MESSAGE = "no state is held for this session id: the gateway has not seen it (ids are listed by GET /admin/sessions)";
 const SAVED = CALLS[0].tokens_original - CALLS[0].tokens_sent;
 /** USD the session DO prices the first call's saving at: no usage reported yet → the cache-read price, $0.30/Mtok (claude-sonnet-4 row). */
 const USD = (SAVED / 1e6) * 0.3;
@@ -55,7 +57,7 @@ describe("admin sessions", () => {
     expect([session.cache_hit_ratio, session.calibration_ratio]).toEqual([30_000 / 31_500, 31_500 / 31_500]);
     expect(index.id).toBe("adm-stats-1");
     const missing = await get(adminAppFor("idx-stats"), "/admin/sessions/never-seen-session");
-    expect([missing.status, await missing.json()]).toEqual([404, { error: { type: "session_not_found", message: "no state is held for this session id" } }]);
+    expect([missing.status, await missing.json()]).toEqual([404, { error: { type: "session_not_found", message: UNKNOWN_MESSAGE } }]);
   });
 
   it("memory: 404 before a tier map, then the map and a key search over the reference index", async () => {
@@ -110,13 +112,19 @@ describe("admin sessions", () => {
     expect((await step()).disabled).toBe(false);
   });
 
-  it("a session disabled before any traffic is listed (no activity yet) and has stats", async () => {
+  it("a session the gateway never saw: every per-session route answers 404, and disable/enable create nothing (a mistyped id makes no phantom session)", async () => {
     const app = adminAppFor("idx-pre");
-    await app.request("/admin/sessions/cc%3Afresh%2Fone/disable", { method: "POST", headers: AUTH }, envWith());
+    const answers = [];
+    for (const [method, path] of [["GET", ""], ["GET", "/cache"], ["POST", "/disable"], ["POST", "/enable"]] as const) {
+      const res = await app.request(`/admin/sessions/cc%3Afresh%2Fone${path}`, { method, headers: AUTH }, envWith());
+      answers.push([method, path, res.status, await res.json()]);
+    }
+    const body = { error: { type: "session_not_found", message: UNKNOWN_MESSAGE } };
+    expect(answers).toEqual([["GET", "", 404, body], ["GET", "/cache", 404, body], ["POST", "/disable", 404, body], ["POST", "/enable", 404, body]]);
     const listed = (await (await get(app, "/admin/sessions")).json()) as { sessions: SessionSummary[] };
-    expect(listed.sessions.map((s) => [s.id, s.disabled, s.last_activity_ms, s.calls])).toEqual([["cc:fresh/one", true, null, 0]]);
-    const stats = (await (await get(app, "/admin/sessions/cc%3Afresh%2Fone")).json()) as { session: SessionStats };
-    expect([stats.session.disabled, stats.session.calls]).toEqual([true, 0]);
+    expect(listed.sessions).toEqual([]);
+    const stats = await runInDurableObject(sessionStub("cc:fresh/one"), (o: SessionObject) => o.stats());
+    expect([stats.session_id, stats.disabled, stats.counters]).toEqual([null, false, {}]);
   });
 
   it("no admin answer or metric contains text from the seeded requests (archive aside, by design)", async () => {

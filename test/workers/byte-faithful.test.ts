@@ -14,10 +14,10 @@ import { createApp } from "../../src/http/app";
 import type { CompactionHook } from "../../src/gateway/handle-request";
 import { TEST_API_KEY, bytesOf, gateway, newTestId, received, sha256Hex, utf8 } from "./helpers";
 
-/** ../shared/cases/B12.json `raw_body` (\u003c, \u0026, \u00e9 escapes, 1.0, 0.10, 1e3, key order). */
+/** test/fixtures/cases/B12.json `raw_body` (\u003c, \u0026, \u00e9 escapes, 1.0, 0.10, 1e3, key order). */
 const B12_RAW =
   '{"model":"gpt-4o-mini","temperature":1.0,"messages":[{"role":"system","content":"Wrap names in \\u003cb\\u003e tags \\u0026 keep caf\\u00e9 spelled with the accent."},{"role":"user","content":"Hi"}],"tools":[{"type":"function","function":{"name":"price","parameters":{"type":"object","required":["amount"],"properties":{"amount":{"type":"number","multipleOf":0.10,"maximum":1e3}}}}}]}';
-/** ../shared/cases/B12.json `raw_body_sha256`. */
+/** test/fixtures/cases/B12.json `raw_body_sha256`. */
 const B12_SHA256 = "3ee8ad3c3942ea775a81b815710b29b6812d3439476f6fd24a930046a06008c9";
 
 /** Issue 2's body: 1.0, 1e3, a \u00e9 escape, 2^60 and odd key order. */

@@ -1,5 +1,5 @@
 /**
- * Case B16 (../shared/cases/B16.json, compaction.unstable_prefix_breaks_prompt_cache) through
+ * Case B16 (test/fixtures/cases/B16.json, compaction.unstable_prefix_breaks_prompt_cache) through
  * the live pipeline. The case's two requests N and N+1 (N+1 extends N by a closing answer and a
  * new user message) are sent with their "(imagine N KB of … log)" results made real (900, 600
  * and 200 log lines, so the request is over 5 % of the window and a tier can act). Request N

@@ -26,10 +26,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { onExit } from "signal-exit";
 import { agentHeaders } from "../replay/agent-headers";
 import { readSessionText } from "../replay/read-session-text";
+import { SEED_CORPUS_DIR } from "../shared/seed-corpus";
 import { ENDPOINT_PATH } from "../replay/send-http";
 import type { Provider, RecordedSession } from "../replay/types";
 import { INDEX_WINDOW_MS } from "../../src/gateway/index-buffer";
@@ -38,7 +38,7 @@ import { INDEX_SHARDS } from "../../src/admin/index-shards";
 import { startEmulatorProcess } from "./start-emulator-process";
 import { startWrangler } from "./start-wrangler";
 
-const CORPUS_DIR = fileURLToPath(new URL("../../../shared/corpus/", import.meta.url).href);
+const CORPUS_DIR = SEED_CORPUS_DIR;
 const GATEWAY_PREFIX: Record<Provider, string> = { anthropic: "/anthropic", "openai-chat": "/openai", "openai-responses": "/openai" };
 
 /** How long after the last answer the instance may still send its after-the-answer reports (the index window, then a margin), ms. */

@@ -9,14 +9,14 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { ScanCache } from "../../src/gateway/scan-cache";
 import { adapterFor } from "../../src/providers/registry";
 import { readSessionText } from "../replay/read-session-text";
+import { SEED_CORPUS_DIR } from "../shared/seed-corpus";
 
-const CORPUS_DIR = fileURLToPath(new URL("../../../shared/corpus/", import.meta.url).href);
+const CORPUS_DIR = SEED_CORPUS_DIR;
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;

@@ -3,7 +3,7 @@
  * Anthropic version header, and the credential — `x-api-key` (Anthropic) or a bearer token
  * (OpenAI). The replay's credential is a per strategy-session key so the emulator keeps one
  * prompt cache per (run, strategy, session) and strategies never share cache entries.
- * `x-sluice-session` names the session for the gateway (DESIGN.md §6: explicit header first).
+ * `x-sluice-session` names the session for the gateway (DESIGN §6: explicit header first).
  */
 import { ANTHROPIC_VERSION } from "./defaults";
 import type { Provider } from "./types";

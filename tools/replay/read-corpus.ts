@@ -1,5 +1,5 @@
 /**
- * Reader of our corpus format (/work/shared/corpus/*.json, MANIFEST.md) → RecordedSession
+ * Reader of our corpus format (corpus/seed/*.json, MANIFEST.md) → RecordedSession
  * (pure: text in, session out). Each assistant message (Anthropic, Chat) or each `call_starts`
  * index (Responses) is one call; its request is the history before it; its timestamp is the
  * last input item's (falling back to the reply's). Tool definitions are synthesised from the

@@ -5,7 +5,7 @@
  *
  * Tool names are the ones agents actually send (Claude Code: Read/Edit/MultiEdit/Write/Bash/
  * Glob/Grep/LS/WebFetch; Codex: shell_command/apply_patch; SWE-agent-style read_file/
- * write_file; Serena memories; MCP read/list/get tools), checked against the shared corpus.
+ * write_file; Serena memories; MCP read/list/get tools), checked against the seed corpus (corpus/seed).
  */
 import type { ToolPair } from "../view/types";
 

@@ -9,7 +9,7 @@
  * and `placeholders` the request that arrives is a resumption after ≥ complete_after_seconds
  * of idle, so the provider cache has expired as for time_based:
  * the time_based proposal runs under the usual cost gate (a step then costs no extra cache
- * write). Calibration: on the shared corpus, cc-cctrace-opus4 resumes three times after hours
+ * write). Calibration: on the seed corpus, cc-cctrace-opus4 resumes three times after hours
  * away; without this, each resumption paid a full cold write and the next micro step a second.
  */
 import { buildTierMap } from "../memory/build-tier-map";

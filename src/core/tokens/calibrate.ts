@@ -4,7 +4,7 @@
  * The estimator (./estimate.ts) runs 5–50 % off the provider on real sessions, and the error
  * depends on what a session carries (thinking signatures and encrypted reasoning count in the
  * estimate but not in the bill; code runs low, JSON high). One ratio per session is not enough
- * (measured on ../shared/corpus: calibrating by the previous answer's ratio misses ±5 % on the
+ * (measured on corpus/seed: calibrating by the previous answer's ratio misses ±5 % on the
  * first calls after every step). So the calibration anchors on the last answer's exact count:
  * consecutive requests of an agent session share their prefix, and only the difference needs
  * estimating.

@@ -4,7 +4,7 @@
  * characters by script width — and charges each class a calibrated token cost. It reads raw JSON
  * slices too: an escape (`\n`, `\"`, `\uXXXX`) counts as the one character it stands for.
  *
- * Calibration: weights fitted against `gpt-tokenizer` (o200k_base) on the shared corpus's
+ * Calibration: weights fitted against `gpt-tokenizer` (o200k_base) on the seed corpus's
  * Anthropic sessions plus a fixed multilingual sample set (bench/estimator.bench.ts prints the
  * current figures). Error vs o200k_base as aggregate (Σest−Σreal)/Σreal and median per-sample
  * |error| (samples ≥ 20 tokens), last run (bytes/4 rule in brackets):

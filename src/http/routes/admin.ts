@@ -13,7 +13,7 @@
  *                                          project key (../../observers/memory-object.ts); 404 when none
  *   GET  /sessions/:id/cache               {session_id, ...CacheReport}: what broke the provider cache
  *                                          (../../observers/cache-diagnostics.ts); 404 unknown
- *   POST /sessions/:id/disable | /enable   per-session kill switch → {session_id, disabled}
+ *   POST /sessions/:id/disable | /enable   per-session kill switch → {session_id, disabled}; 404 unknown
  *   GET  /compaction                       the global kill switch → {disabled}
  *   POST /compaction/disable | /enable     global kill switch (../../gateway/global-switch.ts)
  *                                          → {disabled, audit_seq | null, audit_error | null}
@@ -162,20 +162,29 @@ export function createAdminApp(deps: AdminDeps = defaultAdminDeps) {
     return c.json({ totals, sessions });
   });
 
+  /**
+   * The session's stats and index row, or null when the gateway has never seen the id: its DO
+   * holds no state (no request, no counter, no flag) and the index lists no row for it. Every
+   * route about one session answers such an id 404, so a mistyped id creates nothing.
+   */
+  const seenSession = async (env: Env, id: string): Promise<{ stats: SessionStats; summary: SessionSummary | null } | null> => {
+    const [stats, summary] = await Promise.all([deps.session(env, id).stats(), deps.index(env).get(id)]);
+    const empty = stats.session_id === null && Object.keys(stats.counters).length === 0 && !stats.disabled;
+    return empty && summary === null ? null : { stats, summary };
+  };
+  const unknownSession = () => notFound("session_not_found", "no state is held for this session id: the gateway has not seen it (ids are listed by GET /admin/sessions)");
+
   app.get("/sessions/:id", async (c) => {
     const id = sessionId(c.req.param("id"));
-    const [stats, summary] = await Promise.all([deps.session(c.env, id).stats(), deps.index(c.env).get(id)]);
-    const empty = stats.session_id === null && Object.keys(stats.counters).length === 0 && !stats.disabled;
-    if (empty && summary === null) return notFound("session_not_found", "no state is held for this session id");
-    return c.json({ session: stats, index: summary });
+    const seen = await seenSession(c.env, id);
+    if (seen === null) return unknownSession();
+    return c.json({ session: seen.stats, index: seen.summary });
   });
 
   app.get("/sessions/:id/cache", async (c) => {
     const id = sessionId(c.req.param("id"));
-    const stub = deps.session(c.env, id);
-    const [stats, report] = await Promise.all([stub.stats(), stub.cacheBreaks()]);
-    if (stats.session_id === null && Object.keys(stats.counters).length === 0) return notFound("session_not_found", "no state is held for this session id");
-    return c.json({ session_id: id, ...report });
+    if ((await seenSession(c.env, id)) === null) return unknownSession();
+    return c.json({ session_id: id, ...(await deps.session(c.env, id).cacheBreaks()) });
   });
 
   /** The `?q=&kind=` search of the memory routes (400 naming the field); applied to one tier map. */
@@ -221,6 +230,7 @@ export function createAdminApp(deps: AdminDeps = defaultAdminDeps) {
   for (const [action, disabled] of [["disable", true], ["enable", false]] as const) {
     app.post(`/sessions/:id/${action}`, async (c) => {
       const id = sessionId(c.req.param("id"));
+      if ((await seenSession(c.env, id)) === null) return unknownSession();
       await deps.session(c.env, id).setDisabled(disabled);
       await deps.index(c.env).setDisabled(id, disabled);
       return c.json({ session_id: id, disabled });

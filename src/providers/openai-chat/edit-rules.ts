@@ -1,7 +1,7 @@
 /**
  * OpenAI Chat: compiles an EditPlan into byte deletions that keep the API's rules (pure).
  *
- * Rules kept (sources: OpenAI error texts quoted in /work/shared/cases/B06.json and the
+ * Rules kept (sources: OpenAI error texts quoted in test/fixtures/cases/B06.json and the
  * threads cited in wire.ts):
  * 1. drop_pair removes the `tool_calls` element and the tool message. A `tool_calls` array is
  *    never left empty ("Invalid 'messages[1].tool_calls': empty array", openai/openai-node#1341):

@@ -30,8 +30,10 @@ beforeAll(async () => {
     const json = (status: number, body: string) => { res.writeHead(status, { "content-type": "application/json" }); res.end(body); };
     switch (req.url) {
       case "/ok": return json(200, GOOD);
-      case "/slow": return void setTimeout(() => json(200, GOOD), 3_000);
-      case "/slow-body": res.writeHead(200, { "content-type": "application/json" }); res.write(GOOD.slice(0, 10)); return void setTimeout(() => res.end(GOOD.slice(10)), 3_000);
+      // Never answer (headers, or the body's end): only the client's deadline or abort can end
+      // these calls, however slow the machine is. afterAll's closeAllConnections ends them.
+      case "/slow": return;
+      case "/slow-body": res.writeHead(200, { "content-type": "application/json" }); res.write(GOOD.slice(0, 10)); return;
       case "/500": return json(500, '{"error":"boom"}');
       case "/401": return json(401, '{"error":"no"}');
       case "/redirect": res.writeHead(302, { location: "http://8.8.8.8/decide" }); return res.end();
@@ -47,11 +49,21 @@ beforeAll(async () => {
 });
 afterAll(async () => { server.closeAllConnections(); await new Promise((r) => server.close(r)); });
 
+/**
+ * The deadline of every call that is not about the deadline: an answer that the server sends at
+ * once must never be classified as a timeout, even when the machine is busy (two cores shared
+ * with other test runs made a 300 ms deadline classify a prompt 500 as a timeout). The deadline
+ * tests use SHORT_DEADLINE_MS against a server that never answers, so their outcome does not
+ * depend on the machine's speed either.
+ */
+const GENEROUS_DEADLINE_MS = 60_000;
+const SHORT_DEADLINE_MS = 300;
+
 function engine(path: string, over: Partial<HttpEngineConfig> = {}, env: Record<string, string> = {}) {
   const logs: string[] = [];
   const firstUse: string[] = [];
   const e = createHttpEngine(
-    { kind: "local", endpoint: `${base}${path}`, model: "m", api_key_env: null, timeout_ms: 300, decision_threshold: 0.6, head_chars: 500, ...over },
+    { kind: "local", endpoint: `${base}${path}`, model: "m", api_key_env: null, timeout_ms: GENEROUS_DEADLINE_MS, decision_threshold: 0.6, head_chars: 500, ...over },
     { env, log: (l) => logs.push(l), onFirstUse: (h) => firstUse.push(h), announced: new Set() });
   return { e, logs, firstUse };
 }
@@ -99,8 +111,8 @@ describe("http engine", () => {
   });
 
   it("each failure is a typed outcome with its reason", async () => {
-    expect(await failure("/slow")).toEqual({ reason: "timeout", detail: "no answer within 300 ms", status: undefined });
-    expect(await failure("/slow-body")).toEqual({ reason: "timeout", detail: "no answer within 300 ms", status: undefined });
+    expect(await failure("/slow", { timeout_ms: SHORT_DEADLINE_MS })).toEqual({ reason: "timeout", detail: "no answer within 300 ms", status: undefined });
+    expect(await failure("/slow-body", { timeout_ms: SHORT_DEADLINE_MS })).toEqual({ reason: "timeout", detail: "no answer within 300 ms", status: undefined });
     expect(await failure("/500")).toEqual({ reason: "http_5xx", detail: "status 500", status: 500 });
     expect(await failure("/401")).toEqual({ reason: "http_4xx", detail: "status 401", status: 401 });
     expect(await failure("/redirect")).toEqual({ reason: "unexpected_status", detail: "status 302", status: 302 });
@@ -115,7 +127,7 @@ describe("http engine", () => {
     await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
     const port = (probe.address() as AddressInfo).port;
     await new Promise((r) => probe.close(r));
-    const e = createHttpEngine({ kind: "local", endpoint: `http://127.0.0.1:${port}/decide`, model: null, api_key_env: null, timeout_ms: 2_000, decision_threshold: 0.6, head_chars: 500 },
+    const e = createHttpEngine({ kind: "local", endpoint: `http://127.0.0.1:${port}/decide`, model: null, api_key_env: null, timeout_ms: GENEROUS_DEADLINE_MS, decision_threshold: 0.6, head_chars: 500 },
       { env: {}, log: () => {}, announced: new Set() });
     const out = await e.decide(REQUEST);
     expect(out.ok ? out : [out.reason, out.detail]).toEqual(["network", "TypeError (ECONNREFUSED)"]);
@@ -123,14 +135,14 @@ describe("http engine", () => {
 
   it("the caller's abort signal ends the call as cancelled", async () => {
     const ctrl = new AbortController();
-    const pending = engine("/slow", { timeout_ms: 5_000 }).e.decide(REQUEST, ctrl.signal);
+    const pending = engine("/slow").e.decide(REQUEST, ctrl.signal);
     setTimeout(() => ctrl.abort(), 50);
     const out = await pending;
     expect(out.ok ? out : [out.reason, out.detail]).toEqual(["cancelled", "caller aborted"]);
   });
 
   it("a throwing fetch implementation is a network failure, not an exception", async () => {
-    const e = createHttpEngine({ kind: "local", endpoint: `${base}/ok`, model: null, api_key_env: null, timeout_ms: 300, decision_threshold: 0.6, head_chars: 500 },
+    const e = createHttpEngine({ kind: "local", endpoint: `${base}/ok`, model: null, api_key_env: null, timeout_ms: GENEROUS_DEADLINE_MS, decision_threshold: 0.6, head_chars: 500 },
       { env: {}, log: () => {}, announced: new Set(), fetch: () => { throw new RangeError("x"); } });
     const out = await e.decide(REQUEST);
     expect(out.ok ? out : [out.reason, out.detail]).toEqual(["network", "RangeError"]);

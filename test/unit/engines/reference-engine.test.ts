@@ -34,7 +34,7 @@ const engines: Record<string, SpawnedEngine> = {};
 beforeAll(async () => {
   const started = await Promise.all([undefined, "slow:30000", "status:500", "garbage", "reset"].map((f) => spawnEngine(f)));
   ["good", "slow", "500", "garbage", "reset"].forEach((k, i) => { engines[k] = started[i]!; });
-}, 60_000);
+}, 120_000);
 afterAll(async () => { await Promise.all(Object.values(engines).map((e) => e.stop())); });
 
 /** Deadline for answers that should arrive (generous: a loaded CI box) and for the slow fault. */

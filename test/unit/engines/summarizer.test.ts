@@ -59,7 +59,8 @@ beforeAll(async () => {
     if (problem) { problems.push(problem); return send(400, { error: { message: problem } }); }
     const content = req.url!.endsWith("?empty") ? "  \n" : req.url!.endsWith("?null") ? null : COMPLETION;
     const answer = { id: "chatcmpl-1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }], usage: { prompt_tokens: 1234, completion_tokens: 56, total_tokens: 1290 } };
-    if (req.url!.endsWith("?slow")) return void setTimeout(() => send(200, answer), 2_000);
+    // Never answers: only the summarizer's deadline can end the call, however busy the machine.
+    if (req.url!.endsWith("?slow")) return;
     send(200, answer);
   }));
 });
@@ -120,11 +121,9 @@ describe("summariser, OpenAI-compatible chat backend", () => {
     expect(out).toMatchObject({ ok: true, summary: COMPLETION, input_tokens: 1234, output_tokens: 56, cost_usd: 0, cost_source: "unpriced" });
   });
 
-  it("past the deadline there is no summary, at once", async () => {
-    const started = performance.now();
+  it("past the deadline there is no summary, at once (the server never answers: returning at all is the deadline's doing)", async () => {
     const out = await createSummarizer(chat({ endpoint: `${chatBase}/v1/chat/completions?slow`, timeout_ms: 100 }), false, deps).summarize(TURNS);
     expect(out).toMatchObject({ ok: false, reason: "timeout" });
-    expect(performance.now() - started).toBeLessThan(1_500);
   });
 
   it("an empty or null completion is no summary", async () => {

@@ -14,7 +14,7 @@
 import type { GatewayStrategy, SendFn, SluiceStrategy, SluiceTransform } from "../types";
 
 /** Where the rule comes from (both forms). */
-const SOURCE = "Sluice default config (DESIGN.md §3–§5, src/config/defaults.ts): the gateway's pipeline and session step";
+const SOURCE = "Sluice default config (docs/design.md §3–§5, src/config/defaults.ts): the gateway's pipeline and session step";
 
 /** Wraps an in-process transform as the `sluice` strategy (or, with a variant name, as that variant: ./sluice-slot.ts VARIANT_OF). */
 export function createSluiceStrategy(transform: SluiceTransform, variant?: VariantStrategy): SluiceStrategy {
