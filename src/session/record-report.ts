@@ -138,6 +138,9 @@ function recordUsage(tx: StateTx, u: Usage, est: { est_original: number; est_sen
   tx.add("usage_cache_creation_input_tokens", u.cache_creation_input_tokens);
   tx.add("usage_output_tokens", u.output_tokens);
   tx.add("usage_reports", 1);
+  // The estimator's raw pair over every report (stats' calibration_ratio), beside the calibration record's folded answers.
+  tx.add("calibration_estimated", est.est_sent);
+  tx.add("calibration_reported", reported);
   const price = sessionPrice(tx);
   tx.add(
     "usage_cost_usd",

@@ -60,6 +60,8 @@ function beginCall(tx: StateTx, facts: StepFacts, input: StepInput, config_hash:
     native_compaction: compaction,
   });
   if (compaction === "dropped" && before.native_compaction !== "dropped") tx.add("native_compaction_dropped", 1);
+  // Operators' view of the step calls (the metrics' request counts read it).
+  tx.add("requests", 1);
   return before;
 }
 
