@@ -25,8 +25,11 @@ export class SessionObject extends DurableObject<Env> {
     await this.schedule();
     return out;
   }
-  report(r: unknown): Promise<ReportAnswer> {
-    return this.session.report(r);
+  async report(r: unknown): Promise<ReportAnswer> {
+    const answer = await this.session.report(r);
+    // An answer moves the last activity: the idle deadline counts from it.
+    await this.schedule();
+    return answer;
   }
   countFailOpen(reason: FailOpenReason): Promise<void> {
     return this.session.countFailOpen(reason);

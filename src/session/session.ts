@@ -161,7 +161,8 @@ export class Session {
       const record = tx.get(RECORD);
       const timings = this.timings(tx);
       const due = nextAlarm(record, timings);
-      if (due === null) return false;
+      // Not due yet (an answer moved the last activity after the alarm was set): nothing to run.
+      if (due === null || now_ms < due.at_ms) return false;
       const ran = runAlarm(record, now_ms, timings);
       if (!ran.delete) {
         tx.set(RECORD, ran.record);
