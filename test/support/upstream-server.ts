@@ -22,6 +22,8 @@
  *                   content-length (of the gzip bytes), as a provider's compressed answer comes
  * - `input-tokens:N` 200 Anthropic JSON answer whose usage reports N uncached input tokens (no
  *                   cache reads or writes), 7 output tokens
+ * - `usage-tokens:I:R:W:O` 200 Anthropic JSON answer whose usage reports I uncached input, R
+ *                   cache-read, W cache-write and O output tokens (a test chooses each call's usage)
  * - `sse-reset`     200 SSE headers, the first two SSE_GATED_EVENTS, then destroys the socket
  * - `sse-split`     SSE_SPLIT_BYTES in network chunks cut mid-JSON and between 0xC3|0xA9 ('é')
  * - `sse-bytewise`  SSE_SPLIT_BYTES one byte per write
@@ -116,6 +118,12 @@ export async function startUpstream(): Promise<{ url: string; close: () => Promi
       const n = Number(scenario.slice("input-tokens:".length));
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ id: "msg_c1", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text: "ok" }], stop_reason: "end_turn", usage: { input_tokens: n, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 7 } }));
+      return;
+    }
+    if (scenario.startsWith("usage-tokens:")) {
+      const [input, read, write, output] = scenario.slice("usage-tokens:".length).split(":").map(Number);
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ id: "msg_u1", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text: "ok" }], stop_reason: "end_turn", usage: { input_tokens: input, cache_creation_input_tokens: write, cache_read_input_tokens: read, output_tokens: output } }));
       return;
     }
     if (scenario.startsWith("usage:")) {

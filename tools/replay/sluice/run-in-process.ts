@@ -34,6 +34,12 @@ import { createMemorySql } from "./create-memory-sql";
 /** Options: the env vars the gateway would read (default: `SLUICE_COMPACTION=1`, every other setting at its default). */
 export interface InProcessOptions {
   env?: { COMPACTION_CONFIG?: string; SLUICE_COMPACTION?: string; SLUICE_MEASURE?: string };
+  /**
+   * Opens the storage of one session's host (default: a fresh in-memory SQLite,
+   * ./create-memory-sql.ts). A test in workerd passes a Durable Object's own `SqlStorage`, so the
+   * replay host runs over the storage the deployed session uses.
+   */
+  openSql?: () => { sql: SqlStorage; close: () => void };
 }
 
 /** One session's host: the session over its own in-memory database. */
@@ -67,7 +73,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
   /** Recorded session id → the session key its last call was stepped under. */
   const hostOf = new Map<string, string>();
   const open = (): Host => {
-    const m = createMemorySql();
+    const m = (opts.openSql ?? createMemorySql)();
     return { session: new Session({ sql: m.sql, env, trace: QUIET_TRACE }), close: m.close };
   };
   /** Runs the alarms due by `now` (what the Durable Object's alarm would have done). */
