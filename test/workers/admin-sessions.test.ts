@@ -5,6 +5,8 @@
  * carries text from the seeded requests.
  */
 import { hashText } from "../../src/core/hash";
+import { StateTx } from "../../src/session/state";
+import { MEMORY } from "../../src/session/session-record";
 import { configHash, type StepOutput } from "../../src/session/contract";
 import { encodeStepFacts } from "../../src/core/facts/wire-facts";
 import { runInDurableObject } from "cloudflare:test";
@@ -67,7 +69,9 @@ describe("admin sessions", () => {
     expect(before.status).toBe(404);
     const map = buildTierMap(seedFacts(), 1);
     await runInDurableObject(sessionStub("adm-mem-1"), (_i: SessionObject, state) => {
-      state.storage.sql.exec("INSERT INTO meta (key, value) VALUES ('memory', ?)", JSON.stringify(map));
+      const tx = new StateTx(state.storage.sql);
+      tx.set(MEMORY, map);
+      tx.commit();
     });
     const all = (await (await get(app, "/admin/sessions/adm-mem-1/memory")).json()) as { tier_map: unknown; search: unknown };
     expect(all).toEqual({ session_id: "adm-mem-1", tier_map: map, search: null });
@@ -131,7 +135,9 @@ describe("admin sessions", () => {
     const app = adminAppFor("idx-grep");
     await seedSession("adm-grep-1", "idx-grep");
     await runInDurableObject(sessionStub("adm-grep-1"), (_i: SessionObject, state) => {
-      state.storage.sql.exec("INSERT INTO meta (key, value) VALUES ('memory', ?)", JSON.stringify(buildTierMap(seedFacts(), 1)));
+      const tx = new StateTx(state.storage.sql);
+      tx.set(MEMORY, buildTierMap(seedFacts(), 1));
+      tx.commit();
     });
     const paths = ["/admin/sessions", "/admin/sessions/adm-grep-1", "/admin/sessions/adm-grep-1/memory", "/admin/sessions/adm-grep-1/memory?q=e",
       "/admin/metrics", "/admin/audit", "/admin/audit/verify", "/admin/dashboard", "/admin/dashboard.js", "/admin/dashboard.css"];

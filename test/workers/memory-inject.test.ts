@@ -11,6 +11,8 @@
  * forward nothing and leave the map for the next session that can carry it.
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { StateTx } from "../../src/session/state";
+import { saveAdditions } from "../../src/session/compaction-ledger";
 import { describe, expect, it } from "vitest";
 import { hashText } from "../../src/core/hash";
 import { estimateTokens } from "../../src/core/tokens/estimate";
@@ -43,8 +45,9 @@ async function sessionA(cwd: string, config: Record<string, unknown>): Promise<s
   await send(vars(config), PATH, { "x-test-id": session, "x-sluice-session": session }, JSON.stringify(body));
   const stub = sessionStub(session);
   await runInDurableObject(stub, (_o, state) => {
-    state.storage.sql.exec("INSERT INTO ledger (pair_key, pair_id, result_hash, action, step, decided_ms) VALUES (?, ?, ?, ?, ?, ?)",
-      "toolu_A#summary", "toolu_A", "summary", JSON.stringify({ kind: "summarize", covers: ["toolu_A", "toolu_B"], text: SUMMARY }), 1, Date.now());
+    const tx = new StateTx(state.storage.sql);
+    saveAdditions(tx, { entries: [{ pair_id: "toolu_A", result_hash: "summary", action: { kind: "summarize", covers: ["toolu_A", "toolu_B"], text: SUMMARY }, step: 1, first_seen_ms: Date.now() }], first_seen: {}, step: null }, null);
+    tx.commit();
   });
   expect(await runDurableObjectAlarm(stub)).toBe(true); // idle
   expect(await runDurableObjectAlarm(stub)).toBe(true); // complete

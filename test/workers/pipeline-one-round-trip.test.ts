@@ -21,10 +21,15 @@ describe("one RPC before the forward, one after the answer", () => {
     const session = newTestId("report-one");
     const o = observed();
     await send(compactVars({}), PATH, { "x-test-id": session, "x-sluice-session": session, "x-test-scenario": "usage:anthropic:json" }, SMALL, o.deps);
-    expect(o.calls).toEqual(["step", "report"]);
+    // The test's vars are not the Durable Object's own env: its first step answers config_unknown and the config goes once
+    // (src/session/contract.ts); a deployment's session knows its config, and so does this one from now on.
+    expect(o.calls).toEqual(["step", "step", "report"]);
+    const again = observed();
+    await send(compactVars({}), PATH, { "x-test-id": session, "x-sluice-session": session, "x-test-scenario": "usage:anthropic:json" }, SMALL, again.deps);
+    expect(again.calls).toEqual(["step", "report"]);
     expect(o.batches).toEqual([["outcome", "usage", "ledger"]]);
     const stats = await statsOf(session);
-    expect([stats.calls, stats.calls_log.length, stats.counters.unchanged, stats.counters.requests, stats.counters.usage_reports, stats.counters.usage_input_tokens]).toEqual([1, 1, 1, 1, 1, 120]);
+    expect([stats.calls, stats.calls_log.length, stats.counters.unchanged, stats.counters.requests, stats.counters.usage_reports, stats.counters.usage_input_tokens]).toEqual([2, 2, 2, 2, 2, 240]);
   });
 
   it("upstream unreachable (502): the outcome is reported alone, once", async () => {
@@ -32,7 +37,7 @@ describe("one RPC before the forward, one after the answer", () => {
     const o = observed();
     const { res } = await send({ ...compactVars({}), ANTHROPIC_BASE_URL: testVars.UNREACHABLE_URL }, PATH, { "x-sluice-session": session }, SMALL, o.deps);
     expect(res.status).toBe(502);
-    expect(o.calls).toEqual(["step", "report"]);
+    expect(o.calls).toEqual(["step", "step", "report"]); // the config goes once (first test)
     expect(o.batches).toEqual([["outcome", "ledger"]]);
     const stats = await statsOf(session);
     expect([stats.calls_log.length, stats.counters.unchanged, stats.counters.usage_reports]).toEqual([1, 1, undefined]);
@@ -44,8 +49,8 @@ describe("a step that failed the check", () => {
     const o = observed();
     const r = await literalTwoCalls(compactVars(LITERAL_CONFIG), { ...o.deps, adapterFor: () => MODEL_CUTTING_ADAPTER });
     expect(r.raw).toBe("skipped; reason=guarantee_check");
-    // Call 1: nothing to roll back; call 2: its step failed the check and is rolled back at once (no usage in this answer: no second report).
-    expect(o.calls).toEqual(["step", "report", "step", "report"]);
+    // Call 1 (the config goes once: first test): nothing to roll back; call 2: its step failed the check and is rolled back at once (no usage in this answer: no second report).
+    expect(o.calls).toEqual(["step", "step", "report", "step", "report"]);
     expect(o.batches).toEqual([["outcome", "ledger"], ["outcome", "ledger"]]);
     expect([r.stats.counters.fail_open_guarantee_check, r.stats.steps]).toEqual([1, []]);
     // Call 3 with a sound adapter: had the failed step stayed in the ledger, its removals would be re-applied under step=none.

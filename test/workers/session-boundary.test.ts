@@ -124,7 +124,8 @@ describe("report and stats", () => {
       disabled: false, idle: false, complete: false, project_key: null,
       counters: {
         ledger_priced_calls: 1, ledger_requests: 1, ledger_with_usd: 0.003675, ledger_without_usd: 0.003675,
-        reports: 1, request_tokens_estimated: 439, tokens_original: 439, tokens_sent: 439, unchanged: 1,
+        calibration_estimated: 439, calibration_reported: 1000,
+        reports: 1, request_tokens_estimated: 439, requests: 1, tokens_original: 439, tokens_sent: 439, unchanged: 1,
         // 0.003675 input + 20 × $15/Mtok output.
         usage_cache_creation_input_tokens: 900, usage_cost_usd: 0.003975, usage_input_tokens: 100, usage_output_tokens: 20, usage_reports: 1,
       },
