@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readAnthropic } from "../../src/providers/anthropic-messages/read-view";
 import { assistant, bodyBytes, result, use, user } from "../support/anthropic-bodies";
+import { newCoreCaches } from "../../src/core/caches";
 
 /** History whose pair `a` is old enough to edit. */
 const history = [user("go"), assistant([use("a")]), user([result("a", "A".repeat(100))]), assistant("done"), user("next")];
@@ -13,7 +14,7 @@ const CLAUDE_CODE = {
   context_management: { edits: [{ type: "clear_thinking_20251015", keep: "all" }] },
 };
 
-const view = (body: object) => readAnthropic(bodyBytes(body)).view;
+const view = (body: object) => readAnthropic(bodyBytes(body), newCoreCaches()).view;
 
 describe("client context_management (DESIGN §6)", () => {
   it("Claude Code's default body (clear_thinking only) is not server-managed", () => {

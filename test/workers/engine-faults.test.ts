@@ -24,12 +24,13 @@ import { adapterFor } from "../../src/providers/registry";
 import { scanJson } from "../../src/providers/shared/json-scan";
 import { anthropicInvariants } from "../support/anthropic-invariants";
 import { TEST_API_KEY, bytesOf, gatewayWithEnv, newTestId, received, sha256Hex, utf8 } from "./helpers";
+import { newCoreCaches } from "../../src/core/caches";
 
 const seed = inject("corpusSeeds").find((s) => s.name === "cc-cctrace-opus4#15")!;
 const endpoints = inject("engineEndpoints");
 const ORIGINAL = utf8(seed.body);
 const adapter = adapterFor("anthropic")!;
-const parsed = adapter.read(ORIGINAL);
+const parsed = adapter.read(ORIGINAL, newCoreCaches());
 const EST = parsed.view.est_tokens;
 
 /** The two pairs the reference engine removes in this request (superseded reads). */
@@ -99,9 +100,9 @@ describe("the good engine at the gateway", () => {
     expect(await sha256Hex(got)).toBe(await sha256Hex(expected));
     expect(got.length).toBeLessThan(ORIGINAL.length);
     expect(checkGuarantee(adapter, ORIGINAL, got)).toMatchObject({ ok: true, violations: [] });
-    expect(adapter.checkRules(got, scanJson(got))).toEqual([]);
+    expect(adapter.checkRules(got, scanJson(got), newCoreCaches())).toEqual([]);
     expect(anthropicInvariants(JSON.parse(new TextDecoder().decode(got)) as { messages: { role: string; content: unknown }[] })).toEqual([]);
-    const after = adapter.read(got).view.est_tokens;
+    const after = adapter.read(got, newCoreCaches()).view.est_tokens;
     expect(res.headers.get("x-sluice-compaction")).toMatch(new RegExp(`^compact; tier=micro; step=1; pairs_removed=2; tokens_before=${EST}; tokens_after=\\d+$`));
     expect(after).toBeLessThan(EST);
     expect(counters).toEqual({ engine_calls: 1, compacted: 1, requests: 1 });
