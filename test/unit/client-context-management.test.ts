@@ -6,7 +6,7 @@ import { newCoreCaches } from "../../src/core/caches";
 /** History whose pair `a` is old enough to edit. */
 const history = [user("go"), assistant([use("a")]), user([result("a", "A".repeat(100))]), assistant("done"), user("next")];
 
-/** Claude Code 2.1.332's default request members (issue 25). */
+/** Claude Code 2.1.332's default request members. */
 const CLAUDE_CODE = {
   model: "claude-opus-5-5",
   max_tokens: 32000,

@@ -1,5 +1,5 @@
 /**
- * `memory_inject` (issue 29 item 4), the pure parts: the archival summaries taken from a ledger
+ * `memory_inject`, the pure parts: the archival summaries taken from a ledger
  * (src/core/memory/archival-summaries.ts), the block's exact text and its bound
  * (src/core/memory/render-memory-block.ts), its element and place for each wire format
  * (src/providers/shared/memory-message.ts), the guarantee checker's `inserted` option

@@ -1,5 +1,5 @@
 /**
- * Issue 30 on a real Codex history (corpus codex-rtchess-01, both wire formats): the request
+ * The whole-pair rules on a real Codex history (corpus codex-rtchess-01, both wire formats): the request
  * before the 11th apply_patch holds an `Add File` patch each for index.html, styles.css and
  * app.js, then five `Update File: app.js` patches (the last one in the locked last turn). The facts are built from the real adapter's parse (src/gateway/request-facts.ts), the
  * heuristic engine marks the five older app.js patches superseded_edit (drop_pair), keeps the

@@ -2,7 +2,7 @@
  * The step facts (src/core/facts/step-facts.ts) and their wire form (src/core/facts/wire-facts.ts)
  * over the corpus's last calls: the wire form decodes to the facts field for field; it carries no
  * result or input text with the heuristic engine but a failed result's first line; and the
- * payload stays within 16 KB + 200 B per pair (issue 24).
+ * payload stays within 16 KB + 200 B per pair.
  */
 import { describe, expect, it } from "vitest";
 import { stepFactsOf } from "../../src/core/facts/step-facts";

@@ -1,5 +1,5 @@
 /**
- * HTTP engine faults through the whole gateway (issue 6, DESIGN invariant 5): the Worker runs
+ * HTTP engine faults through the whole gateway (DESIGN invariant 5): the Worker runs
  * with `engine: "local"` pointing at the reference engine (tools/engine/server.ts) started as a
  * real process by globalSetup — well-behaved, slow past `timeout_ms`, answering 500, answering
  * garbage, resetting the socket — or at a closed port. A real corpus request
@@ -109,7 +109,7 @@ describe("the good engine at the gateway", () => {
   });
 });
 
-describe("idle-time precomputation (DESIGN §6, issue 9: no request waits on the engine after the idle alarm)", () => {
+describe("idle-time precomputation (DESIGN §6: no request waits on the engine after the idle alarm)", () => {
   it("the idle alarm asks the engine off the request path; the next request uses those verdicts and never calls the engine", async () => {
     const session = `engine-precompute-${newTestId("pre")}`;
     const first = await sendThrough("good", 5_000, session);

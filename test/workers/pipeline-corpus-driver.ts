@@ -1,6 +1,6 @@
 /**
  * Replays a slice of a corpus session call by call through the Worker with compaction on, and
- * derives the properties issue 5 asks of the live pipeline from what the upstream stand-in
+ * derives the properties the live pipeline must hold from what the upstream stand-in
  * received (not from what the gateway says it did):
  * (a) every forwarded body passes checkGuarantee against the original;
  * (b) prefix stability: let F_k be the bytes forwarded for call k and P_k = F_k up to the end of

@@ -5,7 +5,7 @@
  * hashes, sizes, token estimates, classifications, at most head_chars of a result — never whole
  * texts"). Derived from the view alone: no state on either side of the RPC.
  *
- * Per pair, what the core used to read from the texts is computed here once:
+ * Per pair, what the core needs from the texts is computed here once:
  * - the call's classification (src/core/engine/read-tool-call.ts) with its file paths and its
  *   intent (file path, command, or tool + input) as hashes: the rules only compare them;
  * - the input as a hash (duplicate calls: same tool, same input hash, same result hash);

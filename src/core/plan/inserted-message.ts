@@ -1,5 +1,5 @@
 /**
- * The one history message a checked output may add (pure; `memory_inject`, issue 29 item 4): the
+ * The one history message a checked output may add (pure; `memory_inject`): the
  * memory block's element, with exactly its bytes, directly after the first user message
  * (src/providers/shared/memory-message.ts places it). The guarantee checker
  * (./check-guarantee.ts) takes it out here — written apart from the placement code, found again

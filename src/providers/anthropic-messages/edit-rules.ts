@@ -1,5 +1,5 @@
 /**
- * EditPlan → byte deletions for an Anthropic Messages body (pure). Every rule of issue 3:
+ * EditPlan → byte deletions for an Anthropic Messages body (pure). Every rule:
  * 1. Locked pairs (server-managed history, last assistant turn, cache_control anywhere on the pair,
  *    thinking prefix) stay `keep`; so do ids that are not pairs (orphans never change).
  * 2. `drop_pair` removes the tool_use and the tool_result blocks; a message left with no blocks is
