@@ -17,6 +17,7 @@ import { openaiChatAdapter } from "../src/providers/openai-chat";
 import { openaiResponsesAdapter } from "../src/providers/openai-responses";
 import { applyPlan } from "../src/core/plan/apply-plan";
 import { checkGuarantee } from "../src/core/plan/check-guarantee";
+import { newCoreCaches } from "../src/core/caches";
 import type { ProviderAdapter } from "../src/providers/types";
 import { anthropicRequest, callPrefixes, openaiRequest, randomPlan, rng, sessions } from "../test/support/corpus";
 import { runEstimatorBench } from "./estimator.bench";
@@ -65,7 +66,9 @@ function benchAdapter(adapter: ProviderAdapter): void {
   }
   const { bytes } = req;
   const text = new TextDecoder().decode(bytes);
-  const plan = randomPlan(adapter.read(bytes).view.pairs, rng(3));
+  // One set of caches for the run, as a Worker isolate keeps one for its requests.
+  const caches = newCoreCaches();
+  const plan = randomPlan(adapter.read(bytes, caches).view.pairs, rng(3));
   const ours: number[] = [];
   const base: number[] = [];
   let sink = 0;
@@ -75,7 +78,7 @@ function benchAdapter(adapter: ProviderAdapter): void {
     sink += JSON.stringify(JSON.parse(text)).length;
     const b = performance.now() - t;
     t = performance.now();
-    const parsed = adapter.read(bytes);
+    const parsed = adapter.read(bytes, caches);
     sink += parsed.view.est_tokens; // the gateway's policy reads the estimate: computed here, not lazily skipped
     const out = applyPlan(adapter, parsed, plan);
     const verdict = checkGuarantee(adapter, bytes, out.bytes, { input: parsed });

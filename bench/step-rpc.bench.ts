@@ -8,7 +8,7 @@
  * 2. Gateway CPU per request on the compaction-on path, in Node, over every call of every
  *    corpus session of the adapter in order (the deployed Session over an in-memory SQLite, as
  *    tools/replay/sluice/run-in-process.ts does; calls 60 s apart): the
- *    parts the Worker runs — parse (with the isolate's scan cache), facts, the step input's
+ *    parts the Worker runs — parse (with the isolate's scan cache and core caches), facts, the step input's
  *    serialisation (JSON.stringify stands in for the RPC's structured clone), apply + check —
  *    timed; the DO's step is not (it runs in the Durable Object).
  */
@@ -19,13 +19,14 @@ import { prepareCompaction, stepFactsFor } from "../src/gateway/prepare-compacti
 import { ScanCache } from "../src/gateway/scan-cache";
 import { Session } from "../src/session/session";
 import { configHash, type StepOutput } from "../src/session/contract";
+import { newCoreCaches, type CoreCaches } from "../src/core/caches";
 import { QUIET_TRACE } from "../src/core/trace/record-tier-event";
 import type { ProviderAdapter } from "../src/providers/types";
 import type { StepInput } from "../src/session/contract";
 import { createMemorySql } from "../tools/replay/sluice/create-memory-sql";
 import { anthropicRequest, callPrefixes, openaiRequest, sessions, type Session } from "../test/support/corpus";
 
-/** Payload target: a fixed part plus a part per pair (issue 24). */
+/** Payload target (docs/dev/README.md): a fixed part plus a part per pair. */
 export const PAYLOAD_FIXED_BYTES = 16 * 1024;
 export const PAYLOAD_PER_PAIR_BYTES = 200;
 
@@ -38,8 +39,8 @@ function requestFor(adapter: ProviderAdapter, s: Session, end: number): Uint8Arr
 }
 
 /** The step input the gateway would send for `bytes` (null when the request is skipped). */
-function stepInputOf(adapter: ProviderAdapter, bytes: Uint8Array, scan?: ScanCache, key = ""): { input: StepInput; prepared: Extract<ReturnType<typeof prepareCompaction>, { kind: "ready" }> } | null {
-  const prepared = prepareCompaction(adapter.provider, new Headers(), bytes, () => adapter, scan ? (b) => scan.scan(key, b) : undefined);
+function stepInputOf(adapter: ProviderAdapter, bytes: Uint8Array, caches: CoreCaches, scan?: ScanCache, key = ""): { input: StepInput; prepared: Extract<ReturnType<typeof prepareCompaction>, { kind: "ready" }> } | null {
+  const prepared = prepareCompaction(adapter.provider, new Headers(), bytes, { lookup: () => adapter, ...(scan ? { scan: (b: Uint8Array) => scan.scan(key, b) } : {}), caches });
   if (prepared.kind !== "ready") return null;
   const input: StepInput = { session_id: prepared.session.id, facts: encodeStepFacts(stepFactsFor(prepared, CONFIG, new Headers())), config_hash: configHash(CONFIG), mode: "compact", correlation_id: "00000000-0000-4000-8000-000000000000", now_ms: 0 };
   return { input, prepared };
@@ -55,7 +56,7 @@ function payload(adapter: ProviderAdapter): void {
     if (!best || bytes.length > best.bytes.length) best = { id: s.id, bytes };
   }
   if (!best) return;
-  const step = stepInputOf(adapter, best.bytes);
+  const step = stepInputOf(adapter, best.bytes, newCoreCaches());
   if (!step) return;
   const json = JSON.stringify(step.input).length;
   const facts = decodeStepFacts(step.input.facts);
@@ -73,7 +74,9 @@ function payload(adapter: ProviderAdapter): void {
 async function gatewayCpu(adapter: ProviderAdapter): Promise<void> {
   const times: number[] = [];
   let compacted = 0;
+  // The isolate's state: one scan cache and one set of core caches for every call.
   const scan = new ScanCache();
+  const caches = newCoreCaches();
   for (const s of sessions(adapter.provider)) {
     const m = createMemorySql();
     const session = new Session({ sql: m.sql, env: { SLUICE_COMPACTION: "1" }, trace: QUIET_TRACE });
@@ -82,7 +85,7 @@ async function gatewayCpu(adapter: ProviderAdapter): Promise<void> {
       const bytes = requestFor(adapter, s, ends[k]!);
       const now = k * 60_000;
       let t = performance.now();
-      const step = stepInputOf(adapter, bytes, scan, s.id);
+      const step = stepInputOf(adapter, bytes, caches, scan, s.id);
       if (step) JSON.stringify(step.input);
       let ms = performance.now() - t;
       if (step) {

@@ -1,6 +1,6 @@
 /**
  * Pure check that a config value is the NAME of an env var/secret and not a credential pasted in
- * its place (DESIGN §5, issue 6). Used for `api_key_env`, `audit_key_env`, `admin_token_env`.
+ * its place (DESIGN §5). Used for `api_key_env`, `audit_key_env`, `admin_token_env`.
  * The value itself never appears in a message: messages name the field and the rule only.
  *
  * Rules, in order (first hit wins):

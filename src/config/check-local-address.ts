@@ -1,5 +1,5 @@
 /**
- * Pure check that an engine endpoint's host is loopback or private (DESIGN §5, issue 6): the
+ * Pure check that an engine endpoint's host is loopback or private (DESIGN §5): the
  * `local` engine may only talk to 127.0.0.0/8, ::1, 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16,
  * fc00::/7 (RFC 1122 §3.2.1.3, RFC 4291 §2.5.3, RFC 1918 §3, RFC 4193 §3) or the name
  * `localhost` (RFC 6761 §6.3). Any other name is refused: we cannot know what it resolves to.

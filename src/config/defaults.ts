@@ -38,7 +38,7 @@ export const DEFAULTS = {
   /**
    * The operator's floor: below this many estimated input tokens no step is taken
    * (limiar_tokens). 0 by default: the five-term cost model alone decides whether a step pays,
-   * so a long session of small calls can be compacted (issue 30 item 3).
+   * so a long session of small calls can be compacted.
    */
   threshold_tokens: 0,
   /** Tool results smaller than this many bytes are never truncated by micro (piso_bytes). */

@@ -1,10 +1,12 @@
 /**
  * The one memory budget of a gateway isolate (pure constants): everything an isolate keeps
- * between requests — the scan cache of received bodies (src/gateway/scan-cache.ts), the
- * tool-call classification memo (src/core/engine/read-tool-call-memo.ts) and the admin index
- * buffer (src/gateway/index-buffer.ts) — shares ISOLATE_MEMORY_BUDGET_BYTES, each part bounded
- * by its share (least recently used, or oldest, dropped first). No part grows with the number
- * of sessions: each is an LRU or a queue bounded in bytes.
+ * between requests — the scan cache of received bodies (src/gateway/scan-cache.ts) with the
+ * node memos of the isolate's core caches, which live as long as its nodes (src/core/caches.ts;
+ * weighed in HELD_PER_BODY_BYTE), the tool-call classification memo of those caches
+ * (src/core/engine/read-tool-call-memo.ts) and the admin index buffer
+ * (src/gateway/index-buffer.ts) — shares ISOLATE_MEMORY_BUDGET_BYTES, each part bounded by its
+ * share (least recently used, or oldest, dropped first). No part grows with the number of
+ * sessions: each is an LRU or a queue bounded in bytes.
  *
  * Why 16 MiB: a Workers isolate has 128 MB (developers.cloudflare.com/workers/platform/limits/
  * "Memory"), and one isolate serves many requests at once, each holding its body (up to a few

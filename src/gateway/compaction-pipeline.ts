@@ -24,6 +24,8 @@ import { encodeStepFacts } from "../core/facts/wire-facts";
 import type { SessionObject } from "../session/session-object";
 import type { CallReport, FailOpenReason, Outcome, OutcomeRecorded, OutcomeReport, StepAnswer, StepInput, StepOutput } from "../session/contract";
 import { scanCache, type ScanCache } from "./scan-cache";
+import { isolateCaches } from "./isolate-caches";
+import type { CoreCaches } from "../core/caches";
 import { indexBuffer, type IndexBuffer } from "./index-buffer";
 import { hashBytes } from "../core/hash";
 import type { ProviderAdapter } from "../providers/types";
@@ -68,6 +70,8 @@ export interface PipelineDeps {
   indexBuffer?: IndexBuffer;
   /** Received bodies last scanned per session, for scan reuse (./scan-cache.ts: the isolate's instance unless injected). */
   scanCache?: ScanCache;
+  /** The caches requests are read through (../core/caches.ts; ./isolate-caches.ts: the isolate's instance unless injected). */
+  caches?: CoreCaches;
   /** True when compaction is off for the whole deployment (./global-switch.ts: the isolate's cache over the audit DO's flag). Absent: never off. */
   globallyDisabled?: () => Promise<boolean>;
   /** Called when a new step was forwarded (audit trail: counts only). */
@@ -115,10 +119,14 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const named = headerSessionId(req.headers);
   const scanKey = named?.id ?? `prefix:${hashBytes(received.subarray(0, SCAN_KEY_PREFIX_BYTES))}`;
   let previous: PreviousBody | null = null;
-  const prepared = prepareCompaction(PROVIDER_OF[req.route], req.headers, received, deps.adapterFor, (b) => {
-    const scanned = scans.scanWithPrevious(scanKey, b);
-    previous = scanned.previous;
-    return scanned.root;
+  const prepared = prepareCompaction(PROVIDER_OF[req.route], req.headers, received, {
+    lookup: deps.adapterFor,
+    scan: (b) => {
+      const scanned = scans.scanWithPrevious(scanKey, b);
+      previous = scanned.previous;
+      return scanned.root;
+    },
+    caches: deps.caches ?? isolateCaches,
   });
   if (prepared.kind === "skip") {
     if (prepared.reason === "parse") {

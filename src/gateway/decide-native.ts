@@ -64,7 +64,7 @@ export function decideNative(
   let cleared = 0;
   let sent = est;
   try {
-    const render = renderNativeEdit(original, prepared.parsed.root, out.plan, out.native);
+    const render = renderNativeEdit(original, prepared.parsed.root, out.plan, out.native, prepared.parsed.caches.anthropic);
     // A new step the edit would not carry out (its pairs are not leading tool uses) is rolled back, never kept unapplied.
     const leading = new Set(render?.cleared_ids ?? []);
     if (out.new_pair_ids.some((id) => !leading.has(id))) return failOpen("native_not_prefix");

@@ -22,7 +22,7 @@ import { bodyCoding, clientResponseHeaders, upstreamRequestHeaders } from "./hea
 export const RETRY_MAX_WAIT_S = 1;
 /** Statuses the providers document as transient: 429 rate limit, 503 unavailable, 529 overloaded (Anthropic). */
 const RETRY_STATUSES = new Set([429, 503, 529]);
-/** Upper bound on upstream attempts per client request: issue 2 / B18 "retry once". */
+/** Upper bound on upstream attempts per client request: case B18, "retry once". */
 export const MAX_ATTEMPTS = 2;
 
 /** One upstream request to make. */

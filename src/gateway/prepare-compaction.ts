@@ -16,6 +16,7 @@ import { requestFactsOf } from "./request-facts";
 import { prefixFactsOf } from "../core/facts/prefix-facts";
 import { cacheFactsOf } from "../core/facts/cache-facts";
 import { systemDiffOf } from "../core/cache/system-diff";
+import { newCoreCaches, type CoreCaches } from "../core/caches";
 
 /** Provider → adapter lookup (the registry unless a test injects another). */
 export type AdapterLookup = (provider: Provider) => ProviderAdapter | undefined;
@@ -41,9 +42,9 @@ export type Prepared =
  */
 export function stepFactsFor(prepared: Extract<Prepared, { kind: "ready" }>, opts: FactsOptions, headers: Headers, previous: PreviousBody | null = null): StepFacts {
   const { parsed, adapter } = prepared;
-  const prefix = prefixFactsOf(parsed.bytes, parsed.root, adapter.historyKey);
+  const prefix = prefixFactsOf(parsed.bytes, parsed.root, adapter.historyKey, parsed.caches.messageHashes);
   const diff = previous === null ? null : systemDiffOf(previous, parsed, adapter.historyKey, previous.common);
-  prefix.cache = cacheFactsOf(parsed.bytes, parsed.root, adapter.historyKey, prepared.provider, diff);
+  prefix.cache = cacheFactsOf(parsed.bytes, parsed.root, adapter.historyKey, prepared.provider, parsed.caches, diff);
   return requestFactsOf(parsed, opts, headers, prefix);
 }
 
@@ -54,22 +55,31 @@ export interface PreviousBody {
   common: number;
 }
 
+/** What the host lends the preparation; each part optional. */
+export interface PrepareHost {
+  /** Provider → adapter (the registry unless a test injects another). */
+  lookup?: AdapterLookup;
+  /** Scans the body (e.g. reusing the session's last body: ./scan-cache.ts); must return exactly `scanJson(bytes)`. Absent: scanJson. */
+  scan?: (bytes: Uint8Array) => JsonNode;
+  /** The caches the body is read through (../core/caches.ts; the Worker's: ./isolate-caches.ts). Absent: fresh ones, which serve this request only. */
+  caches?: CoreCaches;
+}
+
 /**
- * Prepares one chat request. `provider` is undefined for routes without an adapter; `scan`, when
- * given, scans the body (e.g. reusing the session's last body: ./scan-cache.ts) and must return
- * exactly `scanJson(bytes)`.
+ * Prepares one chat request. `provider` is undefined for routes without an adapter; `host`
+ * lends the adapter lookup, the scan and the caches (PrepareHost).
  * Order (each a skip note): `x-sluice-compaction: off` → "off; reason=client_header";
  * no adapter → "skipped; reason=no_adapter"; parse error → "skipped; reason=parse";
  * provider-managed context (DESIGN §6) → "skipped; reason=server_managed", except a history whose
  * only reason is a `compaction` block: the session decides whether the block is its own.
  */
-export function prepareCompaction(provider: Provider | undefined, headers: Headers, original: Uint8Array, lookup: AdapterLookup = adapterFor, scan?: (bytes: Uint8Array) => JsonNode): Prepared {
+export function prepareCompaction(provider: Provider | undefined, headers: Headers, original: Uint8Array, host: PrepareHost = {}): Prepared {
   if ((headers.get(COMPACTION_HEADER) ?? "").trim().toLowerCase() === "off") return { kind: "skip", note: "off; reason=client_header", reason: "client_header" };
-  const adapter = provider ? lookup(provider) : undefined;
+  const adapter = provider ? (host.lookup ?? adapterFor)(provider) : undefined;
   if (!provider || !adapter) return { kind: "skip", note: "skipped; reason=no_adapter", reason: "no_adapter" };
   let parsed: ParsedRequest;
   try {
-    parsed = adapter.read(original, scan?.(original));
+    parsed = adapter.read(original, host.caches ?? newCoreCaches(), host.scan?.(original));
   } catch {
     return { kind: "skip", note: "skipped; reason=parse", reason: "parse" };
   }

@@ -11,6 +11,6 @@ import { messageMentions } from "../providers/shared/message-mentions";
 import type { ParsedRequest } from "../providers/types";
 
 /** The step facts of `parsed` for `opts`; `headers`, when given, are the request's; `prefix`, the body's prefix facts (null: none). */
-export function requestFactsOf(parsed: Pick<ParsedRequest, "bytes" | "root" | "view">, opts: FactsOptions, headers?: Headers, prefix: PrefixFacts | null = null): StepFacts {
-  return stepFactsOf(parsed.view, opts, headers, { prefix, mentions: messageMentions(parsed) });
+export function requestFactsOf(parsed: Pick<ParsedRequest, "bytes" | "root" | "view" | "caches">, opts: FactsOptions, headers?: Headers, prefix: PrefixFacts | null = null): StepFacts {
+  return stepFactsOf(parsed.view, opts, parsed.caches.toolCalls, headers, { prefix, mentions: messageMentions(parsed) });
 }

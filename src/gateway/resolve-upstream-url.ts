@@ -2,7 +2,8 @@
  * Upstream URL resolution (pure). The upstream is always the operator's base URL; the client only
  * contributes a path under it and a query string. Whatever the client path contains (`//host`,
  * `/..`, `%2e%2e`, `@host`, `\host`, an absolute URL), the result keeps the base's origin and
- * stays under the base's path, or resolution fails. This is the no-SSRF rule of issue 2.
+ * stays under the base's path, or resolution fails: no client input can make the gateway call
+ * another host (no SSRF).
  */
 
 /** Result of resolving a client path against an operator base URL. */

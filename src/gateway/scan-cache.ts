@@ -20,10 +20,10 @@ export const MAX_SCAN_ENTRIES = 64;
 export const MAX_SCAN_BYTES = SCAN_CACHE_BUDGET_BYTES;
 /**
  * What an entry holds per byte of its body: the body itself (1, an ArrayBuffer outside the JS
- * heap) and its scanned tree with the per-node facts the readers keep on it (measured 2.12–2.13
- * heap bytes per body byte over the corpus's last calls, every lazy field read:
- * `npx tsx tools/load/scan-cache-memory.ts`; 1.80 before the readers kept located messages and
- * pair facts): 3.13, rounded up. Counting the body alone let 32 MiB of bodies hold ≈ 90–100 MB.
+ * heap) and its scanned tree with the per-node facts kept for its nodes (../core/caches.ts node
+ * memos; measured 2.11–2.13 heap bytes per body byte over the corpus's last calls, read as the
+ * gateway reads them, every lazy field and the step facts: `npx tsx
+ * tools/load/scan-cache-memory.ts`): 3.13, rounded up. The body alone would count a third of it.
  */
 export const HELD_PER_BODY_BYTE = 3.2;
 

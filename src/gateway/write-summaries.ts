@@ -1,5 +1,5 @@
 /**
- * The gateway's summary writing (shell; level `rewrite`, issue 29 item 3), between the session
+ * The gateway's summary writing (shell; level `rewrite`), between the session
  * step and decideForward: every `summarize` action of the step's plan whose text is null gets its
  * text from the configured summariser (src/engines/summarizer.ts; config `summarizer` null: the
  * in-process extractive one, src/core/summary/extract-summary.ts, cost 0, deterministic) reading

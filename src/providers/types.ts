@@ -7,6 +7,7 @@
 import type { ByteRange, ConversationView, Provider } from "../core/view/types";
 import type { EditPlan } from "../core/plan/types";
 import type { JsonNode } from "./shared/json-scan";
+import type { CoreCaches } from "../core/caches";
 
 /** A parsed request: original bytes, their node tree, and the neutral view. */
 export interface ParsedRequest {
@@ -33,6 +34,8 @@ export interface ParsedRequest {
    * `compile` locates again.
    */
   index?: AdapterIndex;
+  /** The caches `read` read through (src/core/caches.ts): compiling and the step facts of this request read through them too. */
+  caches: CoreCaches;
 }
 
 /** What every adapter's structural index carries: the adapter that built it. */
@@ -73,12 +76,13 @@ export interface ProviderAdapter {
    */
   removableMembers?: readonly string[];
   /**
-   * Parses the body into the neutral view. Throws (→ fail open) on malformed or unexpected shapes.
-   * `root`, when given, must be `scanJson(bytes)` already computed (saves a second scan).
+   * Parses the body into the neutral view, reading through `caches` (kept on the result). Throws
+   * (→ fail open) on malformed or unexpected shapes. `root`, when given, must be
+   * `scanJson(bytes)` already computed (saves a second scan).
    */
-  read(bytes: Uint8Array, root?: JsonNode): ParsedRequest;
+  read(bytes: Uint8Array, caches: CoreCaches, root?: JsonNode): ParsedRequest;
   /** Compiles a plan into deletions that keep every provider rule. Never throws for a plan over known pair ids. */
   compile(parsed: ParsedRequest, plan: EditPlan): CompiledPlan;
   /** Provider pairing/adjacency rule violations in a (possibly edited) body; [] when valid. */
-  checkRules(bytes: Uint8Array, root: JsonNode): string[];
+  checkRules(bytes: Uint8Array, root: JsonNode, caches: CoreCaches): string[];
 }

@@ -1,5 +1,5 @@
 /**
- * Real-client conformance (issue 26 item 6): Claude Code 2.1.332 (default model; claude-opus-4-8
+ * Real-client conformance: Claude Code 2.1.332 (default model; claude-opus-4-8
  * with thinking; with thinking off) and Codex CLI 0.171.0 run a 40-tool-step scripted session
  * through `wrangler dev` with SLUICE_COMPACTION=1, and once straight at the scripted upstream.
  * Each check of tools/e2e/expectations.ts is one test per setting; the ones listed in

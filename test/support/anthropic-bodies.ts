@@ -3,6 +3,7 @@ import { anthropicAdapter } from "../../src/providers/anthropic-messages";
 import { applyPlan } from "../../src/core/plan/apply-plan";
 import { checkGuarantee } from "../../src/core/plan/check-guarantee";
 import type { EditPlan, PairAction } from "../../src/core/plan/types";
+import { newCoreCaches } from "../../src/core/caches";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -14,7 +15,7 @@ export function bodyBytes(value: unknown, indent?: number): Uint8Array {
 
 /** Applies `actions` to `bytes`; returns output text, refusals (after and before applyPlan's drop_result fallback), downgraded ids and the checker's verdict. */
 export function run(bytes: Uint8Array, actions: Record<string, PairAction>) {
-  const parsed = anthropicAdapter.read(bytes);
+  const parsed = anthropicAdapter.read(bytes, newCoreCaches());
   const plan: EditPlan = { actions };
   const out = applyPlan(anthropicAdapter, parsed, plan);
   const check = checkGuarantee(anthropicAdapter, bytes, out.bytes);

@@ -9,6 +9,7 @@ import { stepFactsOf, type FactsOptions, type StepFacts } from "../../src/core/f
 import { proseMentionKeys } from "../../src/core/text/mention-keys";
 import { estimateTokens, estimateTokensFromBytes } from "../../src/core/tokens/estimate";
 import type { ConversationView, MessageInfo, Provider, ToolPair } from "../../src/core/view/types";
+import { ToolCallMemo } from "../../src/core/engine/read-tool-call-memo";
 
 export interface CallSpec {
   id: string;
@@ -96,7 +97,7 @@ export function lines(n: number, tag = "line"): string {
 
 /** The step facts of `view` (src/core/facts/step-facts.ts) for the default head_chars and the heuristic engine unless `opts` says otherwise; `mentions` per message when given. */
 export function factsOf(view: ConversationView, opts: Partial<FactsOptions> = {}, mentions?: readonly (readonly string[])[]): StepFacts {
-  return stepFactsOf(view, { head_chars: DEFAULTS.head_chars, engine: "heuristic", ...opts }, undefined, { mentions });
+  return stepFactsOf(view, { head_chars: DEFAULTS.head_chars, engine: "heuristic", ...opts }, new ToolCallMemo(), undefined, { mentions });
 }
 
 /** Mention keys per message of `messages` (src/core/text/mention-keys.ts): an assistant message's `text`, [] for the rest. */

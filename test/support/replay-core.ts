@@ -3,8 +3,8 @@
  * with a ledger carried between calls, and prices the run with a simple prefix-cache model
  * (a message is a cache hit when it and every message before it were forwarded identically
  * in the previous call and the idle gap was under the TTL; the rest is written at the cache
- * write price). Used to calibrate defaults and to check step discipline; the replay tool of
- * the replay issue is the real measurement.
+ * write price). Used to calibrate defaults and to check step discipline; the replay tool
+ * (tools/replay) is the real measurement.
  */
 import { estimateRemainingCalls } from "../../src/core/cost/estimate-remaining-calls";
 import { averageRequestTokens } from "../../src/core/cost/average-request-tokens";

@@ -15,6 +15,7 @@ import type { PairAction } from "../../src/core/plan/types";
 import { arbCase } from "../support/anthropic-arbitrary";
 import { anthropicInvariants, countCacheControl } from "../support/anthropic-invariants";
 import { CASES_PATH } from "../support/shared-dir";
+import { newCoreCaches } from "../../src/core/caches";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -36,7 +37,7 @@ const ACTIONS: PairAction[] = [
 function* allOutputs(request: Body) {
   for (const indent of [undefined, 2]) {
     const bytes = enc.encode(JSON.stringify(request, null, indent));
-    const parsed = A.read(bytes);
+    const parsed = A.read(bytes, newCoreCaches());
     const ids = parsed.view.pairs.map((p) => p.id);
     const total = ACTIONS.length ** ids.length;
     for (let k = 0; k < total; k++) {
@@ -51,14 +52,14 @@ function* allOutputs(request: Body) {
 
 /** Byte offsets [start, end) of messages[i] in `bytes` (via JSON text positions of the parsed tree). */
 function messageSlice(bytes: Uint8Array, i: number): string {
-  const parsed = A.read(bytes);
+  const parsed = A.read(bytes, newCoreCaches());
   const r = parsed.view.messages[i]!.range;
   return dec.decode(bytes.subarray(r.start, r.end));
 }
 
 /** Removes messages[i] (element + separator) from `bytes`: the naive trim of B01. */
 function dropMessage(bytes: Uint8Array, i: number): Uint8Array {
-  const v = A.read(bytes).view.messages;
+  const v = A.read(bytes, newCoreCaches()).view.messages;
   const [s, e] = i + 1 < v.length ? [v[i]!.range.start, v[i + 1]!.range.start] : [v[i - 1]!.range.end, v[i]!.range.end];
   return new Uint8Array([...bytes.subarray(0, s), ...bytes.subarray(e)]);
 }
@@ -123,7 +124,7 @@ describe("Anthropic editing cases", () => {
       messages: [...request.messages, { role: "assistant", content: [{ type: "text", text: "Port is 9000." }] }, { role: "user", content: "Thanks. Anything else?" }],
     };
     const ob = enc.encode(JSON.stringify(older));
-    const pr = A.read(ob);
+    const pr = A.read(ob, newCoreCaches());
     // Claude 4.x (no prefix check): result edits allowed, removing the call from the thinking message refused.
     const plan = { actions: { toolu_01DDDDDDDDDDDDDDDDDDDDDD: { kind: "drop_pair" as const } } };
     expect(A.compile(pr, plan).refused).toEqual({ toolu_01DDDDDDDDDDDDDDDDDDDDDD: "thinking_in_message" });
@@ -135,7 +136,7 @@ describe("Anthropic editing cases", () => {
     // A model with preserved-thinking prefix checks: nothing before the last thinking block is edited.
     for (const model of ["claude-fable-5-1", "claude-opus-5-5", "some-future-model"]) {
       const fb = enc.encode(JSON.stringify({ ...older, model, messages: [...older.messages.slice(0, 4), { role: "assistant", content: [{ type: "thinking", thinking: "t", signature: "s" }, { type: "text", text: "More?" }] }, { role: "user", content: "no" }] }));
-      const p = A.read(fb);
+      const p = A.read(fb, newCoreCaches());
       expect(p.view.pairs.map((x) => x.locked)).toEqual(["thinking_prefix"]);
     }
   });
@@ -151,11 +152,11 @@ describe("Anthropic editing cases", () => {
     // Whole kind: a body with 5 markers cannot pass the checker after any edit.
     const five: Body = { ...request, messages: [...request.messages, { role: "assistant", content: "ok" }, { role: "user", content: [{ type: "text", text: "more", cache_control: { type: "ephemeral" } }] }] };
     const fb = enc.encode(JSON.stringify(five));
-    expect(A.checkRules(fb, A.read(fb).root)).toEqual(["cache_control: 5 breakpoints, at most 4 allowed"]);
+    expect(A.checkRules(fb, A.read(fb, newCoreCaches()).root, newCoreCaches())).toEqual(["cache_control: 5 breakpoints, at most 4 allowed"]);
     // And random conversations (at most 4 markers) never gain one.
     fc.assert(
       fc.property(arbCase, ({ body, bytes, plan }) => {
-        const out = JSON.parse(dec.decode(applyPlan(A, A.read(bytes), plan).bytes));
+        const out = JSON.parse(dec.decode(applyPlan(A, A.read(bytes, newCoreCaches()), plan).bytes));
         expect(countCacheControl(out)).toBeLessThanOrEqual(countCacheControl(body));
       }),
       { numRuns: 100 },
@@ -190,7 +191,7 @@ describe("Anthropic editing cases", () => {
       ],
     };
     const wb = enc.encode(JSON.stringify(ws));
-    const wp = A.read(wb);
+    const wp = A.read(wb, newCoreCaches());
     for (let head = 0; head < 30; head++) for (const tail of [undefined, 1, 2, 5]) {
       const out = applyPlan(A, wp, { actions: { w: tail === undefined ? { kind: "truncate_result", head_bytes: head } : { kind: "truncate_result", head_bytes: head, tail_bytes: tail } } });
       expect(checkGuarantee(A, wb, out.bytes).violations).toEqual([]);

@@ -8,6 +8,7 @@ import { applyPlan } from "../../src/core/plan/apply-plan";
 import { checkGuarantee } from "../../src/core/plan/check-guarantee";
 import { EMPTY_PLAN } from "../../src/core/plan/types";
 import { anthropicRequest, callPrefixes, manifestToolCalls, randomPlan, rng, sessions, type Session } from "../support/corpus";
+import { newCoreCaches } from "../../src/core/caches";
 
 const ANTHROPIC = sessions("anthropic");
 const MANIFEST = manifestToolCalls();
@@ -48,7 +49,7 @@ describe("anthropic adapter on the corpus", () => {
   for (const s of ANTHROPIC) {
     describe(s.id, () => {
       it("full session: pairs + orphaned calls = MANIFEST tool calls", () => {
-        const view = A.read(anthropicRequest(s, s.messages.length)).view;
+        const view = A.read(anthropicRequest(s, s.messages.length), newCoreCaches()).view;
         const orphanCalls = view.orphans.filter((o) => {
           const m = s.messages[o.position.message_index]!;
           return Array.isArray(m.content) && (m.content[o.position.block_index] as { type: string }).type === "tool_use";
@@ -61,7 +62,7 @@ describe("anthropic adapter on the corpus", () => {
         const next = rng(0x5eed + s.messages.length);
         for (const end of callPrefixes(s)) {
           const bytes = anthropicRequest(s, end, { indent: end % 2 === 0 ? undefined : 1 });
-          const parsed = A.read(bytes);
+          const parsed = A.read(bytes, newCoreCaches());
           expect(parsed.view.messages.length).toBe(end);
           expect(parsed.view.pairs.length).toBe(referenceCounts(s.messages.slice(0, end)).pairs);
           const same = applyPlan(A, parsed, EMPTY_PLAN);
@@ -75,7 +76,7 @@ describe("anthropic adapter on the corpus", () => {
       it("200 random plans on the full session all pass the checker", () => {
         // The recorded model, or a Claude 4.x id when none is recorded (so thinking sessions are editable).
         const bytes = anthropicRequest(s, s.messages.length, { model: s.model ?? "claude-opus-4-5" });
-        const parsed = A.read(bytes);
+        const parsed = A.read(bytes, newCoreCaches());
         const next = rng(200 + s.messages.length);
         let removed = 0;
         for (let k = 0; k < 200; k++) {
@@ -91,7 +92,7 @@ describe("anthropic adapter on the corpus", () => {
 
   it("an unknown model with thinking history locks every pair before the last thinking block", () => {
     const s = ANTHROPIC.find((x) => x.id === "cc-brain-explore-ies-thinking")!;
-    const view = A.read(anthropicRequest(s, s.messages.length, { model: null })).view;
+    const view = A.read(anthropicRequest(s, s.messages.length, { model: null }), newCoreCaches()).view;
     const lastThinking = Math.max(...s.messages.flatMap((m, i) => (Array.isArray(m.content) && m.content.some((b) => (b as { type: string }).type === "thinking") ? [i] : [])));
     for (const p of view.pairs) expect(p.locked).toBe(p.result.message_index < lastThinking ? "thinking_prefix" : p.locked);
     expect(view.pairs.filter((p) => p.locked === "thinking_prefix").length).toBe(view.pairs.filter((p) => p.result.message_index < lastThinking).length);

@@ -12,6 +12,7 @@ import { checkGuarantee } from "../../src/core/plan/check-guarantee";
 import { getMember, scanJson, stringValue, type JsonNode } from "../../src/providers/shared/json-scan";
 import { arbCase } from "../support/anthropic-arbitrary";
 import { anthropicInvariants } from "../support/anthropic-invariants";
+import { newCoreCaches } from "../../src/core/caches";
 
 const dec = new TextDecoder();
 const RUNS = 300;
@@ -45,7 +46,7 @@ describe("anthropic adapter properties", () => {
     let edited = 0;
     fc.assert(
       fc.property(arbCase, ({ bytes, plan }) => {
-        const parsed = A.read(bytes);
+        const parsed = A.read(bytes, newCoreCaches());
         const out = applyPlan(A, parsed, plan);
         expect(checkGuarantee(A, bytes, out.bytes).violations).toEqual([]);
         if (out.bytes !== bytes) {
@@ -74,7 +75,7 @@ describe("anthropic adapter properties", () => {
   it("rejects an output with one prose character changed", () => {
     fc.assert(
       fc.property(arbCase, ({ bytes, plan }) => {
-        const out = applyPlan(A, A.read(bytes), plan).bytes;
+        const out = applyPlan(A, A.read(bytes, newCoreCaches()), plan).bytes;
         const prose = proseStrings(out);
         fc.pre(prose.length > 0);
         const target = prose[0]!;
@@ -90,7 +91,7 @@ describe("anthropic adapter properties", () => {
   it("rejects an output with one prose character deleted (a subtraction that is still forbidden)", () => {
     fc.assert(
       fc.property(arbCase, ({ bytes, plan }) => {
-        const out = applyPlan(A, A.read(bytes), plan).bytes;
+        const out = applyPlan(A, A.read(bytes, newCoreCaches()), plan).bytes;
         const prose = proseStrings(out);
         fc.pre(prose.length > 0);
         const t = prose[prose.length - 1]!;
@@ -105,7 +106,7 @@ describe("anthropic adapter properties", () => {
   it("rejects an output with a tool_result dropped while its tool_use stays", () => {
     fc.assert(
       fc.property(arbCase, ({ bytes, plan }) => {
-        const out = applyPlan(A, A.read(bytes), plan).bytes;
+        const out = applyPlan(A, A.read(bytes, newCoreCaches()), plan).bytes;
         const msgs = messagesOf(out).items;
         const hit = msgs.flatMap((m) => {
           const c = getMember(m, "content")!;
@@ -125,7 +126,7 @@ describe("anthropic adapter properties", () => {
   it("rejects an output with two blocks of a message swapped", () => {
     fc.assert(
       fc.property(arbCase, ({ bytes, plan }) => {
-        const out = applyPlan(A, A.read(bytes), plan).bytes;
+        const out = applyPlan(A, A.read(bytes, newCoreCaches()), plan).bytes;
         const arr = messagesOf(out).items.map((m) => getMember(m, "content")!).find((c) => c.type === "array" && c.items.length >= 2) as ArrayNode | undefined;
         fc.pre(arr !== undefined);
         const [a, b] = [arr!.items[0]!, arr!.items[1]!];

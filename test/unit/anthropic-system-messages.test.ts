@@ -12,6 +12,7 @@ import { checkGuarantee } from "../../src/core/plan/check-guarantee";
 import { scanJson } from "../../src/providers/shared/json-scan";
 import { DROP_RESULT_HEAD_BYTES } from "../../src/core/plan/drop-result-head";
 import { anthropicAdapter, assistant, bodyBytes, result, run, text, use, user } from "../support/anthropic-bodies";
+import { newCoreCaches } from "../../src/core/caches";
 
 const M = "claude-opus-4-8";
 const system = (content: unknown) => ({ role: "system", content });
@@ -22,7 +23,7 @@ const head = long.slice(0, DROP_RESULT_HEAD_BYTES);
 
 const rules = (messages: unknown[]) => {
   const b = bodyBytes({ model: M, messages });
-  return checkAnthropicRules(b, scanJson(b));
+  return checkAnthropicRules(b, scanJson(b), newCoreCaches());
 };
 
 describe("edits next to a mid-conversation system message", () => {

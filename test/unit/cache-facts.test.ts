@@ -9,6 +9,7 @@ import { cacheFactsOf, SYSTEM_CHUNK_BYTES } from "../../src/core/facts/cache-fac
 import { prefixFactsOf, sharedPrefix } from "../../src/core/facts/prefix-facts";
 import { systemDiffOf, volatileKindOf } from "../../src/core/cache/system-diff";
 import { scanJson } from "../../src/providers/shared/json-scan";
+import { newCoreCaches } from "../../src/core/caches";
 
 const enc = new TextEncoder();
 const parse = (body: unknown) => {
@@ -24,7 +25,7 @@ describe("cacheFactsOf (Anthropic)", () => {
     model: "claude-sonnet-4-5", tools: TOOLS, system: [{ type: "text", text: SYSTEM, cache_control: { type: "ephemeral", ttl: "1h" } }],
     messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "ok" }, { role: "user", content: [{ type: "text", text: "go on", cache_control: EPH }] }],
   });
-  const facts = cacheFactsOf(first.bytes, first.root, "messages", "anthropic");
+  const facts = cacheFactsOf(first.bytes, first.root, "messages", "anthropic", newCoreCaches());
 
   it("marker positions in cache order, the 1-hour TTL a marker asks for, one chunk per 256 bytes", () => {
     expect(facts.markers).toEqual(["tools", "system", 2]);
@@ -36,27 +37,27 @@ describe("cacheFactsOf (Anthropic)", () => {
 
   it("a marked lone text block hashes as the plain string message the next request sends", () => {
     const next = parse({ model: "claude-sonnet-4-5", tools: TOOLS, messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "ok" }, { role: "user", content: "go on" }, { role: "assistant", content: "done" }] });
-    expect(facts.unmarked).toEqual([[2, prefixFactsOf(next.bytes, next.root, "messages").message_hashes[2]]]);
+    expect(facts.unmarked).toEqual([[2, prefixFactsOf(next.bytes, next.root, "messages", newCoreCaches().messageHashes).message_hashes[2]]]);
   });
 
   it("with more blocks, the marker is cut out: the hash is the unmarked blocks' message hash", () => {
     const marked = parse({ messages: [{ role: "user", content: [{ type: "text", text: "go on", cache_control: EPH }, { type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "r", cache_control: EPH }] }] }] });
     const plain = parse({ messages: [{ role: "user", content: [{ type: "text", text: "go on" }, { type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "r" }] }] }] });
-    expect(cacheFactsOf(marked.bytes, marked.root, "messages", "anthropic").unmarked).toEqual([[0, prefixFactsOf(plain.bytes, plain.root, "messages").message_hashes[0]]]);
+    expect(cacheFactsOf(marked.bytes, marked.root, "messages", "anthropic", newCoreCaches()).unmarked).toEqual([[0, prefixFactsOf(plain.bytes, plain.root, "messages", newCoreCaches().messageHashes).message_hashes[0]]]);
   });
 
   it("tools by name: the marker is left out of the definition hash; reordering permutes the pairs", () => {
     const moved = parse({ tools: [{ ...TOOLS[1], cache_control: undefined }, { ...TOOLS[0], cache_control: EPH }], messages: [] });
-    const m = cacheFactsOf(moved.bytes, moved.root, "messages", "anthropic");
+    const m = cacheFactsOf(moved.bytes, moved.root, "messages", "anthropic", newCoreCaches());
     expect(m.tools).toEqual([facts.tools[1], facts.tools[0]]);
     const changed = parse({ tools: [TOOLS[0], { ...TOOLS[1], description: "runs a command" }], messages: [] });
-    const c = cacheFactsOf(changed.bytes, changed.root, "messages", "anthropic").tools;
+    const c = cacheFactsOf(changed.bytes, changed.root, "messages", "anthropic", newCoreCaches()).tools;
     expect([c[0], c[1]![0], c[1]![1] === facts.tools[1]![1]]).toEqual([facts.tools[0], facts.tools[1]![0], false]);
   });
 
   it("OpenAI: no markers; Chat's first system message is the system prompt; 24 h retention", () => {
     const chat = parse({ model: "gpt-4o", prompt_cache_retention: "24h", messages: [{ role: "system", content: SYSTEM }, { role: "user", content: "hi" }] });
-    const f = cacheFactsOf(chat.bytes, chat.root, "messages", "openai-chat");
+    const f = cacheFactsOf(chat.bytes, chat.root, "messages", "openai-chat", newCoreCaches());
     expect([f.markers, f.unmarked, f.ttl_ms, f.system?.at, f.tools]).toEqual([[], [], 86_400_000, "history", []]);
   });
 });
@@ -67,7 +68,7 @@ describe("sharedPrefix with cache facts", () => {
       const messages: unknown[] = Array.from({ length: n }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: `m${i}` }));
       messages[n - 1] = { role: "user", content: [{ type: "text", text: `m${n - 1}`, cache_control: EPH }] };
       const p = parse({ model: "claude-sonnet-4-5", tools: TOOLS, messages });
-      return { ...prefixFactsOf(p.bytes, p.root, "messages"), cache: cacheFactsOf(p.bytes, p.root, "messages", "anthropic") };
+      return { ...prefixFactsOf(p.bytes, p.root, "messages", newCoreCaches().messageHashes), cache: cacheFactsOf(p.bytes, p.root, "messages", "anthropic", newCoreCaches()) };
     };
     const prev = turn(3), cur = turn(5);
     expect(sharedPrefix(prev, cur)).toEqual({ members_equal: true, shared_messages: 3 });
@@ -82,7 +83,7 @@ describe("systemDiffOf", () => {
     const a = body(SYSTEM), b = body(SYSTEM.replace("11:35:17", "11:41:02"));
     const diff = systemDiffOf(a, b, "messages");
     // The value's JSON starts with its quote: offset = 1 + the index of the first changed character.
-    expect(diff).toEqual({ against: prefixFactsOf(a.bytes, a.root, "messages").members.find((m) => m.key === "system")!.hash, offset: 1 + SYSTEM.indexOf("35:17"), volatile: "timestamp" });
+    expect(diff).toEqual({ against: prefixFactsOf(a.bytes, a.root, "messages", newCoreCaches().messageHashes).members.find((m) => m.key === "system")!.hash, offset: 1 + SYSTEM.indexOf("35:17"), volatile: "timestamp" });
     // Starting from the shared byte prefix the scan cache measured gives the same answer.
     let common = 0;
     while (a.bytes[common] === b.bytes[common]) common++;

@@ -12,6 +12,7 @@ import { checkGuarantee } from "../../src/core/plan/check-guarantee";
 import type { Provider } from "../../src/core/view/types";
 import { adapterFor } from "../../src/providers/registry";
 import { CORPUS, callPrefixEnds, loadSession, prng, randomPlan, requestBody } from "./openai-corpus-support";
+import { newCoreCaches } from "../../src/core/caches";
 
 /** Prefixes sampled per session (evenly spaced, last included) and random plans per prefix. */
 const PREFIXES = 10;
@@ -44,7 +45,7 @@ describe("checkGuarantee accepts every plan applyPlan produces on the OpenAI cor
       let edited = 0;
       for (const end of sample) {
         const bytes = requestBody(s, end);
-        const parsed = adapter.read(bytes);
+        const parsed = adapter.read(bytes, newCoreCaches());
         for (let k = 0; k < PLANS; k++) {
           const plan = randomPlan(rnd, parsed.view.pairs.map((p) => p.id), 0.3 + rnd() * 0.7);
           const out = applyPlan(adapter, parsed, plan);
@@ -56,7 +57,7 @@ describe("checkGuarantee accepts every plan applyPlan produces on the OpenAI cor
       }
       expect(failures).toEqual([]);
       // Sessions without native tool calls (sweagent) have nothing to edit.
-      const pairs = adapter.read(requestBody(s, ends[ends.length - 1]!)).view.pairs.length;
+      const pairs = adapter.read(requestBody(s, ends[ends.length - 1]!), newCoreCaches()).view.pairs.length;
       if (pairs > 0) expect(edited).toBeGreaterThan(plans / 2);
       else expect(edited).toBe(0);
     });
@@ -84,7 +85,7 @@ describe("checkGuarantee: removable members (OpenAI Chat `tool_calls`)", () => {
   const input = enc(body({ role: "assistant", content: "Listing.", tool_calls: [call] }, true));
 
   it("drop_pair of a prose message's only call removes `tool_calls` and the tool message; the checker accepts it", () => {
-    const parsed = chat.read(input);
+    const parsed = chat.read(input, newCoreCaches());
     const out = applyPlan(chat, parsed, { actions: { call_1: { kind: "drop_pair" } } });
     expect(new TextDecoder().decode(out.bytes)).toBe(JSON.stringify(body({ role: "assistant", content: "Listing." }, false)));
     expect(checkGuarantee(chat, input, out.bytes).violations).toEqual([]);

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { readAnthropic } from "../../src/providers/anthropic-messages/read-view";
 import { assistant, bodyBytes, result, use, user } from "../support/anthropic-bodies";
+import { newCoreCaches } from "../../src/core/caches";
 
 /** History whose pair `a` is old enough to edit. */
 const history = [user("go"), assistant([use("a")]), user([result("a", "A".repeat(100))]), assistant("done"), user("next")];
 
-/** Claude Code 2.1.332's default request members (issue 25). */
+/** Claude Code 2.1.332's default request members. */
 const CLAUDE_CODE = {
   model: "claude-opus-5-5",
   max_tokens: 32000,
@@ -13,7 +14,7 @@ const CLAUDE_CODE = {
   context_management: { edits: [{ type: "clear_thinking_20251015", keep: "all" }] },
 };
 
-const view = (body: object) => readAnthropic(bodyBytes(body)).view;
+const view = (body: object) => readAnthropic(bodyBytes(body), newCoreCaches()).view;
 
 describe("client context_management (DESIGN §6)", () => {
   it("Claude Code's default body (clear_thinking only) is not server-managed", () => {

@@ -6,7 +6,7 @@
  * exception: a removed pair whose id is repeated later in the session (Claude Code exports and
  * tau-bench reuse ids) becomes an orphan, which is never edited, so its removal lapses; those
  * calls are counted as "lapses" and asserted as regression values. Counts are
- * regression values measured on this corpus (issue 4 report).
+ * regression values measured on this corpus.
  */
 import { describe, expect, it } from "vitest";
 import { runHeuristicEngine } from "../../src/core/engine/run-heuristic-engine";

@@ -15,6 +15,8 @@ import { factsOf, makeView, type MessageSpec } from "../support/make-view";
 import { openaiChatAdapter } from "../../src/providers/openai-chat";
 import { openaiResponsesAdapter } from "../../src/providers/openai-responses";
 import { anthropicAdapter, assistant, bodyBytes, result, run, text, use, user } from "../support/anthropic-bodies";
+import { newCoreCaches } from "../../src/core/caches";
+import { ToolCallMemo } from "../../src/core/engine/read-tool-call-memo";
 
 const SHORT = REFERENCE_REPLIES[0]!.text;
 const LONG = REFERENCE_REPLIES[1]!.text;
@@ -53,8 +55,8 @@ describe("reference replies", () => {
       { id: "r9", input: { file_path: "/p/b.ts" }, text: SHORT },
       { id: "x1", tool: "Bash", input: { command: "echo hi" }, text: SHORT },
     ]) });
-    expect([...referencedResults(view.pairs)]).toEqual([["r1", ["r4", "r7"]], ["r2", ["r5"]], ["r8", ["r9"]]]);
-    expect(lockReferencedResults(view.pairs)).toEqual(["r1", "r2", "r8"]);
+    expect([...referencedResults(view.pairs, new ToolCallMemo())]).toEqual([["r1", ["r4", "r7"]], ["r2", ["r5"]], ["r8", ["r9"]]]);
+    expect(lockReferencedResults(view.pairs, new ToolCallMemo())).toEqual(["r1", "r2", "r8"]);
     expect(view.pairs.map((p) => [p.id, p.locked])).toEqual([
       ["r1", REFERENCED_LOCK], ["r2", REFERENCED_LOCK], ["r3", null], ["r4", null], ["r5", null], ["r6", null], ["r7", null], ["r8", REFERENCED_LOCK], ["r9", null], ["x1", null],
     ]);
@@ -73,7 +75,7 @@ describe("reference replies", () => {
     // r1 stays (a reply follows it, no copy); r3 and the reply r4 are superseded by the full copy r5.
     expect(verdicts).toEqual({ r3: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" }, r4: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" } });
     // With the locks the adapters apply, the engine keeps every result a reply points at, r3 included.
-    lockReferencedResults(view.pairs);
+    lockReferencedResults(view.pairs, new ToolCallMemo());
     const run = runHeuristicEngine(factsOf(view), { exclude_tools: [], min_result_bytes: 2048 });
     expect(run.hits.locked).toEqual(["r1", "r3"]);
     expect(Object.entries(run.verdicts).filter(([, v]) => v.kind !== "keep").map(([id]) => id)).toEqual(["r4"]);
@@ -106,7 +108,7 @@ describe("a referred-to result through the Anthropic adapter", () => {
 
   it("a ledger removal made before the reply appeared is not re-applied once it is in the history", () => {
     const bytes = bodyBytes(body);
-    const view = anthropicAdapter.read(bytes).view;
+    const view = anthropicAdapter.read(bytes, newCoreCaches()).view;
     const r1 = view.pairs[0]!;
     const ledger = { ...EMPTY_LEDGER, entries: { [ledgerKey("r1", r1.result_hash)]: { pair_id: "r1", result_hash: r1.result_hash, action: { kind: "drop_pair" as const }, step: 1, first_seen_ms: 0 } } };
     expect(reapplyLedger(factsOf(view), ledger, { preserve_recent_turns: 0, exclude_tools: [] })).toEqual({ actions: {}, skipped: { r1: `locked: ${REFERENCED_LOCK}` } });
@@ -123,7 +125,7 @@ describe("a referred-to result through the OpenAI adapters (the compilers screen
   it("Chat: the plan compiler refuses it with the lock's reason", () => {
     const call = (id: string, path: string) => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "Read", arguments: JSON.stringify({ file_path: path }) } }] });
     const body = { model: "gpt-5", messages: [{ role: "user", content: "go" }, call("c1", "/w/a.ts"), { role: "tool", tool_call_id: "c1", content: content(50) }, call("c2", "/w/a.ts"), { role: "tool", tool_call_id: "c2", content: SHORT }, { role: "assistant", content: "done" }, { role: "user", content: "next" }] };
-    const parsed = openaiChatAdapter.read(bodyBytes(body));
+    const parsed = openaiChatAdapter.read(bodyBytes(body), newCoreCaches());
     expect(parsed.view.pairs.map((p) => [p.id, p.locked])).toEqual([["c1", REFERENCED_LOCK], ["c2", "last_assistant_turn"]]);
     expect(openaiChatAdapter.compile(parsed, { actions: { c1: { kind: "drop_pair" } } })).toEqual({ deletions: [], refused: { c1: REFERENCED_LOCK } });
   });
@@ -133,7 +135,7 @@ describe("a referred-to result through the OpenAI adapters (the compilers screen
     const out = (id: string, output: string) => ({ type: "function_call_output", call_id: id, output });
     const msg = (role: string, t: string) => ({ type: "message", role, content: [{ type: role === "user" ? "input_text" : "output_text", text: t }] });
     const body = { model: "gpt-5", input: [msg("user", "go"), call("c1", "/w/a.ts"), out("c1", content(50)), call("c2", "/w/a.ts"), out("c2", LONG), msg("assistant", "done"), msg("user", "next")] };
-    const parsed = openaiResponsesAdapter.read(bodyBytes(body));
+    const parsed = openaiResponsesAdapter.read(bodyBytes(body), newCoreCaches());
     expect(parsed.view.pairs.map((p) => [p.id, p.locked])).toEqual([["c1", REFERENCED_LOCK], ["c2", "last_assistant_turn"]]);
     expect(openaiResponsesAdapter.compile(parsed, { actions: { c1: { kind: "drop_result" } } })).toEqual({ deletions: [], refused: { c1: REFERENCED_LOCK } });
   });

@@ -1,5 +1,5 @@
 /**
- * The cost model's inputs as issue 28 item 2 defines them: avg from the session's own request
+ * The cost model's inputs (DESIGN §4): avg from the session's own request
  * sizes, R from the deployment's session lengths (lower-quartile estimator) with the seed prior
  * as fallback, and each step's five terms carried in its result. Values computed by hand.
  */

@@ -1,5 +1,5 @@
 /**
- * The operator dashboard in a real browser (issue 8): the gateway runs under `wrangler dev`
+ * The operator dashboard in a real browser: the gateway runs under `wrangler dev`
  * (admin token var set, compaction on, upstreams = the provider emulator), real corpus calls
  * go through it, a session is disabled through the admin API, then headless Chromium opens
  * /admin/dashboard, signs in, and the numbers it shows must equal the admin API's. A screenshot
@@ -28,7 +28,7 @@ import { CORPUS_PATH } from "../support/shared-dir";
 import { INDEX_WINDOW_MS } from "../../src/gateway/index-buffer";
 
 const CHROMIUM = "/usr/bin/chromium";
-/** Launch flags required by the issue, exactly (plus the pipe and profile Playwright needs). */
+/** Headless Chromium with no network of its own, exactly these flags (plus the pipe and profile Playwright needs). */
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 const CI = process.env.CI === "true" || process.env.CI === "1";
 const MISSING = !existsSync(CHROMIUM);

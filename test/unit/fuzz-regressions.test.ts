@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { applyPlan } from "../../src/core/plan/apply-plan";
 import { checkGuarantee } from "../../src/core/plan/check-guarantee";
 import { adapterFor } from "../../src/providers/registry";
+import { newCoreCaches } from "../../src/core/caches";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -35,7 +36,7 @@ describe("F01 (seed 1, index 2): OpenAI Chat drop_pair of every call of an assis
   const plan = { actions: { call_2: { kind: "drop_pair" as const }, call_3: { kind: "drop_pair" as const } } };
 
   it("the compiler removes the tool_calls member (an empty array is refused by the API) and the checker now accepts it", () => {
-    const out = applyPlan(chat, chat.read(input), plan).bytes;
+    const out = applyPlan(chat, chat.read(input, newCoreCaches()), plan).bytes;
     const want = [F01_MESSAGES[0], { role: "assistant", content: "Let me check." }, ...F01_MESSAGES.slice(4)];
     expect(dec(out)).toBe(body(want));
     // Before the fix: ok false, '"messages" is not the input with whole elements or string middles removed'.
@@ -79,11 +80,11 @@ describe("F03 (seed 11, index 160): Anthropic tool_result text part whose text i
     ],
   }));
 
-  it("is refused at read (→ skipped; reason=parse), not later when the lazy result text is decoded", () => {
+  it("is refused at read (→ skipped; reason=parse, newCoreCaches()), not later when the lazy result text is decoded", () => {
     for (const [text, type] of [[{ a: 1 }, "object"], [7, "number"], [null, "null"], [["x"], "array"]] as const) {
-      expect(() => anthropic.read(bad(text))).toThrow(`messages[2].content[0].content[1].text: expected a string, got ${type}`);
+      expect(() => anthropic.read(bad(text), newCoreCaches())).toThrow(`messages[2].content[0].content[1].text: expected a string, got ${type}`);
     }
-    const good = anthropic.read(bad("fine")).view.pairs[0]!;
+    const good = anthropic.read(bad("fine"), newCoreCaches()).view.pairs[0]!;
     expect(good.result_text).toBe("ok\nfine");
   });
 });

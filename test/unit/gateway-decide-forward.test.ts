@@ -8,6 +8,7 @@ import type { StepOutput } from "../../src/session/contract";
 import { decideForward } from "../../src/gateway/decide-forward";
 import { prepareCompaction } from "../../src/gateway/prepare-compaction";
 import { anthropicAdapter } from "../../src/providers/anthropic-messages";
+import { newCoreCaches } from "../../src/core/caches";
 
 const body = JSON.stringify({
   model: "claude-sonnet-4-5",
@@ -48,7 +49,7 @@ describe("decideForward", () => {
   const est = ready.parsed.view.est_tokens;
   const base = { correlation_id: "c-1", rollback_step: null, tokens_original: est, tokens_sent: est, pairs_removed: 0, would_send: null };
   const truncated = body.replace("0123456789\\nabcdefghij\\n", "0123456789");
-  const truncatedEst = anthropicAdapter.read(new TextEncoder().encode(truncated)).view.est_tokens;
+  const truncatedEst = anthropicAdapter.read(new TextEncoder().encode(truncated), newCoreCaches()).view.est_tokens;
 
   it("forwards the original bytes when the session is disabled or the plan is empty", () => {
     expect(decideForward(ready, bytes, step({ disabled: true }), "compact", "c-1")).toEqual({ kind: "original", body: bytes, note: "off; reason=session_disabled", report: { ...base, outcome: "unchanged", tier: "none" } });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { INDEX_BUFFER_BUDGET_BYTES, INDEX_UPDATE_BYTES, ISOLATE_MEMORY_BUDGET_BYTES, SCAN_CACHE_BUDGET_BYTES, TOOL_CALL_MEMO_BUDGET_BYTES } from "../../src/core/isolate-memory-budget";
 import { readToolCall } from "../../src/core/engine/read-tool-call";
-import { readToolCallMemo, toolCallMemoSize } from "../../src/core/engine/read-tool-call-memo";
+import { ToolCallMemo } from "../../src/core/engine/read-tool-call-memo";
 import { HELD_PER_BODY_BYTE, ScanCache } from "../../src/gateway/scan-cache";
 import { IndexBuffer, INDEX_PENDING_MAX } from "../../src/gateway/index-buffer";
 import type { IndexUpdate } from "../../src/admin/index-update";
@@ -38,13 +38,14 @@ describe("one isolate memory budget", () => {
 
   it("the tool-call memo filled with large inputs holds at most its share; an input over it is answered and not kept", () => {
     const big = (i: number) => ({ id: `budget-big-${i}`, tool_name: "Write", input_text: JSON.stringify({ file_path: `f${i}`, content: "z".repeat(TOOL_CALL_MEMO_BUDGET_BYTES / 6) }) });
-    for (let i = 0; i < 8; i++) readToolCallMemo(big(i));
-    const after = toolCallMemoSize();
+    const memo = new ToolCallMemo();
+    for (let i = 0; i < 8; i++) memo.read(big(i));
+    const after = memo.size;
     expect(after.bytes).toBeLessThanOrEqual(TOOL_CALL_MEMO_BUDGET_BYTES);
     expect(after.entries).toBe(2);
     const huge = { id: "budget-huge", tool_name: "Write", input_text: "y".repeat(TOOL_CALL_MEMO_BUDGET_BYTES / 2) };
-    expect(readToolCallMemo(huge)).toEqual(readToolCall(huge));
-    expect(toolCallMemoSize()).toEqual(after);
+    expect(memo.read(huge)).toEqual(readToolCall(huge));
+    expect(memo.size).toEqual(after);
   });
 
   it("the index buffer keeps at most its share of updates waiting: the oldest are dropped and counted", async () => {

@@ -1,5 +1,5 @@
 /**
- * `memory_inject` (issue 29 item 4), the pure parts: the archival summaries taken from a ledger
+ * `memory_inject`, the pure parts: the archival summaries taken from a ledger
  * (src/core/memory/archival-summaries.ts), the block's exact text and its bound
  * (src/core/memory/render-memory-block.ts), its element and place for each wire format
  * (src/providers/shared/memory-message.ts), the guarantee checker's `inserted` option
@@ -25,6 +25,7 @@ import { estimateTokens } from "../../src/core/tokens/estimate";
 import { validateAnthropicRequest } from "../../tools/emulator/anthropic/validate-request";
 import { validateChatRequest } from "../../tools/emulator/openai-chat/validate-request";
 import { validateResponsesRequest } from "../../tools/emulator/openai-responses/validate-request";
+import { newCoreCaches } from "../../src/core/caches";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -179,7 +180,7 @@ describe.each(Object.keys(BODIES) as Provider[])("memory block in %s", (provider
 
   it("its element, placed directly after the first user message: the exact bytes", () => {
     expect(text(element)).toBe(ELEMENTS[provider]);
-    const root = adapter.read(input).root;
+    const root = adapter.read(input, newCoreCaches()).root;
     const ins = memoryInsertion(provider, input, root, adapter.historyKey, element)!;
     expect(text(spliceOut(input, [], [ins]))).toBe(text(expected));
     expect(EMULATOR[provider](JSON.parse(text(expected)))).toBeNull();
@@ -188,7 +189,7 @@ describe.each(Object.keys(BODIES) as Provider[])("memory block in %s", (provider
   it("the checker accepts exactly that element there, and the provider's rules hold", () => {
     const r = checkGuarantee(adapter, input, expected, { inserted: element });
     expect([r.ok, r.violations]).toEqual([true, []]);
-    expect(r.output!.view.messages.length).toBe(adapter.read(input).view.messages.length + 1);
+    expect(r.output!.view.messages.length).toBe(adapter.read(input, newCoreCaches()).view.messages.length + 1);
   });
 
   it("the checker rejects a changed byte, another place, a second block, and any block at strict", () => {
@@ -219,7 +220,7 @@ describe("decideForward with a memory block", () => {
     const plan = { actions: { t1: { kind: "truncate_result" as const, head_bytes: 10 } } };
     const cut = decideForward(ready, bytes, step({ memory_block: BLOCK, plan, step: 1, tier: "micro" }), "compact", "c");
     expect([cut.kind, text(cut.body), cut.report.pairs_removed]).toEqual(["edited", withBlock.replace("0123456789\\nabcdefghij\\n", "0123456789"), 1]);
-    expect(cut.report.tokens_sent).toBe(anthropicAdapter.read(cut.body).view.est_tokens);
+    expect(cut.report.tokens_sent).toBe(anthropicAdapter.read(cut.body, newCoreCaches()).view.est_tokens);
   });
 
   it("a block the provider's rules refuse at its place (a system message before a user message) is left out; the plan still goes", () => {
@@ -246,7 +247,7 @@ describe("decideForward with a memory block", () => {
 describe("memoryPlaceable: where the block may go, per format", () => {
   const at = (provider: Provider, body: object) => {
     const bytes = utf8(JSON.stringify(body));
-    return memoryPlaceable(provider, bytes, ADAPTERS[provider].read(bytes).root, ADAPTERS[provider].historyKey);
+    return memoryPlaceable(provider, bytes, ADAPTERS[provider].read(bytes, newCoreCaches()).root, ADAPTERS[provider].historyKey);
   };
   const m = (role: string, content = "x") => ({ role, content });
   const item = (role: string) => ({ type: "message", role, content: [{ type: "input_text", text: "x" }] });

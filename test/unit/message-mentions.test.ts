@@ -9,6 +9,7 @@ import { requestFactsOf } from "../../src/gateway/request-facts";
 import { messageMentions } from "../../src/providers/shared/message-mentions";
 import { adapterFor } from "../../src/providers/registry";
 import { decodeStepFacts, encodeStepFacts } from "../../src/core/facts/wire-facts";
+import { newCoreCaches } from "../../src/core/caches";
 
 const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
 
@@ -22,7 +23,7 @@ describe("messageMentions", () => {
         { role: "tool", tool_call_id: "c1", content: "see src/tool.ts" },
         { role: "assistant", content: "Changed `src/a.ts`." },
       ],
-    }));
+    }), newCoreCaches());
     expect(messageMentions(parsed)).toEqual([[], [], [], proseMentionKeys("Changed `src/a.ts`.")]);
   });
   it("Anthropic: text blocks of assistant messages, not tool_use, tool_result or thinking", () => {
@@ -34,7 +35,7 @@ describe("messageMentions", () => {
         { role: "assistant", content: [{ type: "thinking", thinking: "maybe lib/x.py", signature: "s" }, { type: "text", text: "Reading app.js" }, { type: "tool_use", id: "t1", name: "Read", input: { file_path: "/r/b.ts" } }] },
         { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "c.ts" }] },
       ],
-    }));
+    }), newCoreCaches());
     expect(messageMentions(parsed)).toEqual([[], proseMentionKeys("Reading app.js\n"), []]);
   });
   it("OpenAI Responses: output_text parts of assistant message items; the facts carry them through the wire codec", () => {
@@ -45,7 +46,7 @@ describe("messageMentions", () => {
         { type: "reasoning", summary: [{ type: "summary_text", text: "b.md" }] },
         { type: "message", role: "assistant", content: [{ type: "output_text", text: "Updated `README.md`" }] },
       ],
-    }));
+    }), newCoreCaches());
     const keys = proseMentionKeys("Updated `README.md`\n");
     expect(messageMentions(parsed)).toEqual([[], [], keys]);
     const facts = requestFactsOf(parsed, { head_chars: 100, engine: "heuristic" });

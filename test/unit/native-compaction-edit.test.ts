@@ -15,6 +15,7 @@ import { scanJson } from "../../src/providers/shared/json-scan";
 import { usageFromEvents, usageFromJson } from "../../src/usage/extract-usage";
 import { settleNative } from "../../src/session/record-report";
 import { assistant, result, use, user } from "../support/anthropic-bodies";
+import { newCoreCaches } from "../../src/core/caches";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -38,7 +39,7 @@ describe("the compaction edit", () => {
   const b = bodyOf({ context_management: CC_CM });
   const root = scanJson(b);
   it("renders the trigger alone and clears nothing, whatever the plan", () => {
-    expect(renderNativeEdit(b, root, { actions: { t1: { kind: "drop_result" } } }, { exclude_tools: [], compact: { trigger_tokens: 50_000 } }))
+    expect(renderNativeEdit(b, root, { actions: { t1: { kind: "drop_result" } } }, { exclude_tools: [], compact: { trigger_tokens: 50_000 } }, newCoreCaches().anthropic))
       .toEqual({ edit: COMPACT, cleared: 0, clearable: 0, cleared_ids: [] });
   });
   const edited = insertNativeEdit(b, root, COMPACT);
@@ -108,7 +109,7 @@ describe("a history holding a compaction block", () => {
     expect(r).toEqual({ kind: "skip", note: "skipped; reason=server_managed", reason: "server_managed" });
   });
   it("clearable tool uses are counted from the block on (the provider drops everything before it)", () => {
-    const r = renderNativeEdit(b, scanJson(b), { actions: { t3: { kind: "drop_result" } } }, { exclude_tools: [] });
+    const r = renderNativeEdit(b, scanJson(b), { actions: { t3: { kind: "drop_result" } } }, { exclude_tools: [] }, newCoreCaches().anthropic);
     expect(r).toEqual({ edit: { type: "clear_tool_uses_20250919", trigger: { type: "input_tokens", value: 1 }, keep: { type: "tool_uses", value: 1 }, clear_tool_inputs: false }, cleared: 1, clearable: 2, cleared_ids: ["t3"] });
   });
 });

@@ -21,6 +21,8 @@ import { readSessionText } from "../../tools/replay/read-session-text";
 import { retargetAnthropic } from "../../tools/replay/retarget-model";
 import { createMemorySql } from "../../tools/replay/sluice/create-memory-sql";
 import { CORPUS_DIR } from "../support/corpus";
+import { newCoreCaches } from "../../src/core/caches";
+import { ToolCallMemo } from "../../src/core/engine/read-tool-call-memo";
 
 const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
 
@@ -39,10 +41,10 @@ describe.each(["cc-brain-explore-cleanup", "cc-cctrace-opus4"])("native on %s re
       const body = enc(call.body);
       const prepared = prepareCompaction("anthropic", new Headers({ "x-sluice-session": name }), body);
       if (prepared.kind !== "ready") throw new Error(prepared.note);
-      const out = (await sessionState.step({ session_id: name, facts: encodeStepFacts(stepFactsOf(prepared.parsed.view, loaded.config)), config_hash: configHash(loaded.config), mode: "compact", correlation_id: `c${call.index}`, now_ms: times[call.index]! })) as StepOutput;
+      const out = (await sessionState.step({ session_id: name, facts: encodeStepFacts(stepFactsOf(prepared.parsed.view, loaded.config, new ToolCallMemo())), config_hash: configHash(loaded.config), mode: "compact", correlation_id: `c${call.index}`, now_ms: times[call.index]! })) as StepOutput;
       expect(out.native).toEqual({ exclude_tools: [] });
       const removed = Object.values(out.plan.actions).filter((a) => a.kind !== "keep").length;
-      const render = renderNativeEdit(body, prepared.parsed.root, out.plan, out.native!);
+      const render = renderNativeEdit(body, prepared.parsed.root, out.plan, out.native!, newCoreCaches().anthropic);
       expect(render?.cleared ?? 0).toBe(removed);
       const d = decideForward(prepared, body, out, "compact", `c${call.index}`);
       expect(d.report.outcome).toBe(removed > 0 ? "compacted" : "unchanged");

@@ -12,6 +12,7 @@ import { checkNativeEdit } from "../../src/providers/anthropic-messages/check-na
 import { insertNativeEdit, NativeInsertError, renderNativeEdit, type NativeClearEdit } from "../../src/providers/anthropic-messages/native-edit";
 import { scanJson } from "../../src/providers/shared/json-scan";
 import { assistant, result, use, user } from "../support/anthropic-bodies";
+import { newCoreCaches } from "../../src/core/caches";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -36,13 +37,13 @@ describe("renderNativeEdit", () => {
   const bytes = bodyOf({});
   const root = scanJson(bytes);
   it("C = leading clearable tool uses removed; keep = clearable − C; excluded tools neither counted nor cleared", () => {
-    const r = renderNativeEdit(bytes, root, { actions: { t1: { kind: "drop_result" }, t2: { kind: "drop_pair" } } }, { exclude_tools: ["memory"] });
+    const r = renderNativeEdit(bytes, root, { actions: { t1: { kind: "drop_result" }, t2: { kind: "drop_pair" } } }, { exclude_tools: ["memory"] }, newCoreCaches().anthropic);
     expect(r).toEqual({ edit: EDIT(1, ["memory"]), cleared: 2, clearable: 3, cleared_ids: ["t1", "t2"] });
   });
   it("counts only a leading run: a removal after a kept use is not cleared", () => {
-    const r = renderNativeEdit(bytes, root, { actions: { t2: { kind: "drop_result" } } }, { exclude_tools: [] });
+    const r = renderNativeEdit(bytes, root, { actions: { t2: { kind: "drop_result" } } }, { exclude_tools: [] }, newCoreCaches().anthropic);
     expect(r).toBeNull();
-    const r2 = renderNativeEdit(bytes, root, { actions: { t1: { kind: "drop_result" }, t3: { kind: "drop_result" } } }, { exclude_tools: [] });
+    const r2 = renderNativeEdit(bytes, root, { actions: { t1: { kind: "drop_result" }, t3: { kind: "drop_result" } } }, { exclude_tools: [] }, newCoreCaches().anthropic);
     expect(r2).toEqual({ edit: EDIT(3), cleared: 1, clearable: 4, cleared_ids: ["t1"] });
   });
 });

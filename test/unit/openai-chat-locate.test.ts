@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openaiChatAdapter as chat } from "../../src/providers/openai-chat/index";
+import { newCoreCaches } from "../../src/core/caches";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const call = (id: string) => ({ id, type: "function", function: { name: "f", arguments: "{}" } });
@@ -19,7 +20,7 @@ function read(extra: number) {
     tool("a"), tool("a"), tool("z"), tool("d"), ...fill.map(tool),
     { role: "user", content: "next" }, { role: "assistant", content: "ok" }, { role: "user", content: "more" },
   ];
-  const view = chat.read(enc(JSON.stringify({ model: "m", messages }))).view;
+  const view = chat.read(enc(JSON.stringify({ model: "m", messages })), newCoreCaches()).view;
   return {
     pairs: view.pairs.map((p) => [p.id, p.call.block_index, p.result.message_index]).filter(([id]) => !String(id).startsWith("e")),
     extraPairs: view.pairs.length - 1,

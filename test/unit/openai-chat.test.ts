@@ -7,6 +7,7 @@ import { EMPTY_PLAN } from "../../src/core/plan/types";
 import { hashText } from "../../src/core/hash";
 import { apply, audit, enc, planAll } from "./openai-helpers";
 import { CASES_PATH } from "../support/shared-dir";
+import { newCoreCaches } from "../../src/core/caches";
 
 type Msg = Record<string, unknown>;
 const call = (id: string, name: string, args: string) => ({ id, type: "function", function: { name, arguments: args } });
@@ -42,7 +43,7 @@ const without = (msgs: Msg[], drop: number[]) => msgs.filter((_, i) => !drop.inc
 
 describe("openai-chat read", () => {
   it("builds the neutral view: parallel and custom calls, parts content, turns, locks", () => {
-    const { view } = chat.read(enc(body(BASE)));
+    const { view } = chat.read(enc(body(BASE)), newCoreCaches());
     expect(view.provider).toBe("openai-chat");
     expect(view.model).toBe("gpt-4o");
     expect(view.turn_count).toBe(4);
@@ -72,12 +73,12 @@ describe("openai-chat read", () => {
     expect(view.server_managed).toBe(null);
   });
   it("names the field of an unexpected shape", () => {
-    expect(() => chat.read(enc('{"messages":{}}'))).toThrow(new ChatWireError("messages", "expected an array, got object"));
-    expect(() => chat.read(enc('{"messages":[{"role":"robot","content":"x"}]}'))).toThrow("messages[0].role: unknown role");
-    expect(() => chat.read(enc('{"messages":[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f"}}]}]}'))).toThrow(
+    expect(() => chat.read(enc('{"messages":{}}'), newCoreCaches())).toThrow(new ChatWireError("messages", "expected an array, got object"));
+    expect(() => chat.read(enc('{"messages":[{"role":"robot","content":"x"}]}'), newCoreCaches())).toThrow("messages[0].role: unknown role");
+    expect(() => chat.read(enc('{"messages":[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f"}}]}]}'), newCoreCaches())).toThrow(
       "messages[0].tool_calls[0].function.arguments: expected a string, got nothing",
     );
-    expect(() => chat.read(enc('{"messages":[{"role":"user","role":"user","content":"x"}]}'))).toThrow("messages[0]: duplicate keys");
+    expect(() => chat.read(enc('{"messages":[{"role":"user","role":"user","content":"x"}]}'), newCoreCaches())).toThrow("messages[0]: duplicate keys");
   });
   it("pairs positionally: a reused id in a later turn is a second, locked pair; orphans are recorded and never edited", () => {
     const msgs: Msg[] = [
@@ -233,7 +234,7 @@ describe("openai-chat compile", () => {
 describe("openai-chat checkRules", () => {
   const rules = (msgs: Msg[]) => {
     const b = enc(body(msgs));
-    return chat.checkRules(b, scanJson(b));
+    return chat.checkRules(b, scanJson(b), newCoreCaches());
   };
   it("accepts a valid history", () => {
     expect(rules(BASE)).toEqual([]);
@@ -264,7 +265,7 @@ describe("B06 openai_chat.orphan_tool_message_after_window_trim", () => {
   it("the naive window trim is rejected by checkRules (the provider's error)", () => {
     const trimmed = { ...B06.request, messages: [B06.request.messages[0]!, ...B06.request.messages.slice(3)] };
     const b = enc(JSON.stringify(trimmed));
-    expect(chat.checkRules(b, scanJson(b))).toEqual(['messages[1]: tool message for "call_aaaaaaaaaaaaaaaaaaaaaaaa" does not answer the preceding assistant tool_calls']);
+    expect(chat.checkRules(b, scanJson(b), newCoreCaches())).toEqual(['messages[1]: tool message for "call_aaaaaaaaaaaaaaaaaaaaaaaa" does not answer the preceding assistant tool_calls']);
     expect(B06.provider_error_signature).toContain("must be a response to a preceeding message with 'tool_calls'");
   });
   it("on the case itself every action keeps the rule (the pair is in the last turns: refused)", () => {
@@ -278,7 +279,7 @@ describe("B06 openai_chat.orphan_tool_message_after_window_trim", () => {
     const longer = { ...B06.request, messages: [...B06.request.messages, { role: "assistant", content: "She asked for a refund." }, { role: "user", content: "Thanks." }] };
     const a = apply(chat, JSON.stringify(longer), planAll(["call_aaaaaaaaaaaaaaaaaaaaaaaa"], { kind: "drop_pair" }));
     expect(a.text).toBe(JSON.stringify({ ...longer, messages: without(longer.messages, [2, 3]) }));
-    expect(chat.checkRules(a.out, scanJson(a.out))).toEqual([]);
-    expect(a.parsed.view.messages[0]!.identity_hash).toBe(chat.read(a.out).view.messages[0]!.identity_hash);
+    expect(chat.checkRules(a.out, scanJson(a.out), newCoreCaches())).toEqual([]);
+    expect(a.parsed.view.messages[0]!.identity_hash).toBe(chat.read(a.out, newCoreCaches()).view.messages[0]!.identity_hash);
   });
 });

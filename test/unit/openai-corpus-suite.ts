@@ -10,6 +10,7 @@ import type { ParsedRequest, ProviderAdapter } from "../../src/providers/types";
 import { spliceOut } from "../../src/providers/shared/splice";
 import { audit } from "./openai-helpers";
 import { callPrefixEnds, countCalls, loadSession, manifestToolCalls, prng, randomPlan, requestBody } from "./openai-corpus-support";
+import { newCoreCaches } from "../../src/core/caches";
 
 export interface SuiteOptions {
   /** Test every `stride`-th prefix (plus the first and the last); 1 = all. */
@@ -29,7 +30,7 @@ export function corpusSuite(id: string, adapter: ProviderAdapter, historyKey: "m
       const bad: string[] = [];
       sample.forEach((end, k) => {
         const bytes = requestBody(s, end, k % 10 === 5);
-        const parsed = adapter.read(bytes);
+        const parsed = adapter.read(bytes, newCoreCaches());
         const calls = countCalls(s, end);
         if (parsed.view.pairs.length !== calls || parsed.view.orphans.length !== 0) bad.push(`prefix ${end}: ${parsed.view.pairs.length} pairs, ${parsed.view.orphans.length} orphans, ${calls} calls`);
         const compiled = adapter.compile(parsed, EMPTY_PLAN);
@@ -40,7 +41,7 @@ export function corpusSuite(id: string, adapter: ProviderAdapter, historyKey: "m
       expect(sample.length).toBeGreaterThanOrEqual(Math.min(ends.length, 12));
     });
     it(`finds the MANIFEST's tool-call count as pairs in the full history`, () => {
-      const { view } = adapter.read(requestBody(s, s.messages.length));
+      const { view } = adapter.read(requestBody(s, s.messages.length), newCoreCaches());
       expect(manifestToolCalls()[id]).toBe(opt.fullPairs);
       expect({ pairs: view.pairs.length, orphans: view.orphans }).toEqual({ pairs: opt.fullPairs, orphans: [] });
     });
@@ -51,7 +52,7 @@ export function corpusSuite(id: string, adapter: ProviderAdapter, historyKey: "m
       const parsedByEnd = new Map<number, ParsedRequest>();
       for (let k = 0; k < opt.plans; k++) {
         const end = ends[Math.floor(rnd() * ends.length)]!;
-        const parsed = parsedByEnd.get(end) ?? adapter.read(requestBody(s, end));
+        const parsed = parsedByEnd.get(end) ?? adapter.read(requestBody(s, end), newCoreCaches());
         parsedByEnd.set(end, parsed);
         const plan = randomPlan(rnd, parsed.view.pairs.map((p) => p.id), 0.2 + rnd() * 0.8);
         const compiled = adapter.compile(parsed, plan);

@@ -10,6 +10,7 @@ import type { CompiledPlan } from "../../src/providers/types";
 import { getMember, rawText, scanJson, stringValue, type JsonNode } from "../../src/providers/shared/json-scan";
 import { spliceOut } from "../../src/providers/shared/splice";
 import { hashBytes } from "../../src/core/hash";
+import { newCoreCaches } from "../../src/core/caches";
 
 export const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 export const dec = (b: Uint8Array): string => new TextDecoder().decode(b);
@@ -24,7 +25,7 @@ export interface Applied {
 /** read → compile → spliceOut. */
 export function apply(adapter: ProviderAdapter, body: Uint8Array | string, plan: EditPlan): Applied {
   const bytes = typeof body === "string" ? enc(body) : body;
-  const parsed = adapter.read(bytes);
+  const parsed = adapter.read(bytes, newCoreCaches());
   const compiled = adapter.compile(parsed, plan);
   const out = spliceOut(bytes, compiled.deletions);
   return { parsed, compiled, out, text: dec(out) };
@@ -56,12 +57,12 @@ export function audit(adapter: ProviderAdapter, input: Uint8Array, output: Uint8
   } catch (e) {
     return [...f, `output is not JSON: ${String(e)}`];
   }
-  const cached = inputCache.get(input) ?? { root: scanJson(input), view: adapter.read(input).view };
+  const cached = inputCache.get(input) ?? { root: scanJson(input), view: adapter.read(input, newCoreCaches()).view };
   inputCache.set(input, cached);
   const inRoot = cached.root;
-  const outParsed = adapter.read(output);
+  const outParsed = adapter.read(output, newCoreCaches());
   const outRoot = outParsed.root;
-  f.push(...adapter.checkRules(output, outRoot).map((v) => `rule: ${v}`));
+  f.push(...adapter.checkRules(output, outRoot, outParsed.caches).map((v) => `rule: ${v}`));
   // Top-level members other than the history: same keys, same bytes.
   const top = (root: typeof inRoot, bytes: Uint8Array) =>
     root.type === "object" ? root.entries.filter((e) => e.key !== historyKey).map((e) => `${e.key}=${rawText(bytes, e.value)}`) : [];

@@ -11,6 +11,7 @@ import { openaiResponsesAdapter as resp } from "../../src/providers/openai-respo
 import { scanJson } from "../../src/providers/shared/json-scan";
 import type { EditPlan, PairAction } from "../../src/core/plan/types";
 import { apply, audit, enc } from "./openai-helpers";
+import { newCoreCaches } from "../../src/core/caches";
 
 type Obj = Record<string, unknown>;
 type Infer<A> = A extends fc.Arbitrary<infer T> ? T : never;
@@ -90,11 +91,11 @@ describe("openai-chat properties", () => {
     fc.assert(
       fc.property(chatConversation, fc.array(action, { minLength: 10, maxLength: 40 }), (c, actions) => {
         const bytes = enc(chatBody(c));
-        const plan = planFor(chat.read(bytes).view.pairs.map((p) => p.id), actions);
+        const plan = planFor(chat.read(bytes, newCoreCaches()).view.pairs.map((p) => p.id), actions);
         const a = apply(chat, bytes, plan);
         expect(audit(chat, bytes, a.out, plan, "messages")).toEqual([]);
         if (a.compiled.deletions.length > 0) edited++;
-        if (chat.read(a.out).view.messages.length < a.parsed.view.messages.length) removedMessages++;
+        if (chat.read(a.out, newCoreCaches()).view.messages.length < a.parsed.view.messages.length) removedMessages++;
       }),
       { numRuns: 400, seed: 20260101 },
     );
@@ -108,7 +109,7 @@ describe("openai-chat properties", () => {
         const msgs = buildChat(c.system, c.blocks);
         const rules = (m: Obj[]) => {
           const b = enc(chatBody(c, m));
-          return chat.checkRules(b, scanJson(b));
+          return chat.checkRules(b, scanJson(b), newCoreCaches());
         };
         expect(rules(msgs)).toEqual([]);
         const tools = msgs.flatMap((m, i) => (m.role === "tool" ? [i] : []));
@@ -120,8 +121,8 @@ describe("openai-chat properties", () => {
         const prose = msgs.flatMap((m, i) => (m.role === "user" && typeof m.content === "string" ? [i] : []));
         const u = prose[pick % prose.length]!;
         const changed = msgs.map((m, i) => (i === u ? { ...m, content: `${m.content as string}!` } : m));
-        const before = chat.read(enc(chatBody(c, msgs))).view.messages[u]!.identity_hash;
-        expect(chat.read(enc(chatBody(c, changed))).view.messages[u]!.identity_hash).not.toBe(before);
+        const before = chat.read(enc(chatBody(c, msgs)), newCoreCaches()).view.messages[u]!.identity_hash;
+        expect(chat.read(enc(chatBody(c, changed)), newCoreCaches()).view.messages[u]!.identity_hash).not.toBe(before);
       }),
       { numRuns: 200 },
     );
@@ -174,12 +175,12 @@ describe("openai-responses properties", () => {
     fc.assert(
       fc.property(respConversation, fc.array(action, { minLength: 10, maxLength: 40 }), (c, actions) => {
         const bytes = enc(respBody(c));
-        const plan = planFor(resp.read(bytes).view.pairs.map((p) => p.id), actions);
+        const plan = planFor(resp.read(bytes, newCoreCaches()).view.pairs.map((p) => p.id), actions);
         const a = apply(resp, bytes, plan);
         expect(audit(resp, bytes, a.out, plan, "input")).toEqual([]);
         if (a.compiled.deletions.length > 0) edited++;
         const count = (v: ReturnType<typeof resp.read>["view"]) => v.messages.filter((m) => m.role === "reasoning").length;
-        if (count(resp.read(a.out).view) < count(a.parsed.view)) reasoningDropped++;
+        if (count(resp.read(a.out, newCoreCaches()).view) < count(a.parsed.view)) reasoningDropped++;
         if (Object.values(a.compiled.refused).includes("reasoning_link")) linkRefused++;
       }),
       { numRuns: 400, seed: 20260101 },
@@ -194,11 +195,11 @@ describe("openai-responses properties", () => {
       fc.property(respConversation, fc.nat(), (c, pick) => {
         const items = buildResponses(c.blocks);
         const bytes = enc(respBody(c, items));
-        expect(resp.checkRules(bytes, scanJson(bytes))).toEqual([]);
+        expect(resp.checkRules(bytes, scanJson(bytes), newCoreCaches())).toEqual([]);
         const outputs = items.flatMap((it, i) => (String(it.type).endsWith("_output") ? [i] : []));
         if (outputs.length > 0) {
           const b = enc(respBody(c, items.filter((_, i) => i !== outputs[pick % outputs.length])));
-          expect(resp.checkRules(b, scanJson(b)).length).toBeGreaterThan(0);
+          expect(resp.checkRules(b, scanJson(b), newCoreCaches()).length).toBeGreaterThan(0);
         }
         const linked = items.flatMap((it, i) => (it.type === "reasoning" && String(items[i + 1]?.type).endsWith("call") ? [i] : []));
         if (linked.length > 0) {

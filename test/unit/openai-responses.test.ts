@@ -6,6 +6,7 @@ import { scanJson } from "../../src/providers/shared/json-scan";
 import { EMPTY_PLAN } from "../../src/core/plan/types";
 import { apply, audit, enc, planAll } from "./openai-helpers";
 import { CASES_PATH } from "../support/shared-dir";
+import { newCoreCaches } from "../../src/core/caches";
 
 type Item = Record<string, unknown>;
 const user = (text: string): Item => ({ type: "message", role: "user", content: [{ type: "input_text", text }] });
@@ -46,7 +47,7 @@ const BASE: Item[] = [
 
 describe("openai-responses read", () => {
   it("builds the view: runs as turns, reasoning bindings, custom calls, easy messages", () => {
-    const { view } = resp.read(enc(body(BASE)));
+    const { view } = resp.read(enc(body(BASE)), newCoreCaches());
     expect(view.provider).toBe("openai-responses");
     expect(view.turn_count).toBe(7);
     expect(view.messages.map((m) => [m.role, m.turn_index, m.removable_with ?? null])).toEqual([
@@ -90,7 +91,7 @@ describe("openai-responses read", () => {
   });
   it("treats an item with only an id as an item_reference; a call behind a reference is an orphan output", () => {
     const items = [user("u"), { id: "fc_stored" }, fo("stored", "x"), ...BASE.slice(18)];
-    const { view } = resp.read(enc(body(items)));
+    const { view } = resp.read(enc(body(items)), newCoreCaches());
     expect(view.messages.map((m) => m.role)).toEqual(["user", "item_reference", "function_call_output", "assistant", "user", "assistant", "user"]);
     expect(view.orphans).toEqual([{ id: "stored", kind: "result_without_call", position: { message_index: 2, block_index: -1 } }]);
   });
@@ -111,9 +112,9 @@ describe("openai-responses read", () => {
     expect(a.compiled.refused).toEqual({});
   });
   it("names the field of an unexpected shape", () => {
-    expect(() => resp.read(enc('{"input":5}'))).toThrow(new ResponsesWireError("input", "expected a string or an array, got number"));
-    expect(() => resp.read(enc('{"input":[{"type":"function_call","call_id":"a","name":"f"}]}'))).toThrow("input[0].arguments: expected a string, got nothing");
-    expect(() => resp.read(enc('{"input":[{"content":"x"}]}'))).toThrow("input[0].type: missing");
+    expect(() => resp.read(enc('{"input":5}'), newCoreCaches())).toThrow(new ResponsesWireError("input", "expected a string or an array, got number"));
+    expect(() => resp.read(enc('{"input":[{"type":"function_call","call_id":"a","name":"f"}]}'), newCoreCaches())).toThrow("input[0].arguments: expected a string, got nothing");
+    expect(() => resp.read(enc('{"input":[{"content":"x"}]}'), newCoreCaches())).toThrow("input[0].type: missing");
   });
 });
 
@@ -167,12 +168,12 @@ describe("openai-responses compile", () => {
 describe("openai-responses checkRules", () => {
   const rules = (items: Item[]) => {
     const b = enc(body(items));
-    return resp.checkRules(b, scanJson(b));
+    return resp.checkRules(b, scanJson(b), newCoreCaches());
   };
   it("accepts the valid history and string input", () => {
     expect(rules(BASE)).toEqual([]);
     const b = enc(body("hi"));
-    expect(resp.checkRules(b, scanJson(b))).toEqual([]);
+    expect(resp.checkRules(b, scanJson(b), newCoreCaches())).toEqual([]);
   });
   it("rejects hand-mutated histories", () => {
     expect(rules(without(BASE, [3]))).toEqual(['input[2]: function_call "f1" has no output']);
@@ -204,7 +205,7 @@ describe("B08 openai_responses.function_call_without_reasoning_item", () => {
     ]);
     const orphaned = { ...longer, input: longer.input.filter((it) => it.type !== "function_call") };
     const b = enc(JSON.stringify(orphaned));
-    expect(resp.checkRules(b, scanJson(b))).toEqual([
+    expect(resp.checkRules(b, scanJson(b), newCoreCaches())).toEqual([
       "input[1]: reasoning item without its required following item",
       'input[2]: function_call_output for "call_wx1" answers no earlier function_call',
     ]);

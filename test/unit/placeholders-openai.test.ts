@@ -14,6 +14,7 @@ import type { PairAction } from "../../src/core/plan/types";
 import type { ProviderAdapter } from "../../src/providers/types";
 import { enc } from "./openai-helpers";
 import { chatBody, chatResult, respBody, respResult } from "../support/openai-arbitrary";
+import { newCoreCaches } from "../../src/core/caches";
 
 const cut: fc.Arbitrary<PairAction> = fc.oneof(
   fc.constant({ kind: "drop_result" as const }),
@@ -25,7 +26,7 @@ function property(adapter: ProviderAdapter, arbResult: fc.Arbitrary<unknown>, bu
   fc.assert(
     fc.property(fc.array(fc.tuple(arbResult, cut), { minLength: 1, maxLength: 6 }), fc.boolean(), fc.nat(), (rows, archived, pick) => {
       const bytes = enc(build(rows.map(([r]) => r)));
-      const parsed = adapter.read(bytes);
+      const parsed = adapter.read(bytes, newCoreCaches());
       const plan = { actions: Object.fromEntries(rows.map(([, a], k) => [`call_${k}`, a])) };
       const out = applyPlan(adapter, parsed, plan, { archived });
       expect(checkGuarantee(adapter, bytes, out.bytes, { placeholders: { archived } }).violations).toEqual([]);

@@ -17,6 +17,7 @@ import type { Provider } from "../../src/core/view/types";
 import { arbCase } from "../support/anthropic-arbitrary";
 import { anthropicInvariants } from "../support/anthropic-invariants";
 import { occurrences } from "../support/occurrences";
+import { newCoreCaches } from "../../src/core/caches";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -30,7 +31,7 @@ describe("placeholders: the checker's proof (random plans)", () => {
     fc.assert(
       fc.property(arbPlaceholderCase, ([{ bytes, plan }, archived]) => {
         const opts = { archived };
-        const parsed = A.read(bytes);
+        const parsed = A.read(bytes, newCoreCaches());
         const out = applyPlan(A, parsed, plan, opts);
         expect(checkGuarantee(A, bytes, out.bytes, { placeholders: opts }).violations).toEqual([]);
         expect(anthropicInvariants(JSON.parse(dec.decode(out.bytes)))).toEqual([]);
@@ -53,7 +54,7 @@ describe("placeholders: the checker's proof (random plans)", () => {
     let tried = 0;
     fc.assert(
       fc.property(arbPlaceholderCase, fc.nat(), ([{ bytes, plan }, archived], pick) => {
-        const out = applyPlan(A, A.read(bytes), plan, { archived });
+        const out = applyPlan(A, A.read(bytes, newCoreCaches()), plan, { archived });
         fc.pre(out.insertions.length > 0);
         tried++;
         // Change one byte of one marker to another printable ASCII byte (the body stays valid JSON).
@@ -75,7 +76,7 @@ describe("placeholders: the checker's proof (random plans)", () => {
   it("rejects every marker at level strict", () => {
     fc.assert(
       fc.property(arbPlaceholderCase, ([{ bytes, plan }, archived]) => {
-        const out = applyPlan(A, A.read(bytes), plan, { archived });
+        const out = applyPlan(A, A.read(bytes, newCoreCaches()), plan, { archived });
         fc.pre(out.insertions.length > 0);
         expect(checkGuarantee(A, bytes, out.bytes).ok).toBe(false);
       }),
@@ -86,7 +87,7 @@ describe("placeholders: the checker's proof (random plans)", () => {
   it("at strict applyPlan inserts nothing and the output is the same as before the level existed", () => {
     fc.assert(
       fc.property(arbCase, ({ bytes, plan }) => {
-        const out = applyPlan(A, A.read(bytes), plan);
+        const out = applyPlan(A, A.read(bytes, newCoreCaches()), plan);
         expect(out.insertions).toEqual([]);
         expect(occurrences(out.bytes, enc.encode("[sluice:")).length).toBe(occurrences(bytes, enc.encode("[sluice:")).length);
       }),

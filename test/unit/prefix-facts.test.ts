@@ -7,12 +7,13 @@ import { describe, expect, it } from "vitest";
 import { prefixFactsOf, sharedPrefix, MESSAGE_HASH_CHARS } from "../../src/core/facts/prefix-facts";
 import { hashText } from "../../src/core/hash";
 import { scanJson } from "../../src/providers/shared/json-scan";
+import { newCoreCaches } from "../../src/core/caches";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const h = (s: string) => hashText(s).slice(0, MESSAGE_HASH_CHARS);
 const facts = (body: string) => {
   const bytes = enc(body);
-  return prefixFactsOf(bytes, scanJson(bytes), "messages");
+  return prefixFactsOf(bytes, scanJson(bytes), "messages", newCoreCaches().messageHashes);
 };
 
 const M1 = '{"role":"user","content":"hi"}';

@@ -1,6 +1,6 @@
 /**
- * The rewrite level's summarising step on a corpus session, against the provider emulator
- * (issue 29 item 3): cc-brain-explore-cleanup replayed in process at `guarantee_level: "rewrite"`
+ * The rewrite level's summarising step on a corpus session, against the provider emulator:
+ * cc-brain-explore-cleanup replayed in process at `guarantee_level: "rewrite"`
  * with `auto_context_pct` 0.3 (the session peaks near 100k of a 200k window, so the default 0.7
  * never fires auto). The auto tier summarises three closed stretches with the in-process
  * extractive summariser; the emulator accepts every forwarded body, and the request after each

@@ -1,4 +1,4 @@
-/** No SSRF (issue 2): the upstream origin and base path never change, whatever the client path. */
+/** No SSRF: the upstream origin and base path never change, whatever the client path. */
 import { describe, expect, it } from "vitest";
 import { resolveUpstreamUrl } from "../../src/gateway/resolve-upstream-url";
 

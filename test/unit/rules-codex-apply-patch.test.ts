@@ -1,5 +1,5 @@
 /**
- * Issue 30 on a real Codex history (corpus codex-rtchess-01, both wire formats): the request
+ * The whole-pair rules on a real Codex history (corpus codex-rtchess-01, both wire formats): the request
  * before the 11th apply_patch holds an `Add File` patch each for index.html, styles.css and
  * app.js, then five `Update File: app.js` patches (the last one in the locked last turn). The facts are built from the real adapter's parse (src/gateway/request-facts.ts), the
  * heuristic engine marks the five older app.js patches superseded_edit (drop_pair), keeps the
@@ -17,6 +17,7 @@ import { DEFAULTS } from "../../src/config/defaults";
 import { requestFactsOf } from "../../src/gateway/request-facts";
 import { adapterFor } from "../../src/providers/registry";
 import { loadSession, requestBody } from "./openai-corpus-support";
+import { newCoreCaches } from "../../src/core/caches";
 
 const SUPERSEDED = ["call_v3fRaqgi3xqCUmLIlZbQ8pQA", "call_sbB9Pek2AJgmGxXvzCvWYxup", "call_SpY3V1guY5kLZk1CRG7bQAd0", "call_FSQ4B73aia4W1iOGWgUt4Oj2", "call_1g4vaUKnyMtSSXawxmf8A0fy"];
 /** The Add File patches of index.html and styles.css. */
@@ -31,7 +32,7 @@ describe("superseded apply_patch pairs on the Codex corpus session", () => {
     const s = loadSession(id);
     const adapter = adapterFor(s.provider as "openai-chat" | "openai-responses")!;
     const bytes = requestBody(s, end);
-    const parsed = adapter.read(bytes);
+    const parsed = adapter.read(bytes, newCoreCaches());
     const run = runHeuristicEngine(requestFactsOf(parsed, { head_chars: DEFAULTS.head_chars, engine: "heuristic" }), CORE_DEFAULTS);
     expect(run.hits.superseded_edit).toEqual(SUPERSEDED);
     for (const pid of KEPT) expect(run.verdicts[pid]).toEqual({ kind: "keep", confidence: 0, rule: "none" });
@@ -43,7 +44,7 @@ describe("superseded apply_patch pairs on the Codex corpus session", () => {
     expect(out.refused).toEqual({});
     expect(out.downgraded).toEqual([]);
     expect(checkGuarantee(adapter, bytes, out.bytes, { input: parsed })).toMatchObject({ ok: true, violations: [] });
-    const after = adapter.read(out.bytes);
+    const after = adapter.read(out.bytes, newCoreCaches());
     expect(after.view.messages.length).toBe(parsed.view.messages.length - removedItems);
     expect(after.view.pairs.map((p) => p.id)).toEqual(parsed.view.pairs.map((p) => p.id).filter((pid) => !SUPERSEDED.includes(pid)));
     const text = new TextDecoder().decode(out.bytes);

@@ -1,5 +1,5 @@
 /**
- * The whole-pair rules of issue 30 on small hand-built histories, exact verdicts per pair id:
+ * The whole-pair rules on small hand-built histories, exact verdicts per pair id:
  * superseded_edit (an edit whose files are read or edited again later), superseded_command (a
  * command run again later), and the mentioned_later guard (a pair whose file or command a later
  * assistant message names, and no later call does, stays).

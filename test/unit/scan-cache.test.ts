@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { HELD_PER_BODY_BYTE, MAX_SCAN_ENTRIES, ScanCache, lendableNodes } from "../../src/gateway/scan-cache";
 import { getMember, scanJson, type JsonNode } from "../../src/providers/shared/json-scan";
 import { adapterFor } from "../../src/providers/registry";
+import { newCoreCaches } from "../../src/core/caches";
 import { anthropicRequest, callPrefixes, openaiRequest, sessions } from "../support/corpus";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -49,19 +50,20 @@ describe("adapter views over reused scans (and the per-node memos they hit)", ()
       const s = sessions(provider).find((x) => x.id === id)!;
       const adapter = adapterFor(provider)!;
       const cache = new ScanCache();
+      const caches = newCoreCaches();
       const isPlain = (o: object, k: string) => "value" in Object.getOwnPropertyDescriptor(o, k)!;
       let plainTexts = 0;
       let pairsAfterFirst = 0;
       for (const [i, end] of callPrefixes(s).slice(0, 25).entries()) {
         const bytes = provider === "anthropic" ? anthropicRequest(s, end) : openaiRequest(s, end);
-        const reused = adapter.read(bytes, cache.scan("s", bytes)).view;
+        const reused = adapter.read(bytes, caches, cache.scan("s", bytes)).view;
         // Texts decoded for a lent node in an earlier call (read here by JSON.stringify) are plain fields (knownOrLazy).
         if (i > 0) {
           plainTexts += reused.pairs.filter((p) => isPlain(p, "input_text") && isPlain(p, "result_text")).length;
           pairsAfterFirst += reused.pairs.length;
           if (provider === "anthropic") expect(reused.messages.slice(0, -3).every((m) => isPlain(m, "est_tokens") && isPlain(m, "identity_hash"))).toBe(true);
         }
-        expect(plain(reused)).toEqual(plain(adapter.read(bytes).view));
+        expect(plain(reused)).toEqual(plain(adapter.read(bytes, newCoreCaches()).view));
       }
       // Calls 2–25: all pairs but those new in the call, whose nodes were not lent.
       expect([plainTexts, pairsAfterFirst]).toEqual(PLAIN_TEXTS[provider]);

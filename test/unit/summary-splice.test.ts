@@ -20,6 +20,7 @@ import { arbCase, arbText } from "../support/anthropic-arbitrary";
 import { anthropicInvariants } from "../support/anthropic-invariants";
 import { chatBody, chatResult, respBody, respResult } from "../support/openai-arbitrary";
 import { occurrences } from "../support/occurrences";
+import { newCoreCaches } from "../../src/core/caches";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -47,7 +48,7 @@ function withSummaries(ids: readonly string[], base: EditPlan, stretches: [numbe
 
 /** Applies `plan`, checks it at level rewrite, and returns the applied hosts with their block offsets in the output. */
 function applyAndCheck(adapter: ProviderAdapter, bytes: Uint8Array, plan: EditPlan) {
-  const out = applyPlan(adapter, adapter.read(bytes), plan);
+  const out = applyPlan(adapter, adapter.read(bytes, newCoreCaches()), plan);
   const summaries = summaryBlocks(plan);
   expect(checkGuarantee(adapter, bytes, out.bytes, { summaries }).violations).toEqual([]);
   const hosts = [...summaries.keys()].filter((id) => out.refused[id] === undefined);
@@ -70,7 +71,7 @@ function expectRejections(adapter: ProviderAdapter, bytes: Uint8Array, applied: 
   // At strict no block is accepted.
   expect(checkGuarantee(adapter, bytes, out.bytes).ok).toBe(false);
   // The same bytes attributed to another pair: the host's literal holds bytes no pair may add.
-  const other = adapter.read(bytes).view.pairs.find((p) => !summaries.has(p.id))?.id ?? "not_a_pair";
+  const other = adapter.read(bytes, newCoreCaches()).view.pairs.find((p) => !summaries.has(p.id))?.id ?? "not_a_pair";
   const moved = new Map([...summaries].filter(([id]) => id !== host));
   moved.set(other, block);
   expect(checkGuarantee(adapter, bytes, out.bytes, { summaries: moved }).ok).toBe(false);
@@ -87,7 +88,7 @@ describe("rewrite: summary blocks on the splice path (random plans)", () => {
     let placed = 0;
     fc.assert(
       fc.property(arbCase, arbStretches, fc.nat(), ({ bytes, plan }, stretches, pick) => {
-        const ids = anthropic.read(bytes).view.pairs.map((p) => p.id);
+        const ids = anthropic.read(bytes, newCoreCaches()).view.pairs.map((p) => p.id);
         const full = withSummaries(ids, plan, stretches);
         const applied = applyAndCheck(anthropic, bytes, full);
         expect(anthropicInvariants(JSON.parse(dec.decode(applied.out.bytes)))).toEqual([]);
@@ -125,7 +126,7 @@ describe("rewrite: summary places and refusals", () => {
   const plan = (text: string | null): EditPlan => ({ actions: { t1: { kind: "summarize", covers: ["t1"], text } } });
   const run = (content: string, text: string | null) => {
     const bytes = enc.encode(body(content));
-    const out = applyPlan(anthropic, anthropic.read(bytes), plan(text));
+    const out = applyPlan(anthropic, anthropic.read(bytes, newCoreCaches()), plan(text));
     return { text: dec.decode(out.bytes), refused: out.refused, bytes, out };
   };
 

@@ -21,6 +21,7 @@ import type { OutcomeRecorded, OutcomeReport } from "../../src/session/contract"
 import { createAdminApp, defaultAdminDeps } from "../../src/http/routes/admin";
 import type { Usage } from "../../src/usage/extract-usage";
 import { makeView } from "../support/make-view";
+import { ToolCallMemo } from "../../src/core/engine/read-tool-call-memo";
 
 export const E = env as unknown as Env;
 export const TOKEN = "sluice-admin-test-token.4f9e2c";
@@ -47,7 +48,7 @@ export const adminAppFor = (indexName: string) =>
 
 /** The step facts of seedView() (defaults: head_chars, heuristic engine). */
 export function seedFacts(): StepFacts {
-  return stepFactsOf(seedView(), { head_chars: DEFAULTS.head_chars, engine: "heuristic" });
+  return stepFactsOf(seedView(), { head_chars: DEFAULTS.head_chars, engine: "heuristic" }, new ToolCallMemo());
 }
 
 /** A small Anthropic conversation: a Read, a failed Bash, prose on both sides. */
@@ -89,7 +90,7 @@ export async function seedSession(id: string, indexName: string): Promise<Outcom
   const recorded: OutcomeRecorded[] = [];
   for (const [i, call] of CALLS.entries()) {
     const now = Date.now();
-    const step = (await stub.step({ session_id: id, facts: encodeStepFacts(stepFactsOf(view, loaded.config)), config_hash: configHash(loaded.config), config: loaded.config, mode: "compact", correlation_id: `req-${i}`, now_ms: now })) as StepOutput;
+    const step = (await stub.step({ session_id: id, facts: encodeStepFacts(stepFactsOf(view, loaded.config, new ToolCallMemo())), config_hash: configHash(loaded.config), config: loaded.config, mode: "compact", correlation_id: `req-${i}`, now_ms: now })) as StepOutput;
     const report: OutcomeReport = { correlation_id: `req-${i}`, outcome: call.outcome, rollback_step: null, tokens_original: call.tokens_original, tokens_sent: call.tokens_sent, tier: step.tier, pairs_removed: 0, would_send: null };
     const rec = (await stub.report({ outcome: report, usage: null, estimated_input_tokens: 0, now_ms: now })).recorded!;
     recorded.push(rec);

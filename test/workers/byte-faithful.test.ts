@@ -1,5 +1,5 @@
 /**
- * Byte-faithful forwarding (issue 2, case B12): the upstream receives exactly the client's body
+ * Byte-faithful forwarding (case B12): the upstream receives exactly the client's body
  * bytes, identical client requests give identical forwarded bytes, and the forwarded
  * content-length is always the byte length actually sent (also for a chunked client upload and
  * for a body the compaction hook rewrote). The hook's fail-open path (B18's compaction-throws
@@ -20,7 +20,7 @@ const B12_RAW =
 /** test/fixtures/cases/B12.json `raw_body_sha256`. */
 const B12_SHA256 = "3ee8ad3c3942ea775a81b815710b29b6812d3439476f6fd24a930046a06008c9";
 
-/** Issue 2's body: 1.0, 1e3, a \u00e9 escape, 2^60 and odd key order. */
+/** A body JSON.parse + stringify would change: 1.0, 1e3, a \u00e9 escape, 2^60 and odd key order. */
 const ODD_BODY =
   '{"z":1,"messages":[{"role":"user","content":"caf\\u00e9 1.0"}],"a":1.0,"b":1e3,"big":1152921504606846976,"model":"claude-sonnet-4-5","max_tokens":16}';
 

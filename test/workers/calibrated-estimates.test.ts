@@ -1,5 +1,5 @@
 /**
- * Calibrated estimates (issue 28 item 3), in workerd through the real hook: once a session has
+ * Calibrated estimates, in workerd through the real hook: once a session has
  * an answer, the `x-sluice-compaction` header's tokens_before / tokens_after are the provider's
  * count as the session's calibration predicts it (src/core/tokens/calibrate.ts), followed by the
  * estimator's own figures. The stand-in answers with a chosen input-token count

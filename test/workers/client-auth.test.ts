@@ -1,5 +1,5 @@
 /**
- * Client authentication (issue 27 item 3) through the real app in workerd: an allow-list of
+ * Client authentication through the real app in workerd: an allow-list of
  * provider-key fingerprints and gateway keys in `x-sluice-key`. Refused callers get the provider's
  * own 401 shape, nothing reaches the upstream stand-in, no Durable Object is called, and only the
  * rejected counter moves. A request without any credential never creates session state, in any

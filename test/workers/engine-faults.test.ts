@@ -1,5 +1,5 @@
 /**
- * HTTP engine faults through the whole gateway (issue 6, DESIGN invariant 5): the Worker runs
+ * HTTP engine faults through the whole gateway (DESIGN invariant 5): the Worker runs
  * with `engine: "local"` pointing at the reference engine (tools/engine/server.ts) started as a
  * real process by globalSetup — well-behaved, slow past `timeout_ms`, answering 500, answering
  * garbage, resetting the socket — or at a closed port. A real corpus request
@@ -24,12 +24,13 @@ import { adapterFor } from "../../src/providers/registry";
 import { scanJson } from "../../src/providers/shared/json-scan";
 import { anthropicInvariants } from "../support/anthropic-invariants";
 import { TEST_API_KEY, bytesOf, gatewayWithEnv, newTestId, received, sha256Hex, utf8 } from "./helpers";
+import { newCoreCaches } from "../../src/core/caches";
 
 const seed = inject("corpusSeeds").find((s) => s.name === "cc-cctrace-opus4#15")!;
 const endpoints = inject("engineEndpoints");
 const ORIGINAL = utf8(seed.body);
 const adapter = adapterFor("anthropic")!;
-const parsed = adapter.read(ORIGINAL);
+const parsed = adapter.read(ORIGINAL, newCoreCaches());
 const EST = parsed.view.est_tokens;
 
 /** The two pairs the reference engine removes in this request (superseded reads). */
@@ -100,16 +101,16 @@ describe("the good engine at the gateway", () => {
     expect(await sha256Hex(got)).toBe(await sha256Hex(expected));
     expect(got.length).toBeLessThan(ORIGINAL.length);
     expect(checkGuarantee(adapter, ORIGINAL, got)).toMatchObject({ ok: true, violations: [] });
-    expect(adapter.checkRules(got, scanJson(got))).toEqual([]);
+    expect(adapter.checkRules(got, scanJson(got), newCoreCaches())).toEqual([]);
     expect(anthropicInvariants(JSON.parse(new TextDecoder().decode(got)) as { messages: { role: string; content: unknown }[] })).toEqual([]);
-    const after = adapter.read(got).view.est_tokens;
+    const after = adapter.read(got, newCoreCaches()).view.est_tokens;
     expect(res.headers.get("x-sluice-compaction")).toMatch(new RegExp(`^compact; tier=micro; step=1; pairs_removed=2; tokens_before=${EST}; tokens_after=\\d+$`));
     expect(after).toBeLessThan(EST);
     expect(counters).toEqual({ engine_calls: 1, compacted: 1, requests: 1 });
   });
 });
 
-describe("idle-time precomputation (DESIGN §6, issue 9: no request waits on the engine after the idle alarm)", () => {
+describe("idle-time precomputation (DESIGN §6: no request waits on the engine after the idle alarm)", () => {
   it("the idle alarm asks the engine off the request path; the next request uses those verdicts and never calls the engine", async () => {
     const session = `engine-precompute-${newTestId("pre")}`;
     const first = await sendThrough("good", 20_000, session);

@@ -1,5 +1,5 @@
 /**
- * Upstream errors and the single retry (issue 2, case B18):
+ * Upstream errors and the single retry (case B18):
  * - upstream 4xx/5xx bodies reach the client unchanged (one attempt unless transient);
  * - a first attempt that fails before any response (reset) or answers 429/503/529 with
  *   retry-after ≤ 1 s is retried once with the identical bytes; the client gets the second answer;

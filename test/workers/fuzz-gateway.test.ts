@@ -1,5 +1,5 @@
 /**
- * Fuzz through the Worker (issue 9), fixed seed, inside `npm test`: generated conversations
+ * Fuzz through the Worker, fixed seed, inside `npm test`: generated conversations
  * and mutated corpus requests (test/support/fuzz/make-case.ts) go through the real Worker with
  * compaction on and every gate as low as the schema allows (heuristic engine, no session
  * header: sessions come from the body's fingerprint, so mutated bodies of one seed share a DO

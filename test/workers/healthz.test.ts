@@ -1,5 +1,5 @@
 /**
- * GET /healthz (issue 2): 200 JSON with the version and whether compaction is configured
+ * GET /healthz: 200 JSON with the version and whether compaction is configured
  * (COMPACTION_CONFIG non-empty or SLUICE_COMPACTION = "1"), plus a request id. A bad var fails
  * requests with a 500 whose message names the var.
  */

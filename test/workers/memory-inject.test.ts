@@ -1,5 +1,5 @@
 /**
- * `memory_inject` end to end in workerd (issue 29 item 4; src/session/run-step.ts,
+ * `memory_inject` end to end in workerd (src/session/run-step.ts,
  * src/gateway/decide-forward.ts): session A of a project makes a call, its ledger holds a written
  * summary (inserted as the rewrite level's summarising step leaves it), and its complete alarm
  * (runDurableObjectAlarm) keeps the tier map under the project key. Session B of the same project

@@ -1,5 +1,5 @@
 /**
- * The native mechanism and a gateway's pass-through rules (issue 25; platform.claude.com
+ * The native mechanism and a gateway's pass-through rules (platform.claude.com
  * "Libraries, proxies, and gateways"), in workerd through the real hook and the real upstream
  * stand-in. A Claude Code-shaped session on claude-opus-5-5 (adaptive thinking, a thinking-only
  * client edit, thinking blocks bound to their prefix): Sluice forwards every message byte for

@@ -1,5 +1,5 @@
 /**
- * No SSRF (issue 2): no header and no path trick changes the upstream host. A request that
+ * No SSRF: no header and no path trick changes the upstream host. A request that
  * reached another host would fail (no such host here) or be missing from the stand-in's record;
  * each case asserts the stand-in got it, under the configured base path, or that Sluice answered
  * 404 without forwarding anything.

@@ -1,5 +1,5 @@
 /**
- * Removal without destruction (archive_removed, DESIGN §7) and the session DO's alarms (issue 5),
+ * Removal without destruction (archive_removed, DESIGN §7) and the session DO's alarms,
  * in workerd. The archive keeps each removed tool result by call id, byte for byte, until the
  * retention alarm; off (the default) it keeps nothing. Alarms run with runDurableObjectAlarm in
  * their scheduled order: idle (marks idle → the next call is time_based), complete (marks

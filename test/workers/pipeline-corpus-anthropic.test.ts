@@ -1,5 +1,5 @@
 /**
- * Issue 5 integration test on a real Anthropic session: the first 40 model calls of
+ * The live pipeline on a real Anthropic session: the first 40 model calls of
  * cc-cctrace-opus4 (long Read/Bash results), sent call by call through the Worker with
  * compaction on, the pipeline's clock following the session's own timestamps. Config (chosen so
  * steps happen within 40 calls): threshold_tokens 0, preserve_recent_turns 1, min_result_bytes

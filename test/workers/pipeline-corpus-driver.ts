@@ -1,6 +1,6 @@
 /**
  * Replays a slice of a corpus session call by call through the Worker with compaction on, and
- * derives the properties issue 5 asks of the live pipeline from what the upstream stand-in
+ * derives the properties the live pipeline must hold from what the upstream stand-in
  * received (not from what the gateway says it did):
  * (a) every forwarded body passes checkGuarantee against the original;
  * (b) prefix stability: let F_k be the bytes forwarded for call k and P_k = F_k up to the end of
@@ -19,6 +19,7 @@ import type { PipelineDeps } from "../../src/gateway/compaction-pipeline";
 import type { ProviderAdapter } from "../../src/providers/types";
 import { newTestId } from "./helpers";
 import { callEnds, compactionHeader, compactVars, corpusRequest, manualClock, recordedGapMs, send, statsOf, upstreamBodies, type CorpusDoc } from "./pipeline-harness";
+import { newCoreCaches } from "../../src/core/caches";
 
 export interface ReplayCall {
   /** History end of the call (messages[:end]). */
@@ -98,8 +99,8 @@ export function measure(calls: readonly ReplayCall[], adapter: ProviderAdapter):
       const prev = calls[k - 1]!.forwarded;
       if (!startsWith(c.forwarded, prev.subarray(0, historyEnd(prev, adapter.historyKey)), comma)) figures.prefix_changes.push(k);
     }
-    const before = adapter.read(c.original).view.est_tokens;
-    const after = adapter.read(c.forwarded).view.est_tokens;
+    const before = adapter.read(c.original, newCoreCaches()).view.est_tokens;
+    const after = adapter.read(c.forwarded, newCoreCaches()).view.est_tokens;
     if (c.header.tokens_before !== String(before) || c.header.tokens_after !== String(after)) figures.check_failures.push(`call ${k}: header says ${c.header.tokens_before} → ${c.header.tokens_after}, bytes say ${before} → ${after}`);
     figures.tokens_original += before;
     figures.tokens_sent += after;

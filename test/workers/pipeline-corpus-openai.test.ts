@@ -1,5 +1,5 @@
 /**
- * Issue 5 integration test on a real OpenAI Chat session: calls 31–70 of codex-rtchess-01 (the
+ * The live pipeline on a real OpenAI Chat session: calls 31–70 of codex-rtchess-01 (the
  * first 30 are too small for any tier: under 5 % of the 400k window), sent call by call through
  * the Worker with compaction on, the pipeline's clock following the session's own timestamps
  * (so its real idle gaps make the cache cold where they did), with a deployment's remaining-calls

@@ -1,5 +1,5 @@
 /**
- * Measurement mode (DESIGN §8) and usage capture (issue 5), in workerd through the real hook.
+ * Measurement mode (DESIGN §8) and usage capture, in workerd through the real hook.
  * Measurement: SLUICE_MEASURE=1 over pipeline-harness.ts `literalTwoCalls` — the bytes go
  * untouched and the DO's measure_* counters hold exactly what the same calls remove in compact
  * mode (a twin session). Usage: the stand-in answers with the fixed JSON and SSE usage bodies

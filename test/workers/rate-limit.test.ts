@@ -1,5 +1,5 @@
 /**
- * Per-caller rate limit (issue 27 item 4) with the Workers Rate Limiting binding as miniflare runs
+ * Per-caller rate limit with the Workers Rate Limiting binding as miniflare runs
  * it: wrangler.toml's SLUICE_RATE_LIMITER (600/min) is bound, and vitest.config.ts adds
  * TEST_RATE_LIMITER_3 (3/min) which these tests put in its place. Over the limit: the provider's
  * 429 shape with retry-after, nothing forwarded; each caller fingerprint has its own budget.

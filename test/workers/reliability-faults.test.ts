@@ -1,5 +1,5 @@
 /**
- * Fault rows of docs/reliability.md not covered elsewhere (issue 9): the upstream resets
+ * Fault rows of docs/reliability.md not covered elsewhere: the upstream resets
  * mid-stream with the usage tap active, the client aborts mid-stream (the upstream connection
  * must close, no work leaks), the session DO is evicted between two calls (its state
  * survives), the config changes between two calls, and the clock jumps (an alarm fires late

@@ -1,5 +1,5 @@
 /**
- * Compressed request bodies (issue 26 item 4, src/gateway/request-encoding.ts), in workerd with
+ * Compressed request bodies (src/gateway/request-encoding.ts), in workerd with
  * the real upstream stand-in: for each coding Codex and other clients may send (gzip, deflate,
  * br, zstd) the compaction hook sees the decoded bytes and no `content-encoding`; what the
  * upstream receives is asserted byte for byte with its headers — the client's compressed bytes

@@ -1,5 +1,5 @@
 /**
- * Response headers describe the bytes actually sent (issue 2). Measured workerd behaviour: its
+ * Response headers describe the bytes actually sent. Measured workerd behaviour: its
  * fetch() decodes gzip and br bodies but keeps the upstream's `content-encoding` and (now stale)
  * `content-length`; other codings (deflate) come through raw. So Sluice drops both headers for
  * gzip/br and keeps them, with the raw bytes, otherwise.

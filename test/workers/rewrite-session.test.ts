@@ -17,6 +17,7 @@ import type { SessionObject } from "../../src/session/session-object";
 import type { OutcomeReport, StepOutput, WrittenSummary } from "../../src/session/contract";
 import { lines, makeView, type MessageSpec } from "../support/make-view";
 import { sessionStub } from "./admin-seed";
+import { ToolCallMemo } from "../../src/core/engine/read-tool-call-memo";
 
 /** 14 Bash turns of 40,000-byte results (10,000 tokens each) behind 10,000 tokens of system and tools: ≥ 70 % of claude-sonnet-4-5's 200,000 window (auto). */
 function view() {
@@ -35,7 +36,7 @@ const config = loaded.config;
 const COVERS = ["t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9"];
 
 async function stepOf(id: string, k: number): Promise<StepOutput> {
-  return (await sessionStub(id).step({ session_id: id, facts: encodeStepFacts(stepFactsOf(view(), config)), config_hash: configHash(config), config, mode: "compact", correlation_id: `req-${k}`, now_ms: Date.now() })) as StepOutput;
+  return (await sessionStub(id).step({ session_id: id, facts: encodeStepFacts(stepFactsOf(view(), config, new ToolCallMemo())), config_hash: configHash(config), config, mode: "compact", correlation_id: `req-${k}`, now_ms: Date.now() })) as StepOutput;
 }
 const outcome = (k: number, step: StepOutput, summaries: WrittenSummary[]): OutcomeReport => ({
   correlation_id: `req-${k}`, outcome: "compacted", rollback_step: null, tokens_original: step.tokens_original, tokens_sent: step.tokens_after, tier: step.tier, pairs_removed: step.pairs_removed, would_send: null, summaries,

@@ -1,5 +1,5 @@
 /**
- * Routes (issue 2): the three chat routes, every other path and method under /anthropic/* and
+ * Routes: the three chat routes, every other path and method under /anthropic/* and
  * /openai/* proxied as is with its query string, Claude Code's two paths with anthropic-beta and
  * anthropic-version, 404 elsewhere. Every response carries x-sluice-request-id.
  */

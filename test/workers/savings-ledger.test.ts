@@ -1,5 +1,5 @@
 /**
- * The savings ledger end to end in workerd (issue 28 item 1): three calls of one Anthropic
+ * The savings ledger end to end in workerd: three calls of one Anthropic
  * session through the gateway (compact mode, LITERAL_CONFIG), the stand-in answering each with
  * the fixed usage of test/support/scenarios.ts (`usage:anthropic:json`: 120 input, 900 cache
  * read, 30 cache write). The session's ledger (/admin/sessions/:id) and the window report

@@ -1,5 +1,5 @@
 /**
- * Secrets are never vars (issue 27 item 2) in workerd: outside wrangler dev (SLUICE_ENV not
+ * Secrets are never vars in workerd: outside wrangler dev (SLUICE_ENV not
  * "development") the development audit key — or none — makes the audit trail refuse to sign, and
  * GET /healthz names the secret (never its value). Under wrangler dev (the tests' default vars)
  * the same key signs.

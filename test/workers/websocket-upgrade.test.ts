@@ -1,5 +1,5 @@
 /**
- * WebSocket upgrades on the chat routes (issue 26 item 5, src/http/websocket-upgrade.ts): Codex
+ * WebSocket upgrades on the chat routes (src/http/websocket-upgrade.ts): Codex
  * CLI opens its Responses stream with `GET /v1/responses` + `Upgrade: websocket` first, and
  * falls back to HTTP at once only on a 426 answer. Each chat route answers such a handshake
  * 426 in the provider's error shape without contacting the upstream; a plain GET on the same

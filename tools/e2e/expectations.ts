@@ -7,13 +7,13 @@
 import type { ClientSetting } from "./run-client";
 import type { SessionReport } from "./run-e2e";
 
-/** Billed input tokens through Sluice must be at least this much lower than without (issue 25 targets). */
+/** Billed input tokens through Sluice must be at least this much lower than without. */
 export const MIN_BILLED_REDUCTION = 0.25;
 
 /** The checks, by name. */
 export type CheckName = "completes" | "no_validation_errors" | "compaction_steps" | "billed_input_reduction" | "no_dangling_references" | "prefix_changes_only_at_steps" | "websocket_answered_fast";
 
-/** A WebSocket upgrade on a chat route must be answered (proxied or refused) within this many ms (issue 26 item 5: one deliberate, fast answer). */
+/** A WebSocket upgrade on a chat route must be answered (proxied or refused) within this many ms: one deliberate, fast answer. */
 export const MAX_WEBSOCKET_ANSWER_MS = 1_000;
 
 /** One check's outcome for a setting. */

@@ -14,6 +14,7 @@ import { hashText } from "../../src/core/hash";
 import { runHeuristicEngine } from "../../src/core/engine/run-heuristic-engine";
 import type { ConversationView, ToolPair } from "../../src/core/view/types";
 import { stepFactsOf } from "../../src/core/facts/step-facts";
+import { ToolCallMemo } from "../../src/core/engine/read-tool-call-memo";
 import { DEFAULTS } from "../../src/config/defaults";
 import type { EngineCandidate, EngineVerdict } from "../../src/engines/protocol";
 
@@ -43,7 +44,7 @@ export function candidatesView(candidates: readonly EngineCandidate[]): Conversa
 }
 
 export const decide: DecideFn = (candidates) => {
-  const { verdicts } = runHeuristicEngine(stepFactsOf(candidatesView(candidates), { head_chars: DEFAULTS.head_chars, engine: "heuristic" }), { exclude_tools: [], min_result_bytes: DEFAULTS.min_result_bytes });
+  const { verdicts } = runHeuristicEngine(stepFactsOf(candidatesView(candidates), { head_chars: DEFAULTS.head_chars, engine: "heuristic" }, new ToolCallMemo()), { exclude_tools: [], min_result_bytes: DEFAULTS.min_result_bytes });
   return candidates.map((c) => {
     const v = verdicts[c.id];
     return v === undefined || v.kind === "keep" ? { id: c.id, verdict: "keep", confidence: 1 } : { id: c.id, verdict: v.kind, confidence: v.confidence };

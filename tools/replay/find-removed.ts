@@ -3,12 +3,12 @@
  * - Removed: a tool result of the original body whose call id is absent from the sent body, or
  *   whose content differs (cleared, masked, truncated). Works for any strategy, Sluice included,
  *   because it only compares bodies.
- * - Re-fetch (issue 7): a removed result whose same tool call — same tool name and same
+ * - Re-fetch: a removed result whose same tool call — same tool name and same
  *   canonical input — is issued again by the recorded session in the reply to the call where
  *   the removal first took effect or any later call. A repeat of the very same recorded call (the
  *   export's copy of it, renamed `<id>_dup<n>` by ./dedupe-tool-ids.ts) is not a new call and
  *   does not count.
- * - Re-mention (issue 30): a removed pair whose file path or shell command (its mention keys:
+ * - Re-mention: a removed pair whose file path or shell command (its mention keys:
  *   src/core/text/mention-keys.ts callMentionKeys, the keys the gateway's facts use) the agent's
  *   prose names in the reply to that call or any later one — the agent still talks about it.
  */

@@ -1,11 +1,11 @@
 /**
- * The best step times in hindsight for the removals a run made (pure; issue 30 item 4): an exact
+ * The best step times in hindsight for the removals a run made (pure): an exact
  * dynamic programme over call positions that keeps the run's steps — the same pair sets, in the
  * same order — and chooses at which call each one goes, so the report can say how much the
  * steps taken lost to their timing ("when" measured, not guessed).
  *
- * Cache model (the issue's bound): one prefix cache per session; a call within `ttl_ms` of the
- * previous one reads from the cache the prefix it shares with the previous request and writes
+ * Cache model (a bound, not the provider's exact accounting): one prefix cache per session; a
+ * call within `ttl_ms` of the previous one reads from the cache the prefix it shares with the previous request and writes
  * the rest at `write_multiple` × the input price; after a longer gap (and at the first call) it
  * writes everything. Reads cost `read_multiple` × the input price. Histories only grow, so with
  * no new step the previous request is a prefix of the next one; a step that applies removal sets

@@ -3,7 +3,7 @@
  * a ledger (in-process Sluice), the saving its own session ledger computed live — net of the
  * cache writes its steps caused (src/observers/savings-ledger.ts) — beside the saving the emulator
  * billed, (none billed − strategy billed) ÷ none billed, and the gap in points. The ledger's
- * target: within 1 point per session (issue 28).
+ * target: within 1 point per session.
  */
 import { pct } from "./report-format";
 import type { ReplayReport } from "./summarize-report";

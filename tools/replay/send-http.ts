@@ -1,6 +1,6 @@
 /**
  * The HTTP sender (I/O): posts a request body to the provider emulator and reads what it billed.
- * Emulator contract (issue 7): endpoints /v1/messages, /v1/chat/completions, /v1/responses;
+ * Emulator contract: endpoints /v1/messages, /v1/chat/completions, /v1/responses;
  * request headers `x-emulator-time` (virtual clock, epoch ms) and `x-emulator-reply` (base64 of
  * the recorded reply's JSON); usage in each API's real usage fields (read with
  * src/usage/extract-usage.ts); cost in response headers `x-emulator-cost-usd` (whole call) and

@@ -1,6 +1,6 @@
 /**
  * The shape of one sent call for the hindsight step timing (pure; ./hindsight-steps.ts), in
- * tokens ≈ characters / 4 of the JSON text (the bound's unit, issue 30):
+ * tokens ≈ characters / 4 of the JSON text (the bound's unit):
  * - `original_tokens`, `sent_tokens`: the request as the agent sent it and as the strategy sent it;
  * - `first_edit_tokens` (calls that removed new pairs only): tokens of the original request before
  *   the first history item the new removals touch — the item holding a removed pair's tool call

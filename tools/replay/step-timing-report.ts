@@ -1,5 +1,5 @@
 /**
- * "When" measured (pure; issue 30 item 4): for one run, the steps it took (calls where it first
+ * "When" measured (pure): for one run, the steps it took (calls where it first
  * removed pairs, with ./step-shape.ts's shapes) go through the hindsight programme
  * (./hindsight-steps.ts), and the report gets, in USD at the session's input price, the cost of
  * no removal, of the steps as taken, and of the same steps at the best calls — all under the

@@ -8,9 +8,9 @@
  * then SIGKILL after 10 s, and removes the state folder when it created it.
  *
  * The group is detached, so a Ctrl-C in the terminal reaches the tool but not wrangler: a tool
- * that ends before `close()` — interrupted, killed with SIGTERM/SIGHUP, or failing — used to leave
+ * that ends before `close()` — interrupted, killed with SIGTERM/SIGHUP, or failing — would leave
  * wrangler and its workerd processes running, with their ports, their idle CPU and the state
- * folder (measured: 8 processes left by one interrupted `npm run load`). Until `close()`, a
+ * folder (measured without the handler: 8 processes left by one interrupted `npm run load`). Until `close()`, a
  * handler on the tool's exit (signal-exit: it runs on every signal that ends Node and on exit)
  * sends SIGKILL to the group and removes an owned state folder.
  */

@@ -1,6 +1,6 @@
 /**
  * `avg` of the cost model's distortion term ④ (pure): the session's average request size in
- * input tokens, as the seed defines it (issue 28 item 2) — not the tokens a turn added.
+ * input tokens, as the seed defines it — not the tokens a turn added.
  *
  * Source, in order: the provider's own counts once the session has any (input + cache read +
  * cache write tokens of every answer, over the answers); before the first answer, the session's

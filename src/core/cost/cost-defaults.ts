@@ -1,5 +1,5 @@
 /**
- * Seed constants of the cache-aware cost model (issue 4, "the seeds' five-term net benefit").
+ * Seed constants of the cache-aware cost model (DESIGN §4: the seeds' five-term net benefit).
  * Prices are USD per 10^6 tokens; token counts are tokens. Every value can be overridden per
  * call (`CostParams`); prices normally come from the price table instead (./prices.ts).
  */
@@ -34,7 +34,7 @@ export interface CostParams {
   context_window: number;
 }
 
-/** The seed values, verbatim from issue 4. */
+/** The seed values, verbatim. */
 export const COST_DEFAULTS: CostParams = {
   p_input: 3.0,
   p_cache: 0.3,

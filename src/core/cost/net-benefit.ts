@@ -1,6 +1,6 @@
 /**
  * The five-term net benefit of one compaction step (pure), in USD, with prices per 10^6 tokens
- * (issue 4, the seeds' model):
+ * (the seeds' model):
  *
  *   future_savings   = (R − 1) · P_cache · H
  *   cache_miss       = (S + K) · (w · P_input − P_cache)          (0 when the cache is already cold)

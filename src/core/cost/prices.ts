@@ -185,7 +185,7 @@ export const MODEL_PRICES: readonly ModelPrice[] = [
 
 /**
  * Fallback when the model is unknown or absent: the cost model's seed prices (P_input 3.0,
- * P_cache 0.30, P_out 15.0 per 10^6, M 200,000 — issue 4) with the provider's own cache rules.
+ * P_cache 0.30, P_out 15.0 per 10^6, M 200,000: ./cost-defaults.ts) with the provider's own cache rules.
  */
 export function fallbackPrice(provider: Provider): ModelPrice {
   const anthropic = provider === "anthropic";
@@ -203,6 +203,6 @@ export function fallbackPrice(provider: Provider): ModelPrice {
     min_cache_tokens: 1024,
     prompt_cache: anthropic ? "anthropic-breakpoints" : "openai-prefix-128",
     long_context: null,
-    source: "seed defaults of the cost model (issue 4); cache rules of the provider",
+    source: "seed defaults of the cost model; cache rules of the provider",
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Expected remaining calls from the session lengths a deployment has seen (pure): the
- * conservative quantile estimator of the cost model's R (DESIGN §4, issue 28 item 2).
+ * conservative quantile estimator of the cost model's R (DESIGN §4).
  *
  * Input: a histogram of finished sessions' lengths in model calls (`[calls, sessions]` rows,
  * from the session index: src/admin/session-lengths.ts). For each point `g` of LENGTH_GRID the
@@ -11,7 +11,7 @@
  * with R, so a step that pays at R_q pays in every session whose real remaining count is at
  * least R_q, i.e. in at least 1 − q = 75 % of the sessions that reached this point. The mean of a
  * heavy-tailed length distribution is carried by a few very long sessions and makes a late step
- * bet on calls most sessions never make (the losing-session cause of issue 28).
+ * bet on calls most sessions never make, and the sessions that end early lose what was spent.
  *
  * Between grid points the lookup is a lower bound: if a session at call n ≥ g has made n − g of
  * the calls counted from g, then q-quantile(length − n | length ≥ n) ≥ q-quantile(length − g |

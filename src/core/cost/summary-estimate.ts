@@ -1,6 +1,6 @@
 /**
  * What a summarising step expects its summary to cost before it is written (pure; level
- * `rewrite`, DESIGN §3 auto tier, issue 29 item 3). Two figures enter the cost model:
+ * `rewrite`, DESIGN §3 auto tier). Two figures enter the cost model:
  *
  * - the summary's expected size, which the step adds back to every later request (H is the
  *   stretch's tokens minus these): its text is at most the summariser's bound —

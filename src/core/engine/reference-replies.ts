@@ -30,7 +30,7 @@ export const REFERENCE_REPLIES: readonly ReferenceReply[] = [
   {
     client: "claude-code",
     text: "Wasted call \u2014 file unchanged since your last Read. Refer to that earlier tool_result instead.",
-    source: "Claude Code 2.1.x Read tool (`file_unchanged` result, short form); quoted in issue 26 and in public Claude Code transcripts (e.g. GitHub code search: \"Refer to that earlier tool_result instead\")",
+    source: "Claude Code 2.1.x Read tool (`file_unchanged` result, short form); seen in public Claude Code transcripts (e.g. GitHub code search: \"Refer to that earlier tool_result instead\")",
   },
   {
     client: "claude-code",

@@ -10,7 +10,7 @@
 import type { ToolPair } from "../view/types";
 import { isReferenceReply } from "./reference-replies";
 import { resultLooksFailed, type ToolCallInfo } from "./read-tool-call";
-import { readToolCallMemo } from "./read-tool-call-memo";
+import type { ToolCallMemo } from "./read-tool-call-memo";
 
 /** Lock reason (ToolPair.locked) of a result a later reference reply points at. */
 export const REFERENCED_LOCK = "referenced_by_later_result";
@@ -18,9 +18,9 @@ export const REFERENCED_LOCK = "referenced_by_later_result";
 type Read = Extract<ToolCallInfo, { kind: "read" }>;
 
 /** Whether `pair`'s call is a read and its result a reference reply; the read when so. */
-function referenceRead(pair: ToolPair): Read | null {
+function referenceRead(pair: ToolPair, calls: ToolCallMemo): Read | null {
   if (!isReferenceReply(pair)) return null;
-  const info = readToolCallMemo(pair);
+  const info = calls.read(pair);
   return info.kind === "read" ? info : null;
 }
 
@@ -30,21 +30,21 @@ const sameRange = (a: Read, b: Read): boolean => (a.range === null ? b.range ===
 /**
  * Referred pair id → ids of the reference replies pointing at it, in call order. `pairs` in any
  * order (sorted here by call position). Reads no result text but those of short results, and
- * classifies calls only when a reference reply exists.
+ * classifies calls (through `calls`) only when a reference reply exists.
  */
-export function referencedResults(pairs: readonly ToolPair[]): Map<string, string[]> {
+export function referencedResults(pairs: readonly ToolPair[], calls: ToolCallMemo): Map<string, string[]> {
   const out = new Map<string, string[]>();
   // Most histories hold no reply: one cheap pass (short results only) before any sort or classification.
   if (!pairs.some(isReferenceReply)) return out;
   const ordered = [...pairs].sort((a, b) => a.call.message_index - b.call.message_index || a.call.block_index - b.call.block_index);
   for (let i = 0; i < ordered.length; i++) {
-    const ref = referenceRead(ordered[i]!);
+    const ref = referenceRead(ordered[i]!, calls);
     if (ref === null) continue;
     let exact: ToolPair | undefined;
     let samePath: ToolPair | undefined;
     for (let j = i - 1; j >= 0 && exact === undefined; j--) {
       const p = ordered[j]!;
-      const info = readToolCallMemo(p);
+      const info = calls.read(p);
       if (info.kind !== "read" || !samePaths(info, ref) || isReferenceReply(p) || resultLooksFailed(p)) continue;
       if (sameRange(info, ref)) exact = p;
       else samePath ??= p;
@@ -63,8 +63,8 @@ export function referencedResults(pairs: readonly ToolPair[]): Map<string, strin
  * already locked keeps its reason). Mutates `pairs`: the adapters call it on the fresh pairs of
  * a view before returning it. Returns the ids locked here.
  */
-export function lockReferencedResults(pairs: ToolPair[]): string[] {
-  const referred = referencedResults(pairs);
+export function lockReferencedResults(pairs: ToolPair[], calls: ToolCallMemo): string[] {
+  const referred = referencedResults(pairs, calls);
   const locked: string[] = [];
   if (referred.size === 0) return locked;
   for (const p of pairs) {

@@ -1,5 +1,5 @@
 /**
- * Guard: a pair the agent still talks about stays (issue 30, "reference-aware"). A later
+ * Guard: a pair the agent still talks about stays ("reference-aware"). A later
  * assistant message's prose names one of the pair's referents — a file path it read or edited
  * (or that path's last segment), or its shell command — and no later call names that referent,
  * so this pair is the newest record in context of what the agent is talking about. The engine

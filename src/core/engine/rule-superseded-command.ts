@@ -11,8 +11,8 @@
  * Small pairs stay (input + result under REPEATED_CALL_MIN_BYTES): a short check or status
  * (`node --check app.js`, `git status -sb`) is one the agent runs again after each change
  * whatever its context holds, so removing it saves under ~256 tokens while every later run counts
- * as a re-fetch of it (issue 30's re-fetch rate; in the Codex corpus session such repeats were
- * 44 of 49 re-fetches).
+ * as a re-fetch of it (in the Codex corpus session such repeats were 44 of 49 re-fetches:
+ * tools/replay/find-removed.ts).
  *
  * Evidence: the tool name, the intent hash (CallFacts.intent) and the failure flags — no text.
  */

@@ -3,7 +3,7 @@
  * ./read-tool-call.ts kind "edit") whose every file was read again or edited again by a later
  * call that did not fail. The edit's effect is in the file, and the later call is the newer
  * record of that file in context, so the edit's text (its input: the patch, the written content)
- * is no longer needed: the whole pair goes, input included (issue 30: in the Codex sessions the
+ * is no longer needed: the whole pair goes, input included (in the Codex corpus sessions the
  * patch inputs hold about twice the tokens of their results). Verdict drop_pair, confidence 0.8
  * after a later read (the file's content is in context), 0.75 after a later edit only (only the
  * changed lines are). A reference reply ("file unchanged … refer to that earlier tool_result":

@@ -13,12 +13,15 @@
  * counts as the string content it stands for (the API treats `"content": "x"` and
  * `[{"type":"text","text":"x"}]` alike).
  *
- * Cost: tool definitions and messages are memoised per lent node (like ./prefix-facts.ts); only
- * the system prompt's bytes are hashed again on each request (≈ 1 ns per byte).
+ * Cost: tool definitions and messages are memoised per lent node (../caches.ts, like
+ * ./prefix-facts.ts); a top-level system prompt is not a lent node, so its bytes are hashed again
+ * on each request (≈ 1 ns per byte).
  */
 import { hashBytes, PREFIX_HASH_CHARS } from "../hash";
 import type { JsonEntry, JsonNode } from "../../providers/shared/json-scan";
 import type { Provider } from "../view/types";
+import type { CoreCaches } from "../caches";
+import type { NodeMemo } from "../../providers/shared/node-memo";
 
 /** Bytes per system-prompt chunk: the diagnostics place a change to within this many bytes when the exact offset is not at hand. */
 export const SYSTEM_CHUNK_BYTES = 256;
@@ -42,7 +45,7 @@ export interface SystemFacts {
   bytes: number;
   /** Hash (SHORT_HASH_CHARS hex) of each consecutive SYSTEM_CHUNK_BYTES-byte chunk of those bytes. */
   chunks: string[];
-  /** The exact first difference from the session's previous body, when the gateway still held it (./system-diff-facts.ts), else null. */
+  /** The exact first difference from the session's previous body, when the gateway still held it (../cache/system-diff.ts), else null. */
   diff: SystemDiff | null;
 }
 
@@ -86,11 +89,9 @@ function isLiteral(bytes: Uint8Array, n: JsonNode | undefined, text: string): bo
 
 const short = (bytes: Uint8Array, n: JsonNode): string => hashBytes(bytes, n.start, n.end).slice(0, SHORT_HASH_CHARS);
 
-const toolMemo = new WeakMap<JsonNode, [string, string]>();
-
-/** [name hash, marker-free definition hash] of one tool definition (Anthropic / Responses `name`, Chat `function.name` or `custom.name`, else `type`). */
-function toolFacts(bytes: Uint8Array, tool: JsonNode): [string, string] {
-  let f = toolMemo.get(tool);
+/** [name hash, marker-free definition hash] of one tool definition (Anthropic / Responses `name`, Chat `function.name` or `custom.name`, else `type`), memoised in `toolMemo`. */
+function toolFacts(bytes: Uint8Array, tool: JsonNode, toolMemo: NodeMemo<[string, string]>): [string, string] {
+  let f = toolMemo.peek(tool);
   if (f !== undefined) return f;
   const name = member(tool, "name") ?? member(member(tool, "function"), "name") ?? member(member(tool, "custom"), "name") ?? member(tool, "type") ?? tool;
   const cuts = tool.type === "object" ? markerCuts(tool) : [];
@@ -134,18 +135,17 @@ function blockMarkers(block: Extract<JsonNode, { type: "object" }>): JsonEntry[]
 }
 
 /** What one message contributes: whether it carries a marker, its marker-free hash, whether a marker asks for 1 h. */
-interface MessageMarks {
+export interface MessageMarks {
   marked: boolean;
   unmarked: string;
   hour: boolean;
 }
 
-const messageMemo = new WeakMap<JsonNode, MessageMarks>();
 const UNMARKED: MessageMarks = { marked: false, unmarked: "", hour: false };
 
-/** The marks of one Anthropic message (memoised per node). */
-function messageMarks(bytes: Uint8Array, m: JsonNode): MessageMarks {
-  let f = messageMemo.get(m);
+/** The marks of one Anthropic message (memoised per node in `messageMemo`). */
+function messageMarks(bytes: Uint8Array, m: JsonNode, messageMemo: NodeMemo<MessageMarks>): MessageMarks {
+  let f = messageMemo.peek(m);
   if (f !== undefined) return f;
   const content = member(m, "content");
   const blocks = blocksOf(content);
@@ -176,11 +176,9 @@ function joinedHash(bytes: Uint8Array, ranges: { start: number; end: number }[])
   return hashBytes(joined);
 }
 
-const chunkMemo = new WeakMap<JsonNode, string[]>();
-
-/** Hashes of the SYSTEM_CHUNK_BYTES-byte chunks of `n`'s bytes (memoised per node: a lent first message is hashed once). */
-export function systemChunks(bytes: Uint8Array, n: JsonNode): string[] {
-  let c = chunkMemo.get(n);
+/** Hashes of the SYSTEM_CHUNK_BYTES-byte chunks of `n`'s bytes (memoised per node in `chunkMemo`: a lent first message is hashed once). */
+export function systemChunks(bytes: Uint8Array, n: JsonNode, chunkMemo: NodeMemo<string[]>): string[] {
+  let c = chunkMemo.peek(n);
   if (c !== undefined) return c;
   c = [];
   for (let at = n.start; at < n.end; at += SYSTEM_CHUNK_BYTES) c.push(hashBytes(bytes, at, Math.min(at + SYSTEM_CHUNK_BYTES, n.end)).slice(0, SHORT_HASH_CHARS));
@@ -200,10 +198,11 @@ export function systemNode(bytes: Uint8Array, root: JsonNode, history_key: strin
 
 /**
  * The cache facts of a parsed body (`root` = scanJson(bytes), `history_key` the adapter's history
- * member). `diff`, when the gateway computed one (./system-diff-facts.ts), goes into
- * `system.diff`. Markers are read for Anthropic only (OpenAI caches without them).
+ * member), memoised per node in `caches`. `diff`, when the gateway computed one
+ * (../cache/system-diff.ts), goes into `system.diff`. Markers are read for Anthropic only (OpenAI
+ * caches without them).
  */
-export function cacheFactsOf(bytes: Uint8Array, root: JsonNode, history_key: string, provider: Provider, diff: SystemDiff | null = null): CacheFacts {
+export function cacheFactsOf(bytes: Uint8Array, root: JsonNode, history_key: string, provider: Provider, caches: Pick<CoreCaches, "toolHashes" | "messageMarks" | "systemChunks">, diff: SystemDiff | null = null): CacheFacts {
   const tools = member(root, "tools");
   const toolNodes = tools?.type === "array" ? tools.items : [];
   const sys = systemNode(bytes, root, history_key);
@@ -218,7 +217,7 @@ export function cacheFactsOf(bytes: Uint8Array, root: JsonNode, history_key: str
     hour = [...toolMarks, ...sysMarks].some((e) => isLiteral(bytes, member(e.value, "ttl"), "1h"));
     const history = member(root, history_key);
     (history?.type === "array" ? history.items : []).forEach((m, i) => {
-      const f = messageMarks(bytes, m);
+      const f = messageMarks(bytes, m, caches.messageMarks);
       if (!f.marked) return;
       markers.push(i);
       unmarked.push([i, f.unmarked]);
@@ -232,8 +231,8 @@ export function cacheFactsOf(bytes: Uint8Array, root: JsonNode, history_key: str
   }
   const retention = isLiteral(bytes, member(root, "prompt_cache_retention"), "24h");
   return {
-    tools: toolNodes.map((t) => toolFacts(bytes, t)),
-    system: sys === null ? null : { at: sys.at, bytes: sys.node.end - sys.node.start, chunks: systemChunks(bytes, sys.node), diff },
+    tools: toolNodes.map((t) => toolFacts(bytes, t, caches.toolHashes)),
+    system: sys === null ? null : { at: sys.at, bytes: sys.node.end - sys.node.start, chunks: systemChunks(bytes, sys.node, caches.systemChunks), diff },
     markers,
     unmarked,
     ttl_ms: retention ? DAY_MS : hour ? ONE_HOUR_MS : null,

@@ -9,11 +9,13 @@
  * (DESIGN invariant 7).
  *
  * Cost: one pass over the body's bytes (src/core/hash.ts, ≈ 1 ns per byte), memoised per history
- * element node, which the scan cache (src/gateway/scan-cache.ts) lends from the session's last
- * body: in a session served by one isolate only the new messages are hashed.
+ * element node (../caches.ts messageHashes), which the scan cache (src/gateway/scan-cache.ts)
+ * lends from the session's last body: in a session served by one isolate only the new messages
+ * are hashed.
  */
 import { Hasher, hashBytes, PREFIX_HASH_CHARS } from "../hash";
 import type { JsonNode } from "../../providers/shared/json-scan";
+import type { NodeMemo } from "../../providers/shared/node-memo";
 import { cacheKeyHashes, type CacheFacts } from "./cache-facts";
 
 /** Hex digits kept of each message and member hash (src/core/hash.ts PREFIX_HASH_CHARS). */
@@ -80,27 +82,26 @@ function cacheHash(bytes: Uint8Array, node: JsonNode): string {
   return h.feed(bytes, at, node.end).digest();
 }
 
-const memo = new WeakMap<JsonNode, string>();
-
-/** cacheHash of `node` in `bytes`, memoised per node (a lent node has the same bytes). */
-function nodeHash(bytes: Uint8Array, node: JsonNode): string {
-  let h = memo.get(node);
+/** cacheHash of `node` in `bytes`, memoised per node in `memo` (a lent node has the same bytes). */
+function nodeHash(bytes: Uint8Array, node: JsonNode, memo: NodeMemo<string>): string {
+  let h = memo.peek(node);
   if (h === undefined) memo.set(node, (h = cacheHash(bytes, node).slice(0, MESSAGE_HASH_CHARS)));
   return h;
 }
 
 /**
  * The prefix facts of a parsed body: `root` is `scanJson(bytes)`, `history_key` the adapter's
- * history array member ("messages" / "input"). A body whose root is not an object, or whose
- * history is not an array, yields no messages (adapters reject such bodies before this runs).
+ * history array member ("messages" / "input"); `memo` keeps each history element's hash
+ * (../caches.ts messageHashes). A body whose root is not an object, or whose history is not an
+ * array, yields no messages (adapters reject such bodies before this runs).
  */
-export function prefixFactsOf(bytes: Uint8Array, root: JsonNode, history_key: string): PrefixFacts {
+export function prefixFactsOf(bytes: Uint8Array, root: JsonNode, history_key: string, memo: NodeMemo<string>): PrefixFacts {
   const members: MemberFacts[] = [];
   let message_hashes: string[] = [];
   if (root.type !== "object") return { members, message_hashes };
   for (const e of root.entries) {
     if (e.key === history_key) {
-      if (e.value.type === "array") message_hashes = e.value.items.map((m) => nodeHash(bytes, m));
+      if (e.value.type === "array") message_hashes = e.value.items.map((m) => nodeHash(bytes, m, memo));
       continue;
     }
     members.push({ key: e.key, hash: cacheHash(bytes, e.value).slice(0, MESSAGE_HASH_CHARS), bytes: e.value.end - e.value.start });

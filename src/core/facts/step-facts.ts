@@ -5,7 +5,7 @@
  * hashes, sizes, token estimates, classifications, at most head_chars of a result — never whole
  * texts"). Derived from the view alone: no state on either side of the RPC.
  *
- * Per pair, what the core used to read from the texts is computed here once:
+ * Per pair, what the core needs from the texts is computed here once:
  * - the call's classification (src/core/engine/read-tool-call.ts) with its file paths and its
  *   intent (file path, command, or tool + input) as hashes: the rules only compare them;
  * - the input as a hash (duplicate calls: same tool, same input hash, same result hash);
@@ -21,7 +21,7 @@
  * 10–20 per message.
  */
 import { hashText } from "../hash";
-import { readToolCallMemo } from "../engine/read-tool-call-memo";
+import type { ToolCallMemo } from "../engine/read-tool-call-memo";
 import { normalisePath, resultLooksFailed, type LineRange } from "../engine/read-tool-call";
 import { headBytes } from "../tiers/cut-head";
 import { isReferenceReply } from "../engine/reference-replies";
@@ -131,9 +131,9 @@ const NO_MENTIONS: readonly string[] = Object.freeze([]);
 
 const rangeFacts = (r: LineRange | null): LineRangeFacts | null => (r === null ? null : { from: r.from, to: r.to === Infinity ? null : r.to });
 
-/** The facts of one pair (every text read once, here). */
-export function pairFacts(p: ToolPair, opts: FactsOptions): PairFacts {
-  const info = readToolCallMemo(p);
+/** The facts of one pair (every text read once, here; the call classified through `calls`). */
+export function pairFacts(p: ToolPair, opts: FactsOptions, calls: ToolCallMemo): PairFacts {
+  const info = calls.read(p);
   const intent = hashText(info.intent);
   const shell = info.intent.startsWith("sh:");
   const refs = callMentionKeys(info);
@@ -158,13 +158,14 @@ export function pairFacts(p: ToolPair, opts: FactsOptions): PairFacts {
 }
 
 /**
- * The step facts of `view` for `opts` (plain data: structured-clone and JSON safe); `headers`,
+ * The step facts of `view` for `opts` (plain data: structured-clone and JSON safe); `calls`
+ * classifies the pairs' calls (../engine/read-tool-call-memo.ts); `headers`,
  * when given, are the request's (only `anthropic-beta` is read); `body`, what is read from the
  * request's bytes when they are at hand: `prefix`, the prefix facts (./prefix-facts.ts
  * prefixFactsOf; else null), and `mentions`, the mention keys per message of `view`
  * (src/providers/shared/message-mentions.ts; else none).
  */
-export function stepFactsOf(view: ConversationView, opts: FactsOptions, headers?: Headers, body: { prefix?: PrefixFacts | null; mentions?: readonly (readonly string[])[] } = {}): StepFacts {
+export function stepFactsOf(view: ConversationView, opts: FactsOptions, calls: ToolCallMemo, headers?: Headers, body: { prefix?: PrefixFacts | null; mentions?: readonly (readonly string[])[] } = {}): StepFacts {
   const { prefix = null, mentions } = body;
   return {
     provider: view.provider,
@@ -178,7 +179,7 @@ export function stepFactsOf(view: ConversationView, opts: FactsOptions, headers?
       .filter((o) => o.kind !== "result_without_call" && view.messages[o.position.message_index]?.role === "assistant")
       .map((o) => o.position.message_index),
     messages: view.messages.map((m, i) => ({ index: m.index, role: m.role, turn_index: m.turn_index, est_tokens: m.est_tokens, mentions: mentions?.[i] ?? NO_MENTIONS })),
-    pairs: view.pairs.map((p) => pairFacts(p, opts)),
+    pairs: view.pairs.map((p) => pairFacts(p, opts, calls)),
     prefix,
   };
 }

@@ -14,7 +14,7 @@
 import { pairsInCallOrder } from "../engine/run-heuristic-engine";
 import type { StepFacts } from "../facts/step-facts";
 
-/** Turns per archival stretch: the seed's archival tier holds one summary per ~20 turns (issue 29 item 4). */
+/** Turns per archival stretch: the seed's archival tier holds one summary per ~20 turns. */
 export const ARCHIVAL_STRETCH_TURNS = 20;
 /** Longest key kept (characters); longer commands/error lines are cut. */
 export const KEY_MAX_CHARS = 160;

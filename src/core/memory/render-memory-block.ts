@@ -1,5 +1,5 @@
 /**
- * The memory block's text (pure, deterministic; DESIGN §7, issue 29 item 4): what the first
+ * The memory block's text (pure, deterministic; DESIGN §7): what the first
  * request of a new session carries of its project's previous tier map (src/core/memory/build-tier-map.ts)
  * when `memory_inject` is on at level `rewrite`. Documented in docs/configuration.md "Memory block".
  *

@@ -41,6 +41,7 @@ import type { PlaceholderOptions } from "./placeholder";
 import { isCharBoundary } from "./char-boundary";
 import { insertionViolations, type RecordedCut } from "./check-insertions";
 import { insertedVerdict, withoutInserted } from "./inserted-message";
+import { newCoreCaches } from "../caches";
 
 /** Verdict: ok, or the list of violated properties (human-readable, no prompt text). */
 export interface GuaranteeResult {
@@ -55,6 +56,7 @@ export interface GuaranteeResult {
 
 /** Options: a pre-parsed input (the gateway already has one) saves one parse. */
 export interface CheckOptions {
+  /** The input as read (its caches also serve the output's read). Absent: read here, through fresh caches. */
   input?: ParsedRequest;
   /** Level `placeholders`: markers of ./placeholder.ts are accepted where proven. Absent: level `strict`, no byte may be added. */
   placeholders?: PlaceholderOptions;
@@ -70,16 +72,17 @@ export interface CheckOptions {
 
 /**
  * Checks that `output` is a valid subtraction of `input` for `adapter`'s provider. The output is
- * scanned fresh here (scanJson, then the adapter reads that tree): the check shares no tree and
- * no memo with whatever produced `output`.
+ * scanned fresh here (scanJson, then the adapter reads that tree): the check shares no tree with
+ * whatever produced `output`, so no node memo either (src/core/caches.ts memos are keyed by node).
  */
 export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, output: Uint8Array, opts: CheckOptions = {}): GuaranteeResult {
+  const caches = opts.input?.caches ?? newCoreCaches();
   if (opts.inserted !== undefined) {
     const { inserted, ...rest } = opts;
     const stripped = withoutInserted(adapter, output, inserted);
     if (!stripped.ok) return { ok: false, violations: [stripped.violation] };
     const withoutIt = checkGuarantee(adapter, input, stripped.bytes, rest);
-    return withoutIt.ok ? insertedVerdict(adapter, output, stripped.root) : withoutIt;
+    return withoutIt.ok ? insertedVerdict(adapter, output, stripped.root, caches) : withoutIt;
   }
   const same = byteComparer(input, output);
   if (same(0, input.length, 0, output.length)) return { ok: true, violations: [] };
@@ -92,7 +95,7 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
   }
   let inParsed: ParsedRequest;
   try {
-    inParsed = opts.input ?? adapter.read(input);
+    inParsed = opts.input ?? adapter.read(input, caches);
   } catch (e) {
     return { ok: false, violations: [`input unreadable: ${(e as Error).message}`] };
   }
@@ -132,7 +135,7 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
   // 4–5. Semantics through the adapter's view of the output.
   let outParsed: ParsedRequest;
   try {
-    outParsed = adapter.read(output, outRoot);
+    outParsed = adapter.read(output, caches, outRoot);
   } catch (e) {
     return { ok: false, violations: [`output unreadable: ${(e as Error).message}`] };
   }
@@ -180,7 +183,7 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
   v.push(...insertionViolations(walk.cuts, inParsed, outParsed));
 
   // 6. Provider rules.
-  for (const r of adapter.checkRules(output, outParsed.root)) v.push(`rule: ${r}`);
+  for (const r of adapter.checkRules(output, outParsed.root, caches)) v.push(`rule: ${r}`);
   return { ok: v.length === 0, violations: v, output: outParsed };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The one history message a checked output may add (pure; `memory_inject`, issue 29 item 4): the
+ * The one history message a checked output may add (pure; `memory_inject`): the
  * memory block's element, with exactly its bytes, directly after the first user message
  * (src/providers/shared/memory-message.ts places it). The guarantee checker
  * (./check-guarantee.ts) takes it out here — written apart from the placement code, found again
@@ -9,6 +9,7 @@
 import type { ParsedRequest, ProviderAdapter } from "../../providers/types";
 import { getMember, scanJson, stringValue, type JsonNode } from "../../providers/shared/json-scan";
 import type { GuaranteeResult } from "./check-guarantee";
+import type { CoreCaches } from "../caches";
 
 /** The output without the inserted message, or why the message is not where and what it must be. */
 export type Stripped = { ok: true; bytes: Uint8Array; root: JsonNode } | { ok: false; violation: string };
@@ -44,14 +45,14 @@ export function withoutInserted(adapter: ProviderAdapter, output: Uint8Array, el
   return { ok: true, bytes, root };
 }
 
-/** The verdict on the output as sent once the rest passed: the adapter reads it and its provider rules hold. */
-export function insertedVerdict(adapter: ProviderAdapter, output: Uint8Array, root: JsonNode): GuaranteeResult {
+/** The verdict on the output as sent once the rest passed: the adapter reads it (through `caches`) and its provider rules hold. */
+export function insertedVerdict(adapter: ProviderAdapter, output: Uint8Array, root: JsonNode, caches: CoreCaches): GuaranteeResult {
   let parsed: ParsedRequest;
   try {
-    parsed = adapter.read(output, root);
+    parsed = adapter.read(output, caches, root);
   } catch (e) {
     return { ok: false, violations: [`output unreadable: ${(e as Error).message}`] };
   }
-  const violations = adapter.checkRules(output, root).map((r) => `rule: ${r}`);
+  const violations = adapter.checkRules(output, root, caches).map((r) => `rule: ${r}`);
   return { ok: violations.length === 0, violations, output: parsed };
 }

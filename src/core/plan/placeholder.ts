@@ -1,5 +1,5 @@
 /**
- * The `placeholders` guarantee level's marker (pure; DESIGN §2, issue 29 item 1). Where a
+ * The `placeholders` guarantee level's marker (pure; DESIGN §2). Where a
  * `truncate_result` or `drop_result` removed text from a result, one fixed marker stands at the
  * place the removed text began, inside the same JSON string. Its bytes depend only on the pair
  * id and on whether removed results are archived, so the same removal yields the same bytes on

@@ -1,5 +1,5 @@
 /**
- * The `rewrite` guarantee level's summary block (pure; DESIGN §2, §3 auto tier, issue 29 item 3).
+ * The `rewrite` guarantee level's summary block (pure; DESIGN §2, §3 auto tier).
  * A `summarize` action replaces its host result's text with one block: a fixed header that marks
  * it as Sluice's and says how many tool calls it stands for, then the summariser's text. The
  * bytes depend only on the number of pairs covered and the text, and the text is kept in the

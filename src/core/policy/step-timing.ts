@@ -1,6 +1,6 @@
 /**
- * When to take a step that already pays (pure): now, or wait and gather more removals (issue 30
- * item 4). take-step.ts asks this only for the best cut whose five-term net benefit is positive.
+ * When to take a step that already pays (pure): now, or wait and gather more removals.
+ * take-step.ts asks this only for the best cut whose five-term net benefit is positive.
  *
  * The model. A removal step costs one cache write: the cached tokens after its first edit are
  * written again (net-benefit.ts `cache_miss`, K · (w · P_input − P_cache)); its benefit accrues

@@ -1,6 +1,6 @@
 /**
  * One request through a tier (pure): re-apply the ledger, ask the tier for candidate actions
- * on the pairs no step has decided yet, and take a new step only when it pays (issue 4):
+ * on the pairs no step has decided yet, and take a new step only when it pays:
  *
  * 1. Re-apply the ledger (sticky decisions; DESIGN invariant 6). This always happens.
  * 2. Skip when the request (after step 1) is under `threshold_tokens`, or no candidates.

@@ -1,7 +1,7 @@
 /**
  * Types of the tier policy (pure data): tiers and their cost weights, the budget pressure a
  * request is under, the config subset the core reads, the context every tier gets and the
- * result it returns (issue 4; DESIGN §3).
+ * result it returns (DESIGN §3).
  */
 import type { GuaranteeLevel, EngineKind, MechanismSetting } from "../../config/defaults";
 import type { CostParams, } from "../cost/cost-defaults";
@@ -132,7 +132,7 @@ export interface StepTaken {
   terms: StepTerms;
 }
 
-/** What a tier returns (issue 4). */
+/** What a tier returns. */
 export interface TierResult {
   tier: Tier;
   /** Estimated tokens of the request after the ledger was re-applied, before this tier's step. */

@@ -1,7 +1,7 @@
 /**
  * The reference engine's deterministic extractive summariser (pure): what a closed stretch of
- * turns did, in four sections, with paths, commands and error messages kept verbatim (issue 29
- * item 2; the seed's archival summaries keep "files touched, commands, errors and fixes,
+ * turns did, in four sections, with paths, commands and error messages kept verbatim (the
+ * seed's archival summaries keep "files touched, commands, errors and fixes,
  * decisions"):
  *
  *   Files touched:   one line per path, in first-seen order, with the actions on it

@@ -1,6 +1,6 @@
 /**
- * The stretch the auto tier summarises at level `rewrite` (pure; DESIGN §3 auto tier, issue 29
- * item 3): one closed run of old tool pairs replaced by one summary block.
+ * The stretch the auto tier summarises at level `rewrite` (pure; DESIGN §3 auto tier): one
+ * closed run of old tool pairs replaced by one summary block.
  *
  * Rule: walk the view's pairs in history order; a pair is in a run when it is eligible (the
  * caller's list: old — outside `preserve_recent_turns` —, unlocked, tool not excluded, not
@@ -27,9 +27,9 @@ import type { Proposal } from "../policy/take-step";
 export const MIN_STRETCH_PAIRS = 4;
 
 /**
- * Most pairs one summary stands for: the seed's archival summaries cover ~20 turns each
- * (issue 29 item 4), and a summary bounded to a few thousand characters says less per pair the
- * more pairs it covers; it also bounds what one summariser call reads. Our bound.
+ * Most pairs one summary stands for: the seed's archival summaries cover ~20 turns each, and a
+ * summary bounded to a few thousand characters says less per pair the more pairs it covers; it
+ * also bounds what one summariser call reads. Our bound.
  */
 export const MAX_STRETCH_PAIRS = 20;
 

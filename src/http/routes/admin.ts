@@ -1,5 +1,5 @@
 /**
- * The admin sub-app (shell; DESIGN §9, issue 8), mounted by app.ts under /admin. Every JSON
+ * The admin sub-app (shell; DESIGN §9), mounted by app.ts under /admin. Every JSON
  * route is behind the bearer token (admin-auth.ts); answers hold counts, sizes, ids, hashes and
  * dollars only — never prompt text — except the archive route, which returns what a step
  * removed when the operator turned `archive_removed` on (DESIGN §7).

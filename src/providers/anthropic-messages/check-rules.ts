@@ -25,15 +25,17 @@
  * signatures, model/tool validity.
  */
 import { getMember, type JsonNode } from "../shared/json-scan";
+import type { CoreCaches } from "../../core/caches";
 import { decodeString, isDirectiveOnlySystem, locateHistory, mayFollowSystem, mayPrecedeSystem, resultParts, type LocatedMessage } from "./locate-blocks";
 import { MAX_CACHE_BREAKPOINTS } from "./wire";
 
-/** Rule violations in an Anthropic body already scanned into `root`. */
-export function checkAnthropicRules(bytes: Uint8Array, root: JsonNode): string[] {
+/** Rule violations in an Anthropic body already scanned into `root` (located through `caches`). */
+export function checkAnthropicRules(bytes: Uint8Array, root: JsonNode, caches: CoreCaches): string[] {
   const out: string[] = [];
+  const memos = caches.anthropic;
   let history;
   try {
-    history = locateHistory(bytes, root);
+    history = locateHistory(bytes, root, memos);
   } catch (e) {
     return [`shape: ${(e as Error).message}`];
   }
@@ -68,7 +70,7 @@ export function checkAnthropicRules(bytes: Uint8Array, root: JsonNode): string[]
           const id = decodeString(bytes, getMember(b.node, "tool_use_id")!, `${field}.tool_use_id`);
           const prev = turns[t - 1];
           if (!prev || prev[0]!.role !== "assistant" || !usesOf[t - 1]!.has(id)) out.push(`${field}: tool_result ${id} answers no tool_use of the previous assistant turn`);
-          const rp = resultParts(bytes, b, field);
+          const rp = resultParts(bytes, b, field, memos);
           if (rp && rp.parts.length === 0) out.push(`${field}.content: empty array`);
           for (const p of rp?.parts ?? []) if (p.type === "text") checkText(bytes, p.node, `${field}.content[${p.index}]`, out);
         } else seenOther = true;

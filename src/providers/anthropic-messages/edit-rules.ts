@@ -1,5 +1,5 @@
 /**
- * EditPlan → byte deletions for an Anthropic Messages body (pure). Every rule of issue 3:
+ * EditPlan → byte deletions for an Anthropic Messages body (pure). Every rule:
  * 1. Locked pairs (server-managed history, last assistant turn, cache_control anywhere on the pair,
  *    thinking prefix) stay `keep`; so do ids that are not pairs (orphans never change).
  * 2. `drop_pair` removes the tool_use and the tool_result blocks; a message left with no blocks is
@@ -28,7 +28,8 @@ import { mergeRanges } from "../shared/splice";
 import { deleteItems } from "../shared/delete-items";
 import { boundaryAtOrAfter, boundaryAtOrBefore, isWhitespaceUnit, unitLength } from "../shared/cut-string";
 import { getMember } from "../shared/json-scan";
-import { locateHistory, mayFollowSystem, mayPrecedeSystem, resultParts, type ArrayNode, type LocatedBlock, type LocatedHistory, type StringNode } from "./locate-blocks";
+import { locateHistory, mayFollowSystem, mayPrecedeSystem, resultParts, type ArrayNode, type LocatedBlock, type LocatedHistory, type ResultParts, type StringNode } from "./locate-blocks";
+import type { AnthropicMemos } from "../../core/caches";
 import { isMediaPart } from "./wire";
 import type { ResultAction } from "../shared/edit-result-content";
 import { screenPlan } from "../shared/screen-plan";
@@ -50,7 +51,8 @@ export function compileAnthropic(parsed: ParsedRequest, plan: EditPlan): Compile
   const screened = screenPlan(plan, pairs, view.server_managed !== null);
   const { refused, resultEdits } = screened;
   if (view.server_managed !== null) return { deletions: [], refused };
-  const history = locateHistory(bytes, parsed.root);
+  const memos = parsed.caches.anthropic;
+  const history = locateHistory(bytes, parsed.root, memos);
   const dropPairs = new Map<string, ToolPair>();
   for (const pair of screened.drops) {
     if (history.messages[pair.call.message_index]!.blocks.some((b) => b.kind === "thinking")) refused[pair.id] = "thinking_in_message";
@@ -101,7 +103,7 @@ export function compileAnthropic(parsed: ParsedRequest, plan: EditPlan): Compile
       }
       continue;
     }
-    const out = resultDeletions(bytes, history, pair, action);
+    const out = resultDeletions(bytes, history, pair, action, memos);
     if (typeof out === "string") {
       refused[pair.id] = out;
       continue;
@@ -165,7 +167,7 @@ function pairKeeping(dropPairs: Map<string, ToolPair>, mi: number): ToolPair | u
 }
 
 /** Deletions inside one tool_result for a result-only action with the result's text literals (in order), or a refusal reason. */
-function resultDeletions(bytes: Uint8Array, history: LocatedHistory, pair: ToolPair, action: CutAction): { ranges: ByteRange[]; texts: StringNode[] } | string {
+function resultDeletions(bytes: Uint8Array, history: LocatedHistory, pair: ToolPair, action: CutAction, memos: AnthropicMemos): { ranges: ByteRange[]; texts: StringNode[] } | string {
   const block = history.messages[pair.result.message_index]!.blocks[pair.result.block_index]!;
   const content = getMember(block.node, "content");
   if (!content) return { ranges: [], texts: [] };
@@ -180,12 +182,12 @@ function resultDeletions(bytes: Uint8Array, history: LocatedHistory, pair: ToolP
         return { ranges: cutText(texts, bytes, action.head_bytes, action.tail_bytes ?? 0).ranges, texts };
     }
   }
-  return partDeletions(bytes, block, action);
+  return partDeletions(bytes, block, action, memos);
 }
 
 /** resultDeletions for a tool_result whose content is an array of parts. */
-function partDeletions(bytes: Uint8Array, block: LocatedBlock, action: CutAction): { ranges: ByteRange[]; texts: StringNode[] } | string {
-  const rp = resultParts(bytes, block, "tool_result");
+function partDeletions(bytes: Uint8Array, block: LocatedBlock, action: CutAction, memos: AnthropicMemos): { ranges: ByteRange[]; texts: StringNode[] } | string {
+  const rp = resultParts(bytes, block, "tool_result", memos);
   if (!rp) return "unexpected_content";
   const texts: { index: number; node: StringNode }[] = [];
   for (const p of rp.parts) {
@@ -197,7 +199,7 @@ function partDeletions(bytes: Uint8Array, block: LocatedBlock, action: CutAction
 }
 
 /** The deletions of partDeletions, given the parts and the non-empty text parts (in order), or a refusal reason. */
-function partRanges(bytes: Uint8Array, rp: NonNullable<ReturnType<typeof resultParts>>, texts: { index: number; node: StringNode }[], action: CutAction): ByteRange[] | string {
+function partRanges(bytes: Uint8Array, rp: ResultParts, texts: { index: number; node: StringNode }[], action: CutAction): ByteRange[] | string {
   switch (action.kind) {
     case "strip_media": {
       const media = new Set(rp.parts.filter((p) => isMediaPart(p.type)).map((p) => p.index));

@@ -6,7 +6,7 @@
  * the API would not accept as a history (→ the gateway fails open).
  */
 import { getMember, internAscii, type JsonNode } from "../shared/json-scan";
-import { NodeMemo } from "../shared/node-memo";
+import type { AnthropicMemos } from "../../core/caches";
 import { blockKind, isServerToolResult, WIRE_ROLES, type BlockKind, type WireRole } from "./wire";
 
 export class AnthropicShapeError extends Error {
@@ -42,6 +42,12 @@ export interface LocatedMessage {
   blocks: LocatedBlock[];
 }
 
+/** A tool_result's array content and its located parts. */
+export interface ResultParts {
+  content: ArrayNode;
+  parts: LocatedBlock[];
+}
+
 export interface LocatedHistory {
   root: ObjectNode;
   messagesNode: ArrayNode;
@@ -72,15 +78,12 @@ export function locateBlock(bytes: Uint8Array, node: JsonNode, index: number, fi
 }
 
 /**
- * Located messages and tool_result parts, once per node (both depend on the node's bytes only:
- * ../shared/node-memo.ts). read-view, edit-rules and check-rules locate the same tree, and a scan
- * reusing the session's last body lends it the same message nodes.
+ * Locates `messages` and every message/block. Throws AnthropicShapeError on a malformed history.
+ * Located messages are kept per node in `memos.messages` (they depend on the node's bytes only):
+ * read-view, edit-rules and check-rules locate the same tree, and a scan reusing the session's
+ * last body lends it the same message nodes.
  */
-const MESSAGE_MEMO = new NodeMemo<LocatedMessage>();
-const PARTS_MEMO = new NodeMemo<{ content: ArrayNode; parts: LocatedBlock[] } | null>();
-
-/** Locates `messages` and every message/block. Throws AnthropicShapeError on a malformed history. */
-export function locateHistory(bytes: Uint8Array, root: JsonNode): LocatedHistory {
+export function locateHistory(bytes: Uint8Array, root: JsonNode, memos: Pick<AnthropicMemos, "messages">): LocatedHistory {
   if (root.type !== "object") throw new AnthropicShapeError("body", `expected an object, got ${root.type}`);
   if (root.duplicateKeys) throw new AnthropicShapeError("body", "duplicate top-level keys");
   const messagesNode = getMember(root, "messages");
@@ -88,9 +91,10 @@ export function locateHistory(bytes: Uint8Array, root: JsonNode): LocatedHistory
   if (messagesNode.type !== "array") throw new AnthropicShapeError("messages", `expected an array, got ${messagesNode.type}`);
   const items = messagesNode.items;
   const messages: LocatedMessage[] = new Array(items.length);
+  const memo = memos.messages;
   for (let index = 0; index < items.length; index++) {
     const node = items[index]!;
-    const hit = MESSAGE_MEMO.get(node, () => locateMessage(bytes, node, index));
+    const hit = memo.get(node, () => locateMessage(bytes, node, index));
     // A node keeps its index in every tree that lends it (same bytes before it); the guard costs nothing.
     messages[index] = hit.index === index ? hit : locateMessage(bytes, node, index);
   }
@@ -114,9 +118,9 @@ function locateMessage(bytes: Uint8Array, node: JsonNode, index: number): Locate
   return { index, node, role: role as WireRole, content, blocks };
 }
 
-/** The blocks of a tool_result's `content` when it is an array; null for string/absent content. */
-export function resultParts(bytes: Uint8Array, block: LocatedBlock, field: string): { content: ArrayNode; parts: LocatedBlock[] } | null {
-  return PARTS_MEMO.get(block.node, () => {
+/** The blocks of a tool_result's `content` when it is an array; null for string/absent content. Kept per block node in `memos.resultParts`. */
+export function resultParts(bytes: Uint8Array, block: LocatedBlock, field: string, memos: Pick<AnthropicMemos, "resultParts">): ResultParts | null {
+  return memos.resultParts.get(block.node, () => {
     const content = getMember(block.node, "content");
     if (!content || content.type !== "array") return null;
     return { content, parts: content.items.map((p, k) => locateBlock(bytes, p, k, `${field}.content[${k}]`)) };

@@ -28,6 +28,7 @@ import type { NativeParams } from "../../core/policy/resolve-mechanism";
 import type { EditPlan } from "../../core/plan/types";
 import { getMember, type JsonNode } from "../shared/json-scan";
 import { decodeString, locateHistory } from "./locate-blocks";
+import type { AnthropicMemos } from "../../core/caches";
 
 /** The beta the edit needs in `anthropic-beta` (platform.claude.com build-with-claude/context-editing). */
 export const CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27";
@@ -74,17 +75,18 @@ const CLEARED_KINDS = new Set(["drop_result", "drop_pair"]);
  * clears no leading tool use (nothing to send). With `params.compact` (the summarising step), the
  * compaction edit alone, clearing nothing: the summary covers the whole history, and a clearing
  * before it would change what the trigger counts. Tool uses before the history's last `compaction`
- * block are not counted: the provider drops every block before it. Throws AnthropicShapeError on a
- * malformed history.
+ * block are not counted: the provider drops every block before it. `memos` keeps the located
+ * messages (the request's read already filled it). Throws AnthropicShapeError on a malformed
+ * history.
  */
-export function renderNativeEdit(bytes: Uint8Array, root: JsonNode, plan: EditPlan, params: NativeParams): NativeRender | null {
+export function renderNativeEdit(bytes: Uint8Array, root: JsonNode, plan: EditPlan, params: NativeParams, memos: Pick<AnthropicMemos, "messages">): NativeRender | null {
   if (params.compact !== undefined) {
     const edit: NativeCompactEdit = { type: "compact_20260112", trigger: { type: "input_tokens", value: params.compact.trigger_tokens } };
     return { edit, cleared: 0, clearable: 0, cleared_ids: [] };
   }
   const excluded = new Set(params.exclude_tools);
   const ids: string[] = [];
-  for (const m of locateHistory(bytes, root).messages) {
+  for (const m of locateHistory(bytes, root, memos).messages) {
     if (m.role !== "assistant") continue;
     for (const b of m.blocks) {
       if (b.kind === "compaction") ids.length = 0;

@@ -18,16 +18,17 @@ import { hashSlices } from "../../core/hash";
 import { MEDIA_TOKENS, estimateTokensFromBytes, estimateTokensOfSlice } from "../../core/tokens/estimate";
 import { getMember, scanJson, type JsonNode } from "../shared/json-scan";
 import { knownOrLazy, lazyField } from "../shared/lazy-field";
-import { NodeMemo } from "../shared/node-memo";
+import type { AnthropicMemos, CoreCaches } from "../../core/caches";
 import { applyReferenceLocks } from "../shared/reference-locks";
 import { anthropicContextManagementReason } from "../shared/client-context-management";
 import { AnthropicShapeError, decodeString, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
 import { isMediaPart, modelChecksThinkingPrefix } from "./wire";
 
-/** Parses an Anthropic Messages request body. Throws (→ fail open) on malformed JSON or history. */
-export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
+/** Parses an Anthropic Messages request body, reading through `caches`. Throws (→ fail open) on malformed JSON or history. */
+export function readAnthropic(bytes: Uint8Array, caches: CoreCaches, scanned?: JsonNode): ParsedRequest {
   const root = scanned ?? scanJson(bytes);
-  const history = locateHistory(bytes, root);
+  const memos = caches.anthropic;
+  const history = locateHistory(bytes, root, memos);
   const modelNode = getMember(root, "model");
   const model = modelNode?.type === "string" ? decodeString(bytes, modelNode, "model") : null;
   const msgs = history.messages;
@@ -93,10 +94,10 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
     };
     // A message node lent by the scan reuse has its estimate and hash at hand: plain fields then.
     const info: MessageInfo = knownOrLazy(
-      knownOrLazy(fields, "est_tokens", knownTokens(m, resultTokens), () => memoTokens(bytes, m, resultTokens)),
+      knownOrLazy(fields, "est_tokens", knownTokens(m, resultTokens, memos), () => memoTokens(bytes, m, resultTokens, memos)),
       "identity_hash",
-      IDENTITY_MEMO.peek(m.node),
-      () => IDENTITY_MEMO.get(m.node, () => hashSlices(bytes, identitySlices(m))),
+      memos.identity.peek(m.node),
+      () => memos.identity.get(m.node, () => hashSlices(bytes, identitySlices(m))),
     );
     messages.push(info);
     if (m.role === "assistant") {
@@ -112,8 +113,9 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
     lastThinking: modelChecksThinkingPrefix(model) ? lastThinking : -1,
     messages,
     resultTokens,
+    memos,
   });
-  applyReferenceLocks(pairs);
+  applyReferenceLocks(pairs, caches.toolCalls);
   const mn = history.messagesNode;
 
   const fields: Omit<ConversationView, "est_tokens"> = {
@@ -133,34 +135,32 @@ export function readAnthropic(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
     const content = getMember(block, "content") ?? block;
     return { start: content.start, end: content.end };
   });
-  return { bytes, root, view, resultRanges };
+  return { bytes, root, view, resultRanges, caches };
 }
 
-/** Token estimates and identity hashes of message nodes (both depend on the message's bytes only: ../shared/node-memo.ts). */
-const TOKENS_MEMO = new NodeMemo<{ total: number; results: [number, number][] }>();
-const IDENTITY_MEMO = new NodeMemo<string>();
-/** Per block node (each depends on that block's bytes only): a tool_use's or tool_result's id, a pair's facts (by its tool_result node), a tool_result's decoded text. */
-const BLOCK_ID_MEMO = new NodeMemo<string>();
-const PAIR_MEMO = new NodeMemo<PairFacts>();
-const RESULT_TEXT_MEMO = new NodeMemo<string>();
+/** A message's token estimate and its tool_results' ([tool_result block start, tokens]); it depends on the message's bytes only. */
+export interface MessageTokens {
+  total: number;
+  results: [number, number][];
+}
 
-/** messageTokens, once per message node: a node lent by an earlier scan keeps its estimate and its results' estimates. */
-function memoTokens(bytes: Uint8Array, m: LocatedMessage, resultTokens: Map<number, number>): number {
-  const memo = TOKENS_MEMO.get(m.node, () => {
+/** messageTokens, once per message node (memos.tokens): a node lent by an earlier scan keeps its estimate and its results' estimates. */
+function memoTokens(bytes: Uint8Array, m: LocatedMessage, resultTokens: Map<number, number>, memos: AnthropicMemos): number {
+  const memo = memos.tokens.get(m.node, () => {
     const own = new Map<number, number>();
-    return { total: messageTokens(bytes, m, own), results: [...own] };
+    return { total: messageTokens(bytes, m, own, memos), results: [...own] };
   });
   return recordTokens(memo, resultTokens);
 }
 
 /** memoTokens when the node's estimate is already stored (its results' estimates recorded too), else undefined. */
-function knownTokens(m: LocatedMessage, resultTokens: Map<number, number>): number | undefined {
-  const memo = TOKENS_MEMO.peek(m.node);
+function knownTokens(m: LocatedMessage, resultTokens: Map<number, number>, memos: AnthropicMemos): number | undefined {
+  const memo = memos.tokens.peek(m.node);
   return memo === undefined ? undefined : recordTokens(memo, resultTokens);
 }
 
 /** Records a message's stored result estimates in `resultTokens`; returns its total. */
-function recordTokens(memo: { total: number; results: [number, number][] }, resultTokens: Map<number, number>): number {
+function recordTokens(memo: MessageTokens, resultTokens: Map<number, number>): number {
   for (const [at, t] of memo.results) resultTokens.set(at, t);
   return memo.total;
 }
@@ -169,7 +169,7 @@ function recordTokens(memo: { total: number; results: [number, number][] }, resu
  * Estimated tokens of one message: each block estimated once (tool_result contents recorded in
  * `resultTokens` for their pairs), media at MEDIA_TOKENS, bytes outside blocks at 4 bytes/token.
  */
-function messageTokens(bytes: Uint8Array, m: LocatedMessage, resultTokens: Map<number, number>): number {
+function messageTokens(bytes: Uint8Array, m: LocatedMessage, resultTokens: Map<number, number>, memos: AnthropicMemos): number {
   if (m.content.type === "string") return estimateTokensOfSlice(bytes, m.node.start, m.node.end);
   let est = 0;
   let blockBytes = 0;
@@ -177,7 +177,7 @@ function messageTokens(bytes: Uint8Array, m: LocatedMessage, resultTokens: Map<n
     if (b.kind === "tool_result") {
       const content = getMember(b.node, "content");
       if (!content) continue;
-      const t = contentTokens(bytes, content, b, `messages[${m.index}].content[${b.index}]`);
+      const t = contentTokens(bytes, content, b, `messages[${m.index}].content[${b.index}]`, memos);
       resultTokens.set(b.node.start, t);
       est += t;
       blockBytes += content.end - content.start;
@@ -199,9 +199,9 @@ function identitySlices(m: LocatedMessage): { start: number; end: number }[] {
 }
 
 /** Tokens of a tool_result's content: text estimated, media parts (base64 payloads) at the flat MEDIA_TOKENS. */
-function contentTokens(bytes: Uint8Array, content: JsonNode, block: LocatedBlock, field: string): number {
+function contentTokens(bytes: Uint8Array, content: JsonNode, block: LocatedBlock, field: string, memos: AnthropicMemos): number {
   if (content.type !== "array") return estimateTokensOfSlice(bytes, content.start, content.end);
-  const rp = resultParts(bytes, block, field);
+  const rp = resultParts(bytes, block, field, memos);
   let t = 0;
   let partBytes = 0;
   for (const p of rp?.parts ?? []) {
@@ -218,6 +218,7 @@ interface PairContext {
   lastThinking: number;
   messages: MessageInfo[];
   resultTokens: Map<number, number>;
+  memos: AnthropicMemos;
 }
 
 interface Site {
@@ -231,8 +232,8 @@ function pairBlocks(bytes: Uint8Array, msgs: LocatedMessage[], ctx: PairContext)
   const results = new Map<string, Site[]>();
   for (const m of msgs) {
     for (const b of m.blocks) {
-      if (b.kind === "tool_use") push(uses, blockId(bytes, m, b, "id"), { message: m, block: b });
-      else if (b.kind === "tool_result") push(results, blockId(bytes, m, b, "tool_use_id"), { message: m, block: b });
+      if (b.kind === "tool_use") push(uses, blockId(bytes, m, b, "id", ctx.memos), { message: m, block: b });
+      else if (b.kind === "tool_result") push(results, blockId(bytes, m, b, "tool_use_id", ctx.memos), { message: m, block: b });
     }
   }
   const pairs: ToolPair[] = [];
@@ -273,13 +274,13 @@ function missing(m: LocatedMessage, b: LocatedBlock, key: string): never {
   throw new Error(`messages[${m.index}].content[${b.index}].${key}: missing`);
 }
 
-/** A tool_use's `id` or a tool_result's `tool_use_id` (`key`), decoded once per block node. */
-function blockId(bytes: Uint8Array, m: LocatedMessage, b: LocatedBlock, key: "id" | "tool_use_id"): string {
-  return BLOCK_ID_MEMO.get(b.node, () => decodeString(bytes, getMember(b.node, key) ?? missing(m, b, key), `messages[${m.index}].content[${b.index}].${key}`));
+/** A tool_use's `id` or a tool_result's `tool_use_id` (`key`), decoded once per block node (memos.blockIds). */
+function blockId(bytes: Uint8Array, m: LocatedMessage, b: LocatedBlock, key: "id" | "tool_use_id", memos: AnthropicMemos): string {
+  return memos.blockIds.get(b.node, () => decodeString(bytes, getMember(b.node, key) ?? missing(m, b, key), `messages[${m.index}].content[${b.index}].${key}`));
 }
 
 /** What a pair's fields take from its two blocks' bytes alone (memoised per tool_result node, for the same tool_use node). */
-interface PairFacts {
+export interface PairBlockFacts {
   use: JsonNode;
   tool_name: string;
   input_text: string;
@@ -292,16 +293,16 @@ interface PairFacts {
   cache_control: boolean;
 }
 
-/** PairFacts of `use` ↔ `res`, once per pair of nodes. Throws AnthropicShapeError on a text part whose text is not a string (F03). */
-function pairFacts(bytes: Uint8Array, use: Site, res: Site): PairFacts {
-  const hit = PAIR_MEMO.peek(res.block.node);
+/** PairBlockFacts of `use` ↔ `res`, once per pair of nodes (memos.pairs). Throws AnthropicShapeError on a text part whose text is not a string (F03). */
+function pairFacts(bytes: Uint8Array, use: Site, res: Site, memos: AnthropicMemos): PairBlockFacts {
+  const hit = memos.pairs.peek(res.block.node);
   if (hit !== undefined && hit.use === use.block.node) return hit;
   const field = `messages[${res.message.index}].content[${res.block.index}]`;
   const nameNode = getMember(use.block.node, "name");
   const inputNode = getMember(use.block.node, "input");
   const content = getMember(res.block.node, "content");
   const isError = getMember(res.block.node, "is_error");
-  const rp = resultParts(bytes, res.block, field);
+  const rp = resultParts(bytes, res.block, field, memos);
   let mediaCount = 0;
   let nestedCache = false;
   for (const p of rp?.parts ?? []) {
@@ -311,7 +312,7 @@ function pairFacts(bytes: Uint8Array, use: Site, res: Site): PairFacts {
     const text = p.type === "text" ? getMember(p.node, "text") : undefined;
     if (text && text.type !== "string") throw new AnthropicShapeError(`${field}.content[${p.index}].text`, `expected a string, got ${text.type}`);
   }
-  const facts: PairFacts = {
+  const facts: PairBlockFacts = {
     use: use.block.node,
     tool_name: nameNode?.type === "string" ? decodeString(bytes, nameNode, "name") : "",
     input_text: inputNode ? textDecoder.decode(bytes.subarray(inputNode.start, inputNode.end)) : "",
@@ -322,12 +323,12 @@ function pairFacts(bytes: Uint8Array, use: Site, res: Site): PairFacts {
     result_hash: hashSlices(bytes, content ? [content] : []),
     cache_control: use.block.cacheControl || res.block.cacheControl || nestedCache,
   };
-  PAIR_MEMO.set(res.block.node, facts);
+  memos.pairs.set(res.block.node, facts);
   return facts;
 }
 
 function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: PairContext): ToolPair {
-  const f = pairFacts(bytes, use, res);
+  const f = pairFacts(bytes, use, res, ctx.memos);
   const locked =
     ctx.serverManaged !== null ? "server_managed"
     : use.message.index === ctx.lastAssistant ? "last_assistant_turn"
@@ -352,11 +353,11 @@ function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: 
   // Decoded text and estimate are needed only for pairs a tier or engine looks at: computed on first read.
   // (A text already decoded for this node, and an estimate its message recorded, are plain fields.)
   return knownOrLazy(
-    knownOrLazy(fields, "result_text", RESULT_TEXT_MEMO.peek(res.block.node), () =>
-      RESULT_TEXT_MEMO.get(res.block.node, () => {
+    knownOrLazy(fields, "result_text", ctx.memos.resultText.peek(res.block.node), () =>
+      ctx.memos.resultText.get(res.block.node, () => {
         const content = getMember(res.block.node, "content");
         const field = `messages[${res.message.index}].content[${res.block.index}]`;
-        return decodeResultText(bytes, content, resultParts(bytes, res.block, field)?.parts ?? [], field);
+        return decodeResultText(bytes, content, resultParts(bytes, res.block, field, ctx.memos)?.parts ?? [], field);
       }),
     ),
     "result_est_tokens",

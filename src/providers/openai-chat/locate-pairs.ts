@@ -23,7 +23,7 @@ import type { Orphan, Position } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
 import { hashText } from "../../core/hash";
 import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
-import { NodeMemo } from "../shared/node-memo";
+import type { NodeMemo } from "../shared/node-memo";
 import type { ContentSummary, PairMemo } from "../shared/summarise-content";
 import { ChatWireError, TOOL_CALL_TYPES, isChatRole, type ChatRole } from "./wire";
 
@@ -43,7 +43,7 @@ export interface ChatMessage {
   functionCall: ObjectNode | undefined;
   /**
    * Facts derived from the node's bytes alone, filled on first use and kept with the message,
-   * which a scan reusing the session's last body gets back for a lent node (CHAT_MESSAGES): its
+   * which a scan reusing the session's last body gets back for a lent node (CoreCaches.chatMessages: src/core/caches.ts): its
    * calls (assistant), its result key (`tool_call_id` of a tool message, `name` of a function
    * message), its content summary and identity hash (./read-view.ts).
    */
@@ -89,14 +89,18 @@ export interface ChatIndex {
   turnCount: number;
 }
 
-/** The index of a scanned Chat Completions body. Throws ChatWireError on an unexpected shape. */
-export function locateChat(bytes: Uint8Array, root: JsonNode): ChatIndex {
-  return buildIndex(bytes, root);
+/**
+ * The index of a scanned Chat Completions body. Throws ChatWireError on an unexpected shape.
+ * `memo` keeps each located message by node (ChatMessage.memo: everything in it depends on the
+ * node's bytes, its index and its turn, which are checked on every hit).
+ */
+export function locateChat(bytes: Uint8Array, root: JsonNode, memo: NodeMemo<ChatMessage>): ChatIndex {
+  return buildIndex(bytes, root, memo);
 }
 
 /** The index `read` kept on `parsed` (ParsedRequest.index), else a new one. Throws as locateChat. */
 export function chatIndexOf(parsed: ParsedRequest): ChatIndex {
-  return parsed.index?.provider === "openai-chat" ? (parsed.index as ChatIndex) : locateChat(parsed.bytes, parsed.root);
+  return parsed.index?.provider === "openai-chat" ? (parsed.index as ChatIndex) : locateChat(parsed.bytes, parsed.root, parsed.caches.chatMessages);
 }
 
 /**
@@ -148,9 +152,6 @@ function readCalls(bytes: Uint8Array, m: ChatMessage): ChatCall[] {
   return calls;
 }
 
-/** Located messages by node (ChatMessage.memo: everything in them depends on the node's bytes, its index and its turn). */
-const CHAT_MESSAGES = new NodeMemo<ChatMessage>();
-
 /** Locates `messages[index]`, the `turn`-th turn's message. Throws ChatWireError. */
 function locateMessage(bytes: Uint8Array, item: JsonNode, index: number, turn: number): ChatMessage {
   const node = asObject(item, index, -1, "");
@@ -174,7 +175,7 @@ function resultKeyOf(bytes: Uint8Array, m: ChatMessage): string {
   return (m.memo.resultKey ??= m.role === "tool" ? str(bytes, getMember(m.node, "tool_call_id"), m.index, -1, ".tool_call_id") : str(bytes, getMember(m.node, "name"), m.index, -1, ".name"));
 }
 
-function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
+function buildIndex(bytes: Uint8Array, root: JsonNode, memo: NodeMemo<ChatMessage>): ChatIndex {
   if (root.type !== "object") throw new ChatWireError("body", `expected an object, got ${root.type}`);
   if (root.duplicateKeys) throw new ChatWireError("body", "duplicate keys");
   const body = root;
@@ -186,10 +187,10 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ChatIndex {
   const items = messagesNode.items;
   for (let index = 0; index < items.length; index++) {
     const node = items[index]!;
-    let m = CHAT_MESSAGES.peek(node);
+    let m = memo.peek(node);
     if (m === undefined || m.index !== index || m.turn !== assistants) {
       m = locateMessage(bytes, node, index, assistants);
-      CHAT_MESSAGES.set(node, m);
+      memo.set(node, m);
     }
     messages.push(m);
     if (m.role === "assistant") assistants++;

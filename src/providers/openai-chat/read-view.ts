@@ -10,6 +10,7 @@
  */
 import type { ConversationView, MessageInfo, ToolPair } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
+import type { CoreCaches } from "../../core/caches";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
 import { memoPair, summariseContent, type ContentSummary, estimateWithMedia, totalMedia } from "../shared/summarise-content";
 import { identityBytes, identityHash } from "../shared/identity-hash";
@@ -55,10 +56,10 @@ function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callI
   return info;
 }
 
-/** Parses a Chat Completions body (`scanned`: `scanJson(bytes)` when already computed). Throws JsonScanError / ChatWireError (→ fail open). */
-export function readChat(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
+/** Parses a Chat Completions body (`scanned`: `scanJson(bytes)` when already computed), reading through `caches`. Throws JsonScanError / ChatWireError (→ fail open). */
+export function readChat(bytes: Uint8Array, caches: CoreCaches, scanned?: JsonNode): ParsedRequest {
   const root = scanned ?? scanJson(bytes);
-  const index = locateChat(bytes, root);
+  const index = locateChat(bytes, root, caches.chatMessages);
   const callIdsByMessage = new Map<number, string[]>();
   for (const p of index.pairs) callIdsByMessage.set(p.call.message, [...(callIdsByMessage.get(p.call.message) ?? []), p.id]);
   const summaries = index.messages.map((m) => (m.memo.summary ??= summariseContent(bytes, m.content, CHAT_PART_KINDS)));
@@ -69,7 +70,7 @@ export function readChat(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
     const site = { id: p.id, tool_name: p.call.name, call: { message_index: call.index, block_index: p.call.item }, result: { message_index: result.index, block_index: -1 }, turn_index: call.turn, locked: p.locked };
     return memoPair(site, result.memo, p.call, bytes, p.call.input, result.content, summaries[result.index]!);
   });
-  applyReferenceLocks(pairs, index.pairs);
+  applyReferenceLocks(pairs, caches.toolCalls, index.pairs);
   const model = getMember(root, "model");
   const view: ConversationView = {
     provider: "openai-chat",
@@ -82,6 +83,6 @@ export function readChat(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
     turn_count: index.turnCount,
     server_managed: null,
   };
-  return { bytes, root, view, inputRanges: index.pairs.map((p) => p.call.input), resultRanges: index.pairs.map((p) => { const v = index.messages[p.result]!.content ?? index.messages[p.result]!.node; return { start: v.start, end: v.end }; }), index };
+  return { bytes, root, view, inputRanges: index.pairs.map((p) => p.call.input), resultRanges: index.pairs.map((p) => { const v = index.messages[p.result]!.content ?? index.messages[p.result]!.node; return { start: v.start, end: v.end }; }), index, caches };
 }
 

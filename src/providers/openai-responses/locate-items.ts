@@ -16,7 +16,7 @@ import type { Orphan } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
 import { responsesContextManagementReason } from "../shared/client-context-management";
 import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
-import { NodeMemo } from "../shared/node-memo";
+import type { NodeMemo } from "../shared/node-memo";
 import type { ContentSummary, PairMemo } from "../shared/summarise-content";
 import { CALL_INPUT_KEY, MODEL_OUTPUT_TYPES, PAIRED_CALLS, ResponsesWireError, SERVER_STATE_ITEM_TYPES, SERVER_STATE_KEYS, type PairedCallType } from "./wire";
 
@@ -43,7 +43,7 @@ export interface ResponsesItem {
   value: JsonNode | undefined;
   /**
    * Facts derived from the node's bytes alone, filled on first use and kept with the item, which
-   * a scan reusing the session's last body gets back for a lent node (ITEMS): a call's name and
+   * a scan reusing the session's last body gets back for a lent node (CoreCaches.responsesItems: src/core/caches.ts): a call's name and
    * input node, the content summary and identity hash, and on a call output the pair it answers
    * (./read-view.ts).
    */
@@ -91,14 +91,18 @@ export interface ResponsesIndex {
   serverManaged: string | null;
 }
 
-/** The index of a scanned Responses body. Throws ResponsesWireError on an unexpected shape. */
-export function locateResponses(bytes: Uint8Array, root: JsonNode): ResponsesIndex {
-  return buildIndex(bytes, root);
+/**
+ * The index of a scanned Responses body. Throws ResponsesWireError on an unexpected shape.
+ * `memo` keeps each located item by node (ResponsesItem.memo: everything in it depends on the
+ * node's bytes, its index and its turn, which are checked on every hit).
+ */
+export function locateResponses(bytes: Uint8Array, root: JsonNode, memo: NodeMemo<ResponsesItem>): ResponsesIndex {
+  return buildIndex(bytes, root, memo);
 }
 
 /** The index `read` kept on `parsed` (ParsedRequest.index), else a new one. Throws as locateResponses. */
 export function responsesIndexOf(parsed: ParsedRequest): ResponsesIndex {
-  return parsed.index?.provider === "openai-responses" ? (parsed.index as ResponsesIndex) : locateResponses(parsed.bytes, parsed.root);
+  return parsed.index?.provider === "openai-responses" ? (parsed.index as ResponsesIndex) : locateResponses(parsed.bytes, parsed.root, parsed.caches.responsesItems);
 }
 
 function fail(field: string, node: JsonNode | undefined, expected: string): never {
@@ -145,10 +149,7 @@ function readItem(bytes: Uint8Array, node: JsonNode, index: number): ResponsesIt
   return { ...base, kind: "other", modelOutput: MODEL_OUTPUT_TYPES.has(type) };
 }
 
-/** Items by node (ResponsesItem.memo: everything in them depends on the node's bytes, its index and its turn). */
-const ITEMS = new NodeMemo<ResponsesItem>();
-
-function buildIndex(bytes: Uint8Array, root: JsonNode): ResponsesIndex {
+function buildIndex(bytes: Uint8Array, root: JsonNode, memo: NodeMemo<ResponsesItem>): ResponsesIndex {
   if (root.type !== "object") fail("body", root, "an object");
   if (root.duplicateKeys) throw new ResponsesWireError("body", "duplicate keys");
   let serverManaged: string | null = null;
@@ -167,7 +168,7 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ResponsesIndex {
   let inRun = false;
   for (let i = 0; i < input.items.length; i++) {
     const node = input.items[i]!;
-    const hit = ITEMS.peek(node);
+    const hit = memo.peek(node);
     const read = hit ?? readItem(bytes, node, i);
     if (SERVER_STATE_ITEM_TYPES.has(read.type)) serverManaged ??= read.type;
     if (read.modelOutput) inRun = true;
@@ -178,7 +179,7 @@ function buildIndex(bytes: Uint8Array, root: JsonNode): ResponsesIndex {
     let it = read;
     if (hit === undefined) read.turn = runs; // a new object, not yet shared
     else if (hit.index !== i || hit.turn !== runs) it = { ...hit, index: i, turn: runs, memo: emptyMemo() };
-    if (it !== hit) ITEMS.set(node, it);
+    if (it !== hit) memo.set(node, it);
     items[i] = it;
   }
   if (inRun) runs++;

@@ -10,6 +10,7 @@
  */
 import type { ConversationView, MessageInfo, ToolPair } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
+import type { CoreCaches } from "../../core/caches";
 import { hashBytes, hashText } from "../../core/hash";
 import { estimateTokensFromBytes } from "../../core/tokens/estimate";
 import { getMember, scanJson, stringValue, type JsonNode } from "../shared/json-scan";
@@ -62,10 +63,10 @@ function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound
   return info;
 }
 
-/** Parses a Responses body (`scanned`: `scanJson(bytes)` when already computed). Throws JsonScanError / ResponsesWireError (→ fail open). */
-export function readResponses(bytes: Uint8Array, scanned?: JsonNode): ParsedRequest {
+/** Parses a Responses body (`scanned`: `scanJson(bytes)` when already computed), reading through `caches`. Throws JsonScanError / ResponsesWireError (→ fail open). */
+export function readResponses(bytes: Uint8Array, caches: CoreCaches, scanned?: JsonNode): ParsedRequest {
   const root = scanned ?? scanJson(bytes);
-  const index = locateResponses(bytes, root);
+  const index = locateResponses(bytes, root, caches.responsesItems);
   const summaries = index.items.map((it) => (it.memo.summary ??= summariseContent(bytes, it.value, RESPONSES_PART_KINDS)));
   const bound = reasoningBindings(index);
   const messages = index.items.map((it) => itemInfo(bytes, it, summaries[it.index]!, bound.get(it.index)));
@@ -75,7 +76,7 @@ export function readResponses(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
     const site = { id: p.id, tool_name: p.name, call: { message_index: p.call, block_index: -1 }, result: { message_index: p.result, block_index: -1 }, turn_index: callItem.turn, locked: p.locked };
     return memoPair(site, output.memo, callItem, bytes, p.input, output.value!, summaries[p.result]!);
   });
-  applyReferenceLocks(pairs, index.pairs);
+  applyReferenceLocks(pairs, caches.toolCalls, index.pairs);
   const model = getMember(root, "model");
   const inputNode = getMember(root, "input");
   const stringInput = inputNode?.type === "string";
@@ -90,7 +91,7 @@ export function readResponses(bytes: Uint8Array, scanned?: JsonNode): ParsedRequ
     turn_count: index.turnCount,
     server_managed: index.serverManaged,
   };
-  return { bytes, root, view, inputRanges: index.pairs.map((p) => p.input), resultRanges: index.pairs.map((p) => { const v = index.items[p.result]!.value ?? index.items[p.result]!.node; return { start: v.start, end: v.end }; }), index };
+  return { bytes, root, view, inputRanges: index.pairs.map((p) => p.input), resultRanges: index.pairs.map((p) => { const v = index.items[p.result]!.value ?? index.items[p.result]!.node; return { start: v.start, end: v.end }; }), index, caches };
 }
 
 /** The view of `input` given as a plain string: one user message. */

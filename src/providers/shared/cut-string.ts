@@ -3,7 +3,7 @@
  * *units* of the literal's raw bytes, where a unit is one UTF-8 encoded character (1–4 bytes), one
  * escape (`\n`, `\"`, `\uXXXX`) or one escaped surrogate pair (`\uD83D\uDE00`, 12 bytes). So a
  * shortened literal never holds half a character, half an escape or a lone surrogate
- * (issue 3: "cutting only on whole-character boundaries and never inside a JSON escape").
+ * (the splice rule: "cutting only on whole-character boundaries and never inside a JSON escape").
  */
 import type { JsonNode } from "./json-scan";
 

@@ -319,7 +319,11 @@ function keyText(bytes: Uint8Array, start: number, end: number): string {
   return internAscii(bytes, start, end) ?? decoder.decode(bytes.subarray(start, end));
 }
 
-/** Intern table for short ASCII strings (keys, block types, roles): hash → string. Bounded. */
+/**
+ * Intern table for short ASCII strings (keys, block types, roles): hash → string. Module state,
+ * unlike the memos of src/core/caches.ts: it holds no request's data beyond those short strings,
+ * changes no answer, and is bounded (INTERN_MAX strings of at most INTERN_MAX_LEN characters).
+ */
 const INTERN = new Map<number, string>();
 const INTERN_MAX = 4096;
 const INTERN_MAX_LEN = 32;

@@ -22,6 +22,7 @@ interface Slot {
 
 type Slotted = { [SLOTS]?: Record<string, Slot> };
 
+/** One descriptor per lazy field name (a handful, fixed by the readers): module state that holds no request's data. */
 const accessors = new Map<string, PropertyDescriptor>();
 
 /** The one accessor descriptor of field `key`, shared by every object that has it. */

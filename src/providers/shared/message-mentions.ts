@@ -5,16 +5,14 @@
  * with `role: "assistant"` contributes its prose (./message-prose.ts). Tool calls, tool results, thinking and reasoning are never
  * read: only the agent's own words, which are short next to the results.
  *
- * Memoised per message node (./node-memo.ts): a node the scan reuses from the session's last body
- * is not read again, so a request pays only for its new assistant messages.
+ * Memoised per message node (src/core/caches.ts mentions): a node the scan reuses from the
+ * session's last body is not read again, so a request pays only for its new assistant messages.
  */
 import { proseMentionKeys } from "../../core/text/mention-keys";
 import type { ParsedRequest } from "../types";
 import { getMember, stringValue, type JsonNode } from "./json-scan";
-import { NodeMemo } from "./node-memo";
 import { messageProse } from "./message-prose";
 
-const MEMO = new NodeMemo<readonly string[]>();
 const NONE: readonly string[] = Object.freeze([]);
 
 /**
@@ -22,11 +20,12 @@ const NONE: readonly string[] = Object.freeze([]);
  * not an assistant message. All [] when the history array does not line up with the view's
  * messages (a shape this reader does not know): no mention, so no pair is kept for one.
  */
-export function messageMentions(parsed: Pick<ParsedRequest, "bytes" | "root" | "view">): (readonly string[])[] {
+export function messageMentions(parsed: Pick<ParsedRequest, "bytes" | "root" | "view" | "caches">): (readonly string[])[] {
   const n = parsed.view.messages.length;
   const history = getMember(parsed.root, parsed.view.provider === "openai-responses" ? "input" : "messages");
   if (history?.type !== "array" || history.items.length !== n) return new Array<readonly string[]>(n).fill(NONE);
-  return history.items.map((node) => MEMO.get(node, () => keysOf(parsed.bytes, node)));
+  const memo = parsed.caches.mentions;
+  return history.items.map((node) => memo.get(node, () => keysOf(parsed.bytes, node)));
 }
 
 function keysOf(bytes: Uint8Array, node: JsonNode): readonly string[] {

@@ -3,7 +3,8 @@
  * of pure functions). A node reused by a later scan (src/gateway/scan-cache.ts) is the same
  * object only when its bytes, at the same offsets, are identical, so anything computed from
  * those bytes alone — a message's token estimate, its identity hash — is valid for it again.
- * Keyed weakly: an entry lives as long as its node.
+ * Keyed weakly: an entry lives as long as its node. Every instance belongs to a CoreCaches
+ * (src/core/caches.ts), which its host owns.
  */
 import type { JsonNode } from "./json-scan";
 

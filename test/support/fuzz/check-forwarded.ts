@@ -11,6 +11,7 @@ import type { Provider } from "../../../src/core/view/types";
 import { adapterFor } from "../../../src/providers/registry";
 import { scanJson } from "../../../src/providers/shared/json-scan";
 import { wireViolations } from "./wire-oracle";
+import { newCoreCaches } from "../../../src/core/caches";
 
 const dec = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
@@ -39,7 +40,7 @@ export function checkForwarded(provider: Provider, original: Uint8Array, forward
   let out: unknown;
   try {
     out = JSON.parse(dec.decode(forwarded));
-    problems.push(...adapter.checkRules(forwarded, scanJson(forwarded)).map((v) => `rules: ${v}`));
+    problems.push(...adapter.checkRules(forwarded, scanJson(forwarded), newCoreCaches()).map((v) => `rules: ${v}`));
   } catch (e) {
     return [...problems, `edit is not JSON: ${(e as Error).message}`];
   }

@@ -30,6 +30,8 @@ import { checkForwarded, sameBytes } from "./check-forwarded";
 import type { FuzzCase } from "./make-case";
 import { makeRng, pick, type Rng } from "./mutate-body";
 import { wireViolations } from "./wire-oracle";
+import { newCoreCaches } from "../../../src/core/caches";
+import { ToolCallMemo } from "../../../src/core/engine/read-tool-call-memo";
 
 /** The aggressive settings the fuzz runs the tiers with (every gate as low as the schema allows). */
 export const AGGRESSIVE_CONFIG = {
@@ -96,7 +98,7 @@ export function fuzzPipeline(c: FuzzCase, randomPlans: number): CaseOutcome {
   const adapter = adapterFor(c.provider)!;
   let parsed: ParsedRequest;
   try {
-    parsed = adapter.read(c.body);
+    parsed = adapter.read(c.body, newCoreCaches());
   } catch {
     return out; // refused: the gateway forwards the original bytes
   }
@@ -112,7 +114,7 @@ export function fuzzPipeline(c: FuzzCase, randomPlans: number): CaseOutcome {
       try {
         inputValid =
           wireViolations(c.provider, JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(c.body))).length === 0 &&
-          adapter.checkRules(c.body, parsed.root).length === 0;
+          adapter.checkRules(c.body, parsed.root, parsed.caches).length === 0;
       } catch {
         inputValid = false;
       }
@@ -149,7 +151,7 @@ export function fuzzPipeline(c: FuzzCase, randomPlans: number): CaseOutcome {
 
   let view: ReturnType<typeof stepFactsOf>;
   try {
-    view = stepFactsOf(parsed.view, STRICT); // reads every lazy field, as the step facts do (F03 threw here)
+    view = stepFactsOf(parsed.view, STRICT, new ToolCallMemo()); // reads every lazy field, as the step facts do (F03 threw here)
   } catch (e) {
     out.findings.push({ kind: "throw:slim_view", detail: errText(e) });
     return out;

@@ -3,7 +3,7 @@
  * Workers tests run the same code). Each mutation takes a seed body (JSON text of a corpus
  * request) and a PRNG and returns the bytes to send plus the headers that go with them.
  * Structural mutations work on the parsed value and re-serialise it; byte mutations work on
- * the bytes. The list follows issue 9: truncated JSON, invalid UTF-8, duplicate keys, deep
+ * the bytes. The list: truncated JSON, invalid UTF-8, duplicate keys, deep
  * nesting, huge strings, unknown block/item types, wrong types in known fields, missing ids,
  * ids reused across pairs, tool_result before its tool_use, empty arrays, non-JSON content
  * types, gzip bodies.

@@ -5,6 +5,7 @@ import { engineRequestSchema } from "../../../src/engines/protocol";
 import { headChars } from "../../../src/core/text/head-chars";
 import { pairFacts } from "../../../src/core/facts/step-facts";
 import { readEngineAnswer } from "../../../src/engines/read-engine-answer";
+import { ToolCallMemo } from "../../../src/core/engine/read-tool-call-memo";
 
 const pair = (id: string, over: Partial<ToolPair> = {}): ToolPair => ({
   id, tool_name: "Read", input_text: '{"path":"a.ts"}', input_bytes: 15, call: { message_index: 1, block_index: 0 },
@@ -24,7 +25,7 @@ describe("headChars", () => {
 
 describe("buildEngineRequest", () => {
   it("maps pairs to candidates with head_chars caps and ages", () => {
-    const facts = (p: ToolPair) => pairFacts(p, { head_chars: 8, engine: "local" });
+    const facts = (p: ToolPair) => pairFacts(p, { head_chars: 8, engine: "local" }, new ToolCallMemo());
     const req = buildEngineRequest(
       [facts(pair("t1", { result_text: "0123456789", input_text: "abcdefghijkl" })), facts(pair("t2", { turn_index: 5, result_is_error: true, tool_name: "Bash" }))],
       { model: "qwen3:8b", head_chars: 8, turn_count: 6 });

@@ -16,6 +16,7 @@ import type { HttpEngine } from "../../../src/engines/http-engine";
 import { createSummarizer } from "../../../src/engines/summarizer";
 import { spawnEngine, type SpawnedEngine } from "../../support/spawn-engine";
 import { HAND_STRETCH, HAND_SUMMARY } from "../../support/summary-stretch";
+import { ToolCallMemo } from "../../../src/core/engine/read-tool-call-memo";
 
 const pair = (id: string, over: Partial<ToolPair>): ToolPair => ({
   id, tool_name: "Read", input_text: '{"file_path":"/src/app.ts"}', input_bytes: 27, call: { message_index: 1, block_index: 0 },
@@ -28,7 +29,7 @@ const PAIRS = [
   pair("toolu_03", { turn_index: 3, tool_name: "Bash", input_text: '{"command":"npm test"}', result_text: "ok" }),
   pair("toolu_04", { turn_index: 4 }),
 ];
-const REQUEST = buildEngineRequest(PAIRS.map((p) => pairFacts(p, { head_chars: 500, engine: "local" })), { model: null, head_chars: 500, turn_count: 8 });
+const REQUEST = buildEngineRequest(PAIRS.map((p) => pairFacts(p, { head_chars: 500, engine: "local" }, new ToolCallMemo())), { model: null, head_chars: 500, turn_count: 8 });
 
 const engines: Record<string, SpawnedEngine> = {};
 beforeAll(async () => {

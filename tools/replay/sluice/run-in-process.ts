@@ -30,6 +30,7 @@ import type { CacheReport } from "../../../src/observers/cache-diagnostics";
 import { commonPrefixLength } from "../../../src/providers/shared/common-prefix";
 import type { JsonNode } from "../../../src/providers/shared/json-scan";
 import { createMemorySql } from "./create-memory-sql";
+import { newCoreCaches } from "../../../src/core/caches";
 
 /** Options: the env vars the gateway would read (default: `SLUICE_COMPACTION=1`, every other setting at its default). */
 export interface InProcessOptions {
@@ -69,6 +70,8 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
   if (loaded.mode === "off") throw new Error("sluice config: compaction is off (set SLUICE_COMPACTION=1 or a COMPACTION_CONFIG block)");
   const { config, mode } = loaded;
   const config_hash = configHash(config);
+  /** The core's memos for this run (the Worker keeps one per isolate: src/gateway/isolate-caches.ts). */
+  const caches = newCoreCaches();
   const hosts = new Map<string, Host>();
   /** Recorded session id → the session key its last call was stepped under. */
   const hostOf = new Map<string, string>();
@@ -83,7 +86,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
 
   const transform: SluiceTransform = async (body, headers, call) => {
     const requestHeaders = new Headers(headers);
-    const prepared = prepareCompaction(call.provider, requestHeaders, body);
+    const prepared = prepareCompaction(call.provider, requestHeaders, body, { caches });
     if (prepared.kind === "skip") return { body, info: { note: prepared.note } };
     const id = prepared.session.id;
     let host = hosts.get(id);
