@@ -8,7 +8,7 @@ import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
 import type { EditPlan } from "../core/plan/types";
 import type { WireFacts } from "../core/facts/wire-facts";
-import type { SkipReason, Tier } from "../core/policy/types";
+import type { RemovalRule, SkipReason, Tier } from "../core/policy/types";
 import type { NativeParams } from "../core/policy/resolve-mechanism";
 import type { ProviderCleared } from "../usage/settle-native";
 import type { Usage } from "../usage/extract-usage";
@@ -92,6 +92,8 @@ export interface StepOutput {
   cost_estimate: number;
   /** Pair ids newly edited by this request's step ([] without a step). */
   new_pair_ids: string[];
+  /** The rule or tier that decided each of `new_pair_ids` (measurement: the replay charges each removal to it). Absent: no step. */
+  new_pair_rules?: { pair_id: string; rule: RemovalRule }[];
   warnings: string[];
   /**
    * Present when the plan goes by the native mechanism (../core/policy/resolve-mechanism.ts):

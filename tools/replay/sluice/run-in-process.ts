@@ -129,7 +129,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
       return { without_usd: d.without_usd, with_usd: d.with_usd, removals: counted.removals, removals_mentioned: counted.removals_mentioned, removals_deterministic: counted.removals_deterministic };
     };
     const summaries = summaryFiguresOf(decision.report.summaries, config.guarantee_level === "rewrite");
-    return { body: decision.body, info: { engine_cost_usd: summaries?.cost_usd ?? 0, note: decision.note, ...(summaries ? { summaries } : {}) }, settle, ...(set ? { headers: set } : {}) };
+    return { body: decision.body, info: { engine_cost_usd: summaries?.cost_usd ?? 0, note: decision.note, ...(summaries ? { summaries } : {}), ...(stepped.new_pair_rules ? { removal_rules: stepped.new_pair_rules } : {}) }, settle, ...(set ? { headers: set } : {}) };
   };
 
   return {
