@@ -10,7 +10,16 @@ import { commonVocabulary, projectOf, sessionTokens } from "../../tools/replay/c
 import { isTokenShaped, jsonTexts, jsonTokens, projectTokens } from "../../tools/replay/project-tokens";
 import { ruleStatsOf, sumRuleStats } from "../../tools/replay/removal-rules";
 import { answerCandidates, holdersOf, usedAfterRemoval } from "../../tools/replay/used-after-removal";
-import type { CallRecord, JsonObject } from "../../tools/replay/types";
+import { driveReplay } from "../../tools/replay/drive-replay";
+import { parseArgs } from "../../tools/replay/parse-args";
+import { renderHtml } from "../../tools/replay/render-html";
+import { renderTable } from "../../tools/replay/render-table";
+import { noneStrategy } from "../../tools/replay/strategies/none";
+import { createObservationMask } from "../../tools/replay/strategies/observation-mask";
+import { createSluiceStrategy } from "../../tools/replay/strategies/sluice-slot";
+import { summarizeReport } from "../../tools/replay/summarize-report";
+import type { CallRecord, JsonObject, Strategy } from "../../tools/replay/types";
+import { createFakeSender } from "../support/replay-fake-sender";
 import { anthropicSession } from "../support/replay-lit-session";
 
 describe("project-specific tokens", () => {
@@ -112,5 +121,62 @@ describe("removals by rule", () => {
     const one = ruleStatsOf(calls);
     expect(sumRuleStats([one, null, one])!.superseded_edit).toEqual({ pairs_removed: 2, tokens_removed: 200, tokens_not_sent: 600, uar_calls: 2, uar_tokens: 4 });
     expect(sumRuleStats([null, null])).toBeNull();
+  });
+});
+
+describe("the replay measures it per strategy and charges it to Sluice's rules", () => {
+  const session = sessionWith("uar-1", undefined, "Now evaluateBoard uses kingOffsets");
+  /** At the last call, a Sluice stand-in drops the Write pair whole (messages 1 and 2) and names the rule, as the in-process host does. */
+  const sluice = createSluiceStrategy(async (bytes, _h, call) => {
+    if (call.call_index < 2) return { body: bytes, info: {} };
+    const body = JSON.parse(new TextDecoder().decode(bytes)) as JsonObject;
+    const messages = body.messages as JsonObject[];
+    const sent = { ...body, messages: [messages[0]!, ...messages.slice(3)] };
+    return { body: new TextEncoder().encode(JSON.stringify(sent)), info: { removal_rules: [{ pair_id: "t1", rule: "superseded_edit" }] } };
+  });
+
+  it("prints the removals by rule in the terminal only when asked (--by-rule)", () => {
+    expect([parseArgs(["--by-rule", "a.json"]).by_rule, parseArgs(["a.json"]).by_rule]).toEqual([true, false]);
+    expect(() => parseArgs(["--by-rule=yes", "a.json"])).toThrow(/^--by-rule: takes no value/);
+  });
+
+  it("records the used tokens, the removed pair and its rule; the report counts calls and rules; the renderers show them", async () => {
+    const { send } = createFakeSender(() => ({ input: 1000, cache_read: 0, cache_write: 0, output: 10 }));
+    const runs = await driveReplay({ sessions: [session], strategies: [noneStrategy as Strategy, createObservationMask({ keep: 1 }) as Strategy, sluice], send, run_id: "r", now: () => 0 });
+    // The mask cut t1's result ("ok") only: evaluateBoard stays in the Write's input.
+    expect(runs.map((r) => [r.strategy, r.calls.map((c) => c.used_after_removal ?? [])])).toEqual([
+      ["none", [[], [], []]],
+      ["observation-mask", [[], [], []]],
+      ["sluice", [[], [], [{ token: "evaluateBoard", pairs: ["t1"] }]]],
+    ]);
+    // The Write's input (86 characters of JSON) and its result "ok": 27 + 1 estimated tokens (src/core/tokens/estimate.ts).
+    expect(runs[2]!.calls[2]!.new_removals).toEqual([{ key: "t1", rule: "superseded_edit", tokens: 28 }]);
+    expect(runs[1]!.calls[2]!.new_removals).toEqual([{ key: "t1", rule: null, tokens: 0 }]);
+    const report = summarizeReport(runs);
+    const s = report.total.sluice!;
+    expect([s.used_after_removal_calls, s.used_after_removal_pct, report.total["observation-mask"]!.by_rule]).toEqual([1, 33.33, null]);
+    expect(s.by_rule).toEqual({ superseded_edit: { pairs_removed: 1, tokens_removed: 28, tokens_not_sent: 28, uar_calls: 1, uar_tokens: 1 } });
+    const lines = renderTable(report, { byRule: true }).split("\n");
+    const at = lines.indexOf("Removals by rule, sluice, all sessions:");
+    expect(lines.slice(at, at + 8)).toEqual([
+      "Removals by rule, sluice, all sessions:",
+      "  rule             pairs removed  tokens removed  tokens not sent  uar calls  uar tokens",
+      "  superseded_edit              1              28               28          1           1",
+      "  all                          1              28               28          1           1",
+      "Removals by rule, sluice, uar-1:",
+      "  rule             pairs removed  tokens removed  tokens not sent  uar calls  uar tokens",
+      "  superseded_edit              1              28               28          1           1",
+      "  all                          1              28               28          1           1",
+    ]);
+    // The rule's meaning, wrapped to the terminal's 120 characters.
+    const meaning = lines.indexOf("  superseded_edit: an edit whose every file was read or edited again later (pair whole, the patch or written content");
+    expect(lines[meaning + 1]).toBe("    included)");
+    expect(renderTable(report).split("\n")).not.toContain("Removals by rule, sluice, all sessions:");
+    expect(lines.find((l) => l.startsWith("  sluice "))).toBe("  sluice             0.0%        0.01         0.01      1 (33.3%)     0.0%  0.0%         1        0         0");
+    const html = renderHtml(report);
+    expect(html).toContain(
+      `<h2>Removals by rule (all sessions)</h2><p class="note">tokens removed: estimated tokens each removal took out of the request, each pair once; tokens not sent: the same summed over every call that went without them (input tokens kept out before prompt caching); uar calls / tokens: calls used after removal with a token a pair of this rule held, and those tokens per call. A token two rules' pairs held counts for both, so the rules' uar calls can add up to more than the strategy's.</p><h3>sluice</h3><table class="rules"><thead><tr><th>rule</th><th>pairs removed</th><th>tokens removed</th><th>tokens not sent</th><th>uar calls</th><th>uar tokens</th></tr></thead><tbody><tr><th>superseded_edit</th><td>1</td><td>28</td><td>28</td><td>1</td><td>1</td></tr><tr><th>all</th><td>1</td><td>28</td><td>28</td><td>1</td><td>1</td></tr></tbody></table>`,
+    );
+    expect(html).toContain("<li>sluice: saved 0.0% ($0.00 of $0.01, net of cache writes); 1 session, 3 calls; used after removal: 1 call (33.3%)</li>");
   });
 });
