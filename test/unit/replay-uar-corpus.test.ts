@@ -17,10 +17,10 @@ const corpus = readdirSync(CORPUS_PATH).filter((f) => f.endsWith(".json")).sort(
 describe(`used after removal on ${ID}`, () => {
   it("counts the calls per strategy and charges Sluice's to the rules that removed the tokens", async () => {
     const vocabulary = commonVocabulary(corpus);
-    const out = await runReplay({ sessions: corpus.filter((s) => s.id === ID), strategies: ["none", "observation-mask", "idle-microcompact", "sluice"], sluice: "in-process", emulator: null, gateway: null, concurrency: 2, vocabulary });
+    const out = await runReplay({ sessions: corpus.filter((s) => s.id === ID), strategies: ["none", "observation-mask", "sluice"], sluice: "in-process", emulator: null, gateway: null, concurrency: 2, vocabulary });
     const m = out.report.total;
     expect(Object.fromEntries(Object.entries(m).map(([s, x]) => [s, [x.calls, x.used_after_removal_calls, x.used_after_removal_pct]]))).toEqual({
-      none: [84, 0, 0], "observation-mask": [84, 5, 5.95], "idle-microcompact": [84, 0, 0], sluice: [84, 3, 3.57],
+      none: [84, 0, 0], "observation-mask": [84, 5, 5.95], sluice: [84, 3, 3.57],
     });
     const sluice = out.runs.find((r) => r.strategy === "sluice")!;
     // Memory notes the agent read (Serena's read_memory) and SiYuan block ids (20251130004638-cm5m9g8), all removed by the idle tier.

@@ -1,8 +1,8 @@
 /**
  * The common vocabulary of a replayed corpus (pure): the project-specific-shaped tokens
  * (./project-tokens.ts) that appear in sessions of at least MIN_PROJECTS different projects.
- * Such a token is the language agents share (a library's API: `readFileSync`, `getElementById`;
- * a tool protocol's field: `file_path`; a round number: `100000`), which a model can write
+ * Such a token is the language agents share (a library's API: `JSONDecodeError`; a tool's name:
+ * `TodoWrite`; a round number: `100000`), which a model can write
  * without having read it in this request; a token of one project alone could only have come
  * from that project's files and outputs. Used-after-removal (./used-after-removal.ts) counts
  * only tokens outside this vocabulary.

@@ -146,7 +146,7 @@ export function renderHtml(report: ReplayReport, title = "Sluice replay report")
   const warnings = report.warnings.length > 0 ? `<ul class="warn">${report.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>` : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
-<style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 20px}th,td{padding:3px 8px;border-bottom:1px solid #e5e5e5;text-align:right}th:first-child,th:last-child,td.why{text-align:left}td.why{color:#555}small{color:#777;font-weight:normal}.legend .key{margin-right:14px}.note,.prices{color:#555}dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{font-weight:600}dd{margin:0}.warn{color:#a16207}.headline{font-size:15px;padding-left:18px}.headline li{margin:2px 0}</style>
+<style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 20px}th,td{padding:3px 8px;border-bottom:1px solid #e5e5e5;text-align:right}th:first-child,th:last-child,td.why{text-align:left}td{white-space:nowrap}td.why{color:#555;white-space:normal}small{color:#777;font-weight:normal}.legend .key{margin-right:14px}.note,.prices{color:#555}dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{font-weight:600}dd{margin:0}.warn{color:#a16207}.headline{font-size:15px;padding-left:18px}.headline li{margin:2px 0}</style>
 </head><body>
 <h1>${esc(title)}</h1>
 ${headline}
