@@ -13,7 +13,7 @@ import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
 import type { EditPlan } from "../core/plan/types";
 import type { WireFacts } from "../core/facts/wire-facts";
-import type { SkipReason, Tier } from "../core/policy/types";
+import type { RemovalRule, SkipReason, Tier } from "../core/policy/types";
 import type { NativeParams } from "../core/policy/resolve-mechanism";
 import type { Usage } from "../usage/extract-usage";
 import type { StepTerms } from "../core/cost/net-benefit";
@@ -107,6 +107,8 @@ export interface StepOutput {
   cost_estimate: number;
   /** Pair ids newly edited by this request's step ([] without a step). */
   new_pair_ids: string[];
+  /** The rule or tier that decided each of `new_pair_ids` (measurement: the replay charges each removal to it). Absent: no step. */
+  new_pair_rules?: { pair_id: string; rule: RemovalRule }[];
   warnings: string[];
   /**
    * Present when the plan goes by the native mechanism (../core/policy/resolve-mechanism.ts):

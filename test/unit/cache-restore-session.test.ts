@@ -12,7 +12,7 @@
 import { describe, expect, it } from "vitest";
 import { agentHeaders } from "../../tools/replay/agent-headers";
 import { createInProcessSluice } from "../../tools/replay/sluice/run-in-process";
-import { cacheBreaksText } from "../../tools/replay/render-cache-breaks";
+import { cacheBreaksSummary } from "../../tools/replay/render-cache-breaks";
 import type { ReplayReport } from "../../tools/replay/summarize-report";
 import { dropAllEngine } from "../support/drop-all-engine";
 import { lines } from "../support/make-view";
@@ -58,10 +58,9 @@ describe("cache diagnostics: a removal undone for a reference reply", () => {
     expect(report.sluice_restore_cost_usd).toBeCloseTo(TOKENS_FROM_2 * (3.75e-6 - 0.3e-6), 12);
     expect(report.sluice_step_cost_usd).toBe(0);
     // The replay report's section names the cause and says what it means.
-    expect(cacheBreaksText({ cache_breaks: { "restore-1": report } } as unknown as ReplayReport)).toEqual([
+    expect(cacheBreaksSummary({ cache_breaks: { "restore-1": report } } as unknown as ReplayReport)).toEqual([
       "Cache breaks (sluice run: what missed the provider cache between consecutive calls, per session):",
-      "  session    pairs checked  misses  sluice_restore  sluice step cost",
-      "  restore-1              1       1               1           $0.0000",
+      "  restore-1: 1 pairs checked, 1 misses (sluice_restore 1), sluice step cost $0.0000",
       "  sluice_restore: a removal Sluice had made was undone: the pair came back because a later result refers to it, or its result changed",
     ]);
   });

@@ -4,6 +4,7 @@ import { buildTierMap } from "../../src/core/memory/build-tier-map";
 import { CORE_DEFAULTS, compact } from "../../src/core/policy/compact";
 import { EMPTY_LEDGER, mergeLedger, reapplyLedger, type Ledger } from "../../src/core/policy/ledger";
 import { selectTier } from "../../src/core/policy/select-tier";
+import { stepOutputOf } from "../../src/core/policy/step-output";
 import { tierCostEstimate } from "../../src/core/policy/take-step";
 import { TIER_COST_WEIGHT, type BudgetPressure, type TierContext } from "../../src/core/policy/types";
 import { recordTierEvent } from "../../src/core/trace/record-tier-event";
@@ -100,6 +101,7 @@ describe("compact — steps and the sticky ledger", () => {
     expect(r2).toMatchObject({ tier: "none", cost_estimate: 0, step: null, skipped: { tier: "micro", reason: "not_positive" } });
     expect(r2.tokens_before).toBe(v13.est_tokens - 39_056);
     expect(r2.ledger_additions).toEqual({ entries: [], first_seen: { t12: 1_060_000 }, step: null });
+    expect([stepOutputOf(r2).new_pair_ids, stepOutputOf(r2).new_pair_rules]).toEqual([[], undefined]);
 
     // Same call with a long expected future: it pays, but warm with t8 just old enough (forgone $0) the step waits…
     const warm3 = compact(ctx(v13, { ledger, expected_remaining_calls: 200, avg_request_tokens: 10_000 }));
@@ -196,6 +198,8 @@ describe("tiers", () => {
     expect(r.tier).toBe("time_based");
     expect(actionsOf(r, ids)).toEqual([drop, drop, drop, drop, drop, drop, cut, cut]);
     expect(r.step!.benefit.cache_miss).toBe(0);
+    // The step output names what decided each new removal: the idle tier's age for the drops, the collapse of a long result for the cuts.
+    expect(stepOutputOf(r).new_pair_rules).toEqual(ids.map((pair_id, i) => ({ pair_id, rule: i < 6 ? "age" : "long_result" })));
   });
   it("time_based with an explicit time_based_age_seconds: the cutoff follows it (1,000 s: only pairs first seen ≤ 9,000,000 ms are dropped)", () => {
     const r = idleSix(readSession(12), { ...CORE_DEFAULTS, time_based_age_seconds: 1_000 });

@@ -50,7 +50,7 @@ describe("npm run demo, core path", () => {
     const why = zeroReason("anthropic-clear", report.total["anthropic-clear"]!)!;
     expect(why).toBe("nothing removed: its trigger was never reached");
     expect(readFileSync(paths.html, "utf8")).toContain(`<td class="why">${why}</td>`);
-    expect(renderTable(report)).toContain(`  ${why}`);
+    expect(renderTable(report)).toContain(`    why 0.0%, anthropic-clear: ${why}`);
     // --save-forwarded: every call of every strategy, the unchanged ones byte-identical to none's.
     expect(readdirSync(forwarded).sort()).toEqual(["anthropic-clear", "idle-microcompact", "none", "observation-mask", "sluice"]);
     expect(readdirSync(join(forwarded, "sluice", "tau-airline-gpt4o-task09"))).toHaveLength(30);

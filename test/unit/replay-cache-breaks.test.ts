@@ -31,7 +31,7 @@ describe("replay report: cache breaks", () => {
     expect(r.sluice_step_cost_usd).toBeCloseTo(6_307 * 18.75e-6 - 22_645 * 1.5e-6, 10);
     expect(Object.entries(r.causes).filter(([, v]) => v.count > 0)).toEqual([["ttl_expired", { count: 1, tokens: 45_923 }], ["sluice_step", { count: 1, tokens: 22_645 }]]);
     const text = renderTable(out.report);
-    expect(text).toContain("Cache breaks (sluice run: what missed the provider cache between consecutive calls, per session):\n  session           pairs checked  misses  ttl_expired  sluice_step  sluice step cost\n  cc-cctrace-opus4             54       2            1            1           $0.0843");
+    expect(text).toContain("Cache breaks (sluice run: what missed the provider cache between consecutive calls, per session):\n  cc-cctrace-opus4: 54 pairs checked, 2 misses (ttl_expired 1, sluice_step 1), sluice step cost $0.0843");
     expect(text).toContain("  sluice_step: Sluice's own compaction step rewrote the history after its first edit");
     expect(renderHtml(out.report)).toContain('<table id="cache-breaks"><tr><th>session</th><th>pairs checked</th><th>misses</th><th>ttl_expired</th><th>sluice_step</th><th>sluice step cost</th></tr><tr><td>cc-cctrace-opus4</td><td>54</td><td>2</td><td>1</td><td>1</td><td>$0.0843</td></tr></table>');
   }, 300_000);

@@ -82,8 +82,12 @@ describe("replay driver + report", () => {
       ledger: null,
       summaries: null,
       rejections: 0,
+      used_after_removal_calls: 0, // the answers hold no project-specific token
+      used_after_removal_pct: 0,
+      by_rule: null, // the mask names no rule
       worst_case_loss_usd: 0.000006, // results "A" and "B": 1 estimated token each at $3/M
       decisions: {},
+      route: "direct",
       added_latency_p50_ms: 1, // [2, 0, 4, 1] → nearest rank 2 of 4
       added_latency_p99_ms: 4,
       round_trip_p50_ms: 1, // the fake sender's latency
@@ -107,13 +111,21 @@ describe("replay driver + report", () => {
     expect(report.cumulative_cost_usd).toEqual({ none: [3, 3.6, 4.23, 4.89], "observation-mask": [3, 3.6, 7.5, 7.92] });
     expect(report.warnings).toEqual([]);
 
-    const table = renderTable(report);
-    expect(table).toMatch(/^ {2}lit-1 observation-mask: steps taken save -?\d+\.\d% \(2 steps\); at the best calls -?\d+\.\d% \(\d steps?\): \d+\.\d pt$/m);
-    expect(table).not.toMatch(/^ {2}lit-1 none:/m);
-    expect(renderHtml(report)).toContain("<h2>Step timing in hindsight</h2>");
-    expect(table.split("\n")[2]).toMatch(/^lit-1\s+none\s+4\s+4,600,000\s+0\.0%\s+3,300,000\s+0\s+4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+—\s+0\s+0\s+0\s+0\s+1\.00\s+7\.00\s+baseline$/);
-    expect(table).toContain("TOTAL");
     const html = renderHtml(report);
+    expect(html).toMatch(/<tr><th>lit-1<\/th><th>observation-mask<\/th><td class="why">steps taken save -?\d+\.\d% \(2 steps\); at the best calls -?\d+\.\d% \(\d steps?\): \d+\.\d pt<\/td><\/tr>/);
+    expect(html).not.toContain("<tr><th>lit-1</th><th>none</th><td class=\"why\">steps taken");
+    expect(html).toContain("<h2>Step timing in hindsight</h2>");
+    // In process, the added latency is the time in the transform: none's [1, 3, 7, 2] ms.
+    expect(html).toContain("<td>71.7%</td><td>—</td><td>0</td><td>0</td><td>0</td><td>1.00</td><td>7.00</td><td>—</td><td>—</td><td class=\"why\">baseline</td>");
+    const table = renderTable(report).split("\n");
+    const at = table.indexOf("lit-1 — anthropic, claude-sonnet-4-5-20250929, 4 calls");
+    expect(table.slice(at, at + 5)).toEqual([
+      "lit-1 — anthropic, claude-sonnet-4-5-20250929, 4 calls",
+      "  none                0.0%        4.89         4.89       0 (0.0%)     0.0%  71.7%         0        0         0",
+      "  observation-mask  -62.0%        4.89         7.92       0 (0.0%)   -10.9%  46.3%         2        1         0",
+      "-".repeat(111),
+      "TOTAL — 1 session, 4 calls",
+    ]);
     expect(html.match(/<polyline data-strategy="[^"]+"/g)).toEqual(['<polyline data-strategy="observation-mask"', '<polyline data-strategy="none"']);
     expect(html.startsWith("<!doctype html>")).toBe(true);
     expect(html).not.toMatch(/<script|src="http/);
@@ -170,9 +182,12 @@ describe("replay driver + report", () => {
     expect(seen.map((c) => c.opts.key)).toEqual([...Array(4).fill("replay-r-none-lit-1"), ...Array(4).fill("replay-r-sluice-lit-1")]);
     expect(runs.map((r) => r.route)).toEqual(["direct", "gateway"]);
     expect(runs[1]!.calls.map((c) => [c.removed_ids, c.note, c.transform_ms])).toEqual([[[], "call 1", 0], [[], "call 2", 0], [[], "call 3", 0], [["t2"], "call 4", 0]]);
-    const m = summarizeReport(runs).total.sluice!;
-    // Added latency = gateway round trip [2, 3, 4, 5] − direct round trip under none [1, 1, 1, 1].
-    expect([m.pairs_removed, m.added_latency_p50_ms, m.added_latency_p99_ms, m.round_trip_p50_ms, m.round_trip_p99_ms]).toEqual([1, 2, 4, 3, 5]);
+    const report = summarizeReport(runs);
+    const m = report.total.sluice!;
+    // Added latency = gateway round trip [2, 3, 4, 5] − direct round trip under none [1, 1, 1, 1]: end to end.
+    expect([m.route, m.pairs_removed, m.added_latency_p50_ms, m.added_latency_p99_ms, m.round_trip_p50_ms, m.round_trip_p99_ms]).toEqual(["gateway", 1, 2, 4, 3, 5]);
+    // On the page it sits in the end-to-end columns only, never beside none's in-process figures.
+    expect(renderHtml(report)).toContain("<td>—</td><td>—</td><td>2.00</td><td>4.00</td><td class=\"why\">no step ×4</td></tr>");
   });
 
   it("computes nearest-rank percentiles", () => {

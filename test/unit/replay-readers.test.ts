@@ -39,6 +39,12 @@ describe("corpus reader", () => {
     expect(total).toBe(1294);
   });
 
+  it("takes each session's project from its source repository (two sessions of one Codex rollout share it)", () => {
+    expect(["codex-rtchess-01", "codex-rtchess-01-responses", "cc-cctrace-opus4", "tau-airline-gpt4o-task02"].map((id) => corpus(id).project)).toEqual([
+      "pinouchon/rtchess", "pinouchon/rtchess", "yigitkonur/cctrace-js", "sierra-research/tau-bench",
+    ]);
+  });
+
   it("reproduces the Responses file's call_starts with the output-item rule", () => {
     const raw = JSON.parse(readFileSync(`${CORPUS}/codex-rtchess-01-responses.json`, "utf8"));
     expect(callStarts("openai-responses", raw.messages)).toEqual(raw.call_starts);
@@ -85,6 +91,7 @@ describe("Claude Code transcript reader", () => {
   it("merges block lines into messages, drops sidechain and synthetic lines, one call per assistant message", () => {
     expect(s.id).toBe("5f0c2a1e-7b3d-4c2a-9e51-0d8f6a4b3c21");
     expect(s.model).toBe("claude-sonnet-4-5-20250929");
+    expect(s.project).toBe("/home/dev/app");
     expect(s.calls.length).toBe(6);
     expect(s.notes).toEqual(["dropped 2 sidechain line(s)", "dropped 1 synthetic assistant line(s)"]);
     expect(s.tools).toEqual(TOOLS_CC);
@@ -148,7 +155,7 @@ describe("Codex rollout reader", () => {
   const s = readCodexRollout(fixture("codex-rollout.jsonl"), "test/fixtures/codex-rollout.jsonl");
 
   it("keeps response items, skips events and ghost snapshots, one call per run of output items", () => {
-    expect([s.id, s.provider, s.model, s.system]).toEqual(["0199a1b2-3c4d-7e5f-8a9b-0c1d2e3f4a5b", "openai-responses", "gpt-5-codex", null]);
+    expect([s.id, s.provider, s.model, s.system, s.project]).toEqual(["0199a1b2-3c4d-7e5f-8a9b-0c1d2e3f4a5b", "openai-responses", "gpt-5-codex", null, "/repo"]);
     expect(s.calls.length).toBe(6);
     expect(s.tools).toEqual(TOOLS_CX);
     expect(s.notes).toEqual(["skipped 1 ghost_snapshot item(s)", "1 compaction(s): history restarts there"]);

@@ -1,8 +1,10 @@
 /**
- * The replay report explains itself: a legend line for every strategy and column (terminal and
- * HTML), a reason beside every 0.0% saving (Sluice's own decisions from its x-sluice-compaction
- * note), the model and prices per session, one number format, the operator table with "not
- * measured" where the replay measures nothing, every chart line visible, and --save-forwarded's
+ * The replay report explains itself: a headline per strategy (saved net of cache writes, sessions,
+ * calls, used after removal), a legend line for every strategy and column (terminal and HTML), a
+ * reason beside every 0.0% saving (Sluice's own decisions from its x-sluice-compaction note), a
+ * terminal within 120 characters, the model and prices per session, one number format, the
+ * operator table with "not measured" where the replay measures nothing, latency in process and
+ * end to end apart, every chart line visible with each session labelled, and --save-forwarded's
  * files holding the exact bytes each strategy sent.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -13,10 +15,10 @@ import { driveReplay } from "../../tools/replay/drive-replay";
 import { OPERATOR_ROWS } from "../../tools/replay/operator-table";
 import { parseArgs } from "../../tools/replay/parse-args";
 import { zeroReason, STRATEGY_LEGEND } from "../../tools/replay/report-explain";
-import { WHEN_GAP_MEANING } from "../../tools/replay/report-columns";
+import { USED_AFTER_REMOVAL_MEANING, WHEN_GAP_MEANING } from "../../tools/replay/report-columns";
 import { dollars, pct, ratioPct } from "../../tools/replay/report-format";
 import { renderHtml } from "../../tools/replay/render-html";
-import { renderTable } from "../../tools/replay/render-table";
+import { renderTable, TERMINAL_WIDTH } from "../../tools/replay/render-table";
 import { createForwardedWriter } from "../../tools/replay/save-forwarded";
 import { noneStrategy } from "../../tools/replay/strategies/none";
 import { createObservationMask } from "../../tools/replay/strategies/observation-mask";
@@ -69,30 +71,63 @@ describe("the report explains itself", () => {
     expect(zeroReason("sluice", s)).toBe("no candidates ×1, no tier (first call) ×1, server-managed ×1, under threshold ×1");
     expect(zeroReason("none", report.total.none!)).toBe("baseline");
     expect(zeroReason("observation-mask", report.total["observation-mask"]!)).toBeNull(); // −62.0%
-    const table = renderTable(report);
-    expect(table.split("\n").find((l) => l.includes("sluice") && l.startsWith("TOTAL") === false && l.includes("×"))).toMatch(/\s4\.89\s+4\.89\s+0\.0%\s+71\.7%\s+—\s+0\s+0\s+0\s+0\s+0\.00\s+0\.00\s+no candidates ×1, no tier \(first call\) ×1, server-managed ×1, under threshold ×1$/);
-    expect(renderHtml(report)).toContain('<td>4.89</td><td>4.89</td><td>0.0%</td><td>71.7%</td><td>—</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0.00</td><td>0.00</td><td class="why">no candidates ×1, no tier (first call) ×1, server-managed ×1, under threshold ×1</td>');
+    const lines = renderTable(report).split("\n");
+    // The lit-2 block: its title, one row per strategy, then the reason under the rows (the baseline's goes without saying).
+    const block = lines.indexOf("lit-2 — anthropic, claude-sonnet-4-5-20250929, 4 calls");
+    expect(lines.slice(block - 2, block + 6)).toEqual([
+      "  strategy           saved  cost w/o $  cost with $  used after rm  vs none    hit  pairs rm  refetch  rejected",
+      "-".repeat(111),
+      "lit-2 — anthropic, claude-sonnet-4-5-20250929, 4 calls",
+      "  none                0.0%        4.89         4.89       0 (0.0%)     0.0%  71.7%         0        0         0",
+      "  observation-mask  -62.0%        4.89         7.92       0 (0.0%)   -10.9%  46.3%         2        1         0",
+      "  sluice              0.0%        4.89         4.89       0 (0.0%)     0.0%  71.7%         0        0         0",
+      "    why 0.0%, sluice: no candidates ×1, no tier (first call) ×1, server-managed ×1, under threshold ×1",
+      "-".repeat(111),
+    ]);
+    // The page: every column, the in-process latency in its own columns, the end-to-end ones empty for a strategy run in process.
+    expect(renderHtml(report)).toContain(
+      'a request">sluice</th><td>4</td><td>0.0%</td><td>4.89</td><td>4.89</td><td>0 (0.0%)</td><td>4,600,000</td><td>0.0%</td><td>3,300,000</td><td>0</td><td>71.7%</td><td>—</td><td>0</td><td>0</td><td>0</td><td>0.00</td><td>0.00</td><td>—</td><td>—</td><td class="why">no candidates ×1, no tier (first call) ×1, server-managed ×1, under threshold ×1</td>',
+    );
   });
 
-  it("prints the legend of strategies and columns, and the model and prices, in the terminal and on the page", async () => {
+  it("prints the legend of strategies and columns in the terminal, within 120 characters, and the rest on the page", async () => {
     const { report } = await run();
-    const table = renderTable(report);
+    const lines = renderTable(report).split("\n");
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(TERMINAL_WIDTH);
     for (const line of [
-      "Model and prices billed (USD per million tokens):",
-      "  lit-2: claude-sonnet-4-5-20250929 — input 3.00, cache read 0.30, cache write 3.75, output 15.00",
       "Strategies:",
       "  none: baseline: every recorded request sent as the agent sent it; every saving is measured against it",
-      '  observation-mask: SWE-agent LastNObservations: keep the last 5 tool results, older ones → "Old environment output: (N lines omitted)"',
+      '  observation-mask: SWE-agent LastNObservations: keep the last 5 tool results, older ones → "Old environment output: (N',
+      '    lines omitted)"',
       "Columns:",
       "  hit: cache hit ratio: cache read ÷ input tokens sent",
-      `  when gap: ${WHEN_GAP_MEANING}`,
-      "  why 0.0%: why the saving is 0.0%: for Sluice, its decisions per call from the x-sluice-compaction header (under threshold, no candidates, server-managed, …)",
-    ]) expect(table.split("\n")).toContain(line);
+      "  why 0.0%: why the saving is 0.0%: for Sluice, its decisions per call from the x-sluice-compaction header (under",
+      "    threshold, no candidates, server-managed, …)",
+    ]) expect(lines).toContain(line);
+    // The details the terminal leaves to the page.
+    expect(lines.filter((l) => /when gap:|Model and prices|operator table \(all sessions\)/.test(l))).toEqual([]);
     const html = renderHtml(report);
     expect(html).toContain("<dt>sluice</dt><dd>Sluice, default config: the gateway's pipeline and session step remove stale tool results (superseded calls whole) when the cost model says a step pays, never breaking a request</dd>");
     expect(html).toContain("<dt>hit</dt><dd>cache hit ratio: cache read ÷ input tokens sent</dd>");
+    expect(html).toContain(`<dt>when gap</dt><dd>${WHEN_GAP_MEANING}</dd>`);
     expect(html).toContain("<dt>refetch</dt><dd>removed pairs whose same tool call (name + input) the session issued again later</dd>");
+    expect(html).toContain(`<dt>used after rm</dt><dd>${USED_AFTER_REMOVAL_MEANING}</dd>`);
     expect(html).toContain('<p class="prices">Model and prices billed (USD per million tokens): claude-sonnet-4-5-20250929 — input 3.00, cache read 0.30, cache write 3.75, output 15.00</p>');
+  });
+
+  it("opens with one headline per strategy: saved net of cache writes, sessions, calls, used after removal", async () => {
+    const { report } = await run();
+    const html = renderHtml(report);
+    expect(html.slice(html.indexOf("<h1>"), html.indexOf("<h2>"))).toBe(
+      "<h1>Sluice replay report</h1>\n<ul class=\"headline\"><li>none: baseline, input cost $4.89; 1 session, 4 calls</li><li>observation-mask: saved -62.0% (-$3.03 of $4.89, net of cache writes); 1 session, 4 calls; used after removal: 0 calls (0.0%)</li><li>sluice: saved 0.0% ($0.00 of $4.89, net of cache writes); 1 session, 4 calls; used after removal: 0 calls (0.0%)</li></ul>\n",
+    );
+    expect(renderTable(report).split("\n").slice(0, 5)).toEqual([
+      "All sessions:",
+      "  none: baseline, input cost $4.89; 1 session, 4 calls",
+      "  observation-mask: saved -62.0% (-$3.03 of $4.89, net of cache writes); 1 session, 4 calls; used after removal: 0 calls",
+      "    (0.0%)",
+      "  sluice: saved 0.0% ($0.00 of $4.89, net of cache writes); 1 session, 4 calls; used after removal: 0 calls (0.0%)",
+    ]);
   });
 
   it("writes every number in one format: percentages with one decimal, the hit ratio too", async () => {
@@ -118,14 +153,17 @@ describe("the report explains itself", () => {
     expect(OPERATOR_ROWS.slice(0, 5).map((r) => r.value(saver))).toEqual(["45.0%, $4.50 of $10.00", "$0.50", "$0.50", "$3.50", "4.5×"]);
     expect(row("requests that took a step")).toEqual(["not measured", "not measured", "0 of 4 (0.0%)"]);
     expect(row("removals re-fetched later (same tool + input)")).toEqual(["0 of 0 (0.0%)", "1 of 2 (50.0%)", "0 of 0 (0.0%)"]);
-    // The lit session's Read calls name no file path ({ p }): nothing to mention.
-    expect(row("removals mentioned again later (path or command in the agent's prose)")).toEqual(["0 of 0 (0.0%)", "0 of 2 (0.0%)", "0 of 0 (0.0%)"]);
+    // The lit session's answers hold no project-specific token ("done").
+    expect(row("calls used after removal (the answer used a project-specific token the strategy had removed)")).toEqual(["0 of 4 (0.0%)", "0 of 4 (0.0%)", "0 of 4 (0.0%)"]);
+    // Latency in process and end to end on their own rows: these strategies ran in process (the clock stood still: 0 ms).
+    expect(row("added latency in process p50 / p99 (time in the transform)")).toEqual(["0.00 / 0.00 ms", "0.00 / 0.00 ms", "0.00 / 0.00 ms"]);
+    expect(row("added latency end to end p50 / p99 (through the gateway, minus the direct round trip)")).toEqual(["—", "—", "—"]);
     // Deterministic tools come from Sluice's own session ledger: a transform without one does not measure it.
-    expect(renderTable(report)).toMatch(/^removals from deterministic tools \(reads, greps, listings; Sluice's ledger\)\s+not measured\s+not measured\s+not measured$/m);
+    expect(row("removals from deterministic tools (reads, greps, listings; Sluice's ledger)")).toEqual(["not measured", "not measured", "not measured"]);
     const ledger = { ...report.total.none!, ledger: { without_usd: 1, with_usd: 0.5, saving_pct: 50, removals: 4, removals_mentioned: 1, removals_deterministic: 3 } };
     expect(OPERATOR_ROWS.slice(-1).map((r) => r.value(ledger))).toEqual(["3 of 4 (75.0%)"]);
     // Summaries come from the rewrite level's in-process runs: written / failed and their cost.
-    expect(renderTable(report)).toMatch(/^summaries written \/ failed \(their cost, inside the engine cost\)\s+not measured\s+not measured\s+not measured$/m);
+    expect(row("summaries written / failed (their cost, inside the engine cost)")).toEqual(["not measured", "not measured", "not measured"]);
     const summarised = { ...report.total.none!, summaries: { written: 3, failed: 1, cost_usd: 0.0042 } };
     expect(OPERATOR_ROWS.find((r) => r.label.startsWith("summaries"))!.value(summarised)).toBe("3 / 1 ($0.0042)");
   });
@@ -140,6 +178,8 @@ describe("the report explains itself", () => {
     ]);
     expect(html).toMatch(/data-strategy="none"[^>]*stroke-dasharray="7 4"/);
     expect(html.match(/<circle /g)).toHaveLength(4);
+    // The one session's id, written down from the top at its first call.
+    expect(html.match(/<text class="session-label"[^>]*>[^<]*<\/text>/g)).toEqual(['<text class="session-label" x="67.0" y="16" transform="rotate(90 67.0 16)" font-size="10" fill="#666">lit-2</text>']);
   });
 });
 

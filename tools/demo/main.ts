@@ -27,7 +27,7 @@ async function main(): Promise<void> {
         `\nSluice: input cost ${dollars(none.input_cost_without_usd)} → ${dollars(s.input_cost_with_usd)} (${pct(s.savings_pct)} saved), ` +
           `cache hit ${ratioPct(s.cache_hit_ratio)} (none ${ratioPct(none.cache_hit_ratio)}), ${s.pairs_removed} pairs removed, ${s.refetches} re-fetched, ${s.rejections} rejected.`,
       );
-      console.log(`Gateway round trip p50/p99 ${ms(s.round_trip_p50_ms)}/${ms(s.round_trip_p99_ms)} ms; added vs direct p50/p99 ${ms(s.added_latency_p50_ms)}/${ms(s.added_latency_p99_ms)} ms.`);
+      console.log(`Gateway round trip p50/p99 ${ms(s.round_trip_p50_ms)}/${ms(s.round_trip_p99_ms)} ms; added end to end (vs direct) p50/p99 ${ms(s.added_latency_p50_ms)}/${ms(s.added_latency_p99_ms)} ms.`);
     }
     console.log(`\nwrote ${paths.json} and ${paths.html} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   } finally {

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     });
     bar.stop();
     const paths = writeReport(args.out, outcome, { files });
-    console.log(renderTable(outcome.report));
+    console.log(renderTable(outcome.report, { byRule: args.by_rule }));
     console.log(`\nwrote ${paths.json} and ${paths.html}${args.save_forwarded !== null ? ` and the forwarded bodies under ${args.save_forwarded}` : ""}`);
   } finally {
     bar.stop();

@@ -10,6 +10,10 @@
  * 4. the removed tool results are found by diffing the original and the sent bodies;
  * 5. an in-process Sluice gets the billed usage back (its session's report: calibration, cache
  *    diagnostics, the savings ledger).
+ * Every call is also checked for used-after-removal (./uar-probe.ts: tokens its recorded answer
+ * used that the forwarded body no longer held, and the removed pairs that held them), and every
+ * pair a call newly removed is recorded with the rule behind it (Sluice in-process reports it:
+ * SluiceInfo.removal_rules) and the estimated tokens it took out of the request.
  * After a session: re-fetches and re-mentions of removed results (./find-removed.ts), and the estimated tokens of every removed
  * result (Sluice's own estimator, once per pair, at the call where it was first removed) for the
  * report's worst-case loss. Every call also records its shape for the hindsight step timing
@@ -21,8 +25,9 @@ import { assignCallTimes } from "./assign-call-times";
 import { estimateTokens } from "../../src/core/tokens/estimate";
 import { countRefetches, countRementions, findRemovedResults } from "./find-removed";
 import { callShape } from "./step-shape";
-import { historyOf, toolResultsIn } from "./tool-pairs";
-import type { CallRecord, JsonObject, LedgerFigures, RecordedSession, SendFn, SendResult, SessionRun, Strategy, SummaryFigures } from "./types";
+import { historyOf, parseResultKey, toolCallsIn, toolResultsIn } from "./tool-pairs";
+import { createUarProbe, type UarProbe } from "./uar-probe";
+import type { CallRecord, JsonObject, LedgerFigures, NewRemoval, RecordedSession, SendFn, SendResult, SessionRun, Strategy, SummaryFigures } from "./types";
 
 /** What the driver needs. */
 export interface DriveOptions {
@@ -42,6 +47,8 @@ export interface DriveOptions {
    * upstream received, skipped when the sender could not read it back).
    */
   onForwarded?: (forwarded: ForwardedBody) => void;
+  /** The common vocabulary of the used-after-removal check (./common-vocabulary.ts); absent: computed from `sessions`. */
+  vocabulary?: ReadonlySet<string>;
 }
 
 /** One forwarded request body. */
@@ -64,19 +71,20 @@ export async function driveReplay(opts: DriveOptions): Promise<SessionRun[]> {
   let done = 0;
   const tick = () => opts.onCall?.(++done, total);
   const results: SessionRun[] = new Array(jobs.length);
+  const probe = createUarProbe(opts.sessions, opts.vocabulary);
   let next = 0;
   const worker = async () => {
     while (next < jobs.length) {
       const i = next++;
       const job = jobs[i]!;
-      results[i] = await runSession(job.session, job.strategy, opts.send, opts.run_id, now, tick, opts.onForwarded);
+      results[i] = await runSession(job.session, job.strategy, opts.send, opts.run_id, now, tick, probe, opts.onForwarded);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, jobs.length)) }, worker));
   return results;
 }
 
-async function runSession(session: RecordedSession, strategy: Strategy, send: SendFn, runId: string, now: () => number, tick: () => void, onForwarded?: (f: ForwardedBody) => void): Promise<SessionRun> {
+async function runSession(session: RecordedSession, strategy: Strategy, send: SendFn, runId: string, now: () => number, tick: () => void, probe: UarProbe, onForwarded?: (f: ForwardedBody) => void): Promise<SessionRun> {
   const p = session.provider;
   const times = assignCallTimes(session.calls);
   const key = strategySessionKey(runId, strategy.name, session.id);
@@ -84,6 +92,8 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
   const removedFirstAt = new Map<string, number>();
   const records: CallRecord[] = [];
   let removedTokens = 0;
+  /** Sluice: the rule behind each pair id its steps removed (the latest step's word for a pair decided twice). */
+  const ruleOf = new Map<string, string>();
   let state = strategy.kind === "pure" ? strategy.initial() : null;
   for (const call of session.calls) {
     const time_ms = times[call.index]!;
@@ -118,6 +128,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
         engine = out.info.engine_cost_usd ?? 0;
         summaries = out.info.summaries;
         note = out.info.note;
+        for (const r of out.info.removal_rules ?? []) ruleOf.set(r.pair_id, r.rule);
         callHeaders = out.headers;
         settle = out.settle;
         sent = parseObject(text);
@@ -133,10 +144,13 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
     const removed = sent === null ? [] : findRemovedResults(p, call.body, sent);
     const fresh = removed.filter((id) => !removedFirstAt.has(id));
     for (const id of fresh) removedFirstAt.set(id, call.index);
+    let newRemovals: NewRemoval[] | undefined;
     if (fresh.length > 0) {
       const text = new Map(toolResultsIn(p, historyOf(p, call.body)).map((r) => [r.key, r.text]));
       for (const id of fresh) removedTokens += estimateTokens(text.get(id) ?? "");
+      newRemovals = newRemovalsOf(p, call.body, sent, fresh, ruleOf);
     }
+    const used = probe.check(session, call, sent, removed);
     records.push({
       index: call.index,
       time_ms,
@@ -153,6 +167,8 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
       ...(note !== undefined ? { note } : {}),
       ...(summaries !== undefined ? { summaries } : {}),
       ...(ledger !== undefined ? { ledger } : {}),
+      ...(newRemovals !== undefined ? { new_removals: newRemovals } : {}),
+      ...(used.length > 0 ? { used_after_removal: used } : {}),
     });
     tick();
   }
@@ -168,6 +184,26 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
     rementions: countRementions(session, removedFirstAt),
     removed_result_tokens: removedTokens,
   };
+}
+
+/**
+ * The pairs first removed by this call (result keys `fresh`): the rule behind each (Sluice's word
+ * for the pair id, null without one: another strategy, or a repeated id Sluice never edits) and
+ * the estimated tokens it took out — the result's text as it shrank, plus the call's input when
+ * the sent body no longer holds the call.
+ */
+function newRemovalsOf(p: RecordedSession["provider"], original: JsonObject, sent: JsonObject | null, fresh: readonly string[], ruleOf: ReadonlyMap<string, string>): NewRemoval[] {
+  const results = new Map(toolResultsIn(p, historyOf(p, original)).map((r) => [r.key, r.text]));
+  const sentResults = new Map(sent === null ? [] : toolResultsIn(p, historyOf(p, sent)).map((r) => [r.key, r.text]));
+  const calls = toolCallsIn(p, historyOf(p, original));
+  const sentCalls = new Set(sent === null ? [] : toolCallsIn(p, historyOf(p, sent)).map((c) => c.id));
+  return fresh.map((key) => {
+    const { id, occurrence } = parseResultKey(key);
+    const call = calls.filter((c) => c.id === id)[occurrence - 1];
+    const callTokens = call !== undefined && !sentCalls.has(id) ? estimateTokens(call.input) : 0;
+    const tokens = Math.max(0, estimateTokens(results.get(key) ?? "") - estimateTokens(sentResults.get(key) ?? "")) + callTokens;
+    return { key, rule: occurrence === 1 ? (ruleOf.get(id) ?? null) : null, tokens };
+  });
 }
 
 function parseObject(text: string): JsonObject | null {

@@ -8,10 +8,13 @@
  *   ./summarize-report.ts);
  * - balance = saving − engine − loss; ratio = saving ÷ (engine + loss), "—" without a saving
  *   or without anything it is set against;
- * - latency: added p50/p99, and the share of calls on which Sluice took a step (its note);
+ * - latency: added p50/p99, in process and end to end on separate rows (a strategy has one of
+ *   the two: ./report-columns.ts says why they are not comparable), and the share of calls on
+ *   which Sluice took a step (its note);
  * - removals re-fetched: same tool name + input called again later;
- * - removals mentioned again: the pair's path or command named in the agent's later prose; and
- *   removals from deterministic tools: counted by Sluice's own session ledger (in-process runs only);
+ * - used after removal: calls whose recorded answer used a project-specific token the strategy
+ *   had removed (./used-after-removal.ts); and removals from deterministic tools: counted by
+ *   Sluice's own session ledger (in-process runs only);
  * - summaries (level rewrite, in-process): written and failed, and what the written ones cost.
  */
 import { dollars, ms, pct } from "./report-format";
@@ -46,13 +49,14 @@ export const OPERATOR_ROWS: readonly OperatorRow[] = [
       return cost <= 0 ? "— (nothing removed)" : `${(saving(m) / cost).toFixed(1)}×`;
     },
   },
-  { label: "added latency p50 / p99", value: (m) => `${ms(m.added_latency_p50_ms)} / ${ms(m.added_latency_p99_ms)} ms` },
+  { label: "added latency in process p50 / p99 (time in the transform)", value: (m) => (m.route === "direct" ? `${ms(m.added_latency_p50_ms)} / ${ms(m.added_latency_p99_ms)} ms` : "—") },
+  { label: "added latency end to end p50 / p99 (through the gateway, minus the direct round trip)", value: (m) => (m.route === "gateway" ? `${ms(m.added_latency_p50_ms)} / ${ms(m.added_latency_p99_ms)} ms` : "—") },
   {
     label: "requests that took a step",
     value: (m) => (Object.keys(m.decisions).length === 0 ? NOT_MEASURED : `${m.decisions.step ?? 0} of ${m.calls} (${pct(m.calls === 0 ? 0 : ((m.decisions.step ?? 0) / m.calls) * 100)})`),
   },
   { label: "removals re-fetched later (same tool + input)", value: (m) => `${m.refetches} of ${m.pairs_removed} (${pct(m.pairs_removed === 0 ? 0 : (m.refetches / m.pairs_removed) * 100)})` },
-  { label: "removals mentioned again later (path or command in the agent's prose)", value: (m) => `${m.rementions} of ${m.pairs_removed} (${pct(m.pairs_removed === 0 ? 0 : (m.rementions / m.pairs_removed) * 100)})` },
+  { label: "calls used after removal (the answer used a project-specific token the strategy had removed)", value: (m) => share(m.used_after_removal_calls, m.calls) },
   { label: "summaries written / failed (their cost, inside the engine cost)", value: (m) => (m.summaries === null ? NOT_MEASURED : `${m.summaries.written} / ${m.summaries.failed} ($${m.summaries.cost_usd.toFixed(4)})`) },
   { label: "removals from deterministic tools (reads, greps, listings; Sluice's ledger)", value: (m) => (m.ledger === null ? NOT_MEASURED : share(m.ledger.removals_deterministic, m.ledger.removals)) },
 ];

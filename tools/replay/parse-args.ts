@@ -1,7 +1,7 @@
 /**
  * Command-line arguments of `npm run replay` (pure):
  * `[--out dir] [--strategies a,b] [--sluice in-process|http|off] [--gateway URL] [--emulator URL]
- * [--concurrency n] [--retarget-anthropic MODEL] [--save-forwarded DIR] <files or dirs…>`.
+ * [--concurrency n] [--retarget-anthropic MODEL] [--save-forwarded DIR] [--by-rule] <files or dirs…>`.
  * Errors name the flag.
  */
 import type { SluiceMode } from "./run-replay";
@@ -23,18 +23,20 @@ export interface ReplayArgs {
   retarget_anthropic: string | null;
   /** Folder to write every forwarded body to (one file per strategy/session/call), or null. */
   save_forwarded: string | null;
+  /** Print the removals by rule in the terminal too (they are always in the JSON and HTML). */
+  by_rule: boolean;
   files: string[];
   help: boolean;
 }
 
 export const USAGE =
-  "usage: npm run replay -- [--out dir] [--strategies none,anthropic-clear,observation-mask,idle-microcompact,sluice,sluice-splice,sluice-native,sluice-strict,sluice-placeholders,sluice-rewrite] [--sluice in-process|http|off] [--gateway URL] [--emulator URL] [--concurrency n] [--retarget-anthropic MODEL] [--save-forwarded DIR] <files or dirs…>";
+  "usage: npm run replay -- [--out dir] [--strategies none,anthropic-clear,observation-mask,idle-microcompact,sluice,sluice-splice,sluice-native,sluice-strict,sluice-placeholders,sluice-rewrite] [--sluice in-process|http|off] [--gateway URL] [--emulator URL] [--concurrency n] [--retarget-anthropic MODEL] [--save-forwarded DIR] [--by-rule] <files or dirs…>";
 
 const SLUICE_MODES: readonly SluiceMode[] = ["in-process", "http", "off"];
 
 /** Parses argv (without node and script). */
 export function parseArgs(argv: readonly string[]): ReplayArgs {
-  const args: ReplayArgs = { out: "replay-report", strategies: null, emulator: null, sluice: "in-process", gateway: null, concurrency: 4, retarget_anthropic: null, save_forwarded: null, files: [], help: false };
+  const args: ReplayArgs = { out: "replay-report", strategies: null, emulator: null, sluice: "in-process", gateway: null, concurrency: 4, retarget_anthropic: null, save_forwarded: null, by_rule: false, files: [], help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
@@ -83,6 +85,10 @@ export function parseArgs(argv: readonly string[]): ReplayArgs {
       }
       case "--save-forwarded":
         args.save_forwarded = value();
+        break;
+      case "--by-rule":
+        if (inline !== undefined) throw new Error(`--by-rule: takes no value\n${USAGE}`);
+        args.by_rule = true;
         break;
       case "-h":
       case "--help":

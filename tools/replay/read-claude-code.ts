@@ -22,6 +22,7 @@
  * 6. Every assistant message is one call; a call with no history before it is skipped (noted).
  * 7. Messages keep only {role, content}; the call's time is its last input line's timestamp.
  * 8. Repeated tool_use ids within a history are renamed (./dedupe-tool-ids.ts).
+ * 9. The session's project is the first line's working directory (`cwd`), when logged.
  */
 import { buildRequestBody } from "./build-request-body";
 import { dedupeNote, dedupeToolUseIds } from "./dedupe-tool-ids";
@@ -58,6 +59,7 @@ export function readClaudeCode(text: string, name: string): RecordedSession {
   const notes: string[] = [];
   const hasMain = lines.some((l) => (l.value.type === "user" || l.value.type === "assistant") && l.value.isSidechain !== true);
   let sessionId: string | null = null;
+  let cwd: string | null = null;
   let model: string | null = null;
   const dropped = { sidechain: 0, synthetic: 0 };
   const segments: Msg[][] = [[]];
@@ -79,6 +81,7 @@ export function readClaudeCode(text: string, name: string): RecordedSession {
       continue;
     }
     if (sessionId === null && typeof v.sessionId === "string") sessionId = v.sessionId;
+    if (cwd === null && typeof v.cwd === "string" && v.cwd !== "") cwd = v.cwd;
     if (model === null && v.type === "assistant" && typeof m.model === "string") model = m.model;
     const content = m.content ?? "";
     if (asBlocks(content).length === 0) continue;
@@ -115,7 +118,7 @@ export function readClaudeCode(text: string, name: string): RecordedSession {
   });
   if (skipped > 0) notes.push(`skipped ${skipped} assistant message(s) with no history before them`);
   const id = sessionId ?? name.replace(/^.*\//, "").replace(/\.jsonl$/, "");
-  return { id, provider: "anthropic", model: frame.model, system: null, tools: frame.tools, calls, source: { format: "claude-code-jsonl", name }, notes };
+  return { id, provider: "anthropic", model: frame.model, system: null, tools: frame.tools, calls, source: { format: "claude-code-jsonl", name }, notes, ...(cwd !== null ? { project: cwd } : {}) };
 }
 
 /** Appends one line to a segment: merges with the previous same-role message, or with an earlier assistant message of the same id (rule 3). */

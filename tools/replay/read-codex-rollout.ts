@@ -16,6 +16,7 @@
  * 3. Calls begin where a run of output items begins (split-calls.ts); input = items before it.
  * 4. Model: the first `turn_context.model` (noted if it changes); instructions: session_meta
  *    `base_instructions.text` when recorded, else none (Codex's built-in prompt is not logged).
+ * 5. The session's project is session_meta's working directory (`payload.cwd`), when recorded.
  */
 import { buildRequestBody } from "./build-request-body";
 import { stableModel } from "./defaults";
@@ -36,6 +37,7 @@ export function readCodexRollout(text: string, name: string): RecordedSession {
   const notes: string[] = [];
   let sessionId: string | null = null;
   let instructions: string | null = null;
+  let cwd: string | null = null;
   const models: string[] = [];
   const segments: Segment[] = [{ items: [], times: [] }];
   let skippedItems = 0;
@@ -46,6 +48,7 @@ export function readCodexRollout(text: string, name: string): RecordedSession {
       case "session_meta":
         if (!isObj(p)) throw new Error(`${name}: line ${line}: field payload of session_meta is not an object`);
         if (sessionId === null && typeof p.id === "string") sessionId = p.id;
+        if (cwd === null && typeof p.cwd === "string" && p.cwd !== "") cwd = p.cwd;
         if (isObj(p.base_instructions) && typeof p.base_instructions.text === "string") instructions = p.base_instructions.text;
         break;
       case "turn_context":
@@ -96,5 +99,5 @@ export function readCodexRollout(text: string, name: string): RecordedSession {
     }
   }
   const id = sessionId ?? name.replace(/^.*\//, "").replace(/\.jsonl$/, "");
-  return { id, provider: "openai-responses", model: frame.model, system: instructions, tools: frame.tools, calls, source: { format: "codex-rollout", name }, notes };
+  return { id, provider: "openai-responses", model: frame.model, system: instructions, tools: frame.tools, calls, source: { format: "codex-rollout", name }, notes, ...(cwd !== null ? { project: cwd } : {}) };
 }

@@ -4,7 +4,7 @@
  * index (Responses) is one call; its request is the history before it; its timestamp is the
  * last input item's (falling back to the reply's). Tool definitions are synthesised from the
  * names used (the corpus records none). Anthropic: repeated tool_use ids are renamed
- * (./dedupe-tool-ids.ts).
+ * (./dedupe-tool-ids.ts). The file's `source.repo`, when present, is the session's project.
  */
 import { z } from "zod";
 import { buildRequestBody } from "./build-request-body";
@@ -26,6 +26,8 @@ const CorpusFile = z.object({
   messages: z.array(z.record(z.string(), jsonValue)),
   timestamps: z.array(z.string().nullable()),
   call_starts: z.array(z.number().int().nonnegative()).optional(),
+  /** Where the session was taken from (MANIFEST.md); its repository is the session's project. */
+  source: z.object({ repo: z.string().min(1).optional() }).optional(),
 });
 
 /** Parses one corpus JSON file. Throws naming the field when the file does not match the format. */
@@ -58,5 +60,5 @@ export function readCorpus(text: string, name: string): RecordedSession {
     timestamp_ms: parseTimestamp(f.timestamps[k - 1]) ?? parseTimestamp(f.timestamps[k]),
     reply: replyAt(f.provider, items, k),
   }));
-  return { id: f.id, provider: f.provider, model: frame.model, system: f.system, tools, calls, source: { format: "corpus", name }, notes };
+  return { id: f.id, provider: f.provider, model: frame.model, system: f.system, tools, calls, source: { format: "corpus", name }, notes, ...(f.source?.repo !== undefined ? { project: f.source.repo } : {}) };
 }

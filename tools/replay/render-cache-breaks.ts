@@ -38,15 +38,22 @@ export function cacheBreakRows(report: ReplayReport): string[][] {
   ];
 }
 
-/** Terminal lines of the section ([] without a sluice run). */
-export function cacheBreaksText(report: ReplayReport): string[] {
-  const rows = cacheBreakRows(report);
-  if (rows.length === 1) return [];
-  const widths = rows[0]!.map((_, j) => Math.max(...rows.map((r) => r[j]!.length)));
-  const causes = rows[0]!.slice(3, -1) as CacheBreakCause[];
+/**
+ * Terminal lines of the section ([] without a sluice run): one line per session — "id: 54 pairs
+ * checked, 2 misses (ttl_expired 1, sluice_step 1), sluice step cost $0.0843" — then the meaning
+ * of every cause seen. One line per session rather than a column per cause, so the terminal
+ * stays narrow whatever causes occur.
+ */
+export function cacheBreaksSummary(report: ReplayReport): string[] {
+  const entries = Object.entries(report.cache_breaks ?? {});
+  if (entries.length === 0) return [];
+  const causes = causesSeen(entries.map(([, r]) => r));
   return [
     "Cache breaks (sluice run: what missed the provider cache between consecutive calls, per session):",
-    ...rows.map((r) => "  " + r.map((c, j) => (j === 0 ? c.padEnd(widths[j]!) : c.padStart(widths[j]!))).join("  ").trimEnd()),
+    ...entries.map(([id, r]) => {
+      const by = causes.filter((c) => r.causes[c].count > 0).map((c) => `${c} ${r.causes[c].count}`);
+      return `  ${id}: ${r.pairs_checked} pairs checked, ${r.misses} misses${by.length > 0 ? ` (${by.join(", ")})` : ""}, sluice step cost $${r.sluice_step_cost_usd.toFixed(4)}`;
+    }),
     ...causes.map((c) => `  ${c}: ${CAUSE_MEANING[c]}`),
   ];
 }

@@ -1,18 +1,22 @@
 /**
- * The report as one self-contained HTML page (pure): the chart of cumulative input cost per
- * call, the total and per-session tables (./report-columns.ts, the reason beside every 0.0%
- * saving), the operator table of the total (./operator-table.ts), each session's model and
- * prices, the step timing in hindsight of every strategy that stepped, and the legend of every
- * strategy and column. No script, no external asset.
+ * The report as one self-contained HTML page (pure): the headline of every strategy over all
+ * sessions (./report-headline.ts), the chart of cumulative input cost per call, the total and
+ * per-session tables (./report-columns.ts, the reason beside every 0.0% saving), the operator
+ * table of the total (./operator-table.ts), the removals by rule (./render-rules.ts), each
+ * session's model and prices, the step timing in hindsight of every strategy that stepped, and
+ * the legend of every strategy and column. No script, no external asset.
  *
- * Chart: one polyline per strategy (`data-strategy` names it), sessions concatenated with dashed
- * boundaries. Strategies often draw the very same line (nothing removed), so every line stays
+ * Chart: one polyline per strategy (`data-strategy` names it), sessions concatenated, each
+ * session's id written down its start and a dashed line between sessions. Strategies often draw
+ * the very same line (nothing removed), so every line stays
  * visible: the others are drawn first, each 3 px wider for every later-drawn line with the very
  * same values (identical lines show as nested bands), and `none` last, dashed, with markers.
  */
 import { cacheBreaksHtml } from "./render-cache-breaks";
 import { COLUMNS, describeStepTiming, WHEN_GAP_MEANING, WHY_MEANING, WHY_TITLE } from "./report-columns";
 import { strategyMeaning, zeroReason } from "./report-explain";
+import { headlines } from "./report-headline";
+import { ruleTableHtml, ruleTablesHtml } from "./render-rules";
 import { OPERATOR_ROWS } from "./operator-table";
 import { ledgerCheckRows } from "./ledger-check";
 import { dollars, pct } from "./report-format";
@@ -52,10 +56,14 @@ function ledgerCheck(report: ReplayReport): string {
   return `<h2>Savings ledger vs bill</h2><p>The saving Sluice's own session ledger computed live (net of the cache writes its steps caused) beside the saving the emulator billed; target: within 1 point per session.</p><table class="ledger-check"><thead><tr><th>session</th><th>strategy</th><th>billed saving</th><th>ledger saving</th><th>gap (points)</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
+/** Why the latency columns are apart. */
+const LATENCY_NOTE =
+  "Latency: a strategy run in the replay's process has in-process figures (time in its transform); Sluice run through the gateway over HTTP has end-to-end figures (its round trip minus the direct one, network and the whole request path included). The two measure different things, so they sit in separate columns and a strategy fills only its own.";
+
 function legend(report: ReplayReport): string {
   const strategies = report.strategies.map((s) => `<dt>${esc(s)}</dt><dd>${esc(strategyMeaning(s))}</dd>`).join("");
   const columns = [...COLUMNS.map((c) => [c.title, c.meaning] as const), [WHY_TITLE, WHY_MEANING] as const].map(([t, m]) => `<dt>${esc(t)}</dt><dd>${esc(m)}</dd>`).join("");
-  return `<h2>Legend</h2><h3>Strategies</h3><dl>${strategies}</dl><h3>Columns</h3><dl>${columns}</dl>`;
+  return `<h2>Legend</h2><h3>Strategies</h3><dl>${strategies}</dl><h3>Columns</h3><dl>${columns}</dl><p class="note">${esc(LATENCY_NOTE)}</p>`;
 }
 
 function timingSection(report: ReplayReport): string {
@@ -87,7 +95,11 @@ export function renderChart(report: ReplayReport, width = 960, height = 360): st
   }
   let at = 0;
   report.session_calls.forEach((c, i) => {
-    if (i > 0) parts.push(`<line x1="${x(at).toFixed(1)}" y1="${pad.t}" x2="${x(at).toFixed(1)}" y2="${height - pad.b}" stroke="#ccc" stroke-dasharray="4 3"><title>${esc(report.sessions[i]!.id)}</title></line>`);
+    const id = esc(report.sessions[i]?.id ?? "");
+    if (i > 0) parts.push(`<line x1="${x(at).toFixed(1)}" y1="${pad.t}" x2="${x(at).toFixed(1)}" y2="${height - pad.b}" stroke="#ccc" stroke-dasharray="4 3"><title>${id}</title></line>`);
+    // The session's id, written downwards from the top of its start.
+    const lx = (x(at) + 3).toFixed(1);
+    parts.push(`<text class="session-label" x="${lx}" y="${pad.t}" transform="rotate(90 ${lx} ${pad.t})" font-size="10" fill="#666">${id}</text>`);
     at += c;
   });
   parts.push(`<text x="${(width / 2).toFixed(0)}" y="${height - 6}" text-anchor="middle" font-size="11">call (sessions concatenated)</text>`);
@@ -117,17 +129,27 @@ export function renderChart(report: ReplayReport, width = 960, height = 360): st
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="cumulative input cost per call">${parts.join("")}</svg><p class="legend">${key}</p><p class="note">${note}</p>`;
 }
 
+/** A session's removals by rule, per strategy that names them ("" when none does). */
+function sessionRules(report: ReplayReport, by: Record<string, StrategyMetrics>): string {
+  return report.strategies
+    .filter((s) => by[s]?.by_rule != null)
+    .map((s) => `<p class="note">Removals by rule, ${esc(s)}:</p>${ruleTableHtml(by[s]!, esc)}`)
+    .join("");
+}
+
 /** The whole page. `title` goes in <title> and <h1>. */
 export function renderHtml(report: ReplayReport, title = "Sluice replay report"): string {
   const sessions = report.sessions
-    .map((s) => `<h3>${esc(s.id)} <small>${esc(s.provider)} · ${s.calls} calls</small></h3><p class="prices">Model and prices billed (USD per million tokens): ${esc(describePrices(s.prices))}</p>${table(report, s.strategies)}`)
+    .map((s) => `<h3>${esc(s.id)} <small>${esc(s.provider)} · ${s.calls} calls</small></h3><p class="prices">Model and prices billed (USD per million tokens): ${esc(describePrices(s.prices))}</p>${table(report, s.strategies)}${sessionRules(report, s.strategies)}`)
     .join("");
+  const headline = `<ul class="headline">${headlines(report).map((h) => `<li>${esc(h)}</li>`).join("")}</ul>`;
   const warnings = report.warnings.length > 0 ? `<ul class="warn">${report.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>` : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
-<style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 20px}th,td{padding:3px 8px;border-bottom:1px solid #e5e5e5;text-align:right}th:first-child,th:last-child,td.why{text-align:left}td.why{color:#555}small{color:#777;font-weight:normal}.legend .key{margin-right:14px}.note,.prices{color:#555}dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{font-weight:600}dd{margin:0}.warn{color:#a16207}</style>
+<style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 20px}th,td{padding:3px 8px;border-bottom:1px solid #e5e5e5;text-align:right}th:first-child,th:last-child,td.why{text-align:left}td{white-space:nowrap}td.why{color:#555;white-space:normal}small{color:#777;font-weight:normal}.legend .key{margin-right:14px}.note,.prices{color:#555}dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{font-weight:600}dd{margin:0}.warn{color:#a16207}.headline{font-size:15px;padding-left:18px}.headline li{margin:2px 0}</style>
 </head><body>
 <h1>${esc(title)}</h1>
+${headline}
 <h2>Cumulative input cost per call</h2>
 ${renderChart(report)}
 <h2>Total</h2>
@@ -135,6 +157,7 @@ ${table(report, report.total)}
 ${warnings}
 <h2>Operator table (all sessions)</h2>
 ${operatorTable(report)}
+${ruleTablesHtml(report, esc)}
 ${cacheBreaksHtml(report, esc)}
 ${ledgerCheck(report)}
 <h2>Sessions</h2>

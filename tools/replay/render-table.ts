@@ -1,79 +1,86 @@
 /**
- * The report as terminal text (pure): one block per session and one for the total, one row per
- * strategy, columns aligned (./report-columns.ts), with the reason beside every 0.0% saving;
- * then the operator table of the total (./operator-table.ts), the savings ledger against the
- * bill (./ledger-check.ts), each session's model and prices, the step timing in hindsight of
- * every strategy that stepped, and the legend of every strategy and column.
+ * The report as terminal text (pure), every line at most TERMINAL_WIDTH characters: the headline
+ * of every strategy over all sessions (./report-headline.ts); the table — one block per session
+ * and one for the total, one row per strategy, the columns marked `terminal` (./report-columns.ts)
+ * — with the reason beside every 0.0% saving under its block; warnings; the savings ledger
+ * against the bill (./ledger-check.ts); the cache breaks of the sluice run, one line per session;
+ * with `byRule`, the removals by rule (./render-rules.ts); and the legend of every strategy and
+ * column shown. The rest (input and cache tokens, the when gap, added latency in process and end
+ * to end, the operator table, prices, step timing) is in report.html and report.json.
  */
-import { COLUMNS, describeStepTiming, WHY_MEANING, WHY_TITLE } from "./report-columns";
+import { COLUMNS, WHY_MEANING, WHY_TITLE } from "./report-columns";
 import { strategyMeaning, zeroReason } from "./report-explain";
-import { OPERATOR_ROWS } from "./operator-table";
+import { headlines } from "./report-headline";
 import { ledgerCheckLines } from "./ledger-check";
-import { describePrices } from "./session-prices";
-import { cacheBreaksText } from "./render-cache-breaks";
+import { cacheBreaksSummary } from "./render-cache-breaks";
+import { ruleTablesText, RULES_NOTE } from "./render-rules";
+import { count, wrap } from "./report-format";
 import type { ReplayReport, StrategyMetrics } from "./summarize-report";
 
-/** Aligns rows: the first `left` columns and the last are left-aligned, the others right-aligned. */
-function align(rows: string[][], left: number): string[] {
-  const widths = rows[0]!.map((_, j) => Math.max(...rows.map((r) => r[j]!.length)));
-  const last = widths.length - 1;
-  return rows.map((r) => r.map((cell, j) => (j < left || j === last ? cell.padEnd(widths[j]!) : cell.padStart(widths[j]!))).join("  ").trimEnd());
+/** Widest terminal line. */
+export const TERMINAL_WIDTH = 120;
+
+/** Options of the terminal text. */
+export interface TableOptions {
+  /** Print the removals by rule (--by-rule). */
+  byRule?: boolean;
 }
 
-/** "Step timing in hindsight" lines: one per session and strategy that stepped, then the total; none when nothing stepped. */
-function timingLines(report: ReplayReport): string[] {
-  const lines: string[] = [];
-  const add = (label: string, by: Record<string, StrategyMetrics>) => {
+const TERMINAL_COLUMNS = COLUMNS.filter((c) => c.terminal);
+
+/** `text` wrapped to the terminal, continuation lines indented by `indent` + 2. */
+const wrapped = (text: string, indent = ""): string[] => wrap(text, TERMINAL_WIDTH, indent, `${indent}  `);
+
+/** The table: header, then per block a rule line, its title, its rows and its 0.0% reasons. */
+function tableLines(report: ReplayReport): string[] {
+  const blocks: { title: string; rows: string[][]; why: string[] }[] = [];
+  const block = (title: string, by: Record<string, StrategyMetrics>) => {
+    const rows: string[][] = [];
+    const why: string[] = [];
     for (const s of report.strategies) {
-      const d = by[s] === undefined ? null : describeStepTiming(by[s]!);
-      if (d !== null) lines.push(`  ${label} ${s}: ${d}`);
+      const m = by[s];
+      if (m === undefined) continue;
+      rows.push([s, ...TERMINAL_COLUMNS.map((c) => c.cell(m))]);
+      // The baseline's reason ("baseline") says nothing in the terminal; the page keeps it in its column.
+      const reason = s === "none" ? null : zeroReason(s, m);
+      if (reason !== null) why.push(...wrapped(`${WHY_TITLE}, ${s}: ${reason}`, "    "));
     }
+    blocks.push({ title, rows, why });
   };
-  for (const s of report.sessions) add(s.id, s.strategies);
-  add("TOTAL", report.total);
-  return lines.length === 0 ? [] : ["Step timing in hindsight (the \"when gap\" column; model in the legend):", ...lines, ""];
+  for (const s of report.sessions) block(`${s.id} — ${s.provider}, ${s.model}, ${count(s.calls)} calls`, s.strategies);
+  block(`TOTAL — ${plural(report.sessions.length, "session")}, ${count(report.sessions.reduce((n, s) => n + s.calls, 0))} calls`, report.total);
+  const head = ["strategy", ...TERMINAL_COLUMNS.map((c) => c.title)];
+  const all = [head, ...blocks.flatMap((b) => b.rows)];
+  const widths = head.map((_, j) => Math.max(...all.map((r) => r[j]!.length)));
+  const line = (r: string[]) => `  ${r.map((c, j) => (j === 0 ? c.padEnd(widths[j]!) : c.padStart(widths[j]!))).join("  ")}`.trimEnd();
+  const width = line(head).length;
+  return [line(head), ...blocks.flatMap((b) => ["-".repeat(width), b.title, ...b.rows.map(line), ...b.why])];
 }
 
 /** Renders the whole report as text. */
-export function renderTable(report: ReplayReport): string {
-  const rows: string[][] = [["session", "strategy", ...COLUMNS.map((c) => c.title), WHY_TITLE]];
-  const starts: number[] = [];
-  const block = (label: string, by: Record<string, StrategyMetrics>) => {
-    starts.push(rows.length);
-    report.strategies.forEach((s, i) => {
-      const m = by[s];
-      if (m !== undefined) rows.push([i === 0 ? label : "", s, ...COLUMNS.map((c) => c.cell(m)), zeroReason(s, m) ?? ""]);
-    });
-  };
-  for (const s of report.sessions) block(s.id, s.strategies);
-  block("TOTAL", report.total);
-  const lines = align(rows, 2);
-  const rule = "-".repeat(Math.max(...lines.map((l) => l.length)));
-  const out = [lines[0]!];
-  lines.slice(1).forEach((l, k) => {
-    if (starts.includes(k + 1)) out.push(rule);
-    out.push(l);
-  });
+export function renderTable(report: ReplayReport, opts: TableOptions = {}): string {
   const present = report.strategies.filter((s) => report.total[s] !== undefined);
-  const operator = align([["operator table (all sessions)", ...present], ...OPERATOR_ROWS.map((r) => [r.label, ...present.map((s) => r.value(report.total[s]!))])], 1);
+  const byRule = opts.byRule ? ruleTablesText(report) : [];
   return [
-    ...out,
-    ...report.warnings.map((w) => `warning: ${w}`),
+    "All sessions:",
+    ...headlines(report).flatMap((h) => wrapped(h, "  ")),
     "",
-    ...operator,
-    ...withGap(cacheBreaksText(report)),
+    ...tableLines(report),
+    ...report.warnings.flatMap((w) => wrapped(`warning: ${w}`)),
+    ...gap(ledgerCheckLines(report).flatMap((l, i) => (i === 0 ? wrapped(l) : wrapped(l.trimStart(), "  ")))),
+    ...gap(cacheBreaksSummary(report).flatMap((l, i) => (i === 0 ? wrapped(l) : wrapped(l.trimStart(), "  ")))),
+    ...gap(byRule.length === 0 ? [] : [...byRule.flatMap((l) => (l.length <= TERMINAL_WIDTH ? [l] : wrapped(l.trimStart(), "  "))), ...wrapped(RULES_NOTE, "  ")]),
     "",
-    ...ledgerCheckLines(report).flatMap((l, i, all) => (i === all.length - 1 ? [l, ""] : [l])),
-    "Model and prices billed (USD per million tokens):",
-    ...report.sessions.map((s) => `  ${s.id}: ${describePrices(s.prices)}`),
-    "",
-    ...timingLines(report),
     "Strategies:",
-    ...present.map((s) => `  ${s}: ${strategyMeaning(s)}`),
+    ...present.flatMap((s) => wrapped(`${s}: ${strategyMeaning(s)}`, "  ")),
     "Columns:",
-    ...[...COLUMNS.map((c) => [c.title, c.meaning]), [WHY_TITLE, WHY_MEANING]].map(([t, m]) => `  ${t}: ${m}`),
+    ...[...TERMINAL_COLUMNS.map((c) => [c.title, c.meaning]), [WHY_TITLE, WHY_MEANING]].flatMap(([t, m]) => wrapped(`${t}: ${m}`, "  ")),
+    ...wrapped("More in report.html and report.json: input and cache tokens, the when gap, latency added in process and end to end (apart), the operator table, cache breaks by cause, prices, step timing in hindsight, removals by rule."),
   ].join("\n");
 }
 
+/** "1 session", "9 sessions". */
+const plural = (n: number, word: string): string => `${count(n)} ${word}${n === 1 ? "" : "s"}`;
+
 /** `lines` after a blank line, or nothing when there are none. */
-const withGap = (lines: string[]): string[] => (lines.length > 0 ? ["", ...lines] : []);
+const gap = (lines: string[]): string[] => (lines.length > 0 ? ["", ...lines] : []);

@@ -1,7 +1,12 @@
 /**
  * The report's columns (pure): title, what it means, and how a cell is written — one list for
  * the terminal table (./render-table.ts) and the HTML page (./render-html.ts), so both show the
- * same figures in the same format (./report-format.ts) and the same legend.
+ * same figures in the same format (./report-format.ts) and the same legend. The page shows
+ * every column; the terminal, to fit 120 characters, those marked `terminal`.
+ *
+ * Latency: a strategy's added latency is measured in process (time in its transform) or end to
+ * end (through the gateway, minus the direct round trip): the two differ by the network and the
+ * gateway's whole request path, so each has its own columns and a strategy fills only its own.
  */
 import { count, ms, pct, ratioPct, usd } from "./report-format";
 import { timingSavedPct, type StepTiming } from "./step-timing-report";
@@ -30,25 +35,39 @@ export interface ReportColumn {
   /** One-line meaning, shown in the legend. */
   meaning: string;
   cell: (m: StrategyMetrics) => string;
+  /** Shown in the terminal table too. */
+  terminal?: true;
 }
 
+/** Meaning of the used-after-removal column (also the legend's). */
+export const USED_AFTER_REMOVAL_MEANING =
+  "used after removal: calls whose recorded answer used a project-specific token (an identifier, a path with a line, a long number or hash that no other project of the corpus has) that the original request held and the forwarded one did not — the agent, as recorded, used something the strategy had hidden from it (docs/replay.md). It replaces the re-mention count, which counted a removal whenever the agent named its file or command again, even when a newer read of the same file was still in the request";
+
+/** "88 (6.8%)": used-after-removal calls and their share of the calls. */
+export const usedAfterRemoval = (m: StrategyMetrics): string => `${count(m.used_after_removal_calls)} (${pct(m.used_after_removal_pct)})`;
+
+/** A latency cell: the figure when the strategy's latency was measured `route`'s way, else "—". */
+const latency = (route: StrategyMetrics["route"], f: (m: StrategyMetrics) => number) => (m: StrategyMetrics) => (m.route === route ? ms(f(m)) : "—");
+
 export const COLUMNS: readonly ReportColumn[] = [
-  { title: "calls", meaning: "model calls replayed", cell: (m) => String(m.calls) },
+  { title: "calls", meaning: "model calls replayed", cell: (m) => count(m.calls) },
+  { title: "saved", meaning: "(cost w/o − cost with) ÷ cost w/o, net of the cache writes the strategy caused (they are in what the emulator billed); negative = the strategy costs more", cell: (m) => pct(savedPercent(m)), terminal: true },
+  { title: "cost w/o $", meaning: "input cost without compaction: what the emulator billed `none`, USD", cell: (m) => usd(m.input_cost_without_usd), terminal: true },
+  { title: "cost with $", meaning: "input cost with the strategy: what the emulator billed it, plus engine cost, USD", cell: (m) => usd(m.input_cost_with_usd), terminal: true },
+  { title: "used after rm", meaning: USED_AFTER_REMOVAL_MEANING, cell: usedAfterRemoval, terminal: true },
   { title: "input tok sent", meaning: "input tokens billed: uncached input + cache reads + cache writes", cell: (m) => count(m.input_tokens_sent) },
-  { title: "vs none", meaning: "change of input tokens sent against the `none` strategy", cell: (m) => pct(m.input_tokens_change_pct, true) },
+  { title: "vs none", meaning: "change of input tokens sent against the `none` strategy", cell: (m) => pct(m.input_tokens_change_pct, true), terminal: true },
   { title: "cache read", meaning: "input tokens read from the provider's prompt cache (cheapest)", cell: (m) => count(m.cache_read_tokens) },
   { title: "cache write", meaning: "input tokens written to the prompt cache (Anthropic: 1.25× the input price)", cell: (m) => count(m.cache_write_tokens) },
-  { title: "cost w/o $", meaning: "input cost without compaction: what the emulator billed `none`, USD", cell: (m) => usd(m.input_cost_without_usd) },
-  { title: "cost with $", meaning: "input cost with the strategy: what the emulator billed it, plus engine cost, USD", cell: (m) => usd(m.input_cost_with_usd) },
-  { title: "saved", meaning: "(cost w/o − cost with) ÷ cost w/o; negative = the strategy costs more", cell: (m) => pct(savedPercent(m)) },
-  { title: "hit", meaning: "cache hit ratio: cache read ÷ input tokens sent", cell: (m) => ratioPct(m.cache_hit_ratio) },
+  { title: "hit", meaning: "cache hit ratio: cache read ÷ input tokens sent", cell: (m) => ratioPct(m.cache_hit_ratio), terminal: true },
   { title: "when gap", meaning: WHEN_GAP_MEANING, cell: (m) => (hasSteps(m) ? `${pointsLost(m.step_timing!).toFixed(1)} pt` : "—") },
-  { title: "pairs rm", meaning: "tool call/result pairs whose result the strategy removed or altered (bodies diffed)", cell: (m) => String(m.pairs_removed) },
-  { title: "refetch", meaning: "removed pairs whose same tool call (name + input) the session issued again later", cell: (m) => String(m.refetches) },
-  { title: "remention", meaning: "removed pairs whose file path or shell command the agent's prose named again later", cell: (m) => String(m.rementions) },
-  { title: "rejected", meaning: "requests the emulator refused (validated like the real API)", cell: (m) => String(m.rejections) },
-  { title: "added p50 ms", meaning: "latency the strategy added, median (in-process: time in the transform; end to end: round trip minus the direct one)", cell: (m) => ms(m.added_latency_p50_ms) },
-  { title: "added p99 ms", meaning: "the same, 99th percentile (nearest rank)", cell: (m) => ms(m.added_latency_p99_ms) },
+  { title: "pairs rm", meaning: "tool call/result pairs whose result the strategy removed or altered (bodies diffed)", cell: (m) => count(m.pairs_removed), terminal: true },
+  { title: "refetch", meaning: "removed pairs whose same tool call (name + input) the session issued again later", cell: (m) => count(m.refetches), terminal: true },
+  { title: "rejected", meaning: "requests the emulator refused (validated like the real API)", cell: (m) => count(m.rejections), terminal: true },
+  { title: "in-process p50 ms", meaning: "latency added in process, median: time spent in the strategy's transform (strategies run in the replay's process; — for one run through the gateway)", cell: latency("direct", (m) => m.added_latency_p50_ms) },
+  { title: "in-process p99 ms", meaning: "the same, 99th percentile (nearest rank)", cell: latency("direct", (m) => m.added_latency_p99_ms) },
+  { title: "end-to-end p50 ms", meaning: "latency added end to end, median: each call's round trip through the gateway minus the same call's direct round trip under `none` (network and the gateway's whole request path included; not comparable with in-process figures; — for a strategy run in process)", cell: latency("gateway", (m) => m.added_latency_p50_ms) },
+  { title: "end-to-end p99 ms", meaning: "the same, 99th percentile (nearest rank)", cell: latency("gateway", (m) => m.added_latency_p99_ms) },
 ];
 
 /** Title of the column that explains a 0.0% saving. */

@@ -43,6 +43,8 @@ export interface RunReplayOptions {
   saveForwarded?: string | null;
   /** Progress messages (starting servers). */
   onStatus?: (message: string) => void;
+  /** The used-after-removal check's common vocabulary (./common-vocabulary.ts); absent: computed from `sessions`. Tests replay one session against its corpus's vocabulary. */
+  vocabulary?: ReadonlySet<string>;
 }
 
 /** What a run produced. */
@@ -114,6 +116,7 @@ export async function runReplay(opts: RunReplayOptions): Promise<ReplayOutcome> 
       run_id: Date.now().toString(36),
       concurrency: opts.concurrency,
       onCall: opts.onCall,
+      ...(opts.vocabulary ? { vocabulary: opts.vocabulary } : {}),
       ...(opts.saveForwarded ? { onForwarded: createForwardedWriter(opts.saveForwarded) } : {}),
     });
     return {

@@ -9,8 +9,12 @@
  * - cache hit ratio = cache_read / (input + cache_read + cache_write);
  * - pairs removed, re-fetches, re-mentions, emulator rejections; added latency p50/p99 (nearest rank): the
  *   time spent in the strategy step, or — for a strategy run through the gateway over HTTP —
- *   each call's round trip minus the same call's direct round trip under `none`; round trip
- *   p50/p99 of the calls themselves.
+ *   each call's round trip minus the same call's direct round trip under `none` (`route` says
+ *   which: the two are not comparable); round trip p50/p99 of the calls themselves.
+ * - used after removal: the calls whose recorded answer used a project-specific token the
+ *   strategy had removed (./used-after-removal.ts), and their share of the calls; and, for a
+ *   strategy that names the rule behind each removal (Sluice), the figures per rule
+ *   (./removal-rules.ts).
  * - what Sluice decided per call, counted from its `x-sluice-compaction` note: `step` (a step was
  *   taken), the skip reason (`under_threshold`, `no_candidates`, `server_managed`, …), or
  *   `no_tier` (tier=none: src/core/policy/select-tier.ts picked no tier: the session's first call);
@@ -27,6 +31,7 @@
  * Also: the cumulative input cost per call for each strategy (sessions concatenated) for the chart.
  */
 import { assumedPrices, type AssumedPrices } from "./session-prices";
+import { ruleStatsOf, sumRuleStats, type RuleStats } from "./removal-rules";
 import { stepTimingOf, sumStepTimings, type StepTiming } from "./step-timing-report";
 import type { CacheReport } from "../../src/observers/cache-diagnostics";
 import type { CallRecord, Provider, SessionRun, SummaryFigures } from "./types";
@@ -52,10 +57,18 @@ export interface StrategyMetrics {
   /** Removed pairs whose path or command the agent's prose names again later (./find-removed.ts). */
   rementions: number;
   rejections: number;
+  /** Calls whose recorded answer used a project-specific token the strategy had removed from the request (./used-after-removal.ts). */
+  used_after_removal_calls: number;
+  /** The same as a percentage of `calls`. */
+  used_after_removal_pct: number;
+  /** Per rule or tier behind the removals (./removal-rules.ts); null for a strategy that does not name them. */
+  by_rule: Record<string, RuleStats> | null;
   /** Worst-case loss, USD: every removed result re-sent once as uncached input (estimate, see header). */
   worst_case_loss_usd: number;
   /** Per-call decisions read from Sluice's note: `step` or the skip reason → calls. Empty for strategies without a note. */
   decisions: Record<string, number>;
+  /** How the added latency was measured: `direct` = time in the strategy's transform, in process; `gateway` = round trip through the gateway minus the direct one, end to end. */
+  route: SessionRun["route"];
   added_latency_p50_ms: number;
   added_latency_p99_ms: number;
   /** Round trip of the calls (client → emulator, through the gateway when routed so), ms. */
@@ -126,6 +139,9 @@ interface Acc {
   loss_usd: number;
   /** Step timing of each run summed here (unrounded). */
   timings: (StepTiming | null)[];
+  /** Per-rule figures of each run summed here. */
+  rules: (Record<string, RuleStats> | null)[];
+  route: SessionRun["route"];
 }
 
 /** What one call's Sluice note says was decided: "step", the skip reason, "no_tier", or null without a note. */
@@ -151,6 +167,7 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
   const withCost = sum(acc, inputCost) + engine;
   const cacheRead = sum(acc, (c) => c.usage.cache_read);
   const trips = acc.calls.map((c) => c.latency_ms);
+  const uar = acc.calls.filter((c) => (c.used_after_removal?.length ?? 0) > 0).length;
   const decisions: Record<string, number> = {};
   for (const c of acc.calls) {
     const d = decisionOf(c.note);
@@ -174,8 +191,12 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
     refetches: acc.refetches,
     rementions: acc.rementions,
     rejections: acc.calls.filter((c) => c.rejected !== null).length,
+    used_after_removal_calls: uar,
+    used_after_removal_pct: acc.calls.length === 0 ? 0 : round((uar / acc.calls.length) * 100, 2),
+    by_rule: sumRuleStats(acc.rules),
     worst_case_loss_usd: round(acc.loss_usd, 6),
     decisions,
+    route: acc.route,
     added_latency_p50_ms: round(percentile(acc.added, 50), 3),
     added_latency_p99_ms: round(percentile(acc.added, 99), 3),
     round_trip_p50_ms: round(percentile(trips, 50), 3),
@@ -227,8 +248,11 @@ export function summarizeReport(runs: readonly SessionRun[]): ReplayReport {
     rementions: r.rementions,
     loss_usd: (r.removed_result_tokens * prices.input_per_mtok) / 1e6,
     timings: [stepTimingOf(r.calls, prices)],
+    rules: [ruleStatsOf(r.calls)],
+    route: r.route,
   });
-  const totals = new Map<string, Acc>(strategies.map((s) => [s, { calls: [], added: [], pairs_removed: 0, refetches: 0, rementions: 0, loss_usd: 0, timings: [] }]));
+  const routeOf = (s: string) => runs.find((r) => r.strategy === s)!.route;
+  const totals = new Map<string, Acc>(strategies.map((s) => [s, { calls: [], added: [], pairs_removed: 0, refetches: 0, rementions: 0, loss_usd: 0, timings: [], rules: [], route: routeOf(s) }]));
   const sessions: SessionReport[] = sessionIds.map((id) => {
     const own = runs.filter((r) => r.session_id === id);
     const base = own.find((r) => r.strategy === "none");
@@ -247,6 +271,7 @@ export function summarizeReport(runs: readonly SessionRun[]): ReplayReport {
       t.rementions += acc.rementions;
       t.loss_usd += acc.loss_usd;
       t.timings.push(...acc.timings);
+      t.rules.push(...acc.rules);
     }
     return { id, provider: base.provider, model: base.model, calls: base.calls.length, prices, strategies: out };
   });

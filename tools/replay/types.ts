@@ -43,6 +43,12 @@ export interface RecordedSession {
   tools: JsonObject[];
   calls: RecordedCall[];
   source: { format: SessionFormat; name: string };
+  /**
+   * The project the session worked on, when the source says (the corpus file's `source.repo`, a
+   * transcript's working directory): sessions of one project share its vocabulary
+   * (./common-vocabulary.ts). Absent: the session is its own project.
+   */
+  project?: string;
   /** Human-readable notes on what the reader skipped, defaulted or repaired. */
   notes: string[];
 }
@@ -125,6 +131,8 @@ export interface SluiceInfo {
   summaries?: SummaryFigures;
   /** Free-form note (tier, reason), shown nowhere but the JSON. */
   note?: string;
+  /** The pairs this call's step newly edited and the rule or tier that decided each (src/session/step-types.ts StepOutput.new_pair_rules). */
+  removal_rules?: readonly { pair_id: string; rule: string }[];
 }
 
 /** The call the Sluice slot is asked to transform. */
@@ -208,6 +216,20 @@ export interface CallRecord {
   ledger?: LedgerFigures;
   /** Sluice in-process, level rewrite: the summaries this call wrote. */
   summaries?: SummaryFigures;
+  /** The pairs this call removed that no earlier call had (absent: none). */
+  new_removals?: NewRemoval[];
+  /** The project-specific tokens this call's recorded answer used that the original request held and the sent one did not (./used-after-removal.ts); absent: none. */
+  used_after_removal?: { token: string; pairs: string[] }[];
+}
+
+/** One pair a call removed first. */
+export interface NewRemoval {
+  /** Result key (./tool-pairs.ts ToolResultRef.key). */
+  key: string;
+  /** What decided the removal: Sluice's rule or tier (src/core/policy/types.ts RemovalRule); null when the strategy does not say. */
+  rule: string | null;
+  /** Estimated tokens (src/core/tokens/estimate.ts) the removal took out of the request: the result's shrinkage, plus the call's input when the call went too. */
+  tokens: number;
 }
 
 /** One session replayed under one strategy. */

@@ -16,6 +16,8 @@
  *   its placeholder; the call stays: the edit is sent with `clear_tool_inputs: false`);
  * - a cut is acceptable only when its last message holds a pair the tier itself proposed to
  *   remove, so a step never clears up to a pair for nothing.
+ * Each candidate's rule is `native_prefix`; the step keeps the tier's own rule for the pairs the
+ * tier proposed (./take-step.ts).
  *
  * Locks that exist only because bytes are spliced do not apply natively, since no message byte
  * changes: `thinking_prefix` (a spliced edit before a thinking block would fail the prefix check).
@@ -55,7 +57,7 @@ export function nativeCandidates(ctx: TierContext, re: Reapplied, proposed: Read
       continue;
     }
     if (re.skipped[pair.id] !== undefined || lockHolds(pair) || !pairIsOld(view, pair, config.preserve_recent_turns)) break;
-    proposals.push({ pair, action: { kind: "drop_result" } });
+    proposals.push({ pair, action: { kind: "drop_result" }, rule: "native_prefix" });
   }
   const resultMessage = new Map(proposals.map((p) => [p.pair.id, p.pair.result.message_index]));
   const accept = (ids: readonly string[]): boolean => {

@@ -21,7 +21,11 @@ export function stepOutputOf(result: TierResult): StepOutput {
     warnings: result.warnings,
   };
   if (result.native !== undefined) out.native = result.native;
-  if (result.step !== null) out.terms = result.step.terms;
+  if (result.step !== null) {
+    out.terms = result.step.terms;
+    const rules = result.step.rules;
+    out.new_pair_rules = result.step.pair_ids.map((pair_id) => ({ pair_id, rule: rules[pair_id] ?? "none" }));
+  }
   return out;
 }
 

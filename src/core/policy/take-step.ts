@@ -38,12 +38,13 @@ import { SPLICE_ONLY_LOCKS, lockHolds, nativeCandidates } from "./native-prefix"
 import { decideStepTiming, editableAgeCalls } from "./step-timing";
 import { calibrate, calibrateRemoved } from "../tokens/calibrate";
 import { nativeParamsFor, resolveMechanism } from "./resolve-mechanism";
-import { TIER_COST_WEIGHT, type CoreConfig, type SkipReason, type Tier, type TierContext, type TierResult } from "./types";
+import { TIER_COST_WEIGHT, type CoreConfig, type RemovalRule, type SkipReason, type Tier, type TierContext, type TierResult } from "./types";
 
-/** A tier's proposal for one pair. */
+/** A tier's proposal for one pair, and what decided it. */
 export interface Proposal {
   pair: PairFacts;
   action: PairAction;
+  rule: RemovalRule;
 }
 
 /** How a tier proposes actions: over the eligible (old, unlocked, not excluded, undecided) pairs. */
@@ -132,7 +133,9 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
   // Native: the provider clears oldest first, so the candidates are the prefix up to the first pair that must stay.
   const nativeShape = native ? nativeCandidates(ctx, re, new Set(proposed.map((p) => p.pair.id))) : null;
   // Every pair of the native prefix stays a candidate, even one too small to save anything: the provider clears oldest first, so skipping it would break the prefix.
-  const proposals = nativeShape ? nativeShape.proposals : proposed;
+  // A prefix pair the tier proposed keeps the tier's rule.
+  const ruleOf = new Map(proposed.map((p) => [p.pair.id, p.rule]));
+  const proposals = nativeShape ? nativeShape.proposals.map((p) => ({ ...p, rule: ruleOf.get(p.pair.id) ?? p.rule })) : proposed;
   if (proposed.length === 0 || proposals.length === 0) return noStep(base, tokensBefore, "no_candidates");
 
   // 3. Cut points, priced.
@@ -177,9 +180,11 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
   const chosen = new Set(best.cut.pair_ids);
   const plan: EditPlan = { actions: { ...base.actions } };
   const entries: LedgerEntry[] = [];
+  const rules: Record<string, RemovalRule> = {};
   for (const p of proposals) {
     if (!chosen.has(p.pair.id)) continue;
     plan.actions[p.pair.id] = p.action;
+    rules[p.pair.id] = p.rule;
     entries.push({ pair_id: p.pair.id, result_hash: p.pair.result_hash, action: p.action, step: stepNo, first_seen_ms: ledger.first_seen[p.pair.id] ?? ctx.now_ms });
   }
   const tokensAfter = tokensBefore - best.cut.removed_tokens;
@@ -198,7 +203,7 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
     tokens_original: view.est_tokens,
     ledger_additions: additions,
     step: {
-      step: stepNo, pair_ids: best.cut.pair_ids, boundary: best.cut.boundary, tokens_removed: best.cut.removed_tokens, benefit: best.benefit,
+      step: stepNo, pair_ids: best.cut.pair_ids, rules, boundary: best.cut.boundary, tokens_removed: best.cut.removed_tokens, benefit: best.benefit,
       terms: {
         ...best.benefit, remaining_calls: situation.remaining_calls, remaining_calls_source: ctx.remaining_calls_source ?? "seed",
         avg_request_tokens: situation.avg_call_tokens, removed_tokens: best.cut.removed_tokens, rewritten_tokens: best.cut.rewritten_tokens,

@@ -9,7 +9,7 @@ import type { SummarizerBounds } from "../cost/summary-estimate";
 import type { ModelPrice } from "../cost/prices";
 import type { NetBenefit, StepTerms } from "../cost/net-benefit";
 import type { RemainingCallsSource } from "../cost/estimate-remaining-calls";
-import type { Verdicts } from "../engine/verdict";
+import type { RuleName, Verdicts } from "../engine/verdict";
 import type { TierMap } from "../memory/build-tier-map";
 import type { EditPlan } from "../plan/types";
 import type { StepFacts } from "../facts/step-facts";
@@ -116,12 +116,27 @@ export type SkipReason =
   /** A paying step waits to gather more removals (./step-timing.ts). */
   | "gathering";
 
+/**
+ * What decided a pair's removal in a step: the engine rule whose verdict it carried
+ * (../engine/verdict.ts), or the tier's own reason when no verdict did —
+ * - `age`: time_based (and session_memory below rewrite) drops a pair first seen before the idle gap;
+ * - `long_result`: the collapse of a result over `min_result_bytes` to its head (../tiers/propose-collapse.ts);
+ * - `media`: auto strips a result's images and documents;
+ * - `stretch_summary`: level rewrite replaces a stretch of pairs by one summary (../tiers/pick-stretch.ts);
+ * - `session_end`: session_memory at level rewrite drops what no stretch holds;
+ * - `native_prefix`: under the native mechanism, a pair no tier proposed that the oldest-first
+ *   clearing takes with it (./native-prefix.ts).
+ */
+export type RemovalRule = RuleName | "age" | "long_result" | "media" | "stretch_summary" | "session_end" | "native_prefix";
+
 /** The step taken by this request, if any. */
 export interface StepTaken {
   /** Step number in the session (1-based). */
   step: number;
   /** Pair ids newly edited, in history order. */
   pair_ids: string[];
+  /** What decided each of `pair_ids` (id → rule). */
+  rules: Record<string, RemovalRule>;
   /** Cut boundary: messages [0, boundary) were eligible. */
   boundary: number;
   /** Estimated tokens the step removes. */

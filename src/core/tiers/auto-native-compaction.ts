@@ -69,7 +69,7 @@ export function withNativeCompaction(ctx: TierContext, removal: TierResult): Tie
       step: { step: stepNo, tier: "auto", at_ms: ctx.now_ms, pair_count: 0, tokens_removed: removed, net_benefit_usd: benefit.net },
     },
     step: {
-      step: stepNo, pair_ids: [], boundary: view.messages.length, tokens_removed: removed, benefit,
+      step: stepNo, pair_ids: [], rules: {}, boundary: view.messages.length, tokens_removed: removed, benefit,
       terms: {
         ...benefit, remaining_calls: situation.remaining_calls, remaining_calls_source: ctx.remaining_calls_source ?? "seed",
         avg_request_tokens: situation.avg_call_tokens, removed_tokens: removed, rewritten_tokens: 0,

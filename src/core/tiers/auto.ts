@@ -29,7 +29,7 @@ export function compactAuto(ctx: TierContext): TierResult {
     const rest = eligible.filter((p) => {
       if (inStretch.has(p.id)) return false;
       if (p.result_media_count === 0 || isRemoval(verdicts[p.id], c.config.decision_threshold)) return true;
-      media.push({ pair: p, action: { kind: "strip_media" } });
+      media.push({ pair: p, action: { kind: "strip_media" }, rule: "media" });
       return false;
     });
     return [...stretch, ...media, ...proposeCollapse(rest, verdicts, c.config)];

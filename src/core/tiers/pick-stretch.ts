@@ -52,7 +52,7 @@ export function pickStretch(view: StepFacts, eligible: readonly PairFacts[], bou
   }
   if (run.length < minPairs) return [];
   const covers = run.map((p) => p.id);
-  return run.map((pair, i) => ({ pair, action: i === 0 ? { kind: "summarize", covers, text: null } : { kind: "drop_pair" } }));
+  return run.map((pair, i) => ({ pair, action: i === 0 ? { kind: "summarize", covers, text: null } : { kind: "drop_pair" }, rule: "stretch_summary" }));
 }
 
 /**

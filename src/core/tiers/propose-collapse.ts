@@ -18,12 +18,12 @@ export function proposeCollapse(eligible: PairFacts[], verdicts: Verdicts, confi
   for (const pair of eligible) {
     const v = verdicts[pair.id];
     if (isRemoval(v, config.decision_threshold)) {
-      out.push({ pair, action: { kind: v.kind } });
+      out.push({ pair, action: { kind: v.kind }, rule: v.rule });
       continue;
     }
     if (pair.result_bytes <= config.min_result_bytes) continue;
     const head = pair.head_bytes;
-    if (head !== null) out.push({ pair, action: { kind: "truncate_result", head_bytes: head } });
+    if (head !== null) out.push({ pair, action: { kind: "truncate_result", head_bytes: head }, rule: "long_result" });
   }
   return out;
 }

@@ -27,7 +27,7 @@ export function compactSessionMemory(ctx: TierContext): TierResult {
     const r = takeStep(ctx, "session_memory", (c, eligible) => {
       const stretches = summarises ? pickStretches(c.view, eligible) : [];
       const inStretch = new Set(stretches.map((p) => p.pair.id));
-      return [...stretches, ...eligible.filter((p) => !inStretch.has(p.id)).map((pair): Proposal => ({ pair, action: { kind: "drop_pair" } }))];
+      return [...stretches, ...eligible.filter((p) => !inStretch.has(p.id)).map((pair): Proposal => ({ pair, action: { kind: "drop_pair" }, rule: "session_end" }))];
     }, { gate: false });
     return { ...r, tier: "session_memory", memory };
   }

@@ -34,7 +34,7 @@ export const proposeTimeBased: Propose = (c, eligible) => {
   const young = eligible.filter((p) => {
     const seen = c.ledger.first_seen[p.id] ?? c.now_ms;
     if (seen > cutoff || verdicts[p.id]?.rule === "mentioned_later" || isSmallCommand(p)) return true;
-    old.push({ pair: p, action: { kind: "drop_pair" } });
+    old.push({ pair: p, action: { kind: "drop_pair" }, rule: "age" });
     return false;
   });
   return [...old, ...proposeCollapse(young, verdicts, c.config)];
