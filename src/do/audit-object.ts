@@ -1,6 +1,6 @@
 /**
  * Audit trail Durable Object (shell), SQLite-backed: one append-only, hash-chained,
- * HMAC-signed log (DESIGN §9, issue 6). The chain logic is pure (src/core/audit); this class
+ * HMAC-signed log (DESIGN §9). The chain logic is pure (src/core/audit); this class
  * only owns the table, the clock and the key. One instance, named AUDIT_OBJECT_NAME. It also
  * holds the global kill switch (one row beside the trail, so setting it and recording it happen
  * in the same object; src/gateway/global-switch.ts reads it).

@@ -317,12 +317,12 @@ const usageSchema = z.object({
   output_tokens: count,
   applied_edits: z.array(z.object({ type: z.string(), cleared_tool_uses: count, cleared_thinking_turns: count, cleared_input_tokens: count })).optional(),
   compaction: z.object({ input_tokens: count, output_tokens: count }).optional(),
-});
+}) satisfies z.ZodType<Usage>;
 
 const writtenSummarySchema = z.union([
   z.object({ pair_id: z.string(), ok: z.literal(true), text: z.string(), input_tokens: count, output_tokens: count, cost_usd: num, latency_ms: num }),
   z.object({ pair_id: z.string(), ok: z.literal(false), reason: z.string(), latency_ms: num }),
-]);
+]) satisfies z.ZodType<WrittenSummary>;
 
 const outcomeReportSchema = z.object({
   correlation_id: z.string(),
@@ -337,7 +337,7 @@ const outcomeReportSchema = z.object({
   native_compaction_trigger: count.optional(),
   summaries: z.array(writtenSummarySchema).optional(),
   memory_block_tokens: count.optional(),
-});
+}) satisfies z.ZodType<OutcomeReport>;
 
 /** CallReport as the session checks it (`report`). */
 export const callReportSchema = z.object({
@@ -345,7 +345,7 @@ export const callReportSchema = z.object({
   usage: usageSchema.nullable(),
   estimated_input_tokens: count,
   now_ms: num,
-});
+}) satisfies z.ZodType<CallReport>;
 
 /**
  * Parses `value` with `schema`; throws an Error naming the first failing field
