@@ -95,7 +95,7 @@ describe("in-process Sluice transform", () => {
     await at(2_000);
     expect(await host.counters("sess-1")).toMatchObject({ reports: 2 });
     await at(2_000 + 604_800_000);
-    expect(await host.counters("sess-1")).toEqual({ reports: 1, unchanged: 1, ledger_requests: 1, tokens_original: 347, tokens_sent: 347, request_tokens_estimated: 347 });
+    expect(await host.counters("sess-1")).toEqual({ requests: 1, reports: 1, unchanged: 1, ledger_requests: 1, tokens_original: 347, tokens_sent: 347, request_tokens_estimated: 347 });
     const off = await at(3_000 + 604_800_000, { ...headers, "x-sluice-compaction": "off" });
     expect(off.info.note).toBe("off; reason=client_header");
     host.close();
