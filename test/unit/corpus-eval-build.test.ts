@@ -55,6 +55,35 @@ describe("convertSessionExport", () => {
     expect(notes).toEqual(["dropped 1 sub-agent message(s) logged into the file", "dropped 1 reasoning block(s) (unsigned or redacted in the export)"]);
   });
 
+  it("Claude Code: calls logged while another waits for its output join its turn; an output listed before its call moves after it", () => {
+    const call = (id: string) => ({ role: "assistant", content: [{ type: "tool_call", tool_call_id: id, name: "Read", arguments: "{}" }] });
+    const out = (id: string) => ({ role: "tool", tool_call_id: id, content: [{ type: "tool_output", text: id }] });
+    const raw = exportOf({ version: "2.1.90" }, [
+      { role: "user", content: [{ type: "text", text: "go" }] },
+      call("A"),
+      call("B"),
+      out("B"),
+      call("C"),
+      out("A"),
+      out("C"),
+      out("D"),
+      call("D"),
+      { role: "assistant", content: [{ type: "text", text: "ok" }] },
+    ]);
+    const { file, notes } = convertSessionExport(raw, "s", SRC, "t");
+    const use = (id: string) => ({ type: "tool_use", id, name: "Read", input: {} });
+    const res = (id: string) => ({ type: "tool_result", tool_use_id: id, content: id });
+    expect(file.messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "go" }] },
+      { role: "assistant", content: [use("A"), use("B"), use("C")] },
+      { role: "user", content: [res("B"), res("A"), res("C")] },
+      { role: "assistant", content: [use("D")] },
+      { role: "user", content: [res("D")] },
+      { role: "assistant", content: [{ type: "text", text: "ok" }] },
+    ]);
+    expect(notes).toEqual(["1 tool output(s) listed just before their call moved after it"]);
+  });
+
   it("Codex: Responses items, freeform apply_patch as a custom tool call, environment context as a user message", () => {
     const raw = exportOf({ originator: "codex_cli_rs", base_instructions: { text: "You are Codex." } }, [
       { role: "system", content: [{ type: "text", text: "<environment_context/>" }], _metadata: t(0) },

@@ -10,8 +10,9 @@
  * Rules:
  * 1. Messages whose role is `assistant-subagent-<id>` are a sub-agent's own conversation logged
  *    into the file; they were never part of the main history and are dropped (counted).
- * 2. The exporter logs one message per content block; consecutive assistant messages form one
- *    model call (as Claude Code logs one line per block — ../shared/corpus/MANIFEST.md).
+ * 2. The exporter logs one message per content block and no message ids; messages are grouped
+ *    into model calls by `groupTurns` (consecutive assistant messages, and assistant messages
+ *    logged while a call of the turn still waits for its output, are one call).
  * 3. `reasoning` blocks are dropped: Claude Code's have no signature (the API rejects unsigned
  *    thinking), OpenCode's read "[REDACTED]" (counted).
  * 4. Claude Code → provider `anthropic`: text → text blocks, tool calls → `tool_use` with the
@@ -39,7 +40,7 @@ export interface Converted {
 
 const isObj = (v: Json | undefined): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
-interface SrcMsg {
+export interface SrcMsg {
   role: string;
   blocks: JsonObject[];
   callId: string | null;
@@ -72,6 +73,38 @@ function readMessages(raw: Json, name: string): { messages: SrcMsg[]; meta: Json
   return { messages, meta: raw.meta, subagent };
 }
 
+/**
+ * Puts every tool output after its call. The exporter sometimes lists an output just before the
+ * call it answers (same-millisecond lines); such an output is held back until its call has been
+ * emitted. Returns the new order and how many outputs moved.
+ */
+export function outputsAfterCalls(messages: readonly SrcMsg[]): { messages: SrcMsg[]; moved: number } {
+  const laterCalls = new Set<string>();
+  const called = new Set<string>();
+  for (const m of messages) if (m.role === "assistant") for (const id of callIds(m)) laterCalls.add(id);
+  const held = new Map<string, SrcMsg>();
+  const out: SrcMsg[] = [];
+  let moved = 0;
+  for (const m of messages) {
+    if (m.role === "tool" && m.callId !== null && !called.has(m.callId) && laterCalls.has(m.callId) && !held.has(m.callId)) {
+      held.set(m.callId, m);
+      moved++;
+      continue;
+    }
+    out.push(m);
+    if (m.role === "assistant")
+      for (const id of callIds(m)) {
+        called.add(id);
+        const h = held.get(id);
+        if (h !== undefined) {
+          out.push(h);
+          held.delete(id);
+        }
+      }
+  }
+  return { messages: [...out, ...held.values()], moved };
+}
+
 function recordedModel(meta: JsonObject): string | null {
   const tcs = Array.isArray(meta.turn_contexts) ? meta.turn_contexts : [];
   for (const t of tcs) if (isObj(t) && typeof t.model === "string" && t.model !== "") return t.model;
@@ -81,6 +114,7 @@ function recordedModel(meta: JsonObject): string | null {
 
 const textOf = (b: JsonObject): string => (typeof b.text === "string" ? b.text : "");
 const isCall = (b: JsonObject): boolean => b.type === "tool_call" || b.type === "tool_use";
+const callIds = (m: SrcMsg): string[] => m.blocks.filter(isCall).map((b) => String(b.tool_call_id ?? ""));
 
 function parseArgs(args: Json | undefined): { object: JsonObject | null; text: string } {
   if (isObj(args)) return { object: args, text: JSON.stringify(args) };
@@ -93,21 +127,78 @@ function parseArgs(args: Json | undefined): { object: JsonObject | null; text: s
   }
 }
 
-/** Groups messages into runs: consecutive assistant messages form one run, everything else its own. */
-function assistantRuns(messages: SrcMsg[]): SrcMsg[][] {
-  const runs: SrcMsg[][] = [];
+/** One model call's assistant messages and the tool outputs that answered them, or a user-side message. */
+type Turn = { kind: "assistant"; calls: SrcMsg[]; results: SrcMsg[] } | { kind: "other"; msg: SrcMsg };
+
+
+/**
+ * Groups messages into turns. A model call can only start once every tool call of the previous
+ * one has its output (the next request must carry them all), so an assistant message joins the
+ * current turn while it has no output yet or while one of its calls is still unanswered: Claude
+ * Code runs parallel calls as they stream and logs their outputs in between. A user-side message
+ * logged while a call waits for its output is placed after the outputs (the API wants the
+ * outputs first). Outputs that answer no call of the current turn, and calls never answered, are
+ * dropped (the API refuses both). All three are counted in `dropped`.
+ */
+function groupTurns(messages: SrcMsg[], dropped: Dropped): Turn[] {
+  const turns: Turn[] = [];
+  let cur: { kind: "assistant"; calls: SrcMsg[]; results: SrcMsg[] } | null = null;
+  let deferred: SrcMsg[] = [];
+  let pending = new Set<string>();
+  const close = () => {
+    if (cur === null) return;
+    if (pending.size > 0) {
+      dropped.calls += pending.size;
+      const unanswered = pending;
+      cur.calls = cur.calls.map((m) => ({ ...m, blocks: m.blocks.filter((b) => !(isCall(b) && unanswered.has(String(b.tool_call_id ?? "")))) }));
+    }
+    turns.push(cur, ...deferred.map((msg): Turn => ({ kind: "other", msg })));
+    cur = null;
+    deferred = [];
+    pending = new Set();
+  };
   for (const m of messages) {
-    const last = runs[runs.length - 1];
-    if (m.role === "assistant" && last !== undefined && last[0]!.role === "assistant") last.push(m);
-    else runs.push([m]);
+    if (m.role === "assistant") {
+      if (cur === null || (cur.results.length > 0 && pending.size === 0)) {
+        close();
+        cur = { kind: "assistant", calls: [m], results: [] };
+      } else cur.calls.push(m);
+      for (const id of callIds(m)) pending.add(id);
+    } else if (m.role === "tool") {
+      if (cur !== null && m.callId !== null && pending.has(m.callId)) {
+        pending.delete(m.callId);
+        cur.results.push(m);
+      } else dropped.outputs++;
+    } else if (cur !== null && pending.size > 0) {
+      deferred.push(m);
+      dropped.moved++;
+    } else {
+      close();
+      turns.push({ kind: "other", msg: m });
+    }
   }
-  return runs;
+  close();
+  return turns;
+}
+
+/** What the grouping moved or dropped. */
+interface Dropped {
+  outputs: number;
+  calls: number;
+  moved: number;
+}
+
+function droppedNote(d: Dropped, notes: string[]): void {
+  if (d.moved > 0) notes.push(`${d.moved} user-side message(s) logged between a tool call and its output placed after the outputs`);
+  if (d.outputs > 0) notes.push(`dropped ${d.outputs} tool output(s) answering no call of their turn`);
+  if (d.calls > 0) notes.push(`dropped ${d.calls} tool call(s) never answered`);
 }
 
 function toAnthropic(messages: SrcMsg[], notes: string[]): { out: JsonObject[]; times: (string | null)[] } {
   const out: JsonObject[] = [];
   const times: (string | null)[] = [];
   let badArgs = 0;
+  const dropped: Dropped = { outputs: 0, calls: 0, moved: 0 };
   const push = (role: "user" | "assistant", blocks: Json[], time: string | null) => {
     if (blocks.length === 0) return;
     const last = out[out.length - 1];
@@ -119,43 +210,54 @@ function toAnthropic(messages: SrcMsg[], notes: string[]): { out: JsonObject[]; 
       times.push(time);
     }
   };
-  for (const run of assistantRuns(messages)) {
-    const head = run[0]!;
-    const time = run[run.length - 1]!.time;
-    if (head.role === "assistant") {
+  for (const turn of groupTurns(messages, dropped)) {
+    if (turn.kind === "assistant") {
       const blocks: Json[] = [];
-      for (const m of run)
+      for (const m of turn.calls)
         for (const b of m.blocks) {
           if (b.type === "text" && textOf(b).trim() !== "") blocks.push({ type: "text", text: textOf(b) });
           else if (isCall(b)) {
             const a = parseArgs(b.arguments);
             if (a.object === null) badArgs++;
-            blocks.push({ type: "tool_use", id: String(b.tool_call_id ?? b.id ?? ""), name: String(b.name ?? ""), input: a.object ?? { raw: a.text } });
+            blocks.push({ type: "tool_use", id: String(b.tool_call_id ?? ""), name: String(b.name ?? ""), input: a.object ?? { raw: a.text } });
           }
         }
-      push("assistant", blocks, time);
-    } else if (head.role === "tool") {
-      const text = head.blocks.map(textOf).join("");
-      push("user", [{ type: "tool_result", tool_use_id: head.callId ?? "", content: text }], time);
+      push("assistant", blocks, turn.calls[turn.calls.length - 1]!.time);
+      for (const r of turn.results) push("user", [{ type: "tool_result", tool_use_id: r.callId ?? "", content: r.blocks.map(textOf).join("") }], r.time);
     } else {
-      const blocks = head.blocks.filter((b) => b.type === "text" && textOf(b).trim() !== "").map((b): Json => ({ type: "text", text: textOf(b) }));
-      push("user", blocks, time);
+      const blocks = turn.msg.blocks.filter((b) => b.type === "text" && textOf(b).trim() !== "").map((b): Json => ({ type: "text", text: textOf(b) }));
+      push("user", blocks, turn.msg.time);
     }
   }
   if (badArgs > 0) notes.push(`${badArgs} tool call(s) whose arguments are not a JSON object kept as input {raw}`);
+  droppedNote(dropped, notes);
   return { out, times };
 }
 
-function toResponses(messages: SrcMsg[]): { out: JsonObject[]; times: (string | null)[] } {
+/**
+ * Codex items stay in recorded order: the Responses API pairs outputs with calls by `call_id`,
+ * and Codex Desktop logs approval notices (developer messages) between a call and its output.
+ * Only outputs of no earlier call and calls with no output (but the session's last reply) go.
+ */
+function toResponses(messages: SrcMsg[], notes: string[]): { out: JsonObject[]; times: (string | null)[] } {
   const out: JsonObject[] = [];
   const times: (string | null)[] = [];
   const custom = new Set<string>();
-  for (const m of messages) {
+  const dropped: Dropped = { outputs: 0, calls: 0, moved: 0 };
+  const answered = new Set(messages.filter((m) => m.role === "tool" && m.callId !== null).map((m) => m.callId!));
+  const lastUser = messages.reduce((k, m, i) => (m.role !== "assistant" ? i : k), -1);
+  const seen = new Set<string>();
+  messages.forEach((m, i) => {
     if (m.role === "assistant") {
       for (const b of m.blocks) {
         if (b.type === "text" && textOf(b).trim() !== "") out.push({ type: "message", role: "assistant", content: [{ type: "output_text", text: textOf(b) }] });
         else if (isCall(b)) {
           const id = String(b.tool_call_id ?? "");
+          if (!answered.has(id) && i < lastUser) {
+            dropped.calls++;
+            continue;
+          }
+          seen.add(id);
           const a = parseArgs(b.arguments);
           if (a.object === null) {
             custom.add(id);
@@ -166,47 +268,59 @@ function toResponses(messages: SrcMsg[]): { out: JsonObject[]; times: (string | 
       }
     } else if (m.role === "tool") {
       const id = m.callId ?? "";
+      if (!seen.has(id)) {
+        dropped.outputs++;
+        return;
+      }
       out.push({ type: custom.has(id) ? "custom_tool_call_output" : "function_call_output", call_id: id, output: m.blocks.map(textOf).join("") });
       times.push(m.time);
     } else {
-      const role = m.role === "developer" ? "developer" : "user";
       const content = m.blocks.filter((b) => b.type === "text").map((b): Json => ({ type: "input_text", text: textOf(b) }));
-      if (content.length === 0) continue;
-      out.push({ type: "message", role, content });
+      if (content.length === 0) return;
+      out.push({ type: "message", role: m.role === "developer" ? "developer" : "user", content });
       times.push(m.time);
     }
-  }
+  });
+  droppedNote(dropped, notes);
   return { out, times };
 }
 
-function toChat(messages: SrcMsg[]): { out: JsonObject[]; times: (string | null)[] } {
+function toChat(messages: SrcMsg[], notes: string[]): { out: JsonObject[]; times: (string | null)[] } {
   const out: JsonObject[] = [];
   const times: (string | null)[] = [];
-  for (const run of assistantRuns(messages)) {
-    const head = run[0]!;
-    const time = run[run.length - 1]!.time;
-    if (head.role === "assistant") {
-      const text = run.flatMap((m) => m.blocks.filter((b) => b.type === "text").map(textOf)).join("");
-      const calls = run.flatMap((m) => m.blocks.filter(isCall)).map((b): Json => ({ id: String(b.tool_call_id ?? ""), type: "function", function: { name: String(b.name ?? ""), arguments: parseArgs(b.arguments).text } }));
-      if (text.trim() === "" && calls.length === 0) continue;
-      out.push({ role: "assistant", content: text.trim() === "" ? null : text, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
-    } else if (head.role === "tool") {
-      out.push({ role: "tool", tool_call_id: head.callId ?? "", content: head.blocks.map(textOf).join("") });
+  const dropped: Dropped = { outputs: 0, calls: 0, moved: 0 };
+  for (const turn of groupTurns(messages, dropped)) {
+    if (turn.kind === "assistant") {
+      const text = turn.calls.flatMap((m) => m.blocks.filter((b) => b.type === "text").map(textOf)).join("");
+      const calls = turn.calls.flatMap((m) => m.blocks.filter(isCall)).map((b): Json => ({ id: String(b.tool_call_id ?? ""), type: "function", function: { name: String(b.name ?? ""), arguments: parseArgs(b.arguments).text } }));
+      if (text.trim() !== "" || calls.length > 0) {
+        out.push({ role: "assistant", content: text.trim() === "" ? null : text, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+        times.push(turn.calls[turn.calls.length - 1]!.time);
+      }
+      for (const r of turn.results) {
+        out.push({ role: "tool", tool_call_id: r.callId ?? "", content: r.blocks.map(textOf).join("") });
+        times.push(r.time);
+      }
     } else {
-      const text = head.blocks.filter((b) => b.type === "text").map(textOf).join("\n");
+      const m = turn.msg;
+      const text = m.blocks.filter((b) => b.type === "text").map(textOf).join("\n");
       if (text.trim() === "") continue;
-      out.push({ role: head.role === "developer" || head.role === "system" ? "system" : "user", content: text });
+      out.push({ role: m.role === "developer" || m.role === "system" ? "system" : "user", content: text });
+      times.push(m.time);
     }
-    times.push(time);
   }
+  droppedNote(dropped, notes);
   return { out, times };
 }
 
 /** Converts one session export (already JSON-parsed) into a corpus file. Throws naming the field on bad input. */
 export function convertSessionExport(raw: Json, id: string, source: Omit<CorpusSource, "agent" | "format">, name: string): Converted {
-  const { messages, meta, subagent } = readMessages(raw, name);
+  const read = readMessages(raw, name);
+  const { meta, subagent } = read;
   const agent = exportAgent(meta, name);
   const notes: string[] = [];
+  const { messages, moved } = outputsAfterCalls(read.messages);
+  if (moved > 0) notes.push(`${moved} tool output(s) listed just before their call moved after it`);
   if (subagent > 0) notes.push(`dropped ${subagent} sub-agent message(s) logged into the file`);
   const reasoning = messages.reduce((n, m) => n + m.blocks.filter((b) => b.type === "reasoning").length, 0);
   if (reasoning > 0) notes.push(`dropped ${reasoning} reasoning block(s) (unsigned or redacted in the export)`);
@@ -221,9 +335,9 @@ export function convertSessionExport(raw: Json, id: string, source: Omit<CorpusS
     const bi = isObj(sm.base_instructions) && typeof sm.base_instructions.text === "string" ? sm.base_instructions.text : null;
     const relabelled = messages.filter((m) => m.role === "system").length;
     if (relabelled > 0) notes.push(`${relabelled} message(s) labelled system by the exporter sent as user messages (Codex's environment context)`);
-    const { out, times } = toResponses(messages);
+    const { out, times } = toResponses(messages, notes);
     return { file: { id, source: src, provider: "openai-responses", model, system: bi, tools: [], messages: out, timestamps: times, call_starts: callStarts("openai-responses", out) }, notes };
   }
-  const { out, times } = toChat(messages);
+  const { out, times } = toChat(messages, notes);
   return { file: { id, source: src, provider: "openai-chat", model, system: null, tools: [], messages: out, timestamps: times }, notes };
 }

@@ -101,9 +101,13 @@ group, or a new group is placed by the same rule; no existing group moves.
   audit-driven bug-fix rounds) writes \`{messages, meta}\`, with the agent's own session header in
   \`meta.session_meta\`. Claude Code sessions become \`anthropic\` messages, Codex sessions
   \`openai-responses\` items (\`call_starts\` by the output-item rule), OpenCode sessions
-  \`openai-chat\` messages. The exporter logs one message per content block: consecutive assistant
-  messages are one model call (parallel tool calls that Claude Code logged around their results
-  become separate calls). It keeps no thinking signatures (Claude Code) and redacts reasoning
+  \`openai-chat\` messages. The exporter logs one message per content block and keeps no message
+  ids: consecutive assistant messages, and assistant messages logged while a call of the turn
+  still waits for its output, are one model call (a call needs every earlier output); parallel
+  calls whose outputs all came back before the next one was logged count as separate calls.
+  Outputs listed just before their call are put after it; a user line logged mid-turn goes after
+  the outputs; an output answering no call, or a call never answered, is dropped (noted per
+  session; Codex items keep their recorded order). It keeps no thinking signatures (Claude Code) and redacts reasoning
   (OpenCode), so reasoning blocks are dropped; Codex reasoning items are not in the export.
   Sub-agent conversations logged into the same file are dropped.
 * **claude-code-jsonl** (\`~/.claude/projects/…/<session>.jsonl\`, here from benchmark job
