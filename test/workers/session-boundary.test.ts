@@ -67,6 +67,8 @@ const SECOND_OUTPUT: StepOutput = {
   plan: { actions: { toolu_A: { kind: "truncate_result", head_bytes: 186 }, toolu_B: { kind: "truncate_result", head_bytes: 186 } } },
   step: 1, tokens_original: 439, tokens_after: 325, pairs_removed: 2, cost_estimate: 0.000034200000000000005,
   new_pair_ids: ["toolu_A", "toolu_B"], warnings: [],
+  // The time_based tier cuts a long result to its head: the rule the replay charges the removal to.
+  new_pair_rules: [{ pair_id: "toolu_A", rule: "long_result" }, { pair_id: "toolu_B", rule: "long_result" }],
   terms: {
     future_savings: 0.00023940000000000002, cache_miss: 0, request_cost: 0, distortion: 0.00006321599999999999, quality_gain: 2.6128800000000003e-7,
     net: 0.00017644528800000002, remaining_calls: 8, remaining_calls_source: "seed", avg_request_tokens: 439, removed_tokens: 114, rewritten_tokens: 179,
