@@ -4,7 +4,9 @@
  * Checks top-level [vars] and every [env.<name>.vars]. Secrets are not in the file, so a
  * warning that a named secret "is not set" is expected here; a secret written as a var, a
  * development value (`dev-only-…`) or SLUICE_ENV in a vars table is an error
- * (tools/shared/production-vars.ts), and a last line lists the secrets to set. Exit 1 on any error.
+ * (tools/shared/production-vars.ts), and a last line lists the secrets to set. Then the top
+ * level and every [env.<name>]: Durable Object bindings, migrations and vars against the classes
+ * the Worker exports (tools/deploy/check-environments.ts). Exit 1 on any error.
  */
 import { readFileSync } from "node:fs";
 import { parse } from "smol-toml";
@@ -12,6 +14,8 @@ import { loadConfig, type ConfigEnv } from "../src/config/load-config";
 import { readGatewayConfig } from "../src/config/gateway-config";
 import type { Env } from "../src/config/env";
 import { productionVarErrors, secretNames } from "./shared/production-vars";
+import { DURABLE_OBJECT_CLASSES } from "../src/durable-object-classes";
+import { checkEnvironments, type WranglerDoc } from "./deploy/check-environments";
 
 /** One checked vars table: where it came from and what loadConfig said. */
 export interface CheckedVars {
@@ -44,11 +48,21 @@ export function checkWranglerToml(text: string): CheckedVars[] {
   });
 }
 
+/** Checks every environment's Durable Object bindings, migrations and vars (pure). */
+export function checkWranglerEnvironments(text: string): CheckedVars[] {
+  return checkEnvironments(parse(text) as WranglerDoc, DURABLE_OBJECT_CLASSES).map((f) => ({
+    where: f.where,
+    ok: f.errors.length === 0,
+    lines: f.errors.length === 0 ? ["ok: Durable Object bindings and migrations match the Worker's classes"] : f.errors.map((e) => `error: ${e}`),
+  }));
+}
+
 function main(): void {
   const path = process.argv[2] ?? "wrangler.toml";
   let results: CheckedVars[];
   try {
-    results = checkWranglerToml(readFileSync(path, "utf8"));
+    const text = readFileSync(path, "utf8");
+    results = [...checkWranglerToml(text), ...checkWranglerEnvironments(text)];
   } catch (err) {
     console.error(`error: ${path}: ${(err as Error).message}`);
     process.exit(1);

@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { checkEnvName, envNameMessage } from "./check-env-name";
 import { checkLocalHost } from "./check-local-address";
+import { nearestKey } from "./nearest-key";
 import { summarizerConsentProblem } from "./summarizer-destination";
 import { DEFAULTS, ENGINES, GUARANTEE_LEVELS, MECHANISMS } from "./defaults";
 
@@ -113,7 +114,7 @@ const summarizerSchema = z.strictObject({
   output_per_mtok: summarizerPrice("output_per_mtok"),
 }, {
   error: (iss) => {
-    if (iss.code === "unrecognized_keys") return `unknown key "summarizer.${iss.keys[0]!}" (see docs/configuration.md for the known keys)`;
+    if (iss.code === "unrecognized_keys") return unknownKeyMessage(iss.keys[0]!, SUMMARIZER_KEYS, "summarizer.");
     if (iss.code === "invalid_type") return "summarizer must be an object or null";
     return undefined;
   },
@@ -158,10 +159,22 @@ const baseSchema = z.strictObject({
   },
 });
 
-/** Message for an unknown key (names it; suggests the English key for a seed name). */
-export function unknownKeyMessage(key: string): string {
-  const english = SEED_KEY_NAMES[key];
-  return english ? `unknown key "${key}": use "${english}"` : `unknown key "${key}" (see docs/configuration.md for the known keys)`;
+/** The keys of the config object and of its `summarizer` block, for the unknown-key hint. */
+const CONFIG_KEYS: readonly string[] = Object.keys(baseSchema.shape);
+const SUMMARIZER_KEYS: readonly string[] = Object.keys(summarizerSchema.shape);
+
+/**
+ * Message for an unknown key: names it (with `prefix`, e.g. "summarizer."), then the English key
+ * for a seed's Portuguese name, else the nearest known key (nearest-key.ts: "did you mean"),
+ * else a pointer to docs/configuration.md.
+ */
+export function unknownKeyMessage(key: string, known: readonly string[] = CONFIG_KEYS, prefix = ""): string {
+  const english = prefix === "" ? SEED_KEY_NAMES[key] : undefined;
+  if (english) return `unknown key "${key}": use "${english}"`;
+  const near = nearestKey(key, known);
+  return near !== null
+    ? `unknown key "${prefix}${key}": did you mean "${prefix}${near}"? (see docs/configuration.md for the known keys)`
+    : `unknown key "${prefix}${key}" (see docs/configuration.md for the known keys)`;
 }
 
 /**

@@ -10,6 +10,8 @@
  * 3. Rate limit: each table that has vars needs the [[ratelimits]] binding SLUICE_RATE_LIMITER,
  *    and its `simple.period` must equal SLUICE_RATE_LIMIT_PERIOD_SECONDS (the retry-after sent).
  * 4. `[observability] enabled = true` at the top level (Workers Logs keep the structured lines).
+ * 5. Every environment's Durable Object bindings, migrations and vars against the classes the
+ *    Worker exports (./check-environments.ts, src/durable-object-classes.ts).
  * Warnings (exit 0): SLUICE_CLIENT_AUTH = "off" in a deployed table (an open relay unless
  * something in front authenticates callers).
  */
@@ -17,6 +19,8 @@ import { parse } from "smol-toml";
 import type { ConfigEnv } from "../../src/config/load-config";
 import { DEFAULT_RATE_LIMIT_PERIOD_S, RATE_LIMIT_BINDING, RATE_LIMIT_PERIOD_VAR } from "../../src/http/middleware/rate-limit";
 import { productionVarErrors } from "../shared/production-vars";
+import { DURABLE_OBJECT_CLASSES } from "../../src/durable-object-classes";
+import { checkEnvironments, type WranglerDoc } from "./check-environments";
 
 /** Gzipped bundle budget, bytes (1 MiB). */
 export const BUNDLE_BUDGET_GZIP_BYTES = 1_048_576;
@@ -74,6 +78,8 @@ export function checkDeploy(files: readonly BundleFile[], tomlText: string, budg
     }
   }
   if (doc.observability?.enabled !== true) error("[observability] enabled = true is missing: Workers Logs would drop the structured log lines");
+  for (const f of checkEnvironments(doc as WranglerDoc, DURABLE_OBJECT_CLASSES)) for (const e of f.errors) error(`${f.where}: ${e}`);
   if (ok) lines.push("ok: production vars hold no secret, no development value and no SLUICE_ENV; rate limit and observability configured");
+  if (ok) lines.push(`ok: every environment binds and migrates the Worker's Durable Object classes (${DURABLE_OBJECT_CLASSES.map((c) => c.class_name).join(", ")}) and repeats the top-level vars`);
   return { ok, lines };
 }

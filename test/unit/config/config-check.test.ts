@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkWranglerToml } from "../../../tools/config-check";
+import { checkWranglerEnvironments, checkWranglerToml } from "../../../tools/config-check";
+import { DURABLE_OBJECTS_TOML } from "../../support/durable-objects-toml";
 
 const toml = (vars: string, envs = "") => `name = "x"\n[vars]\n${vars}\n${envs}`;
 const SECRETS = "SLUICE_ADMIN_TOKEN, SLUICE_AUDIT_KEY, SLUICE_CLIENT_KEY_SHA256, SLUICE_GATEWAY_KEYS";
@@ -45,18 +46,32 @@ describe("config:check", () => {
 
   it("the project's own wrangler.toml passes", async () => {
     const { readFile } = await import("node:fs/promises");
-    const results = checkWranglerToml(await readFile("wrangler.toml", "utf8"));
-    expect(results.map((r) => [r.where, r.ok, r.lines[0]])).toEqual([["[vars]", true, "ok: compaction off"]]);
+    const text = await readFile("wrangler.toml", "utf8");
+    expect(checkWranglerToml(text).map((r) => [r.where, r.ok, r.lines[0]])).toEqual([["[vars]", true, "ok: compaction off"]]);
+    expect(checkWranglerEnvironments(text)).toEqual([{ where: "top level", ok: true, lines: ["ok: Durable Object bindings and migrations match the Worker's classes"] }]);
+  });
+
+  it("checks every environment's Durable Object bindings, migrations and vars against the Worker", () => {
+    const text = toml(`A = "1"`, `${DURABLE_OBJECTS_TOML}[env.staging.vars]\nB = "2"\n[[env.staging.durable_objects.bindings]]\nname = "SESSION"\nclass_name = "SessionObject"\n`);
+    expect(checkWranglerEnvironments(text)).toEqual([
+      { where: "top level", ok: true, lines: ["ok: Durable Object bindings and migrations match the Worker's classes"] },
+      { where: "[env.staging]", ok: false, lines: [
+        'error: no Durable Object binding AUDIT (class_name = "AuditObject"): the Worker\'s AUDIT would be undefined (bindings are not inherited from the top level)',
+        'error: no Durable Object binding SESSION_INDEX (class_name = "SessionIndex"): the Worker\'s SESSION_INDEX would be undefined (bindings are not inherited from the top level)',
+        'error: no Durable Object binding MEMORY (class_name = "MemoryObject"): the Worker\'s MEMORY would be undefined (bindings are not inherited from the top level)',
+        "error: vars A are set at the top level but not in [env.staging.vars]: vars are not inherited, so this environment gets the built-in defaults",
+      ] },
+    ]);
   });
 
   it("as a program: exit 1 and the error on stderr", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-cc-"));
     const path = join(dir, "wrangler.toml");
-    writeFileSync(path, toml(`COMPACTION_CONFIG = '{"timeout_ms": 5}'`));
+    writeFileSync(path, toml(`COMPACTION_CONFIG = '{"timeout_ms": 5}'`, DURABLE_OBJECTS_TOML));
     const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       execFile("node_modules/.bin/tsx", ["tools/config-check.ts", path], (err, stdout, stderr) =>
         resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr }));
     });
-    expect(out).toEqual({ code: 1, stdout: "", stderr: `${path} [vars] error: timeout_ms: timeout_ms must be an integer from 50 to 60000\n` });
+    expect(out).toEqual({ code: 1, stdout: `${path} top level ok: Durable Object bindings and migrations match the Worker's classes\n`, stderr: `${path} [vars] error: timeout_ms: timeout_ms must be an integer from 50 to 60000\n` });
   });
 });

@@ -51,8 +51,17 @@ describe("loadConfig: schema errors name the field", () => {
     expect(errorOf(loadConfig({ COMPACTION_CONFIG: "[1]" }))).toEqual({ field: "COMPACTION_CONFIG", message: "COMPACTION_CONFIG must be a JSON object" });
   });
 
-  it("unknown keys are named; seed names point to the English key", () => {
-    expect(errorOf(cfg({ threshold: 1 }))).toEqual({ field: "threshold", message: 'unknown key "threshold" (see docs/configuration.md for the known keys)' });
+  it("unknown keys are named, with the nearest known key; seed names point to the English key", () => {
+    const hint = (key: string, near: string) => ({ field: key, message: `unknown key "${key}": did you mean "${near}"? (see docs/configuration.md for the known keys)` });
+    expect(errorOf(cfg({ treshold_tokens: 1 }))).toEqual(hint("treshold_tokens", "threshold_tokens"));
+    expect(errorOf(cfg({ threshold: 1 }))).toEqual(hint("threshold", "threshold_tokens"));
+    expect(errorOf(cfg({ Head_Chars: 200 }))).toEqual(hint("Head_Chars", "head_chars"));
+    expect(errorOf(cfg({ preserve_recent: 2 }))).toEqual(hint("preserve_recent", "preserve_recent_turns"));
+    expect(errorOf(cfg({ mechansim: "splice" }))).toEqual(hint("mechansim", "mechanism"));
+    expect(errorOf(cfg({ retention_secs: 60 }))).toEqual(hint("retention_secs", "retention_seconds"));
+    // Nothing close, or a start several keys share ("time": timeout_ms, time_based_age_seconds): no guess.
+    expect(errorOf(cfg({ colour: "red" }))).toEqual({ field: "colour", message: 'unknown key "colour" (see docs/configuration.md for the known keys)' });
+    expect(errorOf(cfg({ time: 1 }))).toEqual({ field: "time", message: 'unknown key "time" (see docs/configuration.md for the known keys)' });
     expect(errorOf(cfg({ limiar_decisao: 0.5 }))).toEqual({ field: "limiar_decisao", message: 'unknown key "limiar_decisao": use "decision_threshold"' });
   });
 
