@@ -54,11 +54,6 @@ export class SessionIndex extends DurableObject<Env> {
     ctx.storage.sql.exec(SCHEMA);
   }
 
-  /** Adds one update (validated; an invalid one is refused, naming the field). */
-  async record(update: IndexUpdate): Promise<RecordResult> {
-    return this.recordMany([update]);
-  }
-
   /**
    * Adds a batch of updates (the gateway's index buffer: every request's outcome and usage that
    * ended within one window, ../gateway/index-buffer.ts) in one transaction: one upsert of the session row per update, and every metric delta summed by

@@ -46,9 +46,9 @@ describe("admin metrics", () => {
 
   it("the index refuses an update carrying free text (zod at the DO boundary)", async () => {
     const { indexStub } = await import("./admin-seed");
-    const bad = await indexStub("idx-met-bad").record({ kind: "usage", session_id: "s", provider: "anthropic", at_ms: 1, input_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 0, note: "the user said" } as never);
+    const bad = await indexStub("idx-met-bad").recordMany([{ kind: "usage", session_id: "s", provider: "anthropic", at_ms: 1, input_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 0, note: "the user said" } as never]);
     expect(bad).toEqual({ ok: false, error: 'index update refused at (root): Unrecognized key: "note"' });
-    const reason = await indexStub("idx-met-bad").record({ kind: "outcome", session_id: "s", provider: "anthropic", model: null, at_ms: 1, outcome: "fail_open", fail_open_reason: "Error: ENOENT src/x", tier: "none", step_tier: null, turns: 0, calls: null, tokens_original: 0, tokens_sent: 0, tokens_saved: 0, usd_saved: 0, step_ms: null });
+    const reason = await indexStub("idx-met-bad").recordMany([{ kind: "outcome", session_id: "s", provider: "anthropic", model: null, at_ms: 1, outcome: "fail_open", fail_open_reason: "Error: ENOENT src/x", tier: "none", step_tier: null, turns: 0, calls: null, tokens_original: 0, tokens_sent: 0, tokens_saved: 0, usd_saved: 0, step_ms: null } as never]);
     expect(reason.ok).toBe(false);
     const res = await adminAppFor("idx-met-bad").request("/admin/metrics", { headers: AUTH }, envWith());
     expect(await res.text()).toContain("sluice_sessions 0\n");

@@ -94,16 +94,16 @@ export async function seedSession(id: string, indexName: string): Promise<Outcom
     const report: OutcomeReport = { correlation_id: `req-${i}`, outcome: call.outcome, rollback_step: null, tokens_original: call.tokens_original, tokens_sent: call.tokens_sent, tier: step.tier, pairs_removed: 0, would_send: null };
     const rec = (await stub.report({ outcome: report, usage: null, estimated_input_tokens: 0, now_ms: now })).recorded!;
     recorded.push(rec);
-    const r = await index.record(outcomeUpdate({ session_id: id, provider: "anthropic", model: view.model, turns: view.turn_count, now_ms: now, step, report, recorded: rec, step_ms: call.step_ms }));
+    const r = await index.recordMany([outcomeUpdate({ session_id: id, provider: "anthropic", model: view.model, turns: view.turn_count, now_ms: now, step, report, recorded: rec, step_ms: call.step_ms })]);
     if (!r.ok) throw new Error(r.error);
     if (i === 0) {
       await stub.report({ outcome: null, usage: USAGE, estimated_input_tokens: call.tokens_sent, now_ms: now });
-      await index.record(usageUpdate(id, "anthropic", Date.now(), USAGE));
+      await index.recordMany([usageUpdate(id, "anthropic", Date.now(), USAGE)]);
     }
   }
   await stub.countFailOpen(FAIL_OPEN.reason);
   const report: OutcomeReport = { correlation_id: "req-2", outcome: FAIL_OPEN.reason, rollback_step: null, tokens_original: FAIL_OPEN.tokens, tokens_sent: FAIL_OPEN.tokens, tier: "none", pairs_removed: 0, would_send: null };
-  const r = await index.record(outcomeUpdate({ session_id: id, provider: "anthropic", model: view.model, turns: view.turn_count, now_ms: Date.now(), step: null, report, recorded: null, step_ms: null }));
+  const r = await index.recordMany([outcomeUpdate({ session_id: id, provider: "anthropic", model: view.model, turns: view.turn_count, now_ms: Date.now(), step: null, report, recorded: null, step_ms: null })]);
   if (!r.ok) throw new Error(r.error);
   await stub.archive([{ call_id: "toolu_read", text: ARCHIVED_TEXT }]);
   return recorded;
