@@ -26,7 +26,7 @@ import { consoleTrace, recordTierEvent, type TraceSink } from "../core/trace/rec
 import { loadLedger, saveAdditions } from "./compaction-ledger";
 import type { StepInput, StepOutput } from "./contract";
 import { stepVerdicts } from "./engine-verdicts";
-import { LAST_PREFIX, MEMORY, RECORD, type LastPrefix, type SessionRecord } from "./session-record";
+import { DISABLED, LAST_PREFIX, MEMORY, RECORD, type LastPrefix, type SessionRecord } from "./session-record";
 import type { ProjectMemoryPort, SessionObserver, StateTx } from "./state";
 
 /** What a step needs from its host. */
@@ -88,7 +88,7 @@ export async function runStep(tx: StateTx, deps: StepDeps, input: StepInput, con
   const call = before.calls + 1;
   const previous = swapLastPrefix(tx, facts, now_ms);
   const event = { facts, previous, call, now_ms, mode: input.mode, correlation_id: input.correlation_id, config, project_key: input.project_key, before: ledger, engine_wait_ms: null, engine_cost_usd: 0 };
-  if (before.disabled) {
+  if (tx.get(DISABLED)) {
     for (const o of deps.observers) o.afterStep?.(tx, { ...event, result: null });
     tx.add("disabled_requests", 1);
     return { out: disabledOutput(facts.est_tokens), facts };

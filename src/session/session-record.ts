@@ -32,8 +32,6 @@ const recordSchema = z.object({
   last_activity_ms: num.nullable(),
   idle: z.boolean(),
   complete: z.boolean(),
-  /** An operator turned compaction off for this session. */
-  disabled: z.boolean(),
   /** The model and route of the last call (prices: ../core/cost/find-model-price.ts). */
   model: z.string().nullable(),
   provider: z.enum(["anthropic", "openai-chat", "openai-responses"]).nullable(),
@@ -54,11 +52,17 @@ export type SessionRecord = z.infer<typeof recordSchema>;
 
 /** The record of a session that has seen no call. */
 export const NEW_RECORD: SessionRecord = {
-  session_id: null, calls: 0, first_seen_ms: null, last_activity_ms: null, idle: false, complete: false, disabled: false,
+  session_id: null, calls: 0, first_seen_ms: null, last_activity_ms: null, idle: false, complete: false,
   model: null, provider: null, config_hash: null, last_tier: null, calibration: NO_CALIBRATION, native_compaction: "none", provider_cleared: null, memory_block: null,
 };
 
 export const RECORD = defineSlot<SessionRecord>("session", recordSchema, () => ({ ...NEW_RECORD }));
+
+/**
+ * An operator turned compaction off for this session (the per-session kill switch). A slot of its
+ * own, so a record that fails its schema and starts over never turns the switch back on.
+ */
+export const DISABLED = defineSlot<boolean>("disabled", z.boolean(), () => false);
 
 /** One request's prefix as the session remembers it, for the savings ledger and the cache diagnostics. Hashes and counts only. */
 export interface LastPrefix {

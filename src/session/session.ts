@@ -28,7 +28,7 @@ import { callReportSchema, checkInput, configHash, stepInputSchema, type FailOpe
 import { precomputeVerdicts } from "./engine-verdicts";
 import { callRows, recordReport, type CallRow } from "./record-report";
 import { runStep } from "./run-step";
-import { DEFAULT_TIMINGS, MAX_SENT_CONFIGS, MEMORY, nextAlarm, RECORD, runAlarm, SENT_CONFIGS, type AlarmTimings } from "./session-record";
+import { DEFAULT_TIMINGS, DISABLED, MAX_SENT_CONFIGS, MEMORY, nextAlarm, RECORD, runAlarm, SENT_CONFIGS, type AlarmTimings } from "./session-record";
 import { defineTables, SessionDb, type ProjectMemoryPort, type SessionObserver, type StateTx } from "./state";
 
 /** The features that observe the session (./state.ts SessionObserver), in the order they run. */
@@ -217,7 +217,7 @@ export class Session {
 
   /** The per-session kill switch. */
   setDisabled(disabled: boolean): Promise<void> {
-    return this.db.run((tx) => void tx.update(RECORD, { disabled }));
+    return this.db.run((tx) => tx.set(DISABLED, disabled));
   }
 
   /** The stored tier map (session_memory or the complete alarm), or null. */
@@ -239,7 +239,7 @@ export class Session {
       const cal = r.calibration;
       return {
         session_id: r.session_id, model: r.model, provider: r.provider, calls: r.calls, last_activity_ms: r.last_activity_ms, last_tier: r.last_tier,
-        disabled: r.disabled, idle: r.idle, complete: r.complete, project_key: projectKeyOf(tx), counters: c, steps: stepRows(tx), calls_log: callRows(tx),
+        disabled: tx.get(DISABLED), idle: r.idle, complete: r.complete, project_key: projectKeyOf(tx), counters: c, steps: stepRows(tx), calls_log: callRows(tx),
         cache_hit_ratio: inp + rd + wr === 0 ? null : rd / (inp + rd + wr),
         calibration_ratio: cal.estimated_sum === 0 ? null : cal.reported_sum / cal.estimated_sum,
         calibration_growth_ratio: cal.answers === 0 ? null : growthRatio(cal),

@@ -166,6 +166,19 @@ describe("typed state: a stored slot that fails its schema is a counted fail-ope
     expect({ invalid: s.counters.state_invalid_session, calls: s.calls, last_activity_ms: s.last_activity_ms, calibration_ratio: s.calibration_ratio, reports: s.counters.reports })
       .toEqual({ invalid: 1, calls: 1, last_activity_ms: T + 120_000, calibration_ratio: null, reports: 1 });
   });
+
+  it("an operator's kill switch survives a corrupted record: the next step is still disabled", async () => {
+    const { sid, stub } = newSession();
+    await stub.step(stepInput(sid, T, "c1", true));
+    await stub.setDisabled(true);
+    await runInDurableObject(stub, (_o: SessionObject, state: DurableObjectState) => {
+      state.storage.sql.exec("UPDATE state SET json = 'x' WHERE name = 'session'");
+    });
+    const out = (await stub.step(stepInput(sid, T + 120_000, "c2"))) as StepOutput;
+    expect([out.disabled, out.plan, out.step]).toEqual([true, { actions: {} }, null]);
+    const s = await stub.stats();
+    expect([s.disabled, s.counters.state_invalid_session, s.counters.disabled_requests]).toEqual([true, 1, 1]);
+  });
 });
 
 describe("the contract is checked at the boundary", () => {
