@@ -24,7 +24,8 @@ async function main(): Promise<void> {
     const none = report.total.none;
     if (s && none) {
       console.log(
-        `\nSluice: input cost ${dollars(none.input_cost_without_usd)} → ${dollars(s.input_cost_with_usd)} (${pct(s.savings_pct)} saved), ` +
+        `\nSluice: input cost ${dollars(none.input_cost_without_usd)} → ${dollars(s.input_cost_with_usd)} (${pct(s.savings_pct)} saved, net of cache writes), ` +
+          `used after removal ${s.used_after_removal_calls} calls (${pct(s.used_after_removal_pct)}), ` +
           `cache hit ${ratioPct(s.cache_hit_ratio)} (none ${ratioPct(none.cache_hit_ratio)}), ${s.pairs_removed} pairs removed, ${s.refetches} re-fetched, ${s.rejections} rejected.`,
       );
       console.log(`Gateway round trip p50/p99 ${ms(s.round_trip_p50_ms)}/${ms(s.round_trip_p99_ms)} ms; added end to end (vs direct) p50/p99 ${ms(s.added_latency_p50_ms)}/${ms(s.added_latency_p99_ms)} ms.`);
