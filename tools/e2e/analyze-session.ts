@@ -8,6 +8,7 @@
 import { arr, CACHE_MARKER_KEYS, isObject, prop, stableStringify, str, type Json } from "../emulator/shared/json";
 import { SEQ_HEADER } from "./record-proxy";
 import { checkReferences } from "./reference-replies";
+import { isCodeMode } from "./responses-lite";
 import type { RecordedRequest } from "./request-record";
 
 /** Which wire format a session speaks. */
@@ -24,6 +25,8 @@ export interface SessionRecording {
 
 /** Figures of one session. */
 export interface SessionFigures {
+  /** `model` of the first main-loop request the client sent ("" when none was sent). */
+  model: string;
   /** Chat requests the client sent. */
   requests: number;
   /** Chat requests the upstream rejected with a 4xx, and the first few messages. */
@@ -90,10 +93,10 @@ function extendsPrefix(prev: readonly string[], cur: readonly string[]): boolean
   return prev.length <= cur.length && prev.every((e, i) => e === cur[i]);
 }
 
-/** True for the agent's main loop (the scripted tools are defined), not a side call. */
+/** True for the agent's main loop (the scripted tools are offered: top-level or, for Codex's code mode, in an `additional_tools` item), not a side call. */
 function isMainLoop(api: ClientApi, body: Json): boolean {
   const want = api === "anthropic" ? "Read" : "exec_command";
-  return (arr(body, "tools") ?? []).some((t) => str(t, "name") === want);
+  return (arr(body, "tools") ?? []).some((t) => str(t, "name") === want) || (api === "openai-responses" && isCodeMode(body));
 }
 
 /** The figures of a session. */
@@ -148,7 +151,9 @@ export function analyzeSession(rec: SessionRecording): SessionFigures {
     prev = cur;
   }
   const last = sent[sent.length - 1];
+  const firstMain = sent.map((s) => parse(s.body)).find((b) => isObject(b) && isMainLoop(rec.api, b));
   return {
+    model: str(firstMain, "model") ?? "",
     requests: sent.length,
     validation_errors: rejected.length,
     validation_messages: rejected.slice(0, 3).map((r) => (r.rejection ?? "").slice(0, 300)),

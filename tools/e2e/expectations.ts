@@ -4,7 +4,7 @@
  * reported; the vitest project marks it `fails`, so it turns red the day it starts passing and
  * the entry below must be removed.
  */
-import type { ClientSetting } from "./run-client";
+import type { ClientSetting } from "./settings";
 import type { SessionReport } from "./run-e2e";
 
 /** Billed input tokens through Sluice must be at least this much lower than without. */

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { formatReport } from "./format-report";
-import type { ClientSetting } from "./run-client";
+import type { ClientSetting } from "./settings";
 import { runE2e, SETTINGS } from "./run-e2e";
 
 const { values } = parseArgs({ options: { settings: { type: "string" }, out: { type: "string", default: "e2e-report" }, config: { type: "string" } } });

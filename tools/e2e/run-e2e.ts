@@ -16,12 +16,12 @@ import { writeFixtureProject } from "./fixture-project";
 import { CLIENT_VERSIONS, installClients } from "./install-clients";
 import { startRecordProxy } from "./record-proxy";
 import type { RecordedRequest, RecordedUpgrade } from "./request-record";
-import { CLAUDE_4X_MODEL, CODEX_MODEL, runClient, type ClientSetting } from "./run-client";
+import { runClient } from "./run-client";
 import { SESSION_PLAN } from "./session-plan";
+import { isCodex, SETTINGS, type ClientSetting } from "./settings";
 import { startScriptedUpstream } from "./upstream-server";
 
-/** Every setting the run covers, in run order. */
-export const SETTINGS: readonly ClientSetting[] = ["claude-default", "claude-4x-thinking", "claude-4x-no-thinking", "codex", "codex-builtin"];
+export { SETTINGS };
 
 /** One client session's report. */
 export interface SessionReport {
@@ -45,7 +45,8 @@ export interface SessionReport {
 /** The whole run. */
 export interface E2eReport {
   versions: typeof CLIENT_VERSIONS;
-  models: { claude_4x: string; codex: string };
+  /** The model each setting's direct session used (the client's default, or the pinned one). */
+  models: Partial<Record<ClientSetting, string>>;
   plan_tool_steps: number;
   started_at: string;
   duration_ms: number;
@@ -66,7 +67,7 @@ export interface RunOptions {
   compactionConfig?: string;
 }
 
-const apiOf = (s: ClientSetting): ClientApi => (s === "codex" || s === "codex-builtin" ? "openai-responses" : "anthropic");
+const apiOf = (s: ClientSetting): ClientApi => (isCodex(s) ? "openai-responses" : "anthropic");
 
 /** Runs the conformance sessions and returns the report (never throws for a failing session). */
 export async function runE2e(opts: RunOptions): Promise<E2eReport> {
@@ -142,7 +143,7 @@ export async function runE2e(opts: RunOptions): Promise<E2eReport> {
     });
     return {
       versions: CLIENT_VERSIONS,
-      models: { claude_4x: CLAUDE_4X_MODEL, codex: CODEX_MODEL },
+      models: Object.fromEntries(sessions.filter((r) => r.mode === "direct").map((r) => [r.setting, r.figures.model])),
       plan_tool_steps: SESSION_PLAN.length - 1,
       started_at: new Date(started).toISOString(),
       duration_ms: Date.now() - started,
