@@ -9,6 +9,7 @@
  * script-responses.ts) and the run the API key was registered for. Every request is recorded
  * (bytes, headers, decoded body, status, rejection); WebSocket upgrades are recorded and refused.
  */
+import { createHash } from "node:crypto";
 import http from "node:http";
 import { handleRequest, requestKey } from "../emulator/handle-request";
 import { segmentAnthropicPrompt } from "../emulator/anthropic/segment-prompt";
@@ -101,7 +102,8 @@ export async function startScriptedUpstream(port = 0): Promise<ScriptedUpstream>
     }
     const responseHeaders = Object.fromEntries(Object.entries(out.headers).filter(([k]) => k.startsWith("x-emulator-")));
     const rejection = out.status >= 400 && out.status < 500 ? out.body : null;
-    const record: RecordedRequest = { seq: ++seq, method: req.method ?? "GET", url, headers, bytes: raw.length, body: text, status: out.status, responseHeaders, rejection };
+    const responseSha256 = createHash("sha256").update(out.body).digest("hex");
+    const record: RecordedRequest = { seq: ++seq, method: req.method ?? "GET", url, headers, bytes: raw.length, body: text, status: out.status, responseHeaders, rejection, responseSha256 };
     (entry ? entry.requests : strays).push(record);
     res.writeHead(out.status, out.headers);
     res.end(out.body);
