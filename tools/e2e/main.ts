@@ -2,7 +2,7 @@
  * `npm run e2e:clients`: runs the real-client conformance sessions (tools/e2e/run-e2e.ts),
  * prints the tables and writes `e2e-report/report.json` (with the sessions' transcripts under
  * `e2e-report/transcripts/`). Exits 1 when a check fails that is not a known failure.
- * Flags: `--settings a,b` (subset of claude-default, claude-4x-thinking, claude-4x-no-thinking, codex),
+ * Flags: `--settings a,b` (a subset of SETTINGS in ./settings.ts),
  * `--out DIR` (report folder), `--config JSON` (the gateway's COMPACTION_CONFIG block, e.g.
  * `{"guarantee_level":"rewrite"}`; checked like any config, a bad one fails the gateway's start).
  */
