@@ -36,13 +36,16 @@ export const CLAUDE_4X_MODEL = "claude-opus-4-8";
 export const CODEX_MODEL = "gpt-5.5-codex";
 
 /**
- * Codex's compaction limit in `codex-autocompact`, tokens. Codex 0.171.0 compacts once the
- * previous answer's usage passes it. The default model's first request is ≈ 15.6 k tokens and
- * the session passes 30 k at its 14th request, before Sluice's first step (measured: the 19th
- * request, ≈ 41 k tokens), so Codex compacts at the same request with and without Sluice;
- * after that a window starts at ≈ 15.7 k again (the compaction item replaces the history).
+ * Codex's compaction limit in `codex-autocompact`, tokens. Codex 0.171.0 asks for a compaction
+ * before a request when its estimate (the previous answer's usage plus the items added since,
+ * ≈ 4 bytes a token) reaches the limit. The default model's first request is ≈ 15.6 k tokens;
+ * at 35 k Codex compacts before its 15th request (≈ 36.6 k) and its 24th, both before Sluice's
+ * first step (the 19th request, ≈ 41 k tokens, in `codex-builtin-default`), so it compacts at
+ * the same requests with and without Sluice. Every decision of the session is ≥ 0.6 k tokens
+ * from the limit (a replay of the uncompacted session's sizes); at 30 k one sat 0.2 k from it
+ * and the two sessions compacted one request apart.
  */
-export const AUTO_COMPACT_TOKENS = 30_000;
+export const AUTO_COMPACT_TOKENS = 35_000;
 
 /** The settings, in run order. */
 export const SETTING_SPECS: Readonly<Record<ClientSetting, SettingSpec>> = {
