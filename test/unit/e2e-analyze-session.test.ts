@@ -67,3 +67,21 @@ describe("analyzeSession, other routes", () => {
     expect([f.validation_errors, f.other_forwarded]).toEqual([0, { "GET /v1/responses 404": 1 }]);
   });
 });
+
+describe("analyzeSession, Codex's default model and its compaction requests", () => {
+  const tools = { type: "additional_tools", role: "developer", tools: [{ type: "namespace", name: "functions", tools: [{ type: "custom", name: "exec" }] }] };
+  const user = { type: "message", role: "user", content: [{ type: "input_text", text: "go" }] };
+  const out = { type: "custom_tool_call_output", call_id: "call_e2e_0", output: [{ type: "input_text", text: "x" }] };
+  const compaction = { type: "compaction", encrypted_content: "ZTJl" };
+  function resp(seq: number, input: unknown[]): RecordedRequest {
+    const body = JSON.stringify({ model: "gpt-6.2-sol", input });
+    return { seq, method: "POST", url: "/openai/v1/responses", headers: {}, bytes: body.length, body, status: 200, responseHeaders: {}, rejection: null };
+  }
+  const sent = [resp(1, [tools, user]), resp(2, [tools, user, out, { type: "compaction_trigger" }]), resp(3, [tools, user, compaction]), resp(4, [tools, user, compaction, out, { type: "compaction_trigger" }])];
+  const forwarded = sent.map((s, i) => ({ ...s, url: "/v1/responses", headers: { [SEQ_HEADER]: String(s.seq) }, ...(i === 3 ? { body: s.body.replace('"x"', '"y"') } : {}) }));
+
+  it("takes the model from the first code-mode request, counts the trigger requests, those forwarded as sent, and the requests after a compaction", () => {
+    const f = analyzeSession({ api: "openai-responses", sent, forwarded });
+    expect([f.model, f.requests, f.trigger_requests, f.triggers_untouched, f.compacted_requests]).toEqual(["gpt-6.2-sol", 4, 2, 1, 2]);
+  });
+});

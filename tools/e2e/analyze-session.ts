@@ -8,6 +8,7 @@
 import { arr, CACHE_MARKER_KEYS, isObject, prop, stableStringify, str, type Json } from "../emulator/shared/json";
 import { SEQ_HEADER } from "./record-proxy";
 import { checkReferences } from "./reference-replies";
+import { endsWithTrigger, isCodeMode } from "./responses-lite";
 import type { RecordedRequest } from "./request-record";
 
 /** Which wire format a session speaks. */
@@ -24,6 +25,8 @@ export interface SessionRecording {
 
 /** Figures of one session. */
 export interface SessionFigures {
+  /** `model` of the first main-loop request the client sent ("" when none was sent). */
+  model: string;
   /** Chat requests the client sent. */
   requests: number;
   /** Chat requests the upstream rejected with a 4xx, and the first few messages. */
@@ -51,6 +54,11 @@ export interface SessionFigures {
   dangling_references: number;
   /** Forwarded requests whose history prefix changed although the client's did not and Sluice took no step there. */
   prefix_changes_outside_steps: number;
+  /** Client requests whose `input` ends with `{type: "compaction_trigger"}` (Codex asking for a compaction), and how many of them reached the upstream with the client's exact bytes. */
+  trigger_requests: number;
+  triggers_untouched: number;
+  /** Client requests whose `input` holds a `compaction` item (history the provider compacted). */
+  compacted_requests: number;
 }
 
 const CHAT_ROUTES = new Set(["/v1/messages", "/v1/responses", "/anthropic/v1/messages", "/openai/v1/responses", "/v1/chat/completions"]);
@@ -90,10 +98,10 @@ function extendsPrefix(prev: readonly string[], cur: readonly string[]): boolean
   return prev.length <= cur.length && prev.every((e, i) => e === cur[i]);
 }
 
-/** True for the agent's main loop (the scripted tools are defined), not a side call. */
+/** True for the agent's main loop (the scripted tools are offered: top-level or, for Codex's code mode, in an `additional_tools` item), not a side call. */
 function isMainLoop(api: ClientApi, body: Json): boolean {
   const want = api === "anthropic" ? "Read" : "exec_command";
-  return (arr(body, "tools") ?? []).some((t) => str(t, "name") === want);
+  return (arr(body, "tools") ?? []).some((t) => str(t, "name") === want) || (api === "openai-responses" && isCodeMode(body));
 }
 
 /** The figures of a session. */
@@ -148,7 +156,15 @@ export function analyzeSession(rec: SessionRecording): SessionFigures {
     prev = cur;
   }
   const last = sent[sent.length - 1];
+  const bodies = sent.map((s) => parse(s.body));
+  const firstMain = bodies.find((b) => isObject(b) && isMainLoop(rec.api, b));
+  const triggers = sent.filter((_, i) => endsWithTrigger(bodies[i] ?? null));
+  const untouched = triggers.filter((s) => {
+    const f = forwardedOf(s);
+    return f !== undefined && f.bytes === s.bytes && f.body === s.body;
+  });
   return {
+    model: str(firstMain, "model") ?? "",
     requests: sent.length,
     validation_errors: rejected.length,
     validation_messages: rejected.slice(0, 3).map((r) => (r.rejection ?? "").slice(0, 300)),
@@ -165,5 +181,8 @@ export function analyzeSession(rec: SessionRecording): SessionFigures {
     reference_replies: lastRefs,
     dangling_references: dangling.size,
     prefix_changes_outside_steps: prefixChanges,
+    trigger_requests: triggers.length,
+    triggers_untouched: untouched.length,
+    compacted_requests: bodies.filter((b) => (arr(b, "input") ?? []).some((i) => str(i, "type") === "compaction")).length,
   };
 }

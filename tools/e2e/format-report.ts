@@ -1,5 +1,6 @@
 /** Renders the conformance report as plain-text tables (pure). */
-import type { E2eReport } from "./run-e2e";
+import type { E2eReport, SessionReport } from "./run-e2e";
+import { SETTING_SPECS } from "./settings";
 
 const pad = (cells: readonly string[], widths: readonly number[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ");
 
@@ -11,7 +12,32 @@ function table(head: readonly string[], rows: readonly string[][]): string {
 const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
 const tally = (t: Record<string, number>) => Object.entries(t).map(([k, v]) => `${k}×${v}`).join(", ");
 
-/** The sessions table, the checks table and the clients' inventory. */
+const int = (n: number) => n.toLocaleString("en-US");
+const change = (from: number, to: number) => (from === 0 ? "" : ` (${to <= from ? "−" : "+"}${(Math.abs(1 - to / from) * 100).toFixed(1)} %)`);
+
+/**
+ * Per client and model (one row per setting): requests, Sluice's steps, 4xx answers, billed
+ * input tokens and input dollars, direct → through Sluice. "costlier" marks a setting whose
+ * input dollars through Sluice exceed the direct session's.
+ */
+export function costTable(r: E2eReport): string {
+  const settings = [...new Set(r.sessions.map((s) => s.setting))];
+  const rows = settings.flatMap((setting) => {
+    const d = r.sessions.find((s) => s.setting === setting && s.mode === "direct");
+    const v = r.sessions.find((s) => s.setting === setting && s.mode === "sluice");
+    if (!d || !v) return [];
+    const pair = (f: (s: SessionReport) => number) => `${f(d)} / ${f(v)}`;
+    return [[
+      SETTING_SPECS[setting].client, d.figures.model || v.figures.model, setting, pair((s) => s.figures.requests), String(v.figures.steps), pair((s) => s.figures.validation_errors),
+      `${int(d.billed.input_tokens)} → ${int(v.billed.input_tokens)}${change(d.billed.input_tokens, v.billed.input_tokens)}`,
+      `${d.billed.input_cost_usd.toFixed(4)} → ${v.billed.input_cost_usd.toFixed(4)}${change(d.billed.input_cost_usd, v.billed.input_cost_usd)}`,
+      v.billed.input_cost_usd > d.billed.input_cost_usd ? "costlier" : "",
+    ]];
+  });
+  return table(["client", "model", "setting", "requests d / s", "steps", "4xx d / s", "billed input tokens direct → sluice", "input $ direct → sluice", ""], rows);
+}
+
+/** The sessions table, the per-model cost table, the checks table and the clients' inventory. */
 export function formatReport(r: E2eReport): string {
   const sessions = table(
     ["setting", "mode", "done", "requests", "steps", "step tiers", "summaries", "compact edits", "sent", "forwarded", "last sent→fwd", "4xx", "refs", "dangling", "prefix≠", "billed input", "input $", "ws", "other upstream", "x-sluice-compaction"],
@@ -37,6 +63,6 @@ export function formatReport(r: E2eReport): string {
   );
   return [
     `Real-client conformance: ${Object.entries(r.versions).map(([p, v]) => `${p}@${v}`).join(", ")}; ${r.plan_tool_steps} tool steps per session; ${(r.duration_ms / 1000).toFixed(0)} s`,
-    "", sessions, "", checks, "", ...inv, "", `strays (unregistered keys, upgrade attempts): ${r.strays}`,
+    "", sessions, "", costTable(r), "", checks, "", ...inv, "", `strays (unregistered keys, upgrade attempts): ${r.strays}`,
   ].join("\n");
 }

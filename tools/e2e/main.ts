@@ -2,7 +2,7 @@
  * `npm run e2e:clients`: runs the real-client conformance sessions (tools/e2e/run-e2e.ts),
  * prints the tables and writes `e2e-report/report.json` (with the sessions' transcripts under
  * `e2e-report/transcripts/`). Exits 1 when a check fails that is not a known failure.
- * Flags: `--settings a,b` (subset of claude-default, claude-4x-thinking, claude-4x-no-thinking, codex),
+ * Flags: `--settings a,b` (a subset of SETTINGS in ./settings.ts),
  * `--out DIR` (report folder), `--config JSON` (the gateway's COMPACTION_CONFIG block, e.g.
  * `{"guarantee_level":"rewrite"}`; checked like any config, a bad one fails the gateway's start).
  */
@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { formatReport } from "./format-report";
-import type { ClientSetting } from "./run-client";
+import type { ClientSetting } from "./settings";
 import { runE2e, SETTINGS } from "./run-e2e";
 
 const { values } = parseArgs({ options: { settings: { type: "string" }, out: { type: "string", default: "e2e-report" }, config: { type: "string" } } });

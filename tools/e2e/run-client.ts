@@ -9,24 +9,10 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { InstalledClients } from "./install-clients";
-
-/** The client settings the conformance run covers. */
-export type ClientSetting = "claude-default" | "claude-4x-thinking" | "claude-4x-no-thinking" | "codex" | "codex-builtin";
+import { isCodex, SETTING_SPECS, type ClientSetting } from "./settings";
 
 /** The prompt every session gets (the scripted model ignores it; the plan drives the session). */
 export const SESSION_PROMPT = "Read every module under src/, check logs/build.log, rename the markers of the first four modules to v2, and report.";
-
-/** Claude model for the 4.x settings (a model that does not run the preserved-thinking prefix check). */
-export const CLAUDE_4X_MODEL = "claude-opus-4-8";
-
-/**
- * Codex model for the conformance run. Codex's default (`gpt-6.2-sol` in 0.171.0) runs in "code
- * mode": its only tool is a JavaScript `exec` custom tool, sent in an `additional_tools` input
- * item; the script drives the classic tool set (`exec_command` and the `apply_patch` custom
- * tool), which Codex sends for `gpt-5.5-codex` (for `gpt-5.1-codex` it sends no `apply_patch`).
- * Priced by the `gpt-5` rows of the emulator and of Sluice.
- */
-export const CODEX_MODEL = "gpt-5.5-codex";
 
 /** A session's run, as the harness needs it. */
 export interface ClientRun {
@@ -57,7 +43,8 @@ function baseEnv(home: string): Record<string, string> {
 
 function claudeCommand(clients: InstalledClients, run: ClientRun): { file: string; args: string[]; env: Record<string, string> } {
   const args = ["-p", SESSION_PROMPT, "--allowedTools", "Read,Bash,Edit,Grep,Glob", "--output-format", "json"];
-  if (run.setting !== "claude-default") args.push("--model", CLAUDE_4X_MODEL);
+  const spec = SETTING_SPECS[run.setting];
+  if (spec.model !== null) args.push("--model", spec.model);
   const env: Record<string, string> = {
     ...baseEnv(run.home),
     ANTHROPIC_BASE_URL: run.baseUrl,
@@ -68,23 +55,22 @@ function claudeCommand(clients: InstalledClients, run: ClientRun): { file: strin
     DISABLE_AUTOUPDATER: "1",
     DISABLE_BUG_COMMAND: "1",
   };
-  if (run.setting === "claude-4x-no-thinking") env.CLAUDE_CODE_DISABLE_THINKING = "1";
+  if (spec.thinkingOff) env.CLAUDE_CODE_DISABLE_THINKING = "1";
   return { file: clients.claude, args, env };
 }
 
-/**
- * Codex with a custom provider (`codex`: `model_providers.e2e`, plain HTTP) or with the built-in
- * OpenAI provider at another base URL (`codex-builtin`: `openai_base_url`, API key stored with
- * `codex login --with-api-key`; this provider tries a Responses WebSocket first).
- */
+/** Codex with the setting's provider, model and compaction limit (SettingSpec). */
 function codexCommand(clients: InstalledClients, run: ClientRun): { file: string; args: string[]; env: Record<string, string> } {
   const codexHome = join(run.home, ".codex");
   mkdirSync(codexHome, { recursive: true });
+  const spec = SETTING_SPECS[run.setting];
   const provider =
-    run.setting === "codex-builtin"
+    spec.provider === "builtin"
       ? ["-c", `openai_base_url="${run.baseUrl}"`]
       : ["-c", "model_provider=e2e", "-c", `model_providers.e2e={name="e2e",base_url="${run.baseUrl}",env_key="OPENAI_API_KEY",wire_api="responses"}`];
-  const args = [clients.codex, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-m", CODEX_MODEL, ...provider, SESSION_PROMPT];
+  const model = spec.model === null ? [] : ["-m", spec.model];
+  const compact = spec.autoCompactTokens === undefined ? [] : ["-c", `model_auto_compact_token_limit=${spec.autoCompactTokens}`];
+  const args = [clients.codex, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", ...model, ...provider, ...compact, SESSION_PROMPT];
   return { file: process.execPath, args, env: { ...baseEnv(run.home), CODEX_HOME: codexHome, OPENAI_API_KEY: run.apiKey } };
 }
 
@@ -114,8 +100,8 @@ function jsonlFiles(dir: string): string[] {
 /** Runs the session; never rejects (a timeout kills the client and reports exit code null). */
 export async function runClient(clients: InstalledClients, run: ClientRun): Promise<ClientResult> {
   mkdirSync(run.home, { recursive: true });
-  if (run.setting === "codex-builtin") await codexLogin(clients, run);
-  const codex = run.setting === "codex" || run.setting === "codex-builtin";
+  const codex = isCodex(run.setting);
+  if (SETTING_SPECS[run.setting].provider === "builtin") await codexLogin(clients, run);
   const cmd = codex ? codexCommand(clients, run) : claudeCommand(clients, run);
   const started = Date.now();
   const child = spawn(cmd.file, cmd.args, { cwd: run.projectDir, env: cmd.env, stdio: ["ignore", "pipe", "pipe"] });

@@ -11,17 +11,20 @@ import { basename, join } from "node:path";
 import { startWranglerDev } from "../shared/start-wrangler-dev";
 import { analyzeSession, type ClientApi, type SessionFigures } from "./analyze-session";
 import { inventory, type ClientInventory } from "./client-inventory";
+import { runCompactProbe, type CompactProbe } from "./compact-probe";
 import { evaluate, type CheckResult } from "./expectations";
 import { writeFixtureProject } from "./fixture-project";
 import { CLIENT_VERSIONS, installClients } from "./install-clients";
 import { startRecordProxy } from "./record-proxy";
 import type { RecordedRequest, RecordedUpgrade } from "./request-record";
-import { CLAUDE_4X_MODEL, CODEX_MODEL, runClient, type ClientSetting } from "./run-client";
+import type { Json } from "../emulator/shared/json";
+import { runClient } from "./run-client";
 import { SESSION_PLAN } from "./session-plan";
+import { endsWithTrigger } from "./responses-lite";
+import { isCodex, SETTING_SPECS, SETTINGS, type ClientSetting } from "./settings";
 import { startScriptedUpstream } from "./upstream-server";
 
-/** Every setting the run covers, in run order. */
-export const SETTINGS: readonly ClientSetting[] = ["claude-default", "claude-4x-thinking", "claude-4x-no-thinking", "codex", "codex-builtin"];
+export { SETTINGS };
 
 /** One client session's report. */
 export interface SessionReport {
@@ -45,12 +48,15 @@ export interface SessionReport {
 /** The whole run. */
 export interface E2eReport {
   versions: typeof CLIENT_VERSIONS;
-  models: { claude_4x: string; codex: string };
+  /** The model each setting's direct session used (the client's default, or the pinned one). */
+  models: Partial<Record<ClientSetting, string>>;
   plan_tool_steps: number;
   started_at: string;
   duration_ms: number;
   sessions: SessionReport[];
   checks: CheckResult[];
+  /** The `/responses/compact` probe through Sluice, for each setting where the client compacts itself. */
+  probes: Partial<Record<ClientSetting, CompactProbe>>;
   /** What each client sent (straight and through Sluice), by client. */
   inventory: Record<"claude" | "codex", ClientInventory>;
   /** Requests with an unregistered key at the upstream, and upgrade attempts outside any session. */
@@ -66,7 +72,7 @@ export interface RunOptions {
   compactionConfig?: string;
 }
 
-const apiOf = (s: ClientSetting): ClientApi => (s === "codex" || s === "codex-builtin" ? "openai-responses" : "anthropic");
+const apiOf = (s: ClientSetting): ClientApi => (isCodex(s) ? "openai-responses" : "anthropic");
 
 /** Runs the conformance sessions and returns the report (never throws for a failing session). */
 export async function runE2e(opts: RunOptions): Promise<E2eReport> {
@@ -84,6 +90,7 @@ export async function runE2e(opts: RunOptions): Promise<E2eReport> {
     const sessions: SessionReport[] = [];
     const sentBy: Record<"claude" | "codex", RecordedRequest[]> = { claude: [], codex: [] };
     const upgradesBy: Record<"claude" | "codex", RecordedUpgrade[]> = { claude: [], codex: [] };
+    const probes: Partial<Record<ClientSetting, CompactProbe>> = {};
     for (const setting of opts.settings ?? SETTINGS) {
       for (const mode of ["direct", "sluice"] as const) {
         const api = apiOf(setting);
@@ -133,21 +140,33 @@ export async function runE2e(opts: RunOptions): Promise<E2eReport> {
         };
         sessions.push(report);
         log(`${setting} ${mode}: ${report.completed ? "completed" : `NOT completed (exit ${result.exitCode})`}, ${report.figures.requests} requests, ${report.figures.steps} steps, ${report.billed.input_tokens} input tokens billed`);
+        if (mode === "direct" && SETTING_SPECS[setting].autoCompactTokens !== undefined) {
+          // The probe's body comes from the client's first compaction request (else its last request).
+          const parsed = (r: RecordedRequest) => { try { return JSON.parse(r.body) as Json; } catch { return null; } };
+          const source = sent.find((r) => endsWithTrigger(parsed(r))) ?? sent[sent.length - 1];
+          if (source) {
+            const probeKey = `sk-e2e-probe-${setting}-${started.toString(36)}`;
+            upstream.register(probeKey, { projectDir, label: `${setting}-probe` });
+            probes[setting] = await runCompactProbe(dev.url, source, probeKey, () => upstream.requests(probeKey));
+            log(`${setting}: /responses/compact probe ${JSON.stringify(probes[setting])}`);
+          }
+        }
       }
     }
     const checks = (opts.settings ?? SETTINGS).flatMap((s) => {
       const direct = sessions.find((r) => r.setting === s && r.mode === "direct")!;
       const sluice = sessions.find((r) => r.setting === s && r.mode === "sluice")!;
-      return evaluate(s, direct, sluice);
+      return evaluate(s, direct, sluice, probes[s]);
     });
     return {
       versions: CLIENT_VERSIONS,
-      models: { claude_4x: CLAUDE_4X_MODEL, codex: CODEX_MODEL },
+      models: Object.fromEntries(sessions.filter((r) => r.mode === "direct").map((r) => [r.setting, r.figures.model])),
       plan_tool_steps: SESSION_PLAN.length - 1,
       started_at: new Date(started).toISOString(),
       duration_ms: Date.now() - started,
       sessions,
       checks,
+      probes,
       inventory: { claude: inventory(sentBy.claude, upgradesBy.claude), codex: inventory(sentBy.codex, upgradesBy.codex) },
       strays: upstream.strays.length + upstream.upgrades.length + proxy.upgrades.length - upgradesBy.claude.length - upgradesBy.codex.length,
     };

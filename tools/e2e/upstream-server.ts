@@ -1,13 +1,15 @@
 /**
  * The scripted model upstream (Node HTTP shell on 127.0.0.1). Speaks what the real APIs serve at
  * their roots — `POST /v1/messages` (JSON or SSE), `POST /v1/messages/count_tokens`,
- * `POST /v1/responses` (SSE) — by handing every request to the emulator's own router
+ * `POST /v1/responses` (SSE), and `POST /v1/responses/compact` (./compact-endpoint.ts) — by
+ * handing every other request to the emulator's own router
  * (tools/emulator/handle-request.ts: the same validation rules, a 400 in the provider's error
  * shape on any violation, prompt caching and billing) with the scripted answer in its
  * `x-emulator-reply` header. The answer comes from the session plan (script-anthropic.ts,
  * script-responses.ts) and the run the API key was registered for. Every request is recorded
  * (bytes, headers, decoded body, status, rejection); WebSocket upgrades are recorded and refused.
  */
+import { createHash } from "node:crypto";
 import http from "node:http";
 import { handleRequest, requestKey } from "../emulator/handle-request";
 import { segmentAnthropicPrompt } from "../emulator/anthropic/segment-prompt";
@@ -16,6 +18,7 @@ import { isObject, type Json } from "../emulator/shared/json";
 import { totalTokens } from "../emulator/shared/prompt-block";
 import { MAX_HEADER_BYTES } from "../emulator/server";
 import { createState, keyState, type EmulatorState, type KeyTotals } from "../emulator/state";
+import { answerCompact, COMPACT_ROUTE } from "./compact-endpoint";
 import { decodeBody } from "./decode-body";
 import { flatHeaders, listenLocal } from "./local-server";
 import type { RecordedRequest, RecordedUpgrade } from "./request-record";
@@ -51,6 +54,7 @@ function answer(state: EmulatorState, path: string, method: string, headers: Rec
   } catch {
     body = undefined;
   }
+  if (route === COMPACT_ROUTE && method === "POST" && run) return answerCompact(state, headers, text, run, Date.now());
   if (route === "/v1/messages/count_tokens" && isObject(body)) {
     return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ input_tokens: totalTokens(segmentAnthropicPrompt(body)) }) };
   }
@@ -98,7 +102,8 @@ export async function startScriptedUpstream(port = 0): Promise<ScriptedUpstream>
     }
     const responseHeaders = Object.fromEntries(Object.entries(out.headers).filter(([k]) => k.startsWith("x-emulator-")));
     const rejection = out.status >= 400 && out.status < 500 ? out.body : null;
-    const record: RecordedRequest = { seq: ++seq, method: req.method ?? "GET", url, headers, bytes: raw.length, body: text, status: out.status, responseHeaders, rejection };
+    const responseSha256 = createHash("sha256").update(out.body).digest("hex");
+    const record: RecordedRequest = { seq: ++seq, method: req.method ?? "GET", url, headers, bytes: raw.length, body: text, status: out.status, responseHeaders, rejection, responseSha256 };
     (entry ? entry.requests : strays).push(record);
     res.writeHead(out.status, out.headers);
     res.end(out.body);
