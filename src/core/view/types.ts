@@ -118,10 +118,17 @@ export interface ConversationView {
   /** Number of turns (assistant messages) in the history. */
   turn_count: number;
   /**
-   * Set when the provider manages this conversation itself (client-sent `context_management`,
-   * a `compaction` block/item, `previous_response_id`): Sluice then edits nothing.
+   * Set when Sluice stands aside and edits nothing, naming why: a feature that hands the history
+   * to the provider (a client `context_management` edit, a `compaction` block/item,
+   * `previous_response_id`, …: the `stand_aside` rows of src/providers/known-types.ts), or, with
+   * `unknown_type`, the first type, role, item or field the table does not list.
    */
   server_managed: string | null;
+  /**
+   * True when `server_managed` names a type Sluice does not know (src/providers/known-types.ts):
+   * the view then holds no messages and no pairs. Absent: a known reason, or none.
+   */
+  unknown_type?: true;
   /**
    * Anthropic: index of the message holding the history's last `compaction` block (the provider
    * ignores everything before it: src/core/policy/native-compaction.ts). Absent: no such block.

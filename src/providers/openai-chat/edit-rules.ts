@@ -33,6 +33,8 @@ import { CHAT_PART_KINDS } from "./wire";
 /** Compiles `plan` against a parsed Chat request. Never throws for plans over known or unknown ids. */
 export function compileChat(parsed: ParsedRequest, plan: EditPlan): CompiledPlan {
   const { bytes, view } = parsed;
+  // A request Sluice stands aside on is not located again (a type it does not know would throw there): every action is refused.
+  if (view.server_managed !== null) return { deletions: [], refused: screenPlan(plan, new Map(), true).refused };
   const index = chatIndexOf(parsed);
   const byId = new Map(index.pairs.map((p) => [p.id, p]));
   const deletions: ByteRange[] = [];

@@ -25,7 +25,8 @@ import { hashText } from "../../core/hash";
 import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
 import type { NodeMemo } from "../shared/node-memo";
 import type { ContentSummary, PairMemo } from "../shared/summarise-content";
-import { ChatWireError, TOOL_CALL_TYPES, isChatRole, type ChatRole } from "./wire";
+import { checkFields, requireKnown, UnknownTypeError } from "../shared/unknown-type";
+import { ChatWireError, isChatRole, type ChatRole } from "./wire";
 
 type ObjectNode = Extract<JsonNode, { type: "object" }>;
 type ArrayNode = Extract<JsonNode, { type: "array" }>;
@@ -90,7 +91,9 @@ export interface ChatIndex {
 }
 
 /**
- * The index of a scanned Chat Completions body. Throws ChatWireError on an unexpected shape.
+ * The index of a scanned Chat Completions body. Throws ChatWireError on an unexpected shape and
+ * UnknownTypeError (../shared/unknown-type.ts) on a field, role, content part or tool call type
+ * that ../known-types.ts does not list.
  * `memo` keeps each located message by node (ChatMessage.memo: everything in it depends on the
  * node's bytes, its index and its turn, which are checked on every hit).
  */
@@ -136,7 +139,7 @@ function readCalls(bytes: Uint8Array, m: ChatMessage): ChatCall[] {
     const id = str(bytes, getMember(call, "id"), i, k, ".id");
     const typeNode = getMember(call, "type");
     const type = typeNode === undefined ? "function" : str(bytes, typeNode, i, k, ".type");
-    if (!(TOOL_CALL_TYPES as readonly string[]).includes(type)) throw new ChatWireError(fieldName(i, k, ".type"), `unknown tool call type ${JSON.stringify(type)}`);
+    requireKnown("openai-chat", "tool_call", type, fieldName(i, k, ".type"));
     const custom = type === "custom";
     const body = asObject(getMember(call, type), i, k, custom ? ".custom" : ".function");
     const name = str(bytes, getMember(body, "name"), i, k, custom ? ".custom.name" : ".function.name");
@@ -156,13 +159,23 @@ function readCalls(bytes: Uint8Array, m: ChatMessage): ChatCall[] {
 function locateMessage(bytes: Uint8Array, item: JsonNode, index: number, turn: number): ChatMessage {
   const node = asObject(item, index, -1, "");
   const role = str(bytes, getMember(node, "role"), index, -1, ".role");
-  if (!isChatRole(role)) throw new ChatWireError(fieldName(index, -1, ".role"), `unknown role ${JSON.stringify(role)}`);
+  if (!isChatRole(role)) throw new UnknownTypeError(fieldName(index, -1, ".role"), role);
+  const content = getMember(node, "content");
+  if (content?.type === "array") requireKnownParts(bytes, content, index);
   const tc = role === "assistant" ? getMember(node, "tool_calls") : undefined;
   if (tc && tc.type !== "array" && tc.type !== "null") throw new ChatWireError(fieldName(index, -1, ".tool_calls"), `expected an array, got ${tc.type}`);
   const fc = role === "assistant" ? getMember(node, "function_call") : undefined;
   const functionCall = fc && fc.type !== "null" ? asObject(fc, index, -1, ".function_call") : undefined;
   const memo: ChatMessageMemo = { calls: null, resultKey: null, summary: null, identity: null, pair: null };
-  return { index, node, role, turn, content: getMember(node, "content"), toolCalls: tc?.type === "array" ? tc : undefined, functionCall, memo };
+  return { index, node, role, turn, content, toolCalls: tc?.type === "array" ? tc : undefined, functionCall, memo };
+}
+
+/** Checks the part types of `messages[index].content` against the table (a part without a string type is left to the provider). Throws UnknownTypeError. */
+function requireKnownParts(bytes: Uint8Array, content: ArrayNode, index: number): void {
+  for (const [k, p] of content.items.entries()) {
+    const t = p.type === "object" ? getMember(p, "type") : undefined;
+    if (t?.type === "string") requireKnown("openai-chat", "block", stringValue(bytes, t), `messages[${index}].content[${k}].type`);
+  }
 }
 
 /** The message's calls (readCalls), once per located message. */
@@ -179,6 +192,7 @@ function buildIndex(bytes: Uint8Array, root: JsonNode, memo: NodeMemo<ChatMessag
   if (root.type !== "object") throw new ChatWireError("body", `expected an object, got ${root.type}`);
   if (root.duplicateKeys) throw new ChatWireError("body", "duplicate keys");
   const body = root;
+  checkFields("openai-chat", body);
   const messagesNode = getMember(body, "messages");
   if (!messagesNode || messagesNode.type !== "array") throw new ChatWireError("messages", `expected an array, got ${messagesNode?.type ?? "nothing"}`);
   // 1. Messages, their roles and turns (a lent node's located message kept: same node, same index, same turn).
