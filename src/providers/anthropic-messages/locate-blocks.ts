@@ -11,6 +11,7 @@ import { getMember, internAscii, type JsonNode } from "../shared/json-scan";
 import type { AnthropicMemos } from "../../core/caches";
 import { blockKind, isServerToolResult, type BlockKind, type WireRole } from "./wire";
 import { requireKnown } from "../shared/unknown-type";
+import { ANTHROPIC_FROZEN_BLOCKS, type DependencyId } from "../dependencies";
 
 export class AnthropicShapeError extends Error {
   constructor(readonly field: string, message: string) {
@@ -170,4 +171,13 @@ export function mayPrecedeSystem(m: LocatedMessage): boolean {
 /** Whether `m` may stand directly after a (content-bearing) system message: an assistant message (the end of the array is allowed too). */
 export function mayFollowSystem(m: LocatedMessage): boolean {
   return m.role === "assistant";
+}
+
+/** The `frozen_message` rule a block of `m` falls under (../dependencies.ts ANTHROPIC_FROZEN_BLOCKS: its first such block), else undefined. Read by read-view.ts (MessageInfo.frozen) and edit-rules.ts. */
+export function frozenBy(m: LocatedMessage): DependencyId | undefined {
+  for (const b of m.blocks) {
+    const rule = ANTHROPIC_FROZEN_BLOCKS[b.type];
+    if (rule !== undefined) return rule;
+  }
+  return undefined;
 }

@@ -23,7 +23,8 @@ import type { AnthropicMemos, CoreCaches } from "../../core/caches";
 import { applyReferenceLocks } from "../shared/reference-locks";
 import { anthropicContextManagementReason } from "../shared/client-context-management";
 import { checkFields, standAsideView, UnknownTypeError } from "../shared/unknown-type";
-import { AnthropicShapeError, decodeString, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
+import { codeOf } from "../dependencies";
+import { AnthropicShapeError, decodeString, frozenBy, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
 import { isMediaPart, modelChecksThinkingPrefix } from "./wire";
 
 /**
@@ -117,6 +118,8 @@ function readKnown(bytes: Uint8Array, caches: CoreCaches, root: JsonNode): Parse
       memos.identity.peek(m.node),
       () => memos.identity.get(m.node, () => hashSlices(bytes, identitySlices(m))),
     );
+    const frozen = frozenBy(m);
+    if (frozen !== undefined) info.frozen = frozen;
     messages.push(info);
     if (m.role === "assistant") {
       assistantsBefore++;
@@ -309,6 +312,8 @@ export interface PairBlockFacts {
   result_hash: string;
   /** A cache_control marker on either block or inside the result's content. */
   cache_control: boolean;
+  /** The dependency lock the pair's own blocks impose (../dependencies.ts): a tool_reference part in the result, a programmatic caller on the call; else null. */
+  dependency_lock: string | null;
 }
 
 /** PairBlockFacts of `use` ↔ `res`, once per pair of nodes (memos.pairs). Throws AnthropicShapeError on a text part whose text is not a string (F03). */
@@ -323,8 +328,10 @@ function pairFacts(bytes: Uint8Array, use: Site, res: Site, memos: AnthropicMemo
   const rp = resultParts(bytes, res.block, field, memos);
   let mediaCount = 0;
   let nestedCache = false;
+  let toolReference = false;
   for (const p of rp?.parts ?? []) {
     if (p.cacheControl) nestedCache = true;
+    if (p.type === "tool_reference") toolReference = true;
     if (isMediaPart(p.type)) mediaCount++;
     // Shape checked here, at read, so that decoding the lazy result_text later cannot throw (F03).
     const text = p.type === "text" ? getMember(p.node, "text") : undefined;
@@ -340,9 +347,18 @@ function pairFacts(bytes: Uint8Array, use: Site, res: Site, memos: AnthropicMemo
     result_media_count: mediaCount,
     result_hash: hashSlices(bytes, content ? [content] : []),
     cache_control: use.block.cacheControl || res.block.cacheControl || nestedCache,
+    dependency_lock: toolReference ? codeOf("anthropic.tool_reference_loads_tool") : programmatic(bytes, use.block.node) ? codeOf("anthropic.programmatic_call") : null,
   };
   memos.pairs.set(res.block.node, facts);
   return facts;
+}
+
+/** Whether a tool_use was called by a server tool on the model's behalf (`caller` present and not `{"type":"direct"}`: @anthropic-ai/sdk BetaToolUseCaller). */
+function programmatic(bytes: Uint8Array, use: JsonNode): boolean {
+  const caller = getMember(use, "caller");
+  if (caller === undefined || caller.type === "null") return false;
+  const type = caller.type === "object" ? getMember(caller, "type") : undefined;
+  return !(type?.type === "string" && decodeString(bytes, type, "caller.type") === "direct");
 }
 
 function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: PairContext): ToolPair {
@@ -351,8 +367,8 @@ function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: 
     ctx.serverManaged !== null ? "server_managed"
     : use.message.index === ctx.lastAssistant ? "last_assistant_turn"
     : f.cache_control ? "cache_control"
-    : res.message.index < ctx.lastThinking ? "thinking_prefix"
-    : null;
+    : res.message.index < ctx.lastThinking ? codeOf("anthropic.thinking_prefix")
+    : f.dependency_lock;
 
   const fields: Omit<ToolPair, "result_text" | "result_est_tokens"> = {
     id,

@@ -10,6 +10,7 @@
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { BetaContentBlockParam, BetaToolResultBlockParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";
 import { ANTHROPIC_BLOCKS, type AnthropicBlockKind } from "../known-types";
+import { ANTHROPIC_SERVER_TOOL_RESULTS } from "../dependencies";
 
 /** `messages[i].role` values (SDK `MessageParam["role"]`: user, assistant, and the newer in-history `system`). */
 export type WireRole = MessageParam["role"];
@@ -45,14 +46,13 @@ export function isMediaPart(type: string): boolean {
 
 /**
  * Whether an assistant content block `type` is a server tool result (web_search_tool_result,
- * code_execution_tool_result, mcp_tool_result, …: every result type the server writes into the
- * assistant turn ends in `_tool_result`; the client's own `tool_result` lives in user messages).
- * An assistant message ending in one may precede a mid-conversation system message (the API's
- * error: "role 'system' must follow a 'user' message or an 'assistant' message ending in a
- * server tool result").
+ * code_execution_tool_result, mcp_tool_result, …: ../dependencies.ts ANTHROPIC_SERVER_TOOL_RESULTS;
+ * the client's own `tool_result` lives in user messages). An assistant message ending in one may
+ * precede a mid-conversation system message (the API's error: "role 'system' must follow a
+ * 'user' message or an 'assistant' message ending in a server tool result").
  */
 export function isServerToolResult(type: string): boolean {
-  return type !== "tool_result" && type.endsWith("_tool_result");
+  return ANTHROPIC_SERVER_TOOL_RESULTS.has(type);
 }
 
 /**

@@ -18,6 +18,9 @@
  *   answering no call of its run, and ids repeated within one message or one run (`duplicate_id`).
  * Lock: a call or result in the last assistant turn (turn index ≥ the last assistant's,
  * src/core/view/types.ts) → "last_assistant_turn".
+ * Thought signatures (Gemini through its OpenAI compatibility signs only the first of parallel
+ * calls, in `extra_content.google.thought_signature`): the other calls of that message require
+ * the signed one (`requires`, ../dependencies.ts `openai-chat.thought_signature`).
  */
 import type { Orphan, Position } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
@@ -26,6 +29,7 @@ import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
 import type { NodeMemo } from "../shared/node-memo";
 import type { ContentSummary, PairMemo } from "../shared/summarise-content";
 import { checkFields, requireKnown, UnknownTypeError } from "../shared/unknown-type";
+import type { DependencyId } from "../dependencies";
 import { ChatWireError, isChatRole, type ChatRole } from "./wire";
 
 type ObjectNode = Extract<JsonNode, { type: "object" }>;
@@ -70,6 +74,8 @@ export interface ChatCall {
   message: number;
   /** Index in `tool_calls`, or -1 for a legacy function_call. */
   item: number;
+  /** The call carries a Gemini thought signature (`extra_content.google.thought_signature`, ../dependencies.ts `openai-chat.thought_signature`). */
+  signed: boolean;
 }
 
 export interface ChatPairLoc {
@@ -78,6 +84,8 @@ export interface ChatPairLoc {
   /** Message index of the tool / function message. */
   result: number;
   locked: string | null;
+  /** ToolPair.requires: an unsigned call of a message whose other calls carry its thought signature needs them. */
+  requires?: { rule: string; ids: string[] };
 }
 
 export interface ChatIndex {
@@ -144,15 +152,22 @@ function readCalls(bytes: Uint8Array, m: ChatMessage): ChatCall[] {
     const body = asObject(getMember(call, type), i, k, custom ? ".custom" : ".function");
     const name = str(bytes, getMember(body, "name"), i, k, custom ? ".custom.name" : ".function.name");
     const input = stringNode(getMember(body, custom ? "input" : "arguments"), i, k, custom ? ".custom.input" : ".function.arguments");
-    calls.push({ id, kind: custom ? "custom" : "function", name, input, message: i, item: k });
+    calls.push({ id, kind: custom ? "custom" : "function", name, input, message: i, item: k, signed: thoughtSigned(call) });
   }
   if (m.functionCall) {
     const name = str(bytes, getMember(m.functionCall, "name"), i, -1, ".function_call.name");
     const input = stringNode(getMember(m.functionCall, "arguments"), i, -1, ".function_call.arguments");
     const id = `function_call:${hashText(`${name}\u0000${stringValue(bytes, input)}`)}`;
-    calls.push({ id, kind: "legacy_function", name, input, message: i, item: -1 });
+    calls.push({ id, kind: "legacy_function", name, input, message: i, item: -1, signed: false });
   }
   return calls;
+}
+
+/** Whether a tool call object carries `extra_content.google.thought_signature` as a string (Gemini's OpenAI compatibility). */
+function thoughtSigned(call: ObjectNode): boolean {
+  const extra = getMember(call, "extra_content");
+  const google = extra?.type === "object" ? getMember(extra, "google") : undefined;
+  return (google?.type === "object" ? getMember(google, "thought_signature") : undefined)?.type === "string";
 }
 
 /** Locates `messages[index]`, the `turn`-th turn's message. Throws ChatWireError. */
@@ -257,6 +272,13 @@ function buildIndex(bytes: Uint8Array, root: JsonNode, memo: NodeMemo<ChatMessag
   }
   // 3. Reused ids: every pair sharing a wire id is locked, since dropping one would renumber the others.
   for (const p of pairs) if (p.locked === null && (seen.get(p.call.id) ?? 0) > 1) p.locked = "reused_id";
+  // 4. Thought signatures: the unsigned calls of a message need its signed ones (Gemini signs only the first of parallel calls).
+  const signedIn = new Map<number, string[]>();
+  for (const p of pairs) if (p.call.signed) signedIn.set(p.call.message, [...(signedIn.get(p.call.message) ?? []), p.id]);
+  for (const p of pairs) {
+    const signed = signedIn.get(p.call.message);
+    if (signed !== undefined && !p.call.signed) p.requires = { rule: "openai-chat.thought_signature" satisfies DependencyId, ids: signed };
+  }
   pairs.sort((a, b) => a.call.message - b.call.message || a.call.item - b.call.item);
   return { provider: "openai-chat", messagesNode, messages, pairs, orphans, turnCount: assistants };
 }

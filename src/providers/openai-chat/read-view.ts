@@ -83,7 +83,9 @@ function readKnown(bytes: Uint8Array, caches: CoreCaches, root: JsonNode): Parse
     const call = index.messages[p.call.message]!;
     const result = index.messages[p.result]!;
     const site = { id: p.id, tool_name: p.call.name, call: { message_index: call.index, block_index: p.call.item }, result: { message_index: result.index, block_index: -1 }, turn_index: call.turn, locked: p.locked };
-    return memoPair(site, result.memo, p.call, bytes, p.call.input, result.content, summaries[result.index]!);
+    const pair = memoPair(site, result.memo, p.call, bytes, p.call.input, result.content, summaries[result.index]!);
+    if (p.requires !== undefined) pair.requires = p.requires;
+    return pair;
   });
   applyReferenceLocks(pairs, caches.toolCalls, index.pairs);
   const model = getMember(root, "model");

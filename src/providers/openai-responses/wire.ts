@@ -6,14 +6,12 @@
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import type { PartKinds } from "../shared/edit-result-content";
 import { RESPONSES_ITEMS, RESPONSES_PARTS, RESPONSES_RESULT_PARTS } from "../known-types";
+import { RESPONSES_PAIRED_CALLS } from "../dependencies";
 
 type ItemType = NonNullable<ResponseInputItem["type"]>;
 
-/** Tool call item types Sluice pairs, each with its output item type (matched by `call_id`). */
-export const PAIRED_CALLS = {
-  function_call: "function_call_output",
-  custom_tool_call: "custom_tool_call_output",
-} as const satisfies Partial<Record<ItemType, ItemType>>;
+/** Tool call item types Sluice pairs, each with its output item type (matched by `call_id`): ../dependencies.ts RESPONSES_PAIRED_CALLS. */
+export const PAIRED_CALLS = RESPONSES_PAIRED_CALLS satisfies Partial<Record<ItemType, ItemType>>;
 export type PairedCallType = keyof typeof PAIRED_CALLS;
 export type PairedOutputType = (typeof PAIRED_CALLS)[PairedCallType];
 
