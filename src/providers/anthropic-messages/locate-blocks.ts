@@ -181,3 +181,11 @@ export function frozenBy(m: LocatedMessage): DependencyId | undefined {
   }
   return undefined;
 }
+
+/** Whether a tool_use block was called by a server tool on the model's behalf (`caller` present and not `{"type":"direct"}`: @anthropic-ai/sdk BetaToolUseCaller; ../dependencies.ts anthropic.programmatic_call). */
+export function isProgrammaticCall(bytes: Uint8Array, use: JsonNode): boolean {
+  const caller = getMember(use, "caller");
+  if (caller === undefined || caller.type === "null") return false;
+  const type = caller.type === "object" ? getMember(caller, "type") : undefined;
+  return !(type?.type === "string" && decodeString(bytes, type, "caller.type") === "direct");
+}

@@ -24,7 +24,7 @@ import { applyReferenceLocks } from "../shared/reference-locks";
 import { anthropicContextManagementReason } from "../shared/client-context-management";
 import { checkFields, standAsideView, UnknownTypeError } from "../shared/unknown-type";
 import { codeOf } from "../dependencies";
-import { AnthropicShapeError, decodeString, frozenBy, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
+import { AnthropicShapeError, decodeString, frozenBy, isProgrammaticCall, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
 import { isMediaPart, modelChecksThinkingPrefix } from "./wire";
 
 /**
@@ -347,18 +347,10 @@ function pairFacts(bytes: Uint8Array, use: Site, res: Site, memos: AnthropicMemo
     result_media_count: mediaCount,
     result_hash: hashSlices(bytes, content ? [content] : []),
     cache_control: use.block.cacheControl || res.block.cacheControl || nestedCache,
-    dependency_lock: toolReference ? codeOf("anthropic.tool_reference_loads_tool") : programmatic(bytes, use.block.node) ? codeOf("anthropic.programmatic_call") : null,
+    dependency_lock: toolReference ? codeOf("anthropic.tool_reference_loads_tool") : isProgrammaticCall(bytes, use.block.node) ? codeOf("anthropic.programmatic_call") : null,
   };
   memos.pairs.set(res.block.node, facts);
   return facts;
-}
-
-/** Whether a tool_use was called by a server tool on the model's behalf (`caller` present and not `{"type":"direct"}`: @anthropic-ai/sdk BetaToolUseCaller). */
-function programmatic(bytes: Uint8Array, use: JsonNode): boolean {
-  const caller = getMember(use, "caller");
-  if (caller === undefined || caller.type === "null") return false;
-  const type = caller.type === "object" ? getMember(caller, "type") : undefined;
-  return !(type?.type === "string" && decodeString(bytes, type, "caller.type") === "direct");
 }
 
 function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: PairContext): ToolPair {
