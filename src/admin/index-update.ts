@@ -1,7 +1,7 @@
 /**
  * What the gateway tells the global session index after a request (pure data + pure
  * derivation, DESIGN §9). Two kinds: `outcome` (one forwarded chat request: outcome, tier,
- * step, tokens and USD saved, step latency) and `usage` (the provider-reported usage of that
+ * step, tokens and USD saved, step latency; or a request Sluice stood aside on) and `usage` (the provider-reported usage of that
  * call, which arrives later from the response tap). Counts, ids, enums and sizes only — never
  * text (DESIGN invariant 7); the zod schema at the DO boundary enforces it (ids and enums are
  * pattern-checked, there is no free-text field).
@@ -11,13 +11,14 @@ import { TIERS, type Tier } from "../core/policy/types";
 import type { Provider } from "../core/view/types";
 import type { OutcomeRecorded, OutcomeReport, StepOutput } from "../session/contract";
 import type { Usage } from "../usage/extract-usage";
+import type { StoodAside } from "../gateway/prepare-compaction";
 import { estimateTokens } from "../core/tokens/estimate";
 import { LEDGER_FIELDS, type LedgerDelta } from "../session/contract";
 
 export const PROVIDERS = ["anthropic", "openai-chat", "openai-responses"] as const satisfies readonly Provider[];
 
-/** Outcome label of a request in the index and the metrics (bounded set, unlike fail-open reasons). */
-export const OUTCOME_LABELS = ["compacted", "unchanged", "measured", "disabled", "fail_open"] as const;
+/** Outcome label of a request in the index and the metrics (bounded set, unlike fail-open reasons). `stood_aside`: Sluice stood aside before the session step (src/gateway/prepare-compaction.ts). */
+export const OUTCOME_LABELS = ["compacted", "unchanged", "measured", "disabled", "fail_open", "stood_aside"] as const;
 export type OutcomeLabel = (typeof OUTCOME_LABELS)[number];
 
 /** Session id as the pipeline derives it (src/gateway/session-id.ts: ≤ 200 chars or `h:` hash). */
@@ -28,6 +29,15 @@ const reason = z.string().regex(/^[a-z][a-z0-9_]{0,47}$/);
 export const MODEL_ID = /^[A-Za-z0-9._:@/+-]{1,200}$/;
 const model = z.string().regex(MODEL_ID).nullable();
 const count = z.number().finite().min(0);
+
+/**
+ * A stand-aside's `type` as a metric label: the type when it is a snake_case word of at most 48
+ * characters (every type src/providers/known-types.ts lists, and a provider's new ones), else
+ * "other" — so a client's text never becomes a label, and the rendered series stay bounded
+ * (src/admin/metrics-catalog.ts MAX_STAND_ASIDE_TYPES).
+ */
+export const STAND_ASIDE_TYPE = /^[a-z][a-z0-9_]{0,47}$/;
+export const standAsideTypeLabel = (type: string): string => (STAND_ASIDE_TYPE.test(type) ? type : "other");
 
 export const indexUpdateSchema = z.discriminatedUnion("kind", [
   z.strictObject({
@@ -56,6 +66,8 @@ export const indexUpdateSchema = z.discriminatedUnion("kind", [
     step_ms: count.nullable(),
     /** `memory_inject`: the estimated tokens of the memory block this request's session claimed on this call (src/session/run-step.ts); absent on every other request. */
     memory_injected_tokens: count.optional(),
+    /** Outcome `stood_aside` only: why, and the feature or unknown type (its label: standAsideTypeLabel). */
+    stand_aside: z.strictObject({ reason: z.enum(["server_managed", "unknown_type"]), type: z.string().regex(STAND_ASIDE_TYPE).or(z.literal("other")) }).optional(),
   }),
   z.strictObject({
     kind: z.literal("usage"),
@@ -129,6 +141,24 @@ export function outcomeUpdate(f: OutcomeFacts): OutcomeUpdate {
     usd_saved: f.recorded?.usd_saved ?? 0,
     step_ms: f.step_ms,
     ...(f.step?.memory_block_claimed === true && f.step.memory_block !== undefined ? { memory_injected_tokens: estimateTokens(f.step.memory_block) } : {}),
+  };
+}
+
+/**
+ * The index update of a request Sluice stood aside on before the session step (no step, nothing
+ * removed: the client's bytes went): outcome `stood_aside` with its reason and type label, so
+ * `sluice_stood_aside_total` counts it and the session list shows it. Null when its session key
+ * could not be read.
+ */
+export function standAsideUpdate(s: StoodAside, now_ms: number): OutcomeUpdate | null {
+  if (s.session === null) return null;
+  const est = s.view.est_tokens;
+  return {
+    kind: "outcome", session_id: s.session.id, provider: s.provider,
+    model: s.view.model !== null && MODEL_ID.test(s.view.model) ? s.view.model : null,
+    at_ms: now_ms, outcome: "stood_aside", fail_open_reason: null, tier: "none", step_tier: null,
+    turns: s.view.turn_count, calls: null, tokens_original: est, tokens_sent: est, tokens_saved: 0, usd_saved: 0, step_ms: null,
+    stand_aside: { reason: s.reason, type: standAsideTypeLabel(s.type) },
   };
 }
 

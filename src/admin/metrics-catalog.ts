@@ -15,7 +15,7 @@ import type { MetricFamily, MetricType, Sample, SampleSuffix } from "./render-ex
 export const LATENCY_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
 
 export const METRICS = {
-  requests: { name: "sluice_requests_total", type: "counter", help: "Chat requests through the compaction pipeline, by provider and outcome (compacted, unchanged, disabled, fail_open)." },
+  requests: { name: "sluice_requests_total", type: "counter", help: "Chat requests through the compaction pipeline, by provider and outcome (compacted, unchanged, measured, disabled, fail_open, stood_aside)." },
   steps: { name: "sluice_compaction_steps_total", type: "counter", help: "Compaction steps taken and kept, by tier." },
   failOpen: { name: "sluice_fail_open_total", type: "counter", help: "Requests forwarded with their original bytes after a failure, by reason." },
   tokensOriginal: { name: "sluice_tokens_original_total", type: "counter", help: "Estimated input tokens of requests as the clients sent them." },
@@ -36,6 +36,7 @@ export const METRICS = {
   ledgerWaitSeconds: { name: "sluice_ledger_engine_wait_seconds_total", type: "counter", help: "Savings ledger: time requests waited on a decision engine, seconds, by mode." },
   memoryInjections: { name: "sluice_memory_injections_total", type: "counter", help: "memory_inject: sessions that took their project's previous tier map as a memory block (once per map)." },
   memoryBlockTokens: { name: "sluice_memory_block_tokens_total", type: "counter", help: "memory_inject: estimated tokens of the memory blocks taken (each block is then carried by every request of its session)." },
+  standAside: { name: "sluice_stood_aside_total", type: "counter", help: "Requests forwarded as the client sent them because Sluice stood aside, by provider, reason (server_managed: the client asked the provider to manage the history; unknown_type: a type Sluice does not model) and type (the feature or the unknown type; other: not a snake_case word)." },
   scanCache: { name: "sluice_scan_cache_lookups_total", type: "counter", help: "Scans of received bodies by the isolate answering this scrape, by result (hit: the session's last body was kept and its shared prefix reused; miss)." },
 } as const satisfies Record<string, { name: string; type: MetricType; help: string }>;
 
@@ -71,6 +72,7 @@ export function deltasOf(u: IndexUpdate): SeriesDelta[] {
       ];
       if (u.step_tier !== null) out.push(d(METRICS.steps.name, 1, { tier: u.step_tier }));
       if (u.fail_open_reason !== null) out.push(d(METRICS.failOpen.name, 1, { reason: u.fail_open_reason }));
+      if (u.stand_aside !== undefined) out.push(d(METRICS.standAside.name, 1, { provider: u.provider, reason: u.stand_aside.reason, type: u.stand_aside.type }));
       if (u.memory_injected_tokens !== undefined) out.push(d(METRICS.memoryInjections.name, 1), d(METRICS.memoryBlockTokens.name, u.memory_injected_tokens));
       if (u.step_ms !== null) {
         const s = u.step_ms / 1000;
@@ -127,6 +129,33 @@ export function sumDeltas(deltas: readonly SeriesDelta[]): [string, string, stri
   return [...rows.values()];
 }
 
+/**
+ * Most `type` label values rendered per provider and reason of `sluice_stood_aside_total`: a
+ * client can send any number of made-up types, so beyond the most counted ones (ties: by name)
+ * the rest are summed into `type="other"`. 20 is far more than the provider features a deployment
+ * meets, and bounds the family at 3 providers × 2 reasons × 21 series.
+ */
+export const MAX_STAND_ASIDE_TYPES = 20;
+
+/** The stand-aside samples with at most MAX_STAND_ASIDE_TYPES types per provider and reason (the rest folded into "other"), sorted by labels. */
+function boundedTypes(samples: Sample[]): Sample[] {
+  const groups = new Map<string, Sample[]>();
+  for (const s of samples) {
+    const key = `${s.labels.provider}\u0000${s.labels.reason}`;
+    groups.set(key, [...(groups.get(key) ?? []), s]);
+  }
+  const out: Sample[] = [];
+  for (const group of groups.values()) {
+    const ranked = [...group].sort((a, b) => b.value - a.value || (a.labels.type! < b.labels.type! ? -1 : 1));
+    const named = ranked.filter((s) => s.labels.type !== "other").slice(0, MAX_STAND_ASIDE_TYPES);
+    const rest = group.filter((s) => !named.includes(s)).reduce((t, s) => t + s.value, 0);
+    out.push(...named);
+    if (rest > 0 || group.some((s) => s.labels.type === "other")) out.push({ suffix: "", labels: { ...group[0]!.labels, type: "other" }, value: rest });
+  }
+  const key = (s: Sample) => JSON.stringify(Object.entries(s.labels));
+  return out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
 /** A stored series total (as SessionIndex keeps it). */
 export interface StoredSeries {
   family: string;
@@ -169,6 +198,7 @@ export function buildFamilies(stored: readonly StoredSeries[], sessions: number,
     ...LEDGER_FAMILIES.map((c) => fam(c, sorted(c.name))),
     fam(m.memoryInjections, single(m.memoryInjections.name)),
     fam(m.memoryBlockTokens, single(m.memoryBlockTokens.name)),
+    fam(m.standAside, boundedTypes(sorted(m.standAside.name))),
     fam(m.sessions, [{ suffix: "", labels: {}, value: sessions }]),
     fam(m.scanCache, [{ suffix: "", labels: { result: "hit" }, value: isolate.scan_hits }, { suffix: "", labels: { result: "miss" }, value: isolate.scan_misses }]),
   ];

@@ -29,7 +29,7 @@ import type { CoreCaches } from "../core/caches";
 import { indexBuffer, type IndexBuffer } from "./index-buffer";
 import { hashBytes } from "../core/hash";
 import type { ProviderAdapter } from "../providers/types";
-import { ledgerUpdate, outcomeUpdate, usageUpdate, type IndexUpdate, type OutcomeFacts } from "../admin/index-update";
+import { ledgerUpdate, outcomeUpdate, standAsideUpdate, usageUpdate, type IndexUpdate, type OutcomeFacts } from "../admin/index-update";
 import type { Usage } from "../usage/extract-usage";
 import { headerSessionId } from "./session-id";
 import { tapUsage } from "../usage/tap-usage";
@@ -128,12 +128,17 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
     },
     caches: deps.caches ?? isolateCaches,
   });
+  const index = deps.index;
+  const record = (updates: IndexUpdate[]) => (index ? (deps.indexBuffer ?? indexBuffer).add(updates, (batch) => Promise.resolve(index.recordMany(batch))) : Promise.resolve());
   if (prepared.kind === "skip") {
     if (prepared.reason === "parse") {
       log("parse", named?.id ?? null, null);
       // Without a parsed body there is no fingerprint; a session named in a header still gets the count.
       if (named) deps.waitUntil(Promise.resolve(sessionStub(deps, named.id).countFailOpen("parse")).catch(() => undefined));
     }
+    // A stand-aside is counted by reason and type in the index (no session call: the session has nothing to decide).
+    const stood = "stand_aside" in prepared ? standAsideUpdate(prepared.stand_aside, deps.now()) : null;
+    if (stood) deps.waitUntil(record([stood]).catch(() => undefined));
     return { body: received, headers: { [COMPACTION_HEADER]: prepared.note } };
   }
 
@@ -144,8 +149,6 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   const est = view.est_tokens;
   const t0 = deps.now();
   const call = { session_id: sid, provider: prepared.provider, model: view.model, turns: view.turn_count, now_ms: t0 };
-  const index = deps.index;
-  const record = (updates: IndexUpdate[]) => (index ? (deps.indexBuffer ?? indexBuffer).add(updates, (batch) => Promise.resolve(index.recordMany(batch))) : Promise.resolve());
 
   // 3. The one step RPC, carrying the request's facts (a throw building them reaches the hook's boundary: hook_error).
   const facts = encodeStepFacts(stepFactsFor(prepared, deps.config, req.headers, previous));

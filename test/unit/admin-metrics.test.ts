@@ -3,7 +3,8 @@
  * Prometheus exposition (whole expected text, then the strict parser), totals, memory search.
  */
 import { describe, expect, it } from "vitest";
-import { ledgerUpdate, outcomeUpdate, usageUpdate, type OutcomeFacts } from "../../src/admin/index-update";
+import { ledgerUpdate, outcomeUpdate, standAsideUpdate, usageUpdate, type OutcomeFacts } from "../../src/admin/index-update";
+import type { StoodAside } from "../../src/gateway/prepare-compaction";
 import { emptyLedgerDelta } from "../../src/session/contract";
 import { buildFamilies, deltasOf, type StoredSeries } from "../../src/admin/metrics-catalog";
 import { escapeLabelValue, formatValue, renderExposition } from "../../src/admin/render-exposition";
@@ -25,6 +26,44 @@ const facts = (o: Partial<OutcomeFacts> = {}): OutcomeFacts => ({
 /** A memory block as the session returns it, and its estimate (src/core/tokens/estimate.ts). */
 const MEMORY_BLOCK = "[sluice: memory of this project's previous session]\nWorking set: the last 4 turns, from turn 9, message 20.";
 const MEMORY_BLOCK_TOKENS = 27;
+
+/** Codex asking for compaction with a trailing compaction_trigger item: Sluice stood aside. */
+const STOOD: StoodAside = {
+  provider: "openai-responses", reason: "server_managed", type: "compaction_trigger", session: { id: "pck:s1", source: "prompt_cache_key" },
+  view: { provider: "openai-responses", model: "gpt-5.5-codex", body_bytes: 8_000, est_tokens: 2_000, messages: [], pairs: [], orphans: [], turn_count: 3, server_managed: "compaction_trigger" },
+};
+
+describe("standAsideUpdate", () => {
+  it("an outcome stood_aside with its reason and type: nothing saved, the client's tokens sent", () => {
+    expect(standAsideUpdate(STOOD, 1_700_000_000_900)).toEqual({
+      kind: "outcome", session_id: "pck:s1", provider: "openai-responses", model: "gpt-5.5-codex", at_ms: 1_700_000_000_900,
+      outcome: "stood_aside", fail_open_reason: null, tier: "none", step_tier: null, turns: 3, calls: null,
+      tokens_original: 2_000, tokens_sent: 2_000, tokens_saved: 0, usd_saved: 0, step_ms: null,
+      stand_aside: { reason: "server_managed", type: "compaction_trigger" },
+    });
+  });
+
+  it("a type that is not a snake_case word is labelled other; without a session key nothing is recorded", () => {
+    expect(standAsideUpdate({ ...STOOD, reason: "unknown_type", type: "Hologram Block" }, 0)!.stand_aside).toEqual({ reason: "unknown_type", type: "other" });
+    expect(standAsideUpdate({ ...STOOD, reason: "unknown_type", type: "x".repeat(49) }, 0)!.stand_aside).toEqual({ reason: "unknown_type", type: "other" });
+    expect(standAsideUpdate({ ...STOOD, session: null }, 0)).toBeNull();
+  });
+
+  it("the rendered family keeps the 20 most counted types per provider and reason and sums the rest into other", () => {
+    const series: StoredSeries[] = [];
+    const add = (provider: string, reason: string, type: string, value: number) => series.push({ family: "sluice_stood_aside_total", suffix: "", labels: { provider, reason, type }, value });
+    for (let i = 0; i < 25; i++) add("anthropic", "unknown_type", `t${String(i).padStart(2, "0")}`, 100 - i);
+    add("anthropic", "unknown_type", "other", 7);
+    add("anthropic", "server_managed", "thread", 3);
+    const family = buildFamilies(series, 0).find((f) => f.name === "sluice_stood_aside_total")!;
+    expect(family.samples.map((x) => [x.labels.reason, x.labels.type, x.value])).toEqual([
+      ["server_managed", "thread", 3],
+      // t20..t24 (80 + 79 + 78 + 77 + 76) and the stored other (7); series sorted by labels.
+      ["unknown_type", "other", 397],
+      ...Array.from({ length: 20 }, (_, i) => ["unknown_type", `t${String(i).padStart(2, "0")}`, 100 - i]),
+    ]);
+  });
+});
 
 describe("outcomeUpdate", () => {
   it("a compacted request with a kept step", () => {
@@ -70,18 +109,20 @@ describe("metrics", () => {
     return [...m.values()];
   };
 
-  it("renders the whole exposition for two requests, one usage report and its savings ledger", () => {
+  it("renders the whole exposition for two requests, one stand-aside, one usage report and its savings ledger", () => {
     const series = stored([
+      standAsideUpdate(STOOD, 1_700_000_000_900)!,
       outcomeUpdate(facts({ step: { ...STEP, memory_block: MEMORY_BLOCK, memory_block_claimed: true } })),
       outcomeUpdate(facts({ step_ms: 1_500, recorded: { calls: 8, tokens_saved: 0, usd_saved: 0 }, report: { correlation_id: "r2", outcome: "do_error", rollback_step: null, tokens_original: 1_000, tokens_sent: 1_000, tier: "none", pairs_removed: 0, would_send: null } })),
       usageUpdate("cc:abc", "anthropic", 1_700_000_000_500, { input_tokens: 1_000, cache_read_input_tokens: 30_000, cache_creation_input_tokens: 500, output_tokens: 200 }),
       ledgerUpdate("cc:abc", "anthropic", 1_700_000_000_500, { ...emptyLedgerDelta("measure"), requests: 1, priced_calls: 1, without_usd: 0.0144, with_usd: 0.0096, loss_usd: 0.003, removals: 4, removals_deterministic: 3, removals_refetched: 1, engine_waits: 1, engine_wait_ms: 250 }),
     ]);
     const text = renderExposition(buildFamilies(series, 1, { scan_hits: 7, scan_misses: 2 }));
-    expect(text).toBe(`# HELP sluice_requests_total Chat requests through the compaction pipeline, by provider and outcome (compacted, unchanged, disabled, fail_open).
+    expect(text).toBe(`# HELP sluice_requests_total Chat requests through the compaction pipeline, by provider and outcome (compacted, unchanged, measured, disabled, fail_open, stood_aside).
 # TYPE sluice_requests_total counter
 sluice_requests_total{provider="anthropic",outcome="compacted"} 1
 sluice_requests_total{provider="anthropic",outcome="fail_open"} 1
+sluice_requests_total{provider="openai-responses",outcome="stood_aside"} 1
 # HELP sluice_compaction_steps_total Compaction steps taken and kept, by tier.
 # TYPE sluice_compaction_steps_total counter
 sluice_compaction_steps_total{tier="micro"} 1
@@ -90,10 +131,10 @@ sluice_compaction_steps_total{tier="micro"} 1
 sluice_fail_open_total{reason="do_error"} 1
 # HELP sluice_tokens_original_total Estimated input tokens of requests as the clients sent them.
 # TYPE sluice_tokens_original_total counter
-sluice_tokens_original_total 53000
+sluice_tokens_original_total 55000
 # HELP sluice_tokens_sent_total Estimated input tokens of requests as forwarded upstream.
 # TYPE sluice_tokens_sent_total counter
-sluice_tokens_sent_total 32500
+sluice_tokens_sent_total 34500
 # HELP sluice_tokens_saved_total Estimated input tokens removed by compaction.
 # TYPE sluice_tokens_saved_total counter
 sluice_tokens_saved_total 20500
@@ -158,6 +199,9 @@ sluice_memory_injections_total 1
 # HELP sluice_memory_block_tokens_total memory_inject: estimated tokens of the memory blocks taken (each block is then carried by every request of its session).
 # TYPE sluice_memory_block_tokens_total counter
 sluice_memory_block_tokens_total ${MEMORY_BLOCK_TOKENS}
+# HELP sluice_stood_aside_total Requests forwarded as the client sent them because Sluice stood aside, by provider, reason (server_managed: the client asked the provider to manage the history; unknown_type: a type Sluice does not model) and type (the feature or the unknown type; other: not a snake_case word).
+# TYPE sluice_stood_aside_total counter
+sluice_stood_aside_total{provider="openai-responses",reason="server_managed",type="compaction_trigger"} 1
 # HELP sluice_sessions Sessions held in the session index.
 # TYPE sluice_sessions gauge
 sluice_sessions 1
@@ -173,7 +217,7 @@ sluice_scan_cache_lookups_total{result="miss"} 2
       ["sluice_usd_saved_total", "counter"], ["sluice_usage_tokens_total", "counter"], ["sluice_engine_latency_seconds", "histogram"],
       ...["input_cost_without_usd", "input_cost_with_usd", "engine_cost_usd", "worst_case_loss_usd", "priced_calls", "requests", "removals", "engine_waits", "engine_wait_seconds"].map((n) => [`sluice_ledger_${n}_total`, "counter"]),
       ["sluice_memory_injections_total", "counter"], ["sluice_memory_block_tokens_total", "counter"],
-      ["sluice_sessions", "gauge"],
+      ["sluice_stood_aside_total", "counter"], ["sluice_sessions", "gauge"],
       ["sluice_scan_cache_lookups_total", "counter"],
     ]);
     expect(valueOf(parsed, "sluice_engine_latency_seconds_bucket", { le: "+Inf" })).toBe(2);
@@ -181,7 +225,7 @@ sluice_scan_cache_lookups_total{result="miss"} 2
 
   it("an empty index still renders every unlabelled family, valid", () => {
     const parsed = parseExposition(renderExposition(buildFamilies([], 0)));
-    expect(parsed.map((f) => f.samples.length)).toEqual([0, 0, 0, 1, 1, 1, 1, 0, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2]);
+    expect(parsed.map((f) => f.samples.length)).toEqual([0, 0, 0, 1, 1, 1, 1, 0, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 2]);
   });
 
   it("escapes HELP and label values and formats special floats per the spec", () => {

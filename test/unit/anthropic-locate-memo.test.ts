@@ -4,6 +4,7 @@
  * as the very same LocatedMessage objects, equal to what a fresh scan locates; a node met at
  * another index is located afresh; a shape error is never remembered.
  */
+import { UnknownTypeError } from "../../src/providers/shared/unknown-type";
 import { describe, expect, it } from "vitest";
 import { ScanCache } from "../../src/gateway/scan-cache";
 import { newCoreCaches } from "../../src/core/caches";
@@ -54,10 +55,17 @@ describe("locateHistory over reused scans", () => {
   });
 
   it("a shape error is thrown on every call, naming the field (nothing is remembered for a node that failed)", () => {
+    const bytes = utf8(JSON.stringify({ messages: [{ role: "user", content: "a" }, { role: 42, content: "b" }] }));
+    const root = scanJson(bytes);
+    const memos = newCoreCaches().anthropic;
+    for (let i = 0; i < 2; i++) expect(() => locateHistory(bytes, root, memos)).toThrow(new AnthropicShapeError("messages[1].role", "expected a string, got number"));
+  });
+
+  it("a role the known-types table does not list is an UnknownTypeError naming the field, on every call", () => {
     const bytes = utf8(JSON.stringify({ messages: [{ role: "user", content: "a" }, { role: "robot", content: "b" }] }));
     const root = scanJson(bytes);
     const memos = newCoreCaches().anthropic;
-    for (let i = 0; i < 2; i++) expect(() => locateHistory(bytes, root, memos)).toThrow(new AnthropicShapeError("messages[1].role", 'unknown role "robot"'));
+    for (let i = 0; i < 2; i++) expect(() => locateHistory(bytes, root, memos)).toThrow(new UnknownTypeError("messages[1].role", "robot"));
   });
 
   it("resultParts: the same located parts for the same tool_result node; null for string content", () => {

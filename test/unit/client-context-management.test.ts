@@ -29,7 +29,6 @@ describe("client context_management (DESIGN §6)", () => {
     [{ context_management: { edits: [{ type: "clear_thinking_20251015", keep: { type: "thinking_turns", value: 2 } }] } }, null],
     [{ context_management: { edits: [{ type: "clear_thinking_20251015", keep: "all" }, { type: "clear_tool_uses_20250919", keep: { type: "tool_uses", value: 3 } }] } }, "clear_tool_uses_20250919"],
     [{ context_management: { edits: [{ type: "compact_20260112" }] } }, "compact_20260112"],
-    [{ context_management: { edits: [{ type: "clear_everything_20270101" }] } }, "clear_everything_20270101"],
     [{ context_management: { edits: {} } }, "context_management"],
     [{ context_management: { edits: [{ keep: "all" }] } }, "context_management"],
     [{ context_management: "on" }, "context_management"],
@@ -37,6 +36,11 @@ describe("client context_management (DESIGN §6)", () => {
     const v = view({ model: "claude-sonnet-4-5", ...extra, messages: history });
     expect(v.server_managed).toBe(reason);
     expect(v.pairs[0]!.locked).toBe(reason === null ? null : "server_managed");
+  });
+
+  it("an edit type the table does not list stands aside as unknown_type: the view holds nothing to edit", () => {
+    const v = view({ model: "claude-sonnet-4-5", context_management: { edits: [{ type: "clear_thinking_20251015" }, { type: "clear_everything_20270101" }] }, messages: history });
+    expect(v).toEqual({ provider: "anthropic", model: "claude-sonnet-4-5", body_bytes: v.body_bytes, est_tokens: Math.ceil(v.body_bytes / 4), messages: [], pairs: [], orphans: [], turn_count: 0, server_managed: "clear_everything_20270101", unknown_type: true });
   });
 
   it("a compaction block in the history stands aside even with a thinking-only edit", () => {

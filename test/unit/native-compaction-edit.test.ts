@@ -106,7 +106,8 @@ describe("a history holding a compaction block", () => {
   });
   it("a client edit that clears tool uses still stands aside before the session", () => {
     const r = prepareCompaction("anthropic", new Headers(), bodyOf({ context_management: { edits: [{ type: "clear_tool_uses_20250919" }] } }, echoed));
-    expect(r).toEqual({ kind: "skip", note: "skipped; reason=server_managed", reason: "server_managed" });
+    if (r.kind !== "skip" || !("stand_aside" in r)) throw new Error("not a stand-aside");
+    expect([r.note, r.reason, r.stand_aside.reason, r.stand_aside.type]).toEqual(["skipped; reason=server_managed", "server_managed", "server_managed", "clear_tool_uses_20250919"]);
   });
   it("clearable tool uses are counted from the block on (the provider drops everything before it)", () => {
     const r = renderNativeEdit(b, scanJson(b), { actions: { t3: { kind: "drop_result" } } }, { exclude_tools: [] }, newCoreCaches().anthropic);

@@ -74,7 +74,6 @@ describe("openai-chat read", () => {
   });
   it("names the field of an unexpected shape", () => {
     expect(() => chat.read(enc('{"messages":{}}'), newCoreCaches())).toThrow(new ChatWireError("messages", "expected an array, got object"));
-    expect(() => chat.read(enc('{"messages":[{"role":"robot","content":"x"}]}'), newCoreCaches())).toThrow("messages[0].role: unknown role");
     expect(() => chat.read(enc('{"messages":[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f"}}]}]}'), newCoreCaches())).toThrow(
       "messages[0].tool_calls[0].function.arguments: expected a string, got nothing",
     );

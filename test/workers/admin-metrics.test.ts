@@ -18,7 +18,7 @@ describe("admin metrics", () => {
       "sluice_requests_total", "sluice_compaction_steps_total", "sluice_fail_open_total", "sluice_tokens_original_total", "sluice_tokens_sent_total",
       "sluice_tokens_saved_total", "sluice_usd_saved_total", "sluice_usage_tokens_total", "sluice_engine_latency_seconds",
       ...["input_cost_without_usd", "input_cost_with_usd", "engine_cost_usd", "worst_case_loss_usd", "priced_calls", "requests", "removals", "engine_waits", "engine_wait_seconds"].map((n) => `sluice_ledger_${n}_total`),
-      "sluice_memory_injections_total", "sluice_memory_block_tokens_total", "sluice_sessions", "sluice_scan_cache_lookups_total",
+      "sluice_memory_injections_total", "sluice_memory_block_tokens_total", "sluice_stood_aside_total", "sluice_sessions", "sluice_scan_cache_lookups_total",
     ]);
     const v = (name: string, labels: Record<string, string> = {}) => valueOf(f, name, labels);
     expect([

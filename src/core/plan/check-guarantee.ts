@@ -11,10 +11,12 @@
  *    whole members named in `adapter.removableMembers` (tool-call containers), with one
  *    separator, as array elements do;
  * 3. every top-level field except the history (`adapter.historyKey`) is byte-identical;
- * 4. every kept message keeps its identity hash (prose, media, thinking, role), and every removed
- *    message had no non-tool parts;
+ * 4. every kept message keeps its identity hash (prose, media, thinking, role), a kept message
+ *    the input marks `frozen` is byte-identical, and every removed message had no non-tool parts;
  * 5. every kept tool call has the same input (equal raw bytes, else equal decoded text: the
- *    adapter's `inputRanges`); every locked pair and every orphan is unchanged;
+ *    adapter's `inputRanges`) and keeps the calls its `requires` names; every locked pair and
+ *    every orphan is unchanged (the dependency rules behind `frozen`, `requires` and the locks
+ *    are src/providers/dependencies.ts);
  *    strings are cut only inside messages holding the result of an unlocked pair;
  * 6. the provider's rules hold on the output (`adapter.checkRules`).
  * Identical bytes are always ok (forwarding the original is the fail-open path).
@@ -147,6 +149,7 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
     // A byte-identical message has the same identity (MessageInfo.identity_hash depends on its bytes only).
     if (walk.identical[oi]) return;
     const a = inView.messages[ii]!;
+    if (a.frozen !== undefined) v.push(`message ${ii} (now ${oi}): changed, but ${a.frozen} requires it sent back unchanged`);
     const b = outView.messages[oi];
     if (b && a.identity_hash !== b.identity_hash) v.push(`message ${ii} (now ${oi}): non-tool content or role changed`);
   });
@@ -171,6 +174,9 @@ export function checkGuarantee(adapter: ProviderAdapter, input: Uint8Array, outp
     const qk = inPairs.get(p.id);
     if (qk === undefined) v.push(`pair ${p.id} is not a pair of the input`);
     else if (!sameInput(qk, pk)) v.push(`pair ${p.id}: tool input changed`);
+    // A kept call whose rule requires other calls of the input (src/providers/dependencies.ts `requires_call`).
+    const req = qk === undefined ? undefined : inView.pairs[qk]!.requires;
+    for (const id of req?.ids ?? []) if (!outPairs.has(id)) v.push(`pair ${p.id} kept without ${id}, which ${req!.rule} requires`);
   });
   inView.pairs.forEach((q, qk) => {
     if (q.locked === null) return;

@@ -65,6 +65,13 @@ export interface MessageInfo {
    * only if it has no non-tool parts.
    */
   removable_with?: string[];
+  /**
+   * Set when the message must be sent back unchanged if it is kept (an Anthropic assistant
+   * message holding a signed thinking block, a fallback block or an MCP tool listing): the id of
+   * the `frozen_message` rule of src/providers/dependencies.ts. The guarantee checker fails a kept
+   * frozen message whose bytes changed. Absent: only its non-tool parts are checked.
+   */
+  frozen?: string;
 }
 
 /** A tool call and its result, judged together (DESIGN invariant 3). */
@@ -94,6 +101,14 @@ export interface ToolPair {
    * "last_assistant_turn", "thinking_in_message", "reasoning_link". Locked pairs stay `keep`.
    */
   locked: string | null;
+  /**
+   * Set when this pair's call may stay only while other calls stay (a `requires_call` rule of
+   * src/providers/dependencies.ts, e.g. a Gemini parallel call and the first call of its message,
+   * which carries the thought signature): the rule's id and the required pair ids. The plan
+   * compiler refuses a drop of a required pair while this one stays; the guarantee checker fails
+   * an output that keeps this pair without them. Absent: no such rule.
+   */
+  requires?: { rule: string; ids: string[] };
 }
 
 /** A call without a result or a result without a call: recorded, never edited. */
@@ -118,10 +133,17 @@ export interface ConversationView {
   /** Number of turns (assistant messages) in the history. */
   turn_count: number;
   /**
-   * Set when the provider manages this conversation itself (client-sent `context_management`,
-   * a `compaction` block/item, `previous_response_id`): Sluice then edits nothing.
+   * Set when Sluice stands aside and edits nothing, naming why: a feature that hands the history
+   * to the provider (a client `context_management` edit, a `compaction` block/item,
+   * `previous_response_id`, …: the `stand_aside` rows of src/providers/known-types.ts), or, with
+   * `unknown_type`, the first type, role, item or field the table does not list.
    */
   server_managed: string | null;
+  /**
+   * True when `server_managed` names a type Sluice does not know (src/providers/known-types.ts):
+   * the view then holds no messages and no pairs. Absent: a known reason, or none.
+   */
+  unknown_type?: true;
   /**
    * Anthropic: index of the message holding the history's last `compaction` block (the provider
    * ignores everything before it: src/core/policy/native-compaction.ts). Absent: no such block.

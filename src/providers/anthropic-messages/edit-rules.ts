@@ -3,8 +3,9 @@
  * 1. Locked pairs (server-managed history, last assistant turn, cache_control anywhere on the pair,
  *    thinking prefix) stay `keep`; so do ids that are not pairs (orphans never change).
  * 2. `drop_pair` removes the tool_use and the tool_result blocks; a message left with no blocks is
- *    removed too. Refused when the call's message holds thinking/redacted_thinking (that message
- *    must be echoed unchanged, B03), or when removing messages would put two same-role user or
+ *    removed too. Refused when the call's message must be echoed unchanged (thinking or
+ *    redacted_thinking, B03; a fallback block; an MCP tool listing: the `frozen_message` rules of
+ *    ../dependencies.ts, refused with their code, e.g. "thinking_in_message"), or when removing messages would put two same-role user or
  *    assistant messages side by side or move a non-user message first (B01), or would leave a
  *    mid-conversation system message without a user message directly before it or an assistant
  *    message directly after it (./locate-blocks.ts `mayPrecedeSystem`): then only the one pair
@@ -28,7 +29,7 @@ import { mergeRanges } from "../shared/splice";
 import { deleteItems } from "../shared/delete-items";
 import { boundaryAtOrAfter, boundaryAtOrBefore, isWhitespaceUnit, unitLength } from "../shared/cut-string";
 import { getMember } from "../shared/json-scan";
-import { locateHistory, mayFollowSystem, mayPrecedeSystem, resultParts, type ArrayNode, type LocatedBlock, type LocatedHistory, type ResultParts, type StringNode } from "./locate-blocks";
+import { frozenBy, locateHistory, mayFollowSystem, mayPrecedeSystem, resultParts, type ArrayNode, type LocatedBlock, type LocatedHistory, type ResultParts, type StringNode } from "./locate-blocks";
 import type { AnthropicMemos } from "../../core/caches";
 import { isMediaPart } from "./wire";
 import type { ResultAction } from "../shared/edit-result-content";
@@ -37,6 +38,7 @@ import { DROP_RESULT_HEAD_BYTES } from "../../core/plan/drop-result-head";
 import { markerPlace } from "../../core/plan/placeholder";
 import { summaryPlace } from "../shared/summary-place";
 import { partType } from "../shared/edit-result-content";
+import { codeOf } from "../dependencies";
 
 
 
@@ -55,7 +57,9 @@ export function compileAnthropic(parsed: ParsedRequest, plan: EditPlan): Compile
   const history = locateHistory(bytes, parsed.root, memos);
   const dropPairs = new Map<string, ToolPair>();
   for (const pair of screened.drops) {
-    if (history.messages[pair.call.message_index]!.blocks.some((b) => b.kind === "thinking")) refused[pair.id] = "thinking_in_message";
+    // A message that must go back unchanged (signed thinking, a fallback block, an MCP tool listing) keeps its calls.
+    const frozen = frozenBy(history.messages[pair.call.message_index]!);
+    if (frozen !== undefined) refused[pair.id] = codeOf(frozen);
     else dropPairs.set(pair.id, pair);
   }
 
@@ -135,14 +139,14 @@ function firstRoleViolation(history: LocatedHistory, removed: Set<number>): { fr
   let prev = -1;
   for (let i = 0; i < msgs.length; i++) {
     if (removed.has(i)) continue;
-    if (prev === -1 && i > 0 && msgs[i]!.role !== msgs[0]!.role) return { from: 0, to: i, reason: "would_break_user_first" };
+    if (prev === -1 && i > 0 && msgs[i]!.role !== msgs[0]!.role) return { from: 0, to: i, reason: codeOf("anthropic.user_first") };
     if (prev !== -1 && i > prev + 1) {
       const [a, b] = [msgs[prev]!, msgs[i]!];
       if (a.role === b.role && a.role !== "system") return { from: prev + 1, to: i, reason: "would_merge_roles" };
       // Judged on content-bearing and directive-only system messages alike (stricter than the API, never looser):
       // a removal never makes two system messages neighbours, though the API may read a run of them as one.
-      if (b.role === "system" && !mayPrecedeSystem(a)) return { from: prev + 1, to: i, reason: "would_orphan_system", keep: i - 1 };
-      if (a.role === "system" && b.role !== "system" && !mayFollowSystem(b)) return { from: prev + 1, to: i, reason: "would_orphan_system", keep: prev + 1 };
+      if (b.role === "system" && !mayPrecedeSystem(a)) return { from: prev + 1, to: i, reason: codeOf("anthropic.system_after_user"), keep: i - 1 };
+      if (a.role === "system" && b.role !== "system" && !mayFollowSystem(b)) return { from: prev + 1, to: i, reason: codeOf("anthropic.system_after_user"), keep: prev + 1 };
     }
     prev = i;
   }

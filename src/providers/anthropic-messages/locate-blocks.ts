@@ -3,11 +3,15 @@
  * role and content node, and each content block with its kind. Shared by read-view.ts (building
  * the neutral view), edit-rules.ts (compiling deletions) and check-rules.ts (provider rules), so
  * the three agree on shape validation. Throws `AnthropicShapeError` naming the field on any shape
- * the API would not accept as a history (→ the gateway fails open).
+ * the API would not accept as a history (→ the gateway fails open), and `UnknownTypeError`
+ * (../shared/unknown-type.ts) on a role, block type or tool_result part type that
+ * ../known-types.ts does not list (→ the adapter stands aside).
  */
 import { getMember, internAscii, type JsonNode } from "../shared/json-scan";
 import type { AnthropicMemos } from "../../core/caches";
-import { blockKind, isServerToolResult, WIRE_ROLES, type BlockKind, type WireRole } from "./wire";
+import { blockKind, isServerToolResult, type BlockKind, type WireRole } from "./wire";
+import { requireKnown } from "../shared/unknown-type";
+import { ANTHROPIC_FROZEN_BLOCKS, type DependencyId } from "../dependencies";
 
 export class AnthropicShapeError extends Error {
   constructor(readonly field: string, message: string) {
@@ -109,13 +113,29 @@ function locateMessage(bytes: Uint8Array, node: JsonNode, index: number): Locate
   const roleNode = getMember(node, "role");
   if (!roleNode) throw new AnthropicShapeError(`${field}.role`, "missing");
   const role = decodeString(bytes, roleNode, `${field}.role`);
-  if (!(WIRE_ROLES as readonly string[]).includes(role)) throw new AnthropicShapeError(`${field}.role`, `unknown role ${JSON.stringify(role)}`);
+  requireKnown("anthropic", "role", role, `${field}.role`);
   const content = getMember(node, "content");
   if (!content) throw new AnthropicShapeError(`${field}.content`, "missing");
   if (content.type === "string") return { index, node, role: role as WireRole, content, blocks: [] };
   if (content.type !== "array") throw new AnthropicShapeError(`${field}.content`, `expected a string or an array, got ${content.type}`);
-  const blocks = content.items.map((b, j) => locateBlock(bytes, b, j, `${field}.content[${j}]`));
+  const blocks = content.items.map((b, j) => {
+    const block = locateBlock(bytes, b, j, `${field}.content[${j}]`);
+    requireKnown("anthropic", "block", block.type, `${field}.content[${j}].type`);
+    if (block.kind === "tool_result") requireKnownParts(bytes, block, `${field}.content[${j}]`);
+    return block;
+  });
   return { index, node, role: role as WireRole, content, blocks };
+}
+
+/** Checks the part types of a tool_result's array content against the table (a string or absent content has none). Throws UnknownTypeError. */
+function requireKnownParts(bytes: Uint8Array, block: LocatedBlock, field: string): void {
+  const content = getMember(block.node, "content");
+  if (content?.type !== "array") return;
+  for (const [k, p] of content.items.entries()) {
+    const t = p.type === "object" ? getMember(p, "type") : undefined;
+    // A part without a string type is a shape error, reported where the parts are located (resultParts).
+    if (t?.type === "string") requireKnown("anthropic", "result_part", decodeString(bytes, t, `${field}.content[${k}].type`), `${field}.content[${k}].type`);
+  }
 }
 
 /** The blocks of a tool_result's `content` when it is an array; null for string/absent content. Kept per block node in `memos.resultParts`. */
@@ -151,4 +171,21 @@ export function mayPrecedeSystem(m: LocatedMessage): boolean {
 /** Whether `m` may stand directly after a (content-bearing) system message: an assistant message (the end of the array is allowed too). */
 export function mayFollowSystem(m: LocatedMessage): boolean {
   return m.role === "assistant";
+}
+
+/** The `frozen_message` rule a block of `m` falls under (../dependencies.ts ANTHROPIC_FROZEN_BLOCKS: its first such block), else undefined. Read by read-view.ts (MessageInfo.frozen) and edit-rules.ts. */
+export function frozenBy(m: LocatedMessage): DependencyId | undefined {
+  for (const b of m.blocks) {
+    const rule = ANTHROPIC_FROZEN_BLOCKS[b.type];
+    if (rule !== undefined) return rule;
+  }
+  return undefined;
+}
+
+/** Whether a tool_use block was called by a server tool on the model's behalf (`caller` present and not `{"type":"direct"}`: @anthropic-ai/sdk BetaToolUseCaller; ../dependencies.ts anthropic.programmatic_call). */
+export function isProgrammaticCall(bytes: Uint8Array, use: JsonNode): boolean {
+  const caller = getMember(use, "caller");
+  if (caller === undefined || caller.type === "null") return false;
+  const type = caller.type === "object" ? getMember(caller, "type") : undefined;
+  return !(type?.type === "string" && decodeString(bytes, type, "caller.type") === "direct");
 }

@@ -2,7 +2,8 @@
  * Anthropic Messages body → neutral view (pure). One scan of the body (../shared/json-scan.ts),
  * then one walk of `messages`: message summaries with identity hashes, tool pairs with byte
  * positions, orphans, locks, and the server-managed flag (DESIGN §6: a client edit that clears
- * tool uses or compacts (../shared/client-context-management.ts), or a `compaction` block →
+ * tool uses or compacts (../shared/client-context-management.ts), on-demand `compaction` or a
+ * server-held `thread` (../known-types.ts), or a `compaction` block →
  * Sluice edits nothing, unless the session caused the block: src/core/policy/native-compaction.ts
  * viewFromCompaction, with `compaction_message`; a thinking-only edit does not stop compaction).
  *
@@ -21,23 +22,41 @@ import { knownOrLazy, lazyField } from "../shared/lazy-field";
 import type { AnthropicMemos, CoreCaches } from "../../core/caches";
 import { applyReferenceLocks } from "../shared/reference-locks";
 import { anthropicContextManagementReason } from "../shared/client-context-management";
-import { AnthropicShapeError, decodeString, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
+import { checkFields, standAsideView, UnknownTypeError } from "../shared/unknown-type";
+import { codeOf } from "../dependencies";
+import { AnthropicShapeError, decodeString, frozenBy, isProgrammaticCall, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
 import { isMediaPart, modelChecksThinkingPrefix } from "./wire";
 
-/** Parses an Anthropic Messages request body, reading through `caches`. Throws (→ fail open) on malformed JSON or history. */
+/**
+ * Parses an Anthropic Messages request body, reading through `caches`. Throws (→ fail open) on
+ * malformed JSON or history. A field, edit, role, block or part type ../known-types.ts does not
+ * list gives the stand-aside view (../shared/unknown-type.ts) instead.
+ */
 export function readAnthropic(bytes: Uint8Array, caches: CoreCaches, scanned?: JsonNode): ParsedRequest {
   const root = scanned ?? scanJson(bytes);
+  try {
+    return readKnown(bytes, caches, root);
+  } catch (e) {
+    if (e instanceof UnknownTypeError) return { bytes, root, view: standAsideView("anthropic", bytes, root, e), caches };
+    throw e;
+  }
+}
+
+function readKnown(bytes: Uint8Array, caches: CoreCaches, root: JsonNode): ParsedRequest {
   const memos = caches.anthropic;
+  if (root.type !== "object") throw new AnthropicShapeError("body", `expected an object, got ${root.type}`);
+  const asideField = checkFields("anthropic", root);
   const history = locateHistory(bytes, root, memos);
   const modelNode = getMember(root, "model");
   const model = modelNode?.type === "string" ? decodeString(bytes, modelNode, "model") : null;
   const msgs = history.messages;
 
-  // 1. Server-managed history: a client edit doing what Sluice does, or any compaction block.
+  // 1. Server-managed history: a client edit doing what Sluice does, a field that hands the
+  // history to the provider (on-demand compaction, a server-held thread), or any compaction block.
   // A block alone may be Sluice's own server-side compaction: the session decides
   // (src/core/policy/native-compaction.ts viewFromCompaction), so its pairs carry their own locks.
   const compactionMessage = msgs.findLast((m) => m.blocks.some((b) => b.kind === "compaction"))?.index;
-  const clientEdit = anthropicContextManagementReason(bytes, getMember(root, "context_management"));
+  const clientEdit = anthropicContextManagementReason(bytes, getMember(root, "context_management")) ?? asideField;
   const serverManaged = clientEdit ?? (compactionMessage !== undefined ? "compaction" : null);
 
   // 2. Messages: turn index, identity hash over non-tool parts, counts, estimates.
@@ -99,6 +118,8 @@ export function readAnthropic(bytes: Uint8Array, caches: CoreCaches, scanned?: J
       memos.identity.peek(m.node),
       () => memos.identity.get(m.node, () => hashSlices(bytes, identitySlices(m))),
     );
+    const frozen = frozenBy(m);
+    if (frozen !== undefined) info.frozen = frozen;
     messages.push(info);
     if (m.role === "assistant") {
       assistantsBefore++;
@@ -291,6 +312,8 @@ export interface PairBlockFacts {
   result_hash: string;
   /** A cache_control marker on either block or inside the result's content. */
   cache_control: boolean;
+  /** The dependency lock the pair's own blocks impose (../dependencies.ts): a tool_reference part in the result, a programmatic caller on the call; else null. */
+  dependency_lock: string | null;
 }
 
 /** PairBlockFacts of `use` ↔ `res`, once per pair of nodes (memos.pairs). Throws AnthropicShapeError on a text part whose text is not a string (F03). */
@@ -305,8 +328,10 @@ function pairFacts(bytes: Uint8Array, use: Site, res: Site, memos: AnthropicMemo
   const rp = resultParts(bytes, res.block, field, memos);
   let mediaCount = 0;
   let nestedCache = false;
+  let toolReference = false;
   for (const p of rp?.parts ?? []) {
     if (p.cacheControl) nestedCache = true;
+    if (p.type === "tool_reference") toolReference = true;
     if (isMediaPart(p.type)) mediaCount++;
     // Shape checked here, at read, so that decoding the lazy result_text later cannot throw (F03).
     const text = p.type === "text" ? getMember(p.node, "text") : undefined;
@@ -322,6 +347,7 @@ function pairFacts(bytes: Uint8Array, use: Site, res: Site, memos: AnthropicMemo
     result_media_count: mediaCount,
     result_hash: hashSlices(bytes, content ? [content] : []),
     cache_control: use.block.cacheControl || res.block.cacheControl || nestedCache,
+    dependency_lock: toolReference ? codeOf("anthropic.tool_reference_loads_tool") : isProgrammaticCall(bytes, use.block.node) ? codeOf("anthropic.programmatic_call") : null,
   };
   memos.pairs.set(res.block.node, facts);
   return facts;
@@ -333,8 +359,8 @@ function describePair(bytes: Uint8Array, id: string, use: Site, res: Site, ctx: 
     ctx.serverManaged !== null ? "server_managed"
     : use.message.index === ctx.lastAssistant ? "last_assistant_turn"
     : f.cache_control ? "cache_control"
-    : res.message.index < ctx.lastThinking ? "thinking_prefix"
-    : null;
+    : res.message.index < ctx.lastThinking ? codeOf("anthropic.thinking_prefix")
+    : f.dependency_lock;
 
   const fields: Omit<ToolPair, "result_text" | "result_est_tokens"> = {
     id,

@@ -9,6 +9,8 @@
  */
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { BetaContentBlockParam, BetaToolResultBlockParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";
+import { ANTHROPIC_BLOCKS, type AnthropicBlockKind } from "../known-types";
+import { ANTHROPIC_SERVER_TOOL_RESULTS } from "../dependencies";
 
 /** `messages[i].role` values (SDK `MessageParam["role"]`: user, assistant, and the newer in-history `system`). */
 export type WireRole = MessageParam["role"];
@@ -20,47 +22,21 @@ export type WireBlockType = BetaContentBlockParam["type"];
 export type WireToolResultPartType = Exclude<BetaToolResultBlockParam["content"], string | undefined | null>[number]["type"];
 
 /**
- * How Sluice treats a block:
+ * How Sluice treats a block (the `kind` column of ../known-types.ts ANTHROPIC_BLOCKS):
  * - `prose`: user/assistant text — never altered.
  * - `media`: image / document — never altered outside a tool result.
  * - `thinking`: thinking / redacted_thinking — never altered; constrains edits (B03, prefix checks).
  * - `tool_use` / `tool_result`: the client tool pair, the only thing Sluice edits.
  * - `compaction`: a server compaction block — the provider manages the history, Sluice edits nothing.
- * - `other`: server tool blocks, search results, container uploads, MCP blocks and any block type
- *   unknown to this SDK version — kept as is, counted as a non-tool part.
+ * - `other`: server tool blocks, search results, container uploads, MCP blocks, tool changes —
+ *   kept as is, counted as a non-tool part. A type the table does not list never reaches the
+ *   view: the adapter stands aside (./locate-blocks.ts).
  */
-export type BlockKind = "prose" | "media" | "thinking" | "tool_use" | "tool_result" | "compaction" | "other";
+export type BlockKind = AnthropicBlockKind;
 
-const KIND_BY_TYPE: Record<WireBlockType, BlockKind> = {
-  text: "prose",
-  image: "media",
-  document: "media",
-  search_result: "other",
-  thinking: "thinking",
-  redacted_thinking: "thinking",
-  tool_use: "tool_use",
-  tool_result: "tool_result",
-  server_tool_use: "other",
-  web_search_tool_result: "other",
-  web_fetch_tool_result: "other",
-  advisor_tool_result: "other",
-  code_execution_tool_result: "other",
-  bash_code_execution_tool_result: "other",
-  text_editor_code_execution_tool_result: "other",
-  tool_search_tool_result: "other",
-  mcp_tool_use: "other",
-  mcp_tool_result: "other",
-  container_upload: "other",
-  compaction: "compaction",
-  tool_addition: "other",
-  tool_removal: "other",
-  mcp_tool_listing: "other",
-  fallback: "other",
-};
-
-/** Classifies a block `type` string; unknown types are `other` (kept untouched). */
+/** Classifies a block `type` string (ANTHROPIC_BLOCKS); a type the table does not list is `other`. */
 export function blockKind(type: string): BlockKind {
-  return Object.hasOwn(KIND_BY_TYPE, type) ? KIND_BY_TYPE[type as WireBlockType] : "other";
+  return Object.hasOwn(ANTHROPIC_BLOCKS, type) ? ANTHROPIC_BLOCKS[type as WireBlockType].kind : "other";
 }
 
 /** Whether a `tool_result.content` part is media (image/document), which `strip_media` removes. */
@@ -70,18 +46,14 @@ export function isMediaPart(type: string): boolean {
 
 /**
  * Whether an assistant content block `type` is a server tool result (web_search_tool_result,
- * code_execution_tool_result, mcp_tool_result, …: every result type the server writes into the
- * assistant turn ends in `_tool_result`; the client's own `tool_result` lives in user messages).
- * An assistant message ending in one may precede a mid-conversation system message (the API's
- * error: "role 'system' must follow a 'user' message or an 'assistant' message ending in a
- * server tool result").
+ * code_execution_tool_result, mcp_tool_result, …: ../dependencies.ts ANTHROPIC_SERVER_TOOL_RESULTS;
+ * the client's own `tool_result` lives in user messages). An assistant message ending in one may
+ * precede a mid-conversation system message (the API's error: "role 'system' must follow a
+ * 'user' message or an 'assistant' message ending in a server tool result").
  */
 export function isServerToolResult(type: string): boolean {
-  return type !== "tool_result" && type.endsWith("_tool_result");
+  return ANTHROPIC_SERVER_TOOL_RESULTS.has(type);
 }
-
-/** Roles accepted in `messages[i].role`. */
-export const WIRE_ROLES: readonly WireRole[] = ["user", "assistant", "system"];
 
 /**
  * Anthropic's limit on cache breakpoints per request: "A maximum of 4 blocks with cache_control

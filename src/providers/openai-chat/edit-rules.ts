@@ -13,7 +13,10 @@
  *    tool messages are only ever removed with their call.
  * 3. drop_result / truncate_result / strip_media edit only the tool message's `content` value
  *    (src/providers/shared/edit-result-content.ts); never to an empty string or array.
- * 4. Locked pairs (last assistant turn, non-adjacent) and unknown ids are refused; system,
+ * 4. A call that an unsigned parallel call of its message requires (Gemini's thought signature
+ *    on the first call: ../dependencies.ts `openai-chat.thought_signature`) is not dropped while
+ *    that call stays (refused "thought_signature").
+ * 5. Locked pairs (last assistant turn, non-adjacent) and unknown ids are refused; system,
  *    developer and user messages, prose and tool definitions are never touched.
  * No role-order rule applies to what is left: the API accepts system and developer messages at
  * any position and same-role neighbours, so the removal of an assistant message with its tool
@@ -25,7 +28,8 @@ import type { CompiledPlan, ParsedRequest } from "../types";
 import { mergeRanges } from "../shared/splice";
 import { removeArrayItems, removeObjectMembers } from "../shared/remove-json-items";
 import { editResultContent, partType } from "../shared/edit-result-content";
-import { screenPlan } from "../shared/screen-plan";
+import { refuseRequired, screenPlan } from "../shared/screen-plan";
+import { codeOf, type DependencyId } from "../dependencies";
 import { chatIndexOf, type ChatPairLoc } from "./locate-pairs";
 import { hasNoContent, isRemovableWithCalls } from "./read-view";
 import { CHAT_PART_KINDS } from "./wire";
@@ -33,6 +37,8 @@ import { CHAT_PART_KINDS } from "./wire";
 /** Compiles `plan` against a parsed Chat request. Never throws for plans over known or unknown ids. */
 export function compileChat(parsed: ParsedRequest, plan: EditPlan): CompiledPlan {
   const { bytes, view } = parsed;
+  // A request Sluice stands aside on is not located again (a type it does not know would throw there): every action is refused.
+  if (view.server_managed !== null) return { deletions: [], refused: screenPlan(plan, new Map(), true).refused };
   const index = chatIndexOf(parsed);
   const byId = new Map(index.pairs.map((p) => [p.id, p]));
   const deletions: ByteRange[] = [];
@@ -42,7 +48,8 @@ export function compileChat(parsed: ParsedRequest, plan: EditPlan): CompiledPlan
   const screened = screenPlan(plan, byId, view.server_managed !== null);
   const { refused, resultEdits } = screened;
   const drops = new Map<number, ChatPairLoc[]>();
-  for (const pair of screened.drops) drops.set(pair.call.message, [...(drops.get(pair.call.message) ?? []), pair]);
+  // A signed call stays while an unsigned call of its message stays (../dependencies.ts openai-chat.thought_signature).
+  for (const pair of refuseRequired(screened.drops, index.pairs, refused, (rule) => codeOf(rule as DependencyId))) drops.set(pair.call.message, [...(drops.get(pair.call.message) ?? []), pair]);
 
   // 2. Dropped pairs, per assistant message.
   const removeMessages = new Set<number>();

@@ -18,6 +18,9 @@
  *   answering no call of its run, and ids repeated within one message or one run (`duplicate_id`).
  * Lock: a call or result in the last assistant turn (turn index ≥ the last assistant's,
  * src/core/view/types.ts) → "last_assistant_turn".
+ * Thought signatures (Gemini through its OpenAI compatibility signs only the first of parallel
+ * calls, in `extra_content.google.thought_signature`): the other calls of that message require
+ * the signed one (`requires`, ../dependencies.ts `openai-chat.thought_signature`).
  */
 import type { Orphan, Position } from "../../core/view/types";
 import type { ParsedRequest } from "../types";
@@ -25,7 +28,9 @@ import { hashText } from "../../core/hash";
 import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
 import type { NodeMemo } from "../shared/node-memo";
 import type { ContentSummary, PairMemo } from "../shared/summarise-content";
-import { ChatWireError, TOOL_CALL_TYPES, isChatRole, type ChatRole } from "./wire";
+import { checkFields, requireKnown, UnknownTypeError } from "../shared/unknown-type";
+import type { DependencyId } from "../dependencies";
+import { ChatWireError, isChatRole, type ChatRole } from "./wire";
 
 type ObjectNode = Extract<JsonNode, { type: "object" }>;
 type ArrayNode = Extract<JsonNode, { type: "array" }>;
@@ -69,6 +74,8 @@ export interface ChatCall {
   message: number;
   /** Index in `tool_calls`, or -1 for a legacy function_call. */
   item: number;
+  /** The call carries a Gemini thought signature (`extra_content.google.thought_signature`, ../dependencies.ts `openai-chat.thought_signature`). */
+  signed: boolean;
 }
 
 export interface ChatPairLoc {
@@ -77,6 +84,8 @@ export interface ChatPairLoc {
   /** Message index of the tool / function message. */
   result: number;
   locked: string | null;
+  /** ToolPair.requires: an unsigned call of a message whose other calls carry its thought signature needs them. */
+  requires?: { rule: string; ids: string[] };
 }
 
 export interface ChatIndex {
@@ -90,7 +99,9 @@ export interface ChatIndex {
 }
 
 /**
- * The index of a scanned Chat Completions body. Throws ChatWireError on an unexpected shape.
+ * The index of a scanned Chat Completions body. Throws ChatWireError on an unexpected shape and
+ * UnknownTypeError (../shared/unknown-type.ts) on a field, role, content part or tool call type
+ * that ../known-types.ts does not list.
  * `memo` keeps each located message by node (ChatMessage.memo: everything in it depends on the
  * node's bytes, its index and its turn, which are checked on every hit).
  */
@@ -136,33 +147,50 @@ function readCalls(bytes: Uint8Array, m: ChatMessage): ChatCall[] {
     const id = str(bytes, getMember(call, "id"), i, k, ".id");
     const typeNode = getMember(call, "type");
     const type = typeNode === undefined ? "function" : str(bytes, typeNode, i, k, ".type");
-    if (!(TOOL_CALL_TYPES as readonly string[]).includes(type)) throw new ChatWireError(fieldName(i, k, ".type"), `unknown tool call type ${JSON.stringify(type)}`);
+    requireKnown("openai-chat", "tool_call", type, fieldName(i, k, ".type"));
     const custom = type === "custom";
     const body = asObject(getMember(call, type), i, k, custom ? ".custom" : ".function");
     const name = str(bytes, getMember(body, "name"), i, k, custom ? ".custom.name" : ".function.name");
     const input = stringNode(getMember(body, custom ? "input" : "arguments"), i, k, custom ? ".custom.input" : ".function.arguments");
-    calls.push({ id, kind: custom ? "custom" : "function", name, input, message: i, item: k });
+    calls.push({ id, kind: custom ? "custom" : "function", name, input, message: i, item: k, signed: thoughtSigned(call) });
   }
   if (m.functionCall) {
     const name = str(bytes, getMember(m.functionCall, "name"), i, -1, ".function_call.name");
     const input = stringNode(getMember(m.functionCall, "arguments"), i, -1, ".function_call.arguments");
     const id = `function_call:${hashText(`${name}\u0000${stringValue(bytes, input)}`)}`;
-    calls.push({ id, kind: "legacy_function", name, input, message: i, item: -1 });
+    calls.push({ id, kind: "legacy_function", name, input, message: i, item: -1, signed: false });
   }
   return calls;
+}
+
+/** Whether a tool call object carries `extra_content.google.thought_signature` as a string (Gemini's OpenAI compatibility). */
+function thoughtSigned(call: ObjectNode): boolean {
+  const extra = getMember(call, "extra_content");
+  const google = extra?.type === "object" ? getMember(extra, "google") : undefined;
+  return (google?.type === "object" ? getMember(google, "thought_signature") : undefined)?.type === "string";
 }
 
 /** Locates `messages[index]`, the `turn`-th turn's message. Throws ChatWireError. */
 function locateMessage(bytes: Uint8Array, item: JsonNode, index: number, turn: number): ChatMessage {
   const node = asObject(item, index, -1, "");
   const role = str(bytes, getMember(node, "role"), index, -1, ".role");
-  if (!isChatRole(role)) throw new ChatWireError(fieldName(index, -1, ".role"), `unknown role ${JSON.stringify(role)}`);
+  if (!isChatRole(role)) throw new UnknownTypeError(fieldName(index, -1, ".role"), role);
+  const content = getMember(node, "content");
+  if (content?.type === "array") requireKnownParts(bytes, content, index);
   const tc = role === "assistant" ? getMember(node, "tool_calls") : undefined;
   if (tc && tc.type !== "array" && tc.type !== "null") throw new ChatWireError(fieldName(index, -1, ".tool_calls"), `expected an array, got ${tc.type}`);
   const fc = role === "assistant" ? getMember(node, "function_call") : undefined;
   const functionCall = fc && fc.type !== "null" ? asObject(fc, index, -1, ".function_call") : undefined;
   const memo: ChatMessageMemo = { calls: null, resultKey: null, summary: null, identity: null, pair: null };
-  return { index, node, role, turn, content: getMember(node, "content"), toolCalls: tc?.type === "array" ? tc : undefined, functionCall, memo };
+  return { index, node, role, turn, content, toolCalls: tc?.type === "array" ? tc : undefined, functionCall, memo };
+}
+
+/** Checks the part types of `messages[index].content` against the table (a part without a string type is left to the provider). Throws UnknownTypeError. */
+function requireKnownParts(bytes: Uint8Array, content: ArrayNode, index: number): void {
+  for (const [k, p] of content.items.entries()) {
+    const t = p.type === "object" ? getMember(p, "type") : undefined;
+    if (t?.type === "string") requireKnown("openai-chat", "block", stringValue(bytes, t), `messages[${index}].content[${k}].type`);
+  }
 }
 
 /** The message's calls (readCalls), once per located message. */
@@ -179,6 +207,7 @@ function buildIndex(bytes: Uint8Array, root: JsonNode, memo: NodeMemo<ChatMessag
   if (root.type !== "object") throw new ChatWireError("body", `expected an object, got ${root.type}`);
   if (root.duplicateKeys) throw new ChatWireError("body", "duplicate keys");
   const body = root;
+  checkFields("openai-chat", body);
   const messagesNode = getMember(body, "messages");
   if (!messagesNode || messagesNode.type !== "array") throw new ChatWireError("messages", `expected an array, got ${messagesNode?.type ?? "nothing"}`);
   // 1. Messages, their roles and turns (a lent node's located message kept: same node, same index, same turn).
@@ -243,6 +272,13 @@ function buildIndex(bytes: Uint8Array, root: JsonNode, memo: NodeMemo<ChatMessag
   }
   // 3. Reused ids: every pair sharing a wire id is locked, since dropping one would renumber the others.
   for (const p of pairs) if (p.locked === null && (seen.get(p.call.id) ?? 0) > 1) p.locked = "reused_id";
+  // 4. Thought signatures: the unsigned calls of a message need its signed ones (Gemini signs only the first of parallel calls).
+  const signedIn = new Map<number, string[]>();
+  for (const p of pairs) if (p.call.signed) signedIn.set(p.call.message, [...(signedIn.get(p.call.message) ?? []), p.id]);
+  for (const p of pairs) {
+    const signed = signedIn.get(p.call.message);
+    if (signed !== undefined && !p.call.signed) p.requires = { rule: "openai-chat.thought_signature" satisfies DependencyId, ids: signed };
+  }
   pairs.sort((a, b) => a.call.message - b.call.message || a.call.item - b.call.item);
   return { provider: "openai-chat", messagesNode, messages, pairs, orphans, turnCount: assistants };
 }

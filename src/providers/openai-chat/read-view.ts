@@ -16,6 +16,7 @@ import { memoPair, summariseContent, type ContentSummary, estimateWithMedia, tot
 import { identityBytes, identityHash } from "../shared/identity-hash";
 import { knownOrByCost } from "../shared/lazy-field";
 import { applyReferenceLocks } from "../shared/reference-locks";
+import { standAsideView, UnknownTypeError } from "../shared/unknown-type";
 import { locateChat, type ChatMessage } from "./locate-pairs";
 import { ASSISTANT_TOOL_KEYS, CHAT_PART_KINDS, REMOVABLE_ASSISTANT_KEYS } from "./wire";
 
@@ -56,9 +57,23 @@ function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callI
   return info;
 }
 
-/** Parses a Chat Completions body (`scanned`: `scanJson(bytes)` when already computed), reading through `caches`. Throws JsonScanError / ChatWireError (→ fail open). */
+/**
+ * Parses a Chat Completions body (`scanned`: `scanJson(bytes)` when already computed), reading
+ * through `caches`. Throws JsonScanError / ChatWireError (→ fail open). A field, role, content
+ * part or tool call type ../known-types.ts does not list gives the stand-aside view
+ * (../shared/unknown-type.ts) instead.
+ */
 export function readChat(bytes: Uint8Array, caches: CoreCaches, scanned?: JsonNode): ParsedRequest {
   const root = scanned ?? scanJson(bytes);
+  try {
+    return readKnown(bytes, caches, root);
+  } catch (e) {
+    if (e instanceof UnknownTypeError) return { bytes, root, view: standAsideView("openai-chat", bytes, root, e), caches };
+    throw e;
+  }
+}
+
+function readKnown(bytes: Uint8Array, caches: CoreCaches, root: JsonNode): ParsedRequest {
   const index = locateChat(bytes, root, caches.chatMessages);
   const callIdsByMessage = new Map<number, string[]>();
   for (const p of index.pairs) callIdsByMessage.set(p.call.message, [...(callIdsByMessage.get(p.call.message) ?? []), p.id]);
@@ -68,7 +83,9 @@ export function readChat(bytes: Uint8Array, caches: CoreCaches, scanned?: JsonNo
     const call = index.messages[p.call.message]!;
     const result = index.messages[p.result]!;
     const site = { id: p.id, tool_name: p.call.name, call: { message_index: call.index, block_index: p.call.item }, result: { message_index: result.index, block_index: -1 }, turn_index: call.turn, locked: p.locked };
-    return memoPair(site, result.memo, p.call, bytes, p.call.input, result.content, summaries[result.index]!);
+    const pair = memoPair(site, result.memo, p.call, bytes, p.call.input, result.content, summaries[result.index]!);
+    if (p.requires !== undefined) pair.requires = p.requires;
+    return pair;
   });
   applyReferenceLocks(pairs, caches.toolCalls, index.pairs);
   const model = getMember(root, "model");

@@ -4,25 +4,17 @@
  * never deserialised into these types (edits splice the original bytes); the scanner's nodes are
  * read against these names instead.
  */
-import type {
-  ChatCompletionAssistantMessageParam,
-  ChatCompletionContentPart,
-  ChatCompletionMessageParam,
-  ChatCompletionMessageToolCall,
-} from "openai/resources/chat/completions/completions";
+import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam } from "openai/resources/chat/completions/completions";
 import type { PartKinds } from "../shared/edit-result-content";
+import { CHAT_PARTS, CHAT_ROLES } from "../known-types";
 
-/** Every `messages[].role` the API accepts (ChatCompletionMessageParam). */
-export const CHAT_ROLES = ["system", "developer", "user", "assistant", "tool", "function"] as const satisfies readonly ChatCompletionMessageParam["role"][];
-export type ChatRole = (typeof CHAT_ROLES)[number];
+/** Every `messages[].role` the API accepts (ChatCompletionMessageParam; the `role` rows of ../known-types.ts). */
+export type ChatRole = ChatCompletionMessageParam["role"];
 
-/** `tool_calls[].type` values (ChatCompletionMessageToolCall): function and custom (freeform) calls. */
-export const TOOL_CALL_TYPES = ["function", "custom"] as const satisfies readonly ChatCompletionMessageToolCall["type"][];
-
-/** Content part types: `text` carries prose; the others are media (ChatCompletionContentPart). */
+/** Content part types: those that carry prose, and media (the `kind` column of ../known-types.ts CHAT_PARTS). */
 export const CHAT_PART_KINDS: PartKinds = {
-  text: new Set<string>(["text"] satisfies ChatCompletionContentPart["type"][]),
-  media: new Set<string>(["image_url", "input_audio", "file"] satisfies ChatCompletionContentPart["type"][]),
+  text: new Set(Object.entries(CHAT_PARTS).filter(([, r]) => r.kind === "text").map(([t]) => t)),
+  media: new Set(Object.entries(CHAT_PARTS).filter(([, r]) => r.kind === "media").map(([t]) => t)),
 };
 
 /**
@@ -49,5 +41,5 @@ export class ChatWireError extends Error {
 }
 
 export function isChatRole(role: string): role is ChatRole {
-  return (CHAT_ROLES as readonly string[]).includes(role);
+  return Object.hasOwn(CHAT_ROLES, role);
 }

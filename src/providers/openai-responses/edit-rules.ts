@@ -39,6 +39,8 @@ import { RESPONSES_PART_KINDS } from "./wire";
 /** Compiles `plan` against a parsed Responses request. Never throws for plans over known or unknown ids. */
 export function compileResponses(parsed: ParsedRequest, plan: EditPlan): CompiledPlan {
   const { bytes } = parsed;
+  // A request Sluice stands aside on is not located again (a type it does not know would throw there): every action is refused.
+  if (parsed.view.server_managed !== null) return { deletions: [], refused: screenPlan(plan, new Map(), true).refused };
   const index = responsesIndexOf(parsed);
   const byId = new Map(index.pairs.map((p) => [p.id, p]));
   // 1. Sort requested actions; refuse unknown and locked pairs (shared screening).

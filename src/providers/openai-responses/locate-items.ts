@@ -18,7 +18,9 @@ import { responsesContextManagementReason } from "../shared/client-context-manag
 import { getMember, stringValue, type JsonNode } from "../shared/json-scan";
 import type { NodeMemo } from "../shared/node-memo";
 import type { ContentSummary, PairMemo } from "../shared/summarise-content";
-import { CALL_INPUT_KEY, MODEL_OUTPUT_TYPES, PAIRED_CALLS, ResponsesWireError, SERVER_STATE_ITEM_TYPES, SERVER_STATE_KEYS, type PairedCallType } from "./wire";
+import { checkFields, requireKnown } from "../shared/unknown-type";
+import { knownType, RESPONSES_ITEMS } from "../known-types";
+import { CALL_INPUT_KEY, PAIRED_CALLS, ResponsesWireError, type PairedCallType } from "./wire";
 
 type ObjectNode = Extract<JsonNode, { type: "object" }>;
 type ArrayNode = Extract<JsonNode, { type: "array" }>;
@@ -92,7 +94,9 @@ export interface ResponsesIndex {
 }
 
 /**
- * The index of a scanned Responses body. Throws ResponsesWireError on an unexpected shape.
+ * The index of a scanned Responses body. Throws ResponsesWireError on an unexpected shape and
+ * UnknownTypeError (../shared/unknown-type.ts) on a field, item type, role or content part type
+ * that ../known-types.ts does not list.
  * `memo` keeps each located item by node (ResponsesItem.memo: everything in it depends on the
  * node's bytes, its index and its turn, which are checked on every hit).
  */
@@ -125,11 +129,14 @@ function readItem(bytes: Uint8Array, node: JsonNode, index: number): ResponsesIt
   else if (roleNode) type = "message";
   else if (getMember(node, "id")) type = "item_reference";
   else throw new ResponsesWireError(`${field}.type`, "missing");
+  const row = requireKnown("openai-responses", "item", type, `${field}.type`);
   const base = { index, node, type, turn: 0, callId: null, value: undefined, role: null, memo: emptyMemo() };
   if (type === "message") {
     const role = str(bytes, roleNode, `${field}.role`);
+    requireKnown("openai-responses", "role", role, `${field}.role`);
     const content = getMember(node, "content");
     if (!content || (content.type !== "string" && content.type !== "array")) fail(`${field}.content`, content, "a string or an array");
+    requireKnownParts(bytes, content, "block", `${field}.content`);
     return { ...base, kind: "message", role, modelOutput: role === "assistant", value: content };
   }
   if (type === "reasoning") return { ...base, kind: "reasoning", modelOutput: true };
@@ -144,21 +151,26 @@ function readItem(bytes: Uint8Array, node: JsonNode, index: number): ResponsesIt
     const callId = str(bytes, getMember(node, "call_id"), `${field}.call_id`);
     const output = getMember(node, "output");
     if (!output || (output.type !== "string" && output.type !== "array")) fail(`${field}.output`, output, "a string or an array");
+    requireKnownParts(bytes, output, "result_part", `${field}.output`);
     return { ...base, kind: "call_output", modelOutput: false, callId, value: output };
   }
-  return { ...base, kind: "other", modelOutput: MODEL_OUTPUT_TYPES.has(type) };
+  return { ...base, kind: "other", modelOutput: RESPONSES_ITEMS[row.type as keyof typeof RESPONSES_ITEMS].model_output };
+}
+
+/** Checks the part types of an array `value` (message content, tool output) at `position` against the table; a part without a string type is left to the provider. Throws UnknownTypeError. */
+function requireKnownParts(bytes: Uint8Array, value: JsonNode, position: "block" | "result_part", field: string): void {
+  if (value.type !== "array") return;
+  for (const [k, p] of value.items.entries()) {
+    const t = p.type === "object" ? getMember(p, "type") : undefined;
+    if (t?.type === "string") requireKnown("openai-responses", position, stringValue(bytes, t), `${field}[${k}].type`);
+  }
 }
 
 function buildIndex(bytes: Uint8Array, root: JsonNode, memo: NodeMemo<ResponsesItem>): ResponsesIndex {
   if (root.type !== "object") fail("body", root, "an object");
   if (root.duplicateKeys) throw new ResponsesWireError("body", "duplicate keys");
-  let serverManaged: string | null = null;
-  for (const key of SERVER_STATE_KEYS) {
-    const v = getMember(root, key);
-    // context_management stands aside only when it asks for server-side compaction (DESIGN §6).
-    const asks = key === "context_management" ? responsesContextManagementReason(v) !== null : v !== undefined && v.type !== "null";
-    if (asks) serverManaged ??= key;
-  }
+  // Fields that hand the history to the server (DESIGN §6); context_management only when it asks for server-side compaction.
+  let serverManaged: string | null = checkFields("openai-responses", root, (key, v) => key !== "context_management" || responsesContextManagementReason(v) !== null);
   const input = getMember(root, "input");
   if (!input || input.type === "string") return { provider: "openai-responses", inputNode: null, items: [], groups: [], pairs: [], orphans: [], turnCount: 0, serverManaged };
   if (input.type !== "array") fail("input", input, "a string or an array");
@@ -170,7 +182,7 @@ function buildIndex(bytes: Uint8Array, root: JsonNode, memo: NodeMemo<ResponsesI
     const node = input.items[i]!;
     const hit = memo.peek(node);
     const read = hit ?? readItem(bytes, node, i);
-    if (SERVER_STATE_ITEM_TYPES.has(read.type)) serverManaged ??= read.type;
+    serverManaged ??= knownType("openai-responses", "item", read.type)?.stands_aside_as ?? null;
     if (read.modelOutput) inRun = true;
     else if (inRun) {
       runs++;

@@ -18,6 +18,7 @@ import { memoPair, summariseContent, type ContentSummary, estimateWithMedia, tot
 import { identityBytes, identityHash } from "../shared/identity-hash";
 import { knownOrByCost } from "../shared/lazy-field";
 import { applyReferenceLocks } from "../shared/reference-locks";
+import { standAsideView, UnknownTypeError } from "../shared/unknown-type";
 import { locateResponses, type ResponsesIndex, type ResponsesItem } from "./locate-items";
 import { RESPONSES_PART_KINDS } from "./wire";
 
@@ -63,9 +64,23 @@ function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound
   return info;
 }
 
-/** Parses a Responses body (`scanned`: `scanJson(bytes)` when already computed), reading through `caches`. Throws JsonScanError / ResponsesWireError (→ fail open). */
+/**
+ * Parses a Responses body (`scanned`: `scanJson(bytes)` when already computed), reading through
+ * `caches`. Throws JsonScanError / ResponsesWireError (→ fail open). A field, item type, role or
+ * content part type ../known-types.ts does not list gives the stand-aside view
+ * (../shared/unknown-type.ts) instead.
+ */
 export function readResponses(bytes: Uint8Array, caches: CoreCaches, scanned?: JsonNode): ParsedRequest {
   const root = scanned ?? scanJson(bytes);
+  try {
+    return readKnown(bytes, caches, root);
+  } catch (e) {
+    if (e instanceof UnknownTypeError) return { bytes, root, view: standAsideView("openai-responses", bytes, root, e), caches };
+    throw e;
+  }
+}
+
+function readKnown(bytes: Uint8Array, caches: CoreCaches, root: JsonNode): ParsedRequest {
   const index = locateResponses(bytes, root, caches.responsesItems);
   const summaries = index.items.map((it) => (it.memo.summary ??= summariseContent(bytes, it.value, RESPONSES_PART_KINDS)));
   const bound = reasoningBindings(index);

@@ -3,16 +3,15 @@
  * `ResponseInputItem` union with `satisfies`. Bodies are never deserialised into these types;
  * the scanner's nodes are read against these names.
  */
-import type { ResponseCreateParamsBase, ResponseInputItem } from "openai/resources/responses/responses";
+import type { ResponseInputItem } from "openai/resources/responses/responses";
 import type { PartKinds } from "../shared/edit-result-content";
+import { RESPONSES_ITEMS, RESPONSES_PARTS, RESPONSES_RESULT_PARTS } from "../known-types";
+import { RESPONSES_PAIRED_CALLS } from "../dependencies";
 
 type ItemType = NonNullable<ResponseInputItem["type"]>;
 
-/** Tool call item types Sluice pairs, each with its output item type (matched by `call_id`). */
-export const PAIRED_CALLS = {
-  function_call: "function_call_output",
-  custom_tool_call: "custom_tool_call_output",
-} as const satisfies Partial<Record<ItemType, ItemType>>;
+/** Tool call item types Sluice pairs, each with its output item type (matched by `call_id`): ../dependencies.ts RESPONSES_PAIRED_CALLS. */
+export const PAIRED_CALLS = RESPONSES_PAIRED_CALLS satisfies Partial<Record<ItemType, ItemType>>;
 export type PairedCallType = keyof typeof PAIRED_CALLS;
 export type PairedOutputType = (typeof PAIRED_CALLS)[PairedCallType];
 
@@ -21,40 +20,17 @@ export const CALL_INPUT_KEY: Record<PairedCallType, string> = { function_call: "
 
 /**
  * Item types a model produces (the items of one response's `output`), besides assistant
- * messages. A maximal run of them is one model turn; client items (user/system/developer
- * messages, `*_output` items, approvals) separate runs. `item_reference` counts as model
- * output: it stands for a stored item, most often one of a previous response's outputs.
+ * messages: the `model_output` column of ../known-types.ts RESPONSES_ITEMS. A maximal run of them
+ * is one model turn; client items (user/system/developer messages, `*_output` items, approvals)
+ * separate runs. `item_reference` counts as model output: it stands for a stored item, most
+ * often one of a previous response's outputs.
  */
-export const MODEL_OUTPUT_TYPES: ReadonlySet<string> = new Set([
-  "reasoning",
-  "function_call",
-  "custom_tool_call",
-  "file_search_call",
-  "computer_call",
-  "web_search_call",
-  "image_generation_call",
-  "code_interpreter_call",
-  "local_shell_call",
-  "shell_call",
-  "apply_patch_call",
-  "mcp_call",
-  "mcp_list_tools",
-  "mcp_approval_request",
-  "tool_search_call",
-  "program",
-  "item_reference",
-] satisfies ItemType[]);
+export const MODEL_OUTPUT_TYPES: ReadonlySet<string> = new Set(Object.entries(RESPONSES_ITEMS).filter(([, r]) => r.model_output).map(([t]) => t));
 
-/** Item types that mean the provider holds conversation state Sluice must not fight (DESIGN §6). */
-export const SERVER_STATE_ITEM_TYPES: ReadonlySet<string> = new Set(["compaction", "compaction_trigger"] satisfies ItemType[]);
-
-/** Top-level request members that mean server-side conversation state (DESIGN §6). */
-export const SERVER_STATE_KEYS = ["previous_response_id", "conversation", "context_management"] as const satisfies readonly (keyof ResponseCreateParamsBase)[];
-
-/** Part types of message content and tool outputs: text parts and media parts (ResponseInputContent, ResponseFunctionCallOutputItem). */
+/** Part types of message content and tool outputs: text parts and media parts (the `kind` column of ../known-types.ts RESPONSES_PARTS and RESPONSES_RESULT_PARTS). */
 export const RESPONSES_PART_KINDS: PartKinds = {
-  text: new Set(["input_text", "output_text"]),
-  media: new Set(["input_image", "input_file", "input_audio"]),
+  text: new Set([...Object.entries(RESPONSES_PARTS), ...Object.entries(RESPONSES_RESULT_PARTS)].filter(([, r]) => r.kind === "text").map(([t]) => t)),
+  media: new Set([...Object.entries(RESPONSES_PARTS), ...Object.entries(RESPONSES_RESULT_PARTS)].filter(([, r]) => r.kind === "media").map(([t]) => t)),
 };
 
 /** Thrown by `read` when the body does not have the Responses shape (the gateway then fails open). */

@@ -6,23 +6,22 @@
  * (`clear_thinking_*`, which Claude Code sends whenever thinking is on) never stops compaction.
  * Whatever is decided, the client's `context_management` is forwarded as it came.
  *
- * Sources: Anthropic `context_management.edits[]` types `clear_tool_uses_20250919`,
- * `clear_thinking_20251015`, `compact_20260112` (@anthropic-ai/sdk BetaContextManagementConfig;
- * platform.claude.com build-with-claude/context-editing and /compaction). OpenAI Responses
- * `context_management[]` entries, whose only type is `compaction` (openai ResponseCreateParams).
+ * Which Anthropic edit types stand aside is the `context_edit` rows of ../known-types.ts (with
+ * their sources); an edit type the table does not list is a feature Sluice cannot reason about
+ * (it may do what Sluice does): the request stands aside as `unknown_type`. OpenAI Responses
+ * `context_management[]` entries, whose only type is `compaction` (openai ResponseCreateParams),
+ * always stand aside.
  */
 import { getMember, stringValue, type JsonNode } from "./json-scan";
-
-/** Anthropic edit types that touch only thinking blocks: they leave tool results to Sluice. */
-const THINKING_ONLY_EDIT = /^clear_thinking_/;
+import { requireKnown } from "./unknown-type";
 
 /**
  * Why Sluice stands aside for an Anthropic request's `context_management` member (`node`, as
- * scanned from `bytes`), or null when it may compact. Returns the first edit `type` that is not
- * thinking-only (`"clear_tool_uses_20250919"`, `"compact_20260112"`, or an edit type unknown
- * today, which may do what Sluice does), or `"context_management"` for a shape that is not an
- * object with an `edits` array of typed objects (surprising input: forwarded as it came, never
- * edited). Absent, `null`, `{}` and `{"edits":[]}` ask for nothing.
+ * scanned from `bytes`), or null when it may compact. Returns the first edit `type` whose row
+ * stands aside (`"clear_tool_uses_20250919"`, `"compact_20260112"`), or `"context_management"`
+ * for a shape that is not an object with an `edits` array of typed objects (surprising input:
+ * forwarded as it came, never edited). Absent, `null`, `{}` and `{"edits":[]}` ask for nothing.
+ * Throws UnknownTypeError (./unknown-type.ts) on an edit type the table does not list.
  */
 export function anthropicContextManagementReason(bytes: Uint8Array, node: JsonNode | undefined): string | null {
   if (node === undefined || node.type === "null") return null;
@@ -30,13 +29,14 @@ export function anthropicContextManagementReason(bytes: Uint8Array, node: JsonNo
   const edits = getMember(node, "edits");
   if (edits === undefined || edits.type === "null") return null;
   if (edits.type !== "array") return "context_management";
-  for (const edit of edits.items) {
+  let reason: string | null = null;
+  for (const [k, edit] of edits.items.entries()) {
     const type = edit.type === "object" ? getMember(edit, "type") : undefined;
-    if (type?.type !== "string") return "context_management";
-    const name = stringValue(bytes, type);
-    if (!THINKING_ONLY_EDIT.test(name)) return name;
+    if (type?.type !== "string") return reason ?? "context_management";
+    const row = requireKnown("anthropic", "context_edit", stringValue(bytes, type), `context_management.edits[${k}].type`);
+    reason ??= row.stands_aside_as;
   }
-  return null;
+  return reason;
 }
 
 /**

@@ -56,3 +56,30 @@ export function screenPlan<P extends ScreenablePair>(plan: EditPlan, byId: Reado
   }
   return out;
 }
+
+/** What refuseRequired needs of an adapter's located pair. */
+export interface RequiringPair extends ScreenablePair {
+  /** ToolPair.requires. */
+  requires?: { rule: string; ids: string[] };
+}
+
+/**
+ * The drops of `drops` that keep every `requires_call` rule (src/providers/dependencies.ts): a
+ * pair some staying pair of `all` requires is refused with the rule's code (`codeOf`, recorded in
+ * `refused`) and stays, which may make it require others in turn (repeated until stable).
+ */
+export function refuseRequired<P extends RequiringPair>(drops: readonly P[], all: readonly P[], refused: Record<string, string>, codeOf: (rule: string) => string): P[] {
+  const dropped = new Set(drops.map((p) => p.id));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const q of all) {
+      if (dropped.has(q.id) || q.requires === undefined) continue;
+      for (const id of q.requires.ids) {
+        if (!dropped.delete(id)) continue;
+        refused[id] = codeOf(q.requires.rule);
+        changed = true;
+      }
+    }
+  }
+  return drops.filter((p) => dropped.has(p.id));
+}
