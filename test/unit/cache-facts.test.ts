@@ -62,6 +62,37 @@ describe("cacheFactsOf (Anthropic)", () => {
   });
 });
 
+describe("cacheFactsOf: TTL per breakpoint, OpenAI's cache options, cleared system messages", () => {
+  it("Anthropic: each marker's TTL in cache order (a member's last marker), the automatic marker's own", () => {
+    const b = parse({
+      model: "claude-opus-5-5", tools: [{ ...TOOLS[0], cache_control: { type: "ephemeral", ttl: "1h" } }], system: [{ type: "text", text: SYSTEM, cache_control: { type: "ephemeral", ttl: "1h" } }],
+      cache_control: EPH,
+      messages: [{ role: "user", content: [{ type: "text", text: "a", cache_control: { type: "ephemeral", ttl: "1h" } }] }, { role: "assistant", content: "b" }, { role: "user", content: [{ type: "text", text: "c", cache_control: { type: "ephemeral", ttl: "5m" } }] }],
+    });
+    const f = cacheFactsOf(b.bytes, b.root, "messages", "anthropic", newCoreCaches());
+    expect([f.markers, f.marker_ttls, f.ttl_ms, f.cleared, f.openai]).toEqual([["tools", "system", 0, 2, "auto"], [3_600_000, 3_600_000, 3_600_000, 300_000, 300_000], 3_600_000, [], undefined]);
+  });
+
+  it("Anthropic: a clear_at system message is cleared once a later user message follows it", () => {
+    const sys = { role: "system", clear_at: "next_user_message", content: "One line only." };
+    const open = parse({ messages: [{ role: "user", content: "a" }, sys, { role: "assistant", content: "b" }] });
+    const later = parse({ messages: [{ role: "user", content: "a" }, sys, { role: "assistant", content: "b" }, { role: "user", content: "c" }, { role: "system", content: [{ type: "tool_addition", tool: { type: "tool_reference", name: "Read" } }] }] });
+    expect(cacheFactsOf(open.bytes, open.root, "messages", "anthropic", newCoreCaches()).cleared).toEqual([]);
+    expect(cacheFactsOf(later.bytes, later.root, "messages", "anthropic", newCoreCaches()).cleared).toEqual([1]);
+  });
+
+  it("OpenAI: prompt_cache_options mode and ttl, the items holding a prompt_cache_breakpoint, retention", () => {
+    const r = parse({
+      model: "gpt-5.6-sol", prompt_cache_options: { mode: "explicit", ttl: "30m" }, prompt_cache_retention: "in_memory",
+      input: [{ role: "user", content: [{ type: "input_text", text: "a", prompt_cache_breakpoint: { mode: "explicit" } }] }, { role: "user", content: "b" }, { role: "user", content: [{ type: "input_text", text: "c", prompt_cache_breakpoint: { mode: "explicit" } }] }],
+    });
+    const f = cacheFactsOf(r.bytes, r.root, "input", "openai-responses", newCoreCaches());
+    expect([f.openai, f.ttl_ms, f.marker_ttls]).toEqual([{ mode: "explicit", ttl_ms: 1_800_000, breakpoints: [0, 2], retention: "in_memory" }, null, undefined]);
+    const plain = parse({ model: "gpt-5.1", input: "hi" });
+    expect(cacheFactsOf(plain.bytes, plain.root, "input", "openai-responses", newCoreCaches()).openai).toEqual({ mode: "implicit", ttl_ms: null, breakpoints: [], retention: null });
+  });
+});
+
 describe("sharedPrefix with cache facts", () => {
   it("a breakpoint moving to the newest message keeps the whole previous history shared (the raw hashes stop one short)", () => {
     const turn = (n: number) => {
