@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { cacheFactsOf, SYSTEM_CHUNK_BYTES } from "../../src/core/facts/cache-facts";
 import { prefixFactsOf, sharedPrefix } from "../../src/core/facts/prefix-facts";
 import { systemDiffOf, volatileKindOf } from "../../src/core/cache/system-diff";
+import { diagnoseBreak } from "../../src/core/cache/diagnose-break";
 import { scanJson } from "../../src/providers/shared/json-scan";
 import { newCoreCaches } from "../../src/core/caches";
 
@@ -90,6 +91,24 @@ describe("cacheFactsOf: TTL per breakpoint, OpenAI's cache options, cleared syst
     expect([f.openai, f.ttl_ms, f.marker_ttls]).toEqual([{ mode: "explicit", ttl_ms: 1_800_000, breakpoints: [0, 2], retention: "in_memory" }, null, undefined]);
     const plain = parse({ model: "gpt-5.1", input: "hi" });
     expect(cacheFactsOf(plain.bytes, plain.root, "input", "openai-responses", newCoreCaches()).openai).toEqual({ mode: "implicit", ttl_ms: null, breakpoints: [], retention: null });
+  });
+});
+
+describe("diagnoseBreak on real bytes: mid-conversation tool changes", () => {
+  const snapOf = (body: unknown, at_ms: number) => {
+    const p = parse(body);
+    const prefix = { ...prefixFactsOf(p.bytes, p.root, "messages", newCoreCaches().messageHashes), cache: cacheFactsOf(p.bytes, p.root, "messages", "anthropic", newCoreCaches()) };
+    return { at_ms, prefix, message_tokens: prefix.message_hashes.map(() => 10), est_tokens: 100 };
+  };
+  const turns = [{ role: "user", content: "hi" }, { role: "assistant", content: "ok" }, { role: "user", content: "read the file" }];
+  const prev = snapOf({ model: "claude-opus-5-5", tools: TOOLS, cache_control: EPH, messages: turns }, 0);
+
+  it("a tool added by a tool_addition block breaks nothing; the same tool added to `tools` is tools_changed", () => {
+    const addition = { role: "system", content: [{ type: "tool_addition", tool: { type: "tool_reference", name: "Grep" } }] };
+    const viaMessage = snapOf({ model: "claude-opus-5-5", tools: TOOLS, cache_control: EPH, messages: [...turns, { role: "assistant", content: "reading" }, { role: "user", content: "go on" }, addition] }, 60_000);
+    expect(diagnoseBreak(prev, viaMessage, 300_000, null, { cache_write: 0, cache_read: 0 })).toBeNull();
+    const viaTools = snapOf({ model: "claude-opus-5-5", tools: [...TOOLS, { name: "Grep", input_schema: { type: "object" } }], cache_control: EPH, messages: [...turns, { role: "assistant", content: "reading" }, { role: "user", content: "go on" }] }, 60_000);
+    expect(diagnoseBreak(prev, viaTools, 300_000, null, { cache_write: 0, cache_read: 0 })).toMatchObject({ cause: "tools_changed", tools: { added: 1, removed: 0, changed: 0, reordered: 0 } });
   });
 });
 
