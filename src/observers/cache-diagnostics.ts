@@ -14,6 +14,7 @@
  */
 import { CACHE_BREAK_CAUSES, diagnoseBreak, type CacheBreak, type CacheBreakCause, type SluiceEdit, type SluiceRestore } from "../core/cache/diagnose-break";
 import { findModelPrice } from "../core/cost/find-model-price";
+import { cacheRegime } from "../core/cost/cache-regime";
 import type { ModelPrice } from "../core/cost/prices";
 import { z } from "zod";
 import { sessionPrice } from "../session/record-report";
@@ -105,7 +106,8 @@ function noteCachePair(tx: StateTx, previous: LastPrefix | null, facts: StepFact
   }
   const { price } = findModelPrice(facts.model, facts.provider);
   const ttl_ms = facts.prefix.cache?.ttl_ms ?? price.cache_ttl_seconds * 1000;
-  const write = ttl_ms >= 3_600_000 ? price.cache_write_1h_multiplier : price.cache_write_multiplier;
+  // A step's rewrite is written at the request's own write price: its last breakpoint's (../core/cost/cache-regime.ts).
+  const write = cacheRegime(price, facts.prefix.cache).write_multiplier;
   const current = { at_ms: now_ms, prefix: facts.prefix, message_tokens: facts.messages.map((m) => m.est_tokens), est_tokens: facts.est_tokens };
   const diagnosis = diagnoseBreak(previous, current, ttl_ms, sluice, { cache_write: (price.input_per_mtok * write) / 1e6, cache_read: price.cache_read_per_mtok / 1e6 }, restore);
   tx.update(CACHE, { pending: { call, at_ms: now_ms, gap_ms: now_ms - previous.at_ms, prev_tokens: previous.est_tokens, diagnosis } });

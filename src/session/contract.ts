@@ -13,7 +13,7 @@ import type { CompactionConfig } from "../config/schema";
 import type { CompactionMode } from "../config/load-config";
 import type { EditPlan } from "../core/plan/types";
 import type { WireFacts } from "../core/facts/wire-facts";
-import type { RemovalRule, SkipReason, Tier } from "../core/policy/types";
+import type { DeclinedCut, RemovalRule, SkipReason, Tier } from "../core/policy/types";
 import type { NativeParams } from "../core/policy/resolve-mechanism";
 import type { Usage } from "../usage/extract-usage";
 import type { StepTerms } from "../core/cost/net-benefit";
@@ -120,6 +120,8 @@ export interface StepOutput {
   provider_cleared?: ProviderCleared;
   /** The cost model's five terms of the step this request took (with R, avg, H, K); absent without a step. */
   terms?: StepTerms;
+  /** The best cut the selected tier priced and did not take (skipped for the cost model, the timing rule or the minimum reduction); absent otherwise. */
+  declined?: DeclinedCut;
   /**
    * The session's estimator calibration (../core/tokens/calibrate.ts), which the gateway applies
    * to the `x-sluice-compaction` header's figures. Absent before the session's first answer.

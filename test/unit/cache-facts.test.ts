@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { cacheFactsOf, SYSTEM_CHUNK_BYTES } from "../../src/core/facts/cache-facts";
 import { prefixFactsOf, sharedPrefix } from "../../src/core/facts/prefix-facts";
 import { systemDiffOf, volatileKindOf } from "../../src/core/cache/system-diff";
+import { diagnoseBreak } from "../../src/core/cache/diagnose-break";
 import { scanJson } from "../../src/providers/shared/json-scan";
 import { newCoreCaches } from "../../src/core/caches";
 
@@ -59,6 +60,55 @@ describe("cacheFactsOf (Anthropic)", () => {
     const chat = parse({ model: "gpt-4o", prompt_cache_retention: "24h", messages: [{ role: "system", content: SYSTEM }, { role: "user", content: "hi" }] });
     const f = cacheFactsOf(chat.bytes, chat.root, "messages", "openai-chat", newCoreCaches());
     expect([f.markers, f.unmarked, f.ttl_ms, f.system?.at, f.tools]).toEqual([[], [], 86_400_000, "history", []]);
+  });
+});
+
+describe("cacheFactsOf: TTL per breakpoint, OpenAI's cache options, cleared system messages", () => {
+  it("Anthropic: each marker's TTL in cache order (a member's last marker), the automatic marker's own", () => {
+    const b = parse({
+      model: "claude-opus-5-5", tools: [{ ...TOOLS[0], cache_control: { type: "ephemeral", ttl: "1h" } }], system: [{ type: "text", text: SYSTEM, cache_control: { type: "ephemeral", ttl: "1h" } }],
+      cache_control: EPH,
+      messages: [{ role: "user", content: [{ type: "text", text: "a", cache_control: { type: "ephemeral", ttl: "1h" } }] }, { role: "assistant", content: "b" }, { role: "user", content: [{ type: "text", text: "c", cache_control: { type: "ephemeral", ttl: "5m" } }] }],
+    });
+    const f = cacheFactsOf(b.bytes, b.root, "messages", "anthropic", newCoreCaches());
+    expect([f.markers, f.marker_ttls, f.ttl_ms, f.cleared, f.openai]).toEqual([["tools", "system", 0, 2, "auto"], [3_600_000, 3_600_000, 3_600_000, 300_000, 300_000], 3_600_000, [], undefined]);
+  });
+
+  it("Anthropic: a clear_at system message is cleared once a later user message follows it", () => {
+    const sys = { role: "system", clear_at: "next_user_message", content: "One line only." };
+    const open = parse({ messages: [{ role: "user", content: "a" }, sys, { role: "assistant", content: "b" }] });
+    const later = parse({ messages: [{ role: "user", content: "a" }, sys, { role: "assistant", content: "b" }, { role: "user", content: "c" }, { role: "system", content: [{ type: "tool_addition", tool: { type: "tool_reference", name: "Read" } }] }] });
+    expect(cacheFactsOf(open.bytes, open.root, "messages", "anthropic", newCoreCaches()).cleared).toEqual([]);
+    expect(cacheFactsOf(later.bytes, later.root, "messages", "anthropic", newCoreCaches()).cleared).toEqual([1]);
+  });
+
+  it("OpenAI: prompt_cache_options mode and ttl, the items holding a prompt_cache_breakpoint, retention", () => {
+    const r = parse({
+      model: "gpt-5.6-sol", prompt_cache_options: { mode: "explicit", ttl: "30m" }, prompt_cache_retention: "in_memory",
+      input: [{ role: "user", content: [{ type: "input_text", text: "a", prompt_cache_breakpoint: { mode: "explicit" } }] }, { role: "user", content: "b" }, { role: "user", content: [{ type: "input_text", text: "c", prompt_cache_breakpoint: { mode: "explicit" } }] }],
+    });
+    const f = cacheFactsOf(r.bytes, r.root, "input", "openai-responses", newCoreCaches());
+    expect([f.openai, f.ttl_ms, f.marker_ttls]).toEqual([{ mode: "explicit", ttl_ms: 1_800_000, breakpoints: [0, 2], retention: "in_memory" }, null, undefined]);
+    const plain = parse({ model: "gpt-5.1", input: "hi" });
+    expect(cacheFactsOf(plain.bytes, plain.root, "input", "openai-responses", newCoreCaches()).openai).toEqual({ mode: "implicit", ttl_ms: null, breakpoints: [], retention: null });
+  });
+});
+
+describe("diagnoseBreak on real bytes: mid-conversation tool changes", () => {
+  const snapOf = (body: unknown, at_ms: number) => {
+    const p = parse(body);
+    const prefix = { ...prefixFactsOf(p.bytes, p.root, "messages", newCoreCaches().messageHashes), cache: cacheFactsOf(p.bytes, p.root, "messages", "anthropic", newCoreCaches()) };
+    return { at_ms, prefix, message_tokens: prefix.message_hashes.map(() => 10), est_tokens: 100 };
+  };
+  const turns = [{ role: "user", content: "hi" }, { role: "assistant", content: "ok" }, { role: "user", content: "read the file" }];
+  const prev = snapOf({ model: "claude-opus-5-5", tools: TOOLS, cache_control: EPH, messages: turns }, 0);
+
+  it("a tool added by a tool_addition block breaks nothing; the same tool added to `tools` is tools_changed", () => {
+    const addition = { role: "system", content: [{ type: "tool_addition", tool: { type: "tool_reference", name: "Grep" } }] };
+    const viaMessage = snapOf({ model: "claude-opus-5-5", tools: TOOLS, cache_control: EPH, messages: [...turns, { role: "assistant", content: "reading" }, { role: "user", content: "go on" }, addition] }, 60_000);
+    expect(diagnoseBreak(prev, viaMessage, 300_000, null, { cache_write: 0, cache_read: 0 })).toBeNull();
+    const viaTools = snapOf({ model: "claude-opus-5-5", tools: [...TOOLS, { name: "Grep", input_schema: { type: "object" } }], cache_control: EPH, messages: [...turns, { role: "assistant", content: "reading" }, { role: "user", content: "go on" }] }, 60_000);
+    expect(diagnoseBreak(prev, viaTools, 300_000, null, { cache_write: 0, cache_read: 0 })).toMatchObject({ cause: "tools_changed", tools: { added: 1, removed: 0, changed: 0, reordered: 0 } });
   });
 });
 

@@ -97,8 +97,8 @@ describe("enumerateCutPoints", () => {
     });
     // b = 5 lies inside exchange c (call 3, result 5): the cut after b's result is 6.
     expect(cuts).toEqual([
-      { boundary: 3, pair_ids: ["a"], removed_tokens: 450, rewritten_tokens: 500 + 30 + 400 + 300 - 450 },
-      { boundary: 6, pair_ids: ["a", "b"], removed_tokens: 800, rewritten_tokens: 1230 - 800 },
+      { boundary: 3, pair_ids: ["a"], removed_tokens: 450, rewritten_tokens: 500 + 30 + 400 + 300 - 450, first_edit: 2 },
+      { boundary: 6, pair_ids: ["a", "b"], removed_tokens: 800, rewritten_tokens: 1230 - 800, first_edit: 2 },
     ]);
   });
   it("respects max_boundary", () => {

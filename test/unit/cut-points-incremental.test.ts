@@ -30,7 +30,7 @@ function reference(input: CutInput): CutPoint[] {
     const first = taken.reduce((m, c) => Math.min(m, c.first_edit_message), Number.POSITIVE_INFINITY);
     const end = Math.max(first, Math.min(input.cached_end, tokens.length));
     const ids = [...taken].sort((x, y) => x.first_edit_message - y.first_edit_message || x.pair_id.localeCompare(y.pair_id)).map((c) => c.pair_id);
-    cuts.push({ boundary: b, pair_ids: ids, removed_tokens: removed, rewritten_tokens: Math.max(0, upTo(end) - upTo(first) - removed) });
+    cuts.push({ boundary: b, pair_ids: ids, removed_tokens: removed, rewritten_tokens: Math.max(0, upTo(end) - upTo(first) - removed), first_edit: first });
   }
   return cuts;
 }
@@ -70,7 +70,7 @@ describe("enumerateCutPoints, incremental", () => {
     ];
     const input: CutInput = { message_tokens: [1, 2, 30, 4, 50, 6], candidates, spans: [...spans, { call_message: 1, result_message: 4 }], max_boundary: 6, cached_end: 6 };
     const cuts = enumerateCutPoints(input);
-    expect(cuts).toEqual([{ boundary: 5, pair_ids: ["e\u0301", "\u00e9"], removed_tokens: 30, rewritten_tokens: 62 }]);
+    expect(cuts).toEqual([{ boundary: 5, pair_ids: ["e\u0301", "\u00e9"], removed_tokens: 30, rewritten_tokens: 62, first_edit: 1 }]);
     expect(cuts).toEqual(reference(input));
   });
 
@@ -94,9 +94,9 @@ describe("enumerateCutPoints, incremental", () => {
     };
     expect(enumerateCutPoints(input)).toEqual([
       // K = tokens of messages [1, 8) (640 − 5) less H.
-      { boundary: 3, pair_ids: ["c"], removed_tokens: 95, rewritten_tokens: 540 },
-      { boundary: 5, pair_ids: ["c", "a", "b"], removed_tokens: 285.5, rewritten_tokens: 349.5 },
-      { boundary: 7, pair_ids: ["c", "a", "b", "z"], removed_tokens: 575.5, rewritten_tokens: 59.5 },
+      { boundary: 3, pair_ids: ["c"], removed_tokens: 95, rewritten_tokens: 540, first_edit: 1 },
+      { boundary: 5, pair_ids: ["c", "a", "b"], removed_tokens: 285.5, rewritten_tokens: 349.5, first_edit: 1 },
+      { boundary: 7, pair_ids: ["c", "a", "b", "z"], removed_tokens: 575.5, rewritten_tokens: 59.5, first_edit: 1 },
     ]);
   });
 });

@@ -37,6 +37,30 @@ describe("diagnoseBreak", () => {
     expect(diagnoseBreak(snap(0, 4), snap(300_000, 6), TTL, null, PRICES)).toBeNull();
   });
 
+  it("ttl_expired for what follows the last live breakpoint: a 1-hour marker on message 1, 5-minute ones after", () => {
+    const HOUR = 3_600_000;
+    const marks = { markers: [1, 3] as number[], marker_ttls: [HOUR, TTL], ttl_ms: HOUR };
+    // 10 minutes later: the entry at message 1 lives, the one at 3 lapsed — messages 2 and 3 (200 tokens) are written again.
+    expect(diagnoseBreak(snap(0, 4, { cache: marks }), snap(600_000, 6, { cache: { ...marks, markers: [1, 5] } }), HOUR, null, PRICES))
+      .toEqual({ ...NONE, cause: "ttl_expired", message_index: 2, gap_ms: 600_000, tokens_affected: 200, cost_usd: null });
+    // A client edit before the live breakpoint breaks the cache first.
+    const edited = snap(600_000, 6, { hashes: ["m0", "x1", "m2", "m3", "m4", "m5"], cache: { ...marks, markers: [1, 5] } });
+    expect(diagnoseBreak(snap(0, 4, { cache: marks }), edited, HOUR, null, PRICES)).toMatchObject({ cause: "history_edited", message_index: 1, tokens_affected: 300 });
+    // Within 5 minutes nothing lapsed; after an hour everything did.
+    expect(diagnoseBreak(snap(0, 4, { cache: marks }), snap(60_000, 6, { cache: marks }), HOUR, null, PRICES)).toBeNull();
+    expect(diagnoseBreak(snap(0, 4, { cache: marks }), snap(HOUR + 1, 6, { cache: marks }), HOUR, null, PRICES)).toMatchObject({ cause: "ttl_expired", message_index: null, tokens_affected: 900 });
+  });
+
+  it("system_message_cleared: a clear_at system message the next request no longer shows breaks the cache at it, not before", () => {
+    // Message 2 is a clear_at system message; the previous request showed it, this one (a user message later) does not.
+    const prev = snap(0, 4), cur = snap(60_000, 6, { cache: { cleared: [2] } });
+    expect(diagnoseBreak(prev, cur, TTL, null, PRICES)).toEqual({ ...NONE, cause: "system_message_cleared", message_index: 2, gap_ms: 60_000, tokens_affected: 200, cost_usd: null });
+    // Already cleared in the previous request: nothing changes.
+    expect(diagnoseBreak(snap(0, 4, { cache: { cleared: [2] } }), cur, TTL, null, PRICES)).toBeNull();
+    // Sluice's step editing message 1 comes first.
+    expect(diagnoseBreak(prev, cur, TTL, { message_index: 1, tokens_removed: 50 }, PRICES)).toMatchObject({ cause: "sluice_step", message_index: 1 });
+  });
+
   it("tools_changed: one added, one changed, two kept tools swapped", () => {
     const prev = snap(0, 4, { cache: { tools: [["ta", "da"], ["tb", "db"], ["tc", "dc"]] } });
     const cur = snap(1_000, 6, { tools: "t2", cache: { tools: [["tc", "dc"], ["ta", "da2"], ["tb", "db"], ["td", "dd"]] } });

@@ -86,7 +86,7 @@ describe("the report explains itself", () => {
     ]);
     // The page: every column, the in-process latency in its own columns, the end-to-end ones empty for a strategy run in process.
     expect(renderHtml(report)).toContain(
-      'a request">sluice</th><td>4</td><td>0.0%</td><td>4.89</td><td>4.89</td><td>0 (0.0%)</td><td>4,600,000</td><td>0.0%</td><td>3,300,000</td><td>0</td><td>71.7%</td><td>—</td><td>0</td><td>0</td><td>0</td><td>0.00</td><td>0.00</td><td>—</td><td>—</td><td class="why">no candidates ×1, no tier (first call) ×1, server-managed ×1, under threshold ×1</td>',
+      'a request">sluice</th><td>4</td><td>0.0%</td><td>4.89</td><td>4.89</td><td>0 (0.0%)</td><td>4,600,000</td><td>0.0%</td><td>3,300,000</td><td>0</td><td>71.7%</td><td>—</td><td>—</td><td>0</td><td>0</td><td>0</td><td>0.00</td><td>0.00</td><td>—</td><td>—</td><td class="why">no candidates ×1, no tier (first call) ×1, server-managed ×1, under threshold ×1</td>',
     );
   });
 

@@ -50,10 +50,15 @@ const unchangedReport = (correlation_id: string, now_ms: number): CallReport => 
   now_ms,
 });
 
-/** The first call's answer: micro is the tier, but with a warm cache no step pays (`not_positive`); nothing to apply. */
+/**
+ * The first call's answer: micro is the tier, but with a warm cache no step pays (`not_positive`); nothing to apply. The
+ * cut it declined: both results truncated (H 114, K 179, first edit after 108 tokens), priced at R 8, avg 439, Sonnet 4.5
+ * with a 5-minute write: 7 × $0.30 × 114 − 179 × $3.45 − 0.03 × 0.2 × 8 × 439 × $3 + 0.2 × $3 × (439² − 325²) / 200,000, / 10^6.
+ */
 const FIRST_OUTPUT: StepOutput = {
   disabled: false, tier: "micro", skipped: "not_positive", plan: { actions: {} }, step: null,
   tokens_original: 439, tokens_after: 439, pairs_removed: 0, cost_estimate: 0, new_pair_ids: [], warnings: [],
+  declined: { removed_tokens: 114, rewritten_tokens: 179, first_edit_tokens: 108, request_tokens: 439, net_usd: -0.000441104712 },
 };
 
 /**
@@ -160,7 +165,8 @@ describe("typed state: a stored slot that fails its schema is a counted fail-ope
     await runInDurableObject(stub, (_o: SessionObject, state: DurableObjectState) => {
       state.storage.sql.exec("UPDATE state SET json = 'x' WHERE name = 'session'");
     });
-    expect(await stub.step(stepInput(sid, T + 120_000, "c2"))).toEqual(FIRST_OUTPUT);
+    // The same decision; avg comes from the session's request sizes, a slot of its own that kept the first answer's 1,000 tokens.
+    expect(await stub.step(stepInput(sid, T + 120_000, "c2"))).toEqual({ ...FIRST_OUTPUT, declined: { ...FIRST_OUTPUT.declined!, net_usd: -0.000521888712 } });
     const s = await stub.stats();
     // The record started again with this call: one call, no calibration; the counters kept theirs.
     expect({ invalid: s.counters.state_invalid_session, calls: s.calls, last_activity_ms: s.last_activity_ms, calibration_ratio: s.calibration_ratio, reports: s.counters.reports })

@@ -2,6 +2,8 @@
  * The emulator's request router (no I/O: the server shell passes a buffered request and the
  * current time, and writes back the answer). Routes:
  * - POST /v1/messages (Anthropic), POST /v1/chat/completions and POST /v1/responses (OpenAI);
+ * - POST /v1/messages/count_tokens (Anthropic) and POST /v1/responses/input_tokens (OpenAI):
+ *   the prompt's tokens, nothing billed or cached;
  * - GET /v1/models (Anthropic shape when `anthropic-version` or `x-api-key` is sent, else OpenAI's);
  * - POST /__emulator/reset, GET /__emulator/stats, GET /__emulator/last-body (emulator control,
  *   not part of any real API).
@@ -9,16 +11,20 @@
  * `x-emulator-reply` (base64 JSON of the assistant message to answer with) and
  * `x-emulator-keep-body: 1` (keep the body for /__emulator/last-body: lets a replay through a
  * gateway see what the gateway forwarded).
+ * A body with `content-encoding` (gzip, deflate, br, zstd) is decoded first (./shared/request-text.ts).
  */
 import { hashText } from "../../src/core/hash";
+import { handleCountTokens } from "./anthropic/handle-count-tokens";
 import { handleMessages } from "./anthropic/handle-messages";
+import { handleInputTokens } from "./openai-responses/handle-input-tokens";
 import { handleChat } from "./openai-chat/handle-chat";
 import { handleResponses } from "./openai-responses/handle-responses";
-import type { Call, HandlerResult } from "./shared/call";
+import type { Call, CountResult, HandlerResult } from "./shared/call";
 import { formatUsd } from "./shared/compute-cost";
 import { anthropicInvalid, openaiInvalid, rejectionBody, type Rejection } from "./shared/errors";
 import type { Json } from "./shared/json";
 import { ANTHROPIC_PRICES, OPENAI_PRICES } from "./shared/prices";
+import { requestText } from "./shared/request-text";
 import { keyState, type EmulatorState, type KeyTotals } from "./state";
 
 export interface EmulatorRequest {
@@ -27,7 +33,8 @@ export interface EmulatorRequest {
   path: string;
   /** Lower-case header names. */
   headers: Readonly<Record<string, string | undefined>>;
-  body: string;
+  /** The body: text as received, or the raw bytes (decoded per their `content-encoding`). */
+  body: string | Uint8Array;
 }
 
 export interface EmulatorResponse {
@@ -39,6 +46,11 @@ export interface EmulatorResponse {
 type Api = "anthropic" | "openai-chat" | "openai-responses";
 const ROUTES: Record<string, Api> = { "/v1/messages": "anthropic", "/v1/chat/completions": "openai-chat", "/v1/responses": "openai-responses" };
 const HANDLERS: Record<Api, (c: Call) => HandlerResult> = { anthropic: handleMessages, "openai-chat": handleChat, "openai-responses": handleResponses };
+/** Token-counting routes: the API whose auth and validation they use, and the counter. */
+const COUNT_ROUTES: Record<string, { api: Api; count: (c: Call) => CountResult }> = {
+  "/v1/messages/count_tokens": { api: "anthropic", count: handleCountTokens },
+  "/v1/responses/input_tokens": { api: "openai-responses", count: handleInputTokens },
+};
 
 const json = (status: number, body: unknown, extra: Record<string, string> = {}): EmulatorResponse => ({
   status,
@@ -57,9 +69,10 @@ export function handleRequest(state: EmulatorState, req: EmulatorRequest, now: n
   if (req.method === "GET" && path === "/__emulator/stats") return json(200, stats(state, req));
   if (req.method === "GET" && path === "/__emulator/last-body") return lastBody(state, req);
   if (req.method === "GET" && path === "/v1/models") return models(req);
-  const api = req.method === "POST" ? ROUTES[path] : undefined;
+  const counter = req.method === "POST" ? COUNT_ROUTES[path] : undefined;
+  const api = req.method === "POST" ? ROUTES[path] ?? counter?.api : undefined;
   if (!api) return json(404, { type: "error", error: { type: "not_found_error", message: `No route for ${req.method} ${path}` } });
-  return callApi(state, api, req, now);
+  return callApi(state, api, req, now, counter?.count);
 }
 
 /** API key (+ organisation) a request is billed to, or undefined when it sends none. */
@@ -75,7 +88,7 @@ export function keyId(key: string): string {
   return `key_${hashText(key)}`;
 }
 
-function callApi(state: EmulatorState, api: Api, req: EmulatorRequest, realNow: number): EmulatorResponse {
+function callApi(state: EmulatorState, api: Api, req: EmulatorRequest, realNow: number, count?: (c: Call) => CountResult): EmulatorResponse {
   const invalid = (m: string): Rejection => (api === "anthropic" ? anthropicInvalid(m) : openaiInvalid(m, null));
   const reject = (r: Rejection, k?: KeyTotals) => {
     if (k) k.rejected++;
@@ -109,9 +122,11 @@ function callApi(state: EmulatorState, api: Api, req: EmulatorRequest, realNow: 
       return reject(invalid("x-emulator-reply: expected base64 of a JSON value"), ks.totals);
     }
   }
+  const text = requestText(req.headers["content-encoding"], req.body);
+  if (!text.ok) return reject(invalid(text.message), ks.totals);
   let body: Json;
   try {
-    body = JSON.parse(req.body) as Json;
+    body = JSON.parse(text.text) as Json;
   } catch {
     return reject(
       api === "anthropic"
@@ -121,9 +136,14 @@ function callApi(state: EmulatorState, api: Api, req: EmulatorRequest, realNow: 
     );
   }
 
-  const result = HANDLERS[api]({ body, headers: req.headers, now, reply, key: ks, seq: ++state.seq });
+  const call: Call = { body, headers: req.headers, now, reply, key: ks, seq: ++state.seq };
+  if (count !== undefined) {
+    const counted = count(call);
+    return counted.kind === "rejected" ? reject(counted.rejection, ks.totals) : json(200, counted.body, { "x-emulator-cost-usd": formatUsd(0) });
+  }
+  const result = HANDLERS[api](call);
   if (result.kind === "rejected") return reject(result.rejection, ks.totals);
-  ks.lastBody = req.headers["x-emulator-keep-body"] === "1" ? req.body : null;
+  ks.lastBody = req.headers["x-emulator-keep-body"] === "1" ? text.text : null;
   const t = ks.totals;
   t.input_tokens += result.usage.uncached;
   t.cache_read_tokens += result.usage.cacheRead;

@@ -1,6 +1,6 @@
 /**
- * The emulator's HTTP shell (Node): buffers each request, hands it to `handleRequest` with the
- * wall clock, writes the answer. `startEmulator` is what tests and the replay use.
+ * The emulator's HTTP shell (Node): buffers each request, hands its bytes to `handleRequest` (which
+ * decodes a compressed body) with the wall clock, writes the answer. `startEmulator` is what tests and the replay use.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -31,7 +31,7 @@ export async function startEmulator(opts: { port?: number; host?: string } = {})
     const headers: Record<string, string | undefined> = {};
     for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(", ") : v;
     try {
-      const answer = handleRequest(state, { method: req.method ?? "GET", path: req.url ?? "/", headers, body: Buffer.concat(chunks).toString("utf8") }, Date.now());
+      const answer = handleRequest(state, { method: req.method ?? "GET", path: req.url ?? "/", headers, body: new Uint8Array(Buffer.concat(chunks)) }, Date.now());
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body);
     } catch (e) {

@@ -28,6 +28,7 @@ import { callShape } from "./step-shape";
 import { historyOf, parseResultKey, toolCallsIn, toolResultsIn } from "./tool-pairs";
 import { createUarProbe, type UarProbe } from "./uar-probe";
 import type { CallRecord, JsonObject, LedgerFigures, NewRemoval, RecordedSession, SendFn, SendResult, SessionRun, Strategy, SummaryFigures } from "./types";
+import type { DeclinedCut } from "../../src/core/policy/types";
 
 /** What the driver needs. */
 export interface DriveOptions {
@@ -105,6 +106,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
     let transform_ms = 0;
     let note: string | undefined;
     let summaries: SummaryFigures | undefined;
+    let declined: DeclinedCut | undefined;
     let res: SendResult;
     let callHeaders: Record<string, string> | undefined;
     let settle: ((u: SendResult["usage"] | null) => Promise<LedgerFigures>) | undefined;
@@ -127,6 +129,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
         text = new TextDecoder().decode(out.body);
         engine = out.info.engine_cost_usd ?? 0;
         summaries = out.info.summaries;
+        declined = out.info.declined;
         note = out.info.note;
         for (const r of out.info.removal_rules ?? []) ruleOf.set(r.pair_id, r.rule);
         callHeaders = out.headers;
@@ -166,6 +169,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
       shape: callShape(p, call.body, original, sent, sentText, fresh),
       ...(note !== undefined ? { note } : {}),
       ...(summaries !== undefined ? { summaries } : {}),
+      ...(declined !== undefined ? { declined } : {}),
       ...(ledger !== undefined ? { ledger } : {}),
       ...(newRemovals !== undefined ? { new_removals: newRemovals } : {}),
       ...(used.length > 0 ? { used_after_removal: used } : {}),

@@ -10,7 +10,7 @@ import type { ReplayReport } from "./summarize-report";
 
 /** One line per cause (docs/operations.md "Cache-breaker diagnostics" says what to do about each). */
 export const CAUSE_MEANING: Record<CacheBreakCause, string> = {
-  ttl_expired: "the gap since the previous call exceeded the cache lifetime",
+  ttl_expired: "the gap since the previous call exceeded the cache lifetime (of every breakpoint, or of those after a 1-hour one: then only what follows the last live breakpoint is written again)",
   tools_changed: "tool definitions were added, removed, changed or reordered",
   timestamp_in_prefix: "a date or time inside the system prompt changed",
   id_in_prefix: "an id (uuid, hex, request id) inside the system prompt changed",
@@ -18,6 +18,7 @@ export const CAUSE_MEANING: Record<CacheBreakCause, string> = {
   settings_changed: "another cached request member changed (tool_choice, thinking, a moved marker among tools or system blocks)",
   sluice_step: "Sluice's own compaction step rewrote the history after its first edit",
   sluice_restore: "a removal Sluice had made was undone: the pair came back because a later result refers to it, or its result changed",
+  system_message_cleared: "a mid-conversation system message with clear_at was no longer shown (a later user message came): the prompt was written again from it",
   history_edited: "the client changed or removed a message the previous call had sent",
   breakpoint_moved: "no cache_control breakpoint of the call reached what the previous call cached",
   unexplained: "the usage showed a miss the request bytes do not explain (eviction, another replica)",

@@ -9,7 +9,7 @@
  * to end, the operator table, prices, step timing) is in report.html and report.json.
  */
 import { COLUMNS, WHY_MEANING, WHY_TITLE } from "./report-columns";
-import { strategyMeaning, zeroReason } from "./report-explain";
+import { HELD_BACK_MEANING, heldBackText, strategyMeaning, zeroReason } from "./report-explain";
 import { headlines } from "./report-headline";
 import { ledgerCheckLines } from "./ledger-check";
 import { cacheBreaksSummary } from "./render-cache-breaks";
@@ -44,6 +44,8 @@ function tableLines(report: ReplayReport): string[] {
       // The baseline's reason ("baseline") says nothing in the terminal; the page keeps it in its column.
       const reason = s === "none" ? null : zeroReason(s, m);
       if (reason !== null) why.push(...wrapped(`${WHY_TITLE}, ${s}: ${reason}`, "    "));
+      const held = heldBackText(m);
+      if (held !== "") why.push(...wrapped(`held back by, ${s}: ${held}${m.held_back ? " (that step alone, in hindsight)" : ""}`, "    "));
     }
     blocks.push({ title, rows, why });
   };
@@ -74,7 +76,7 @@ export function renderTable(report: ReplayReport, opts: TableOptions = {}): stri
     "Strategies:",
     ...present.flatMap((s) => wrapped(`${s}: ${strategyMeaning(s)}`, "  ")),
     "Columns:",
-    ...[...TERMINAL_COLUMNS.map((c) => [c.title, c.meaning]), [WHY_TITLE, WHY_MEANING]].flatMap(([t, m]) => wrapped(`${t}: ${m}`, "  ")),
+    ...[...TERMINAL_COLUMNS.map((c) => [c.title, c.meaning]), [WHY_TITLE, WHY_MEANING], ["held back by", HELD_BACK_MEANING]].flatMap(([t, m]) => wrapped(`${t}: ${m}`, "  ")),
     ...wrapped("More in report.html and report.json: input and cache tokens, the when gap, latency added in process and end to end (apart), the operator table, cache breaks by cause, prices, step timing in hindsight, removals by rule."),
   ].join("\n");
 }

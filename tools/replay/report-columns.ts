@@ -10,6 +10,7 @@
  */
 import { count, ms, pct, ratioPct, usd } from "./report-format";
 import { timingSavedPct, type StepTiming } from "./step-timing-report";
+import { HELD_BACK_MEANING, heldBackText } from "./report-explain";
 import { savedPercent, type StrategyMetrics } from "./summarize-report";
 
 /** Meaning of the "when gap" column (also the legend line of the step-timing section). */
@@ -61,6 +62,7 @@ export const COLUMNS: readonly ReportColumn[] = [
   { title: "cache write", meaning: "input tokens written to the prompt cache (Anthropic: 1.25× the input price)", cell: (m) => count(m.cache_write_tokens) },
   { title: "hit", meaning: "cache hit ratio: cache read ÷ input tokens sent", cell: (m) => ratioPct(m.cache_hit_ratio), terminal: true },
   { title: "when gap", meaning: WHEN_GAP_MEANING, cell: (m) => (hasSteps(m) ? `${pointsLost(m.step_timing!).toFixed(1)} pt` : "—") },
+  { title: "held back by", meaning: HELD_BACK_MEANING, cell: (m) => heldBackText(m) || "—" },
   { title: "pairs rm", meaning: "tool call/result pairs whose result the strategy removed or altered (bodies diffed)", cell: (m) => count(m.pairs_removed), terminal: true },
   { title: "refetch", meaning: "removed pairs whose same tool call (name + input) the session issued again later", cell: (m) => count(m.refetches), terminal: true },
   { title: "rejected", meaning: "requests the emulator refused (validated like the real API)", cell: (m) => count(m.rejections), terminal: true },

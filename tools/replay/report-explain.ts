@@ -59,3 +59,17 @@ export function zeroReason(strategy: string, m: StrategyMetrics): string | null 
   if (m.pairs_removed === 0) return "nothing removed: its trigger was never reached";
   return `${m.pairs_removed} pairs removed; the cache writes they caused cost what they saved`;
 }
+
+/** Meaning of the held-back column (also the legend's). */
+export const HELD_BACK_MEANING =
+  "held back by: the gate that refused the step Sluice would best have taken — at each call where it priced a cut and stepped no further (cost model says no gain, the timing rule waited, under the minimum reduction), that one step in hindsight (the session's real later calls and gaps, the hindsight cache model, against no removal); named when it alone would have saved more than the whole run did (tools/replay/held-back.ts). Total: sessions by gate";
+
+/**
+ * The held-back cell: "cost model says no gain: 27.9% at call 38" for a session (calls 1-based),
+ * "cost model says no gain ×2" in the total, "" when no gate held a saving back.
+ */
+export function heldBackText(m: Pick<StrategyMetrics, "held_back" | "held_back_by">): string {
+  const h = m.held_back;
+  if (h !== null) return `${DECISION_WORDS[h.gate] ?? h.gate}: ${pct(h.saved_pct)} at call ${h.call + 1}`;
+  return describeDecisions(m.held_back_by);
+}

@@ -23,6 +23,9 @@
  *   replay does not bill re-fetches separately).
  * - step timing in hindsight: the steps taken against the same removals at the best calls, under
  *   a simple prefix-cache model (./step-timing-report.ts); null when not measured.
+ * - held back (Sluice): the best cut it priced and declined, priced in hindsight as one step at
+ *   that call, and the gate that refused it, when that step alone would have saved more than the
+ *   whole run did (./held-back.ts); per session, and in the total the sessions by gate.
  * - the savings ledger (in-process Sluice): the input cost without and with Sluice as its own
  *   session ledger priced them from the emulator's usage, beside what the emulator billed.
  * - the summaries (in-process Sluice at level rewrite): written, failed, and their cost.
@@ -33,6 +36,7 @@
 import { assumedPrices, type AssumedPrices } from "./session-prices";
 import { ruleStatsOf, sumRuleStats, type RuleStats } from "./removal-rules";
 import { stepTimingOf, sumStepTimings, type StepTiming } from "./step-timing-report";
+import { bestDeclinedStep, type HeldBack } from "./held-back";
 import type { CacheReport } from "../../src/observers/cache-diagnostics";
 import type { CallRecord, Provider, SessionRun, SummaryFigures } from "./types";
 
@@ -84,6 +88,14 @@ export interface StrategyMetrics {
   ledger: { without_usd: number; with_usd: number; saving_pct: number; removals: number; removals_mentioned: number; removals_deterministic: number } | null;
   /** Level rewrite: the summaries written and failed, and the written ones' USD (inside `engine_cost_usd` too). Null when no call wrote one. */
   summaries: SummaryFigures | null;
+  /**
+   * Per session: the best step the strategy priced and declined (Sluice's step output), in
+   * hindsight, with the gate that refused it, when that step alone would have saved more than
+   * the run did (./held-back.ts); null otherwise, and in the total.
+   */
+  held_back: HeldBack | null;
+  /** Sessions with a `held_back` step, by gate (a session's own: one entry or none). */
+  held_back_by: Record<string, number>;
 }
 
 export interface SessionReport {
@@ -141,6 +153,8 @@ interface Acc {
   timings: (StepTiming | null)[];
   /** Per-rule figures of each run summed here. */
   rules: (Record<string, RuleStats> | null)[];
+  /** The held-back step of each run summed here (null: none). */
+  held: (HeldBack | null)[];
   route: SessionRun["route"];
 }
 
@@ -204,7 +218,16 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
     step_timing: roundTiming(sumStepTimings(acc.timings)),
     ledger: ledgerOf(acc.calls),
     summaries: summariesOf(acc.calls),
+    ...heldBackOf(acc.held),
   };
+}
+
+/** The held-back figures of `held` (the runs summed in; each already checked against its run's saving: beatenBy): one run's step, and the sessions by gate. */
+function heldBackOf(held: readonly (HeldBack | null)[]): Pick<StrategyMetrics, "held_back" | "held_back_by"> {
+  const held_back_by: Record<string, number> = {};
+  for (const h of held) if (h !== null) held_back_by[h.gate] = (held_back_by[h.gate] ?? 0) + 1;
+  const one = held.length === 1 ? held[0]! : null;
+  return { held_back: one === null ? null : { ...one, saved_pct: round(one.saved_pct, 2), saved_usd: round(one.saved_usd, 6) }, held_back_by };
 }
 
 /**
@@ -213,6 +236,14 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
  */
 export function savedPercent(m: Pick<StrategyMetrics, "savings_usd" | "input_cost_without_usd">): number {
   return m.input_cost_without_usd === 0 ? 0 : (m.savings_usd / m.input_cost_without_usd) * 100;
+}
+
+/** `h` when its step beats the run's billed saving (% of `base`'s input cost), else null: the total counts only sessions a gate held back. */
+function beatenBy(h: HeldBack | null, calls: readonly CallRecord[], base: readonly CallRecord[]): HeldBack | null {
+  if (h === null) return null;
+  const without = base.reduce((n, c) => n + inputCost(c), 0);
+  const withCost = calls.reduce((n, c) => n + inputCost(c) + c.engine_cost_usd, 0);
+  return without > 0 && h.saved_pct > ((without - withCost) / without) * 100 ? h : null;
 }
 
 /** The summaries' sums over `calls` (null when no call carries summary figures). */
@@ -249,10 +280,11 @@ export function summarizeReport(runs: readonly SessionRun[]): ReplayReport {
     loss_usd: (r.removed_result_tokens * prices.input_per_mtok) / 1e6,
     timings: [stepTimingOf(r.calls, prices)],
     rules: [ruleStatsOf(r.calls)],
+    held: [beatenBy(bestDeclinedStep(r.calls, base.calls, prices, decisionOf), r.calls, base.calls)],
     route: r.route,
   });
   const routeOf = (s: string) => runs.find((r) => r.strategy === s)!.route;
-  const totals = new Map<string, Acc>(strategies.map((s) => [s, { calls: [], added: [], pairs_removed: 0, refetches: 0, rementions: 0, loss_usd: 0, timings: [], rules: [], route: routeOf(s) }]));
+  const totals = new Map<string, Acc>(strategies.map((s) => [s, { calls: [], added: [], pairs_removed: 0, refetches: 0, rementions: 0, loss_usd: 0, timings: [], rules: [], held: [], route: routeOf(s) }]));
   const sessions: SessionReport[] = sessionIds.map((id) => {
     const own = runs.filter((r) => r.session_id === id);
     const base = own.find((r) => r.strategy === "none");
@@ -272,6 +304,7 @@ export function summarizeReport(runs: readonly SessionRun[]): ReplayReport {
       t.loss_usd += acc.loss_usd;
       t.timings.push(...acc.timings);
       t.rules.push(...acc.rules);
+      t.held.push(...acc.held);
     }
     return { id, provider: base.provider, model: base.model, calls: base.calls.length, prices, strategies: out };
   });

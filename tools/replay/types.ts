@@ -5,6 +5,7 @@
  */
 import type { Provider } from "../../src/core/view/types";
 import type { CallShape } from "./step-shape";
+import type { DeclinedCut } from "../../src/core/policy/types";
 
 export type { Provider };
 
@@ -133,6 +134,8 @@ export interface SluiceInfo {
   note?: string;
   /** The pairs this call's step newly edited and the rule or tier that decided each (src/session/step-types.ts StepOutput.new_pair_rules). */
   removal_rules?: readonly { pair_id: string; rule: string }[];
+  /** The best cut the step priced and did not take (src/session/contract.ts StepOutput.declined). */
+  declined?: DeclinedCut;
 }
 
 /** The call the Sluice slot is asked to transform. */
@@ -218,6 +221,8 @@ export interface CallRecord {
   summaries?: SummaryFigures;
   /** The pairs this call removed that no earlier call had (absent: none). */
   new_removals?: NewRemoval[];
+  /** Sluice: the best cut its step priced at this call and did not take (absent: none, or another strategy). */
+  declined?: DeclinedCut;
   /** The project-specific tokens this call's recorded answer used that the original request held and the sent one did not (./used-after-removal.ts); absent: none. */
   used_after_removal?: { token: string; pairs: string[] }[];
 }

@@ -2,8 +2,13 @@
  * What broke the provider's prompt cache between two consecutive requests of a session (pure):
  * compares their prefix facts (../facts/prefix-facts.ts, with ../facts/cache-facts.ts) in the
  * provider's cache order — tools, system, other prefix members, history — and names the first
- * thing that differs, or the TTL lapsing, or a breakpoint the new request no longer reaches, or
- * Sluice's own step, or a removal Sluice had to undo (a restored pair). Counts, positions and offsets only, never text (DESIGN invariant 7).
+ * thing that differs, or the TTL lapsing (for all of the prefix, or, with a 1-hour breakpoint
+ * before 5-minute ones, for what follows the last breakpoint still alive), or a mid-conversation
+ * system message the model stopped reading (`clear_at`), or a breakpoint the new request no
+ * longer reaches, or Sluice's own step, or a removal Sluice had to undo (a restored pair). A tool
+ * added or removed mid-conversation (a `tool_addition` / `tool_removal` block of a system message
+ * appended to the history) changes nothing before it, so it breaks nothing: only a changed
+ * top-level `tools` is `tools_changed`. Counts, positions and offsets only, never text (DESIGN invariant 7).
  *
  * The verdict is a diagnosis from hashes; whether the cache really missed is the provider's
  * usage to say (src/observers/cache-diagnostics.ts confirms it when the answer's usage arrives).
@@ -11,7 +16,8 @@
  * breakpoint, found from a later breakpoint by looking back at most 20 blocks, 5-minute TTL
  * refreshed on use (1 h with `ttl: "1h"`); OpenAI caches any prefix of 1,024+ tokens, 5–10 min
  * (platform.claude.com/docs/en/build-with-claude/prompt-caching; platform.openai.com prompt
- * caching guide).
+ * caching guide); a `clear_at: "next_user_message"` system message stays in the request but is no
+ * longer shown once a later user message exists (@anthropic-ai/sdk BetaSystemMessageParam).
  */
 import { prefixMembers, sharedMessages, type PrefixFacts } from "../facts/prefix-facts";
 import { SYSTEM_CHUNK_BYTES, type CacheFacts, type MarkerAt } from "../facts/cache-facts";
@@ -22,7 +28,7 @@ export const LOOKBACK_BLOCKS = 20;
 /** Why the cache missed, in the order the diagnosis checks. */
 export const CACHE_BREAK_CAUSES = [
   "ttl_expired", "tools_changed", "timestamp_in_prefix", "id_in_prefix", "system_changed", "settings_changed",
-  "sluice_step", "sluice_restore", "history_edited", "breakpoint_moved", "unexplained",
+  "sluice_step", "sluice_restore", "system_message_cleared", "history_edited", "breakpoint_moved", "unexplained",
 ] as const;
 export type CacheBreakCause = (typeof CACHE_BREAK_CAUSES)[number];
 
@@ -79,7 +85,7 @@ export interface CacheBreak {
   /** System-prompt causes: offset of the first differing byte in the system value's JSON (exact when `offset_exact`, else the start of the first differing SYSTEM_CHUNK_BYTES chunk); else null. */
   byte_offset: number | null;
   offset_exact: boolean;
-  /** history_edited, sluice_step, sluice_restore, breakpoint_moved: the first message index concerned; else null. */
+  /** history_edited, sluice_step, sluice_restore, system_message_cleared, breakpoint_moved, and ttl_expired when only the stretch after a live breakpoint lapsed: the first message index concerned; else null. */
   message_index: number | null;
   /** tools_changed: the counts; else null. */
   tools: ToolChanges | null;
@@ -153,6 +159,32 @@ export function diagnoseBreak(prev: PrefixSnapshot, cur: PrefixSnapshot, ttl_ms:
   const base = { byte_offset: null, offset_exact: false, message_index: null, tools: null, members: [] as string[], gap_ms, cost_usd: null };
   const all = prev.est_tokens;
   if (gap_ms > ttl_ms) return { ...base, cause: "ttl_expired", tokens_affected: all };
+  const found = diagnoseChange(prev, cur, sluice, prices, restore, base);
+  // Some breakpoints lapsed (a 5-minute one after a 1-hour one): what follows the last live one is written again, unless a change breaks the cache earlier.
+  const live = liveThrough(prev, gap_ms);
+  if (live === null) return found;
+  const at = found === null ? Number.POSITIVE_INFINITY : found.message_index ?? -1;
+  return at <= live ? found : { ...base, cause: "ttl_expired", message_index: live + 1, tokens_affected: sum(prev.message_tokens, live + 1) };
+}
+
+/**
+ * The last message the previous request's cache still holds after `gap_ms` when some of its
+ * breakpoints lapsed and an earlier one did not (-1: only the tools and system are held), or
+ * null when no breakpoint lapsed (or the facts carry no TTL per breakpoint).
+ */
+function liveThrough(prev: PrefixSnapshot, gap_ms: number): number | null {
+  const c = prev.prefix.cache;
+  const ttls = c?.marker_ttls;
+  if (!c || !ttls || ttls.length !== c.markers.length || ttls.every((t) => t >= gap_ms)) return null;
+  const last = prev.prefix.message_hashes.length - 1;
+  const pos = (m: MarkerAt): number => (m === "tools" || m === "system" ? -1 : m === "auto" ? last : m);
+  const alive = c.markers.filter((_, i) => ttls[i]! >= gap_ms).map(pos);
+  return alive.length === 0 ? null : Math.max(...alive);
+}
+
+/** The first change between the two requests that breaks the cache (diagnoseBreak's order after the TTL), or null. */
+function diagnoseChange(prev: PrefixSnapshot, cur: PrefixSnapshot, sluice: SluiceEdit | null, prices: CachePrices, restore: SluiceRestore | null, base: Omit<CacheBreak, "cause" | "tokens_affected">): CacheBreak | null {
+  const all = prev.est_tokens;
   const pc = prev.prefix.cache, cc = cur.prefix.cache;
   const pm = new Map(prefixMembers(prev.prefix).map((m) => [m.key, m.hash])), cm = new Map(prefixMembers(cur.prefix).map((m) => [m.key, m.hash]));
   const keys = [...new Set([...pm.keys(), ...cm.keys()])].filter((k) => pm.get(k) !== cm.get(k));
@@ -183,6 +215,9 @@ export function diagnoseBreak(prev: PrefixSnapshot, cur: PrefixSnapshot, ttl_ms:
   const step = sluice !== null && sluice.message_index < d ? sluice : null;
   const back = restore !== null && restore.message_index < d && (step === null || restore.message_index < step.message_index) ? restore : null;
   const own = back ?? step;
+  // A system message the previous request showed and this one no longer does (clear_at): the rendered prompt changes there.
+  const cleared = newlyCleared(pc, cc, Math.min(d, a.length));
+  if (cleared !== null && (own === null || cleared < own.message_index)) return { ...base, cause: "system_message_cleared", message_index: cleared, tokens_affected: sum(prev.message_tokens, cleared) };
   if (own !== null) {
     const replaced = sum(prev.message_tokens, own.message_index);
     const rewritten = Math.max(0, replaced - (back === null ? step!.tokens_removed : 0));
@@ -195,4 +230,11 @@ export function diagnoseBreak(prev: PrefixSnapshot, cur: PrefixSnapshot, ttl_ms:
     return { ...base, cause: "breakpoint_moved", message_index: firstMsg, tokens_affected: all };
   }
   return null;
+}
+
+/** The first message before `shared` that `cur` clears and `prev` did not (both requests hold it unchanged), or null. */
+function newlyCleared(prev: CacheFacts | undefined, cur: CacheFacts | undefined, shared: number): number | null {
+  const was = new Set(prev?.cleared ?? []);
+  const now = (cur?.cleared ?? []).filter((i) => i < shared && !was.has(i));
+  return now.length === 0 ? null : Math.min(...now);
 }

@@ -35,6 +35,8 @@ export interface CutPoint {
   removed_tokens: number;
   /** K: tokens in [first edit, cached_end) still present after the step (must be written again). */
   rewritten_tokens: number;
+  /** Index of the first message the cut's actions change. */
+  first_edit: number;
 }
 
 /** Inputs of the enumeration. */
@@ -109,7 +111,7 @@ export function enumerateCutPoints(input: CutInput): CutPoint[] {
     // 3. H, first edit and K for this set.
     const end = Math.max(firstEdit, Math.min(input.cached_end, n));
     const rewritten = Math.max(0, prefix[end]! - prefix[firstEdit]! - removed);
-    cuts.push({ boundary: b, pair_ids: ordered.map((c) => c.pair_id), removed_tokens: removed, rewritten_tokens: rewritten });
+    cuts.push({ boundary: b, pair_ids: ordered.map((c) => c.pair_id), removed_tokens: removed, rewritten_tokens: rewritten, first_edit: firstEdit });
   }
   return cuts;
 }

@@ -45,7 +45,7 @@ export function contextWindow(model: string | null, provider: Provider, betas: r
 }
 
 /** The context window of `price`'s model, tokens, extended by any beta in `betas` (values or comma-separated lists) that extends it. */
-export function windowWithBetas(price: ModelPrice, betas: readonly string[]): number {
+export function windowWithBetas(price: Pick<ModelPrice, "context_window" | "beta_windows">, betas: readonly string[]): number {
   const sent = new Set(betas.flatMap((b) => b.split(",")).map((b) => b.trim()));
   return price.beta_windows.reduce((w, b) => (sent.has(b.beta) ? Math.max(w, b.context_window) : w), price.context_window);
 }

@@ -1,10 +1,14 @@
 /**
- * What the cache-breaker diagnostics read of a request beyond its prefix hashes (pure): each tool
- * definition as a name hash and a definition hash, the positions of Anthropic `cache_control`
- * markers, a marker-free hash of every message that carries one, and the system prompt as hashes
- * of fixed-size chunks. The session DO compares two consecutive requests' facts
- * (src/core/cache/diagnose-break.ts) to tell what made the provider's cache miss. Hashes, counts
- * and positions only, never text (DESIGN invariant 7).
+ * What the cache-breaker diagnostics and the cost model read of a request beyond its prefix hashes
+ * (pure): each tool definition as a name hash and a definition hash, the positions of Anthropic
+ * `cache_control` markers with the TTL each asks for, a marker-free hash of every message that
+ * carries one, the system prompt as hashes of fixed-size chunks, OpenAI's caching options
+ * (`prompt_cache_options` mode and ttl, `prompt_cache_breakpoint` positions, `prompt_cache_retention`)
+ * and the mid-conversation system messages the model no longer reads (`clear_at`). The session DO
+ * compares two consecutive requests' facts (src/core/cache/diagnose-break.ts) to tell what made
+ * the provider's cache miss; the cost model prices a step at the request's own cache lifetime
+ * and write price (src/core/cost/cache-regime.ts). Hashes, counts and positions only, never text
+ * (DESIGN invariant 7).
  *
  * Why marker-free hashes: a `cache_control` marker is not part of what the provider caches
  * (moving the breakpoint to the newest message is how clients keep hitting the cache), but it is
@@ -31,6 +35,10 @@ export const SHORT_HASH_CHARS = 8;
 export const ONE_HOUR_MS = 3_600_000;
 /** OpenAI `prompt_cache_retention: "24h"`, ms. */
 export const DAY_MS = 86_400_000;
+/** The default Anthropic TTL (a marker without `ttl`, or `ttl: "5m"`), ms. */
+export const FIVE_MINUTES_MS = 300_000;
+/** OpenAI GPT-5.6 `prompt_cache_options.ttl: "30m"` (the one value the API takes: openai SDK 6.49 PromptCacheOptions), ms. */
+export const THIRTY_MINUTES_MS = 1_800_000;
 
 /** Where a cache_control marker sits, in the provider's cache order: a prefix member, a message index, or the automatic top-level marker. */
 export type MarkerAt = "tools" | "system" | number | "auto";
@@ -73,6 +81,33 @@ export interface CacheFacts {
   unmarked: [number, string][];
   /** The longest cache lifetime the request asks for (a 1-hour marker, 24-hour retention), ms; null: the model's default. */
   ttl_ms: number | null;
+  /**
+   * Anthropic: the TTL each marker of `markers` asks for, ms, aligned with it (FIVE_MINUTES_MS or
+   * ONE_HOUR_MS; for "tools" and "system" the member's last marker). Absent in facts stored before
+   * it was recorded.
+   */
+  marker_ttls?: number[];
+  /** OpenAI: the request's caching options; absent for Anthropic (and in facts stored before they were recorded). */
+  openai?: OpenAiCacheOptions;
+  /**
+   * Anthropic: message indexes of mid-conversation `role: "system"` messages with
+   * `clear_at: "next_user_message"` that a later user message follows: they stay in the request
+   * but the model no longer reads them (@anthropic-ai/sdk BetaSystemMessageParam.clear_at), so the
+   * provider's cached prompt changes at the first request that clears one. Absent: none recorded.
+   */
+  cleared?: number[];
+}
+
+/** OpenAI's prompt-caching options of a request (openai SDK 6.49: PromptCacheOptions, prompt_cache_breakpoint, prompt_cache_retention). */
+export interface OpenAiCacheOptions {
+  /** `prompt_cache_options.mode` (default implicit: one breakpoint near the latest user or tool message; explicit: only the marked ones). */
+  mode: "implicit" | "explicit";
+  /** `prompt_cache_options.ttl` in ms, or null when the request sets none (the model's default). */
+  ttl_ms: number | null;
+  /** History indexes whose content carries a `prompt_cache_breakpoint` (explicit breakpoints). */
+  breakpoints: number[];
+  /** `prompt_cache_retention` as sent, or null. */
+  retention: "in_memory" | "24h" | null;
 }
 
 /** Hex digits of a marker-free message hash: the same as a message hash, so the two compare. */
@@ -134,14 +169,21 @@ function blockMarkers(block: Extract<JsonNode, { type: "object" }>): JsonEntry[]
   return [...own, ...blocksOf(member(block, "content")).flatMap((b) => b.entries.filter((e) => e.key === "cache_control"))];
 }
 
-/** What one message contributes: whether it carries a marker, its marker-free hash, whether a marker asks for 1 h. */
+/** What one message contributes: whether it carries a marker, its marker-free hash, whether a marker asks for 1 h, the TTL its last marker asks for. */
 export interface MessageMarks {
   marked: boolean;
   unmarked: string;
   hour: boolean;
+  /** TTL of the message's last marker, ms (0 when unmarked). */
+  last_ttl_ms: number;
 }
 
-const UNMARKED: MessageMarks = { marked: false, unmarked: "", hour: false };
+const UNMARKED: MessageMarks = { marked: false, unmarked: "", hour: false, last_ttl_ms: 0 };
+
+/** The TTL a `cache_control` entry asks for, ms: one hour for `ttl: "1h"`, else five minutes. */
+function markerTtl(bytes: Uint8Array, e: JsonEntry): number {
+  return isLiteral(bytes, member(e.value, "ttl"), "1h") ? ONE_HOUR_MS : FIVE_MINUTES_MS;
+}
 
 /** The marks of one Anthropic message (memoised per node in `messageMemo`). */
 function messageMarks(bytes: Uint8Array, m: JsonNode, messageMemo: NodeMemo<MessageMarks>): MessageMarks {
@@ -157,7 +199,7 @@ function messageMarks(bytes: Uint8Array, m: JsonNode, messageMemo: NodeMemo<Mess
     // A lone marked text block stands for its string: hash the message with the string in the content's place.
     const ranges = text !== undefined ? [{ start: m.start, end: content!.start }, { start: text.start, end: text.end }, { start: content!.end, end: m.end }]
       : keep(m, blocks.flatMap((b) => [...markerCuts(b), ...blocksOf(member(b, "content")).flatMap(markerCuts)]).sort((a, b) => a.start - b.start));
-    f = { marked: true, unmarked: joinedHash(bytes, ranges).slice(0, MESSAGE_HASH_CHARS), hour: markers.some((e) => isLiteral(bytes, member(e.value, "ttl"), "1h")) };
+    f = { marked: true, unmarked: joinedHash(bytes, ranges).slice(0, MESSAGE_HASH_CHARS), hour: markers.some((e) => isLiteral(bytes, member(e.value, "ttl"), "1h")), last_ttl_ms: markerTtl(bytes, markers[markers.length - 1]!) };
   }
   messageMemo.set(m, f);
   return f;
@@ -206,36 +248,68 @@ export function cacheFactsOf(bytes: Uint8Array, root: JsonNode, history_key: str
   const tools = member(root, "tools");
   const toolNodes = tools?.type === "array" ? tools.items : [];
   const sys = systemNode(bytes, root, history_key);
+  const history = member(root, history_key);
+  const items = history?.type === "array" ? history.items : [];
   const markers: MarkerAt[] = [];
+  const marker_ttls: number[] = [];
   const unmarked: [number, string][] = [];
+  const cleared: number[] = [];
   let hour = false;
   if (provider === "anthropic") {
     const toolMarks = toolNodes.flatMap((t) => (t.type === "object" ? t.entries.filter((e) => e.key === "cache_control") : []));
     const sysMarks = blocksOf(member(root, "system")).flatMap((b) => b.entries.filter((e) => e.key === "cache_control"));
-    if (toolMarks.length > 0) markers.push("tools");
-    if (sysMarks.length > 0) markers.push("system");
+    for (const [at, marks] of [["tools", toolMarks], ["system", sysMarks]] as const) {
+      if (marks.length === 0) continue;
+      markers.push(at);
+      marker_ttls.push(markerTtl(bytes, marks[marks.length - 1]!));
+    }
     hour = [...toolMarks, ...sysMarks].some((e) => isLiteral(bytes, member(e.value, "ttl"), "1h"));
-    const history = member(root, history_key);
-    (history?.type === "array" ? history.items : []).forEach((m, i) => {
+    let lastUser = -1;
+    items.forEach((m, i) => {
+      if (isLiteral(bytes, member(m, "role"), "user")) lastUser = i;
       const f = messageMarks(bytes, m, caches.messageMarks);
       if (!f.marked) return;
       markers.push(i);
+      marker_ttls.push(f.last_ttl_ms);
       unmarked.push([i, f.unmarked]);
       hour ||= f.hour;
+    });
+    items.forEach((m, i) => {
+      if (i < lastUser && isLiteral(bytes, member(m, "role"), "system") && isLiteral(bytes, member(m, "clear_at"), "next_user_message")) cleared.push(i);
     });
     const auto = member(root, "cache_control");
     if (auto !== undefined) {
       markers.push("auto");
+      marker_ttls.push(isLiteral(bytes, member(auto, "ttl"), "1h") ? ONE_HOUR_MS : FIVE_MINUTES_MS);
       hour ||= isLiteral(bytes, member(auto, "ttl"), "1h");
     }
   }
-  const retention = isLiteral(bytes, member(root, "prompt_cache_retention"), "24h");
-  return {
+  const retentionNode = member(root, "prompt_cache_retention");
+  const retention = isLiteral(bytes, retentionNode, "24h") ? "24h" : isLiteral(bytes, retentionNode, "in_memory") ? "in_memory" : null;
+  const base: CacheFacts = {
     tools: toolNodes.map((t) => toolFacts(bytes, t, caches.toolHashes)),
     system: sys === null ? null : { at: sys.at, bytes: sys.node.end - sys.node.start, chunks: systemChunks(bytes, sys.node, caches.systemChunks), diff },
     markers,
     unmarked,
-    ttl_ms: retention ? DAY_MS : hour ? ONE_HOUR_MS : null,
+    ttl_ms: retention === "24h" ? DAY_MS : hour ? ONE_HOUR_MS : null,
+  };
+  if (provider === "anthropic") return { ...base, marker_ttls, cleared };
+  return { ...base, openai: openaiOptions(bytes, root, items, retention) };
+}
+
+/** OpenAI's caching options of a request: `prompt_cache_options` and the history items whose content carries a `prompt_cache_breakpoint`. */
+function openaiOptions(bytes: Uint8Array, root: JsonNode, items: readonly JsonNode[], retention: OpenAiCacheOptions["retention"]): OpenAiCacheOptions {
+  const opts = member(root, "prompt_cache_options");
+  const ttl = member(opts, "ttl");
+  const breakpoints: number[] = [];
+  items.forEach((m, i) => {
+    if (blocksOf(member(m, "content")).some((b) => b.entries.some((e) => e.key === "prompt_cache_breakpoint"))) breakpoints.push(i);
+  });
+  return {
+    mode: isLiteral(bytes, member(opts, "mode"), "explicit") ? "explicit" : "implicit",
+    ttl_ms: isLiteral(bytes, ttl, "30m") ? THIRTY_MINUTES_MS : null,
+    breakpoints,
+    retention,
   };
 }
 

@@ -21,6 +21,7 @@ export function stepOutputOf(result: TierResult): StepOutput {
     warnings: result.warnings,
   };
   if (result.native !== undefined) out.native = result.native;
+  if (result.declined !== undefined) out.declined = result.declined;
   if (result.step !== null) {
     out.terms = result.step.terms;
     const rules = result.step.rules;

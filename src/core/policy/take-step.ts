@@ -20,13 +20,15 @@
  * Cost-model inputs measured here: T = history tokens after step 1; V = request tokens outside
  * the history (system, tools), never below 0; avg = ctx.avg_request_tokens (the session's average
  * request size: src/core/cost/average-request-tokens.ts), else this request's estimate; c = steps
- * already in the ledger; R = ctx.expected_remaining_calls; cache cold when idle_seconds ≥ the
- * model's cache TTL.
+ * already in the ledger; R = ctx.expected_remaining_calls; P_cache, w and the cache TTL from the
+ * request's cache regime (src/core/cost/cache-regime.ts: its markers' TTL, OpenAI's retention and
+ * cache options, no caching at all); cache cold when idle_seconds ≥ that TTL.
  */
 import { COST_DEFAULTS, type CostParams } from "../cost/cost-defaults";
 import { enumerateCutPoints, type CutCandidate } from "../cost/enumerate-cut-points";
 import { coveredIds, stepCandidates } from "./stretch-candidates";
 import { findModelPrice, windowWithBetas } from "../cost/find-model-price";
+import { cacheRegime, type CacheRegime } from "../cost/cache-regime";
 import { netBenefit, type NetBenefit } from "../cost/net-benefit";
 import type { ModelPrice } from "../cost/prices";
 import type { EditPlan, PairAction } from "../plan/types";
@@ -55,19 +57,29 @@ export interface StepOptions {
   gate: boolean;
 }
 
-/** Resolved price row and the cost parameters for this request. */
-export function costParamsFor(ctx: TierContext): { price: ModelPrice; params: CostParams; fallback: boolean } {
+/**
+ * Resolved price row, the request's cache regime (../cost/cache-regime.ts: its own TTL and write
+ * price, or no caching) and the cost parameters for this request: P_cache is what a later call
+ * pays for a token it reads (the input price when nothing is cached), w the regime's write multiple.
+ */
+export function costParamsFor(ctx: TierContext): { price: ModelPrice; params: CostParams; regime: CacheRegime; fallback: boolean } {
   const { price, fallback } = findModelPrice(ctx.view.model, ctx.view.provider, ctx.prices);
+  const regime = cacheRegime(price, ctx.view.prefix?.cache);
   const params: CostParams = {
     ...COST_DEFAULTS,
     ...ctx.cost_params,
     p_input: price.input_per_mtok,
-    p_cache: price.cache_read_per_mtok,
+    p_cache: regime.read_per_mtok,
     p_out: price.output_per_mtok,
-    write_multiplier: price.cache_write_multiplier,
+    write_multiplier: regime.write_multiplier,
     context_window: windowWithBetas(price, ctx.view.betas),
   };
-  return { price, params, fallback };
+  return { price, params, regime, fallback };
+}
+
+/** The provider cache has lapsed (or there is none): idle at least the regime's TTL, so a step's rewrite costs no extra write. */
+export function cacheCold(ctx: TierContext, regime: CacheRegime): boolean {
+  return !regime.cached || ctx.pressure.idle_seconds >= regime.ttl_seconds;
 }
 
 /**
@@ -90,7 +102,7 @@ export function ledgerGuards(config: CoreConfig, view: Pick<StepFacts, "provider
 /** Runs `propose` for `tier` and decides whether to take a step. */
 export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options: StepOptions = { gate: true }): TierResult {
   const { view, ledger, config } = ctx;
-  const { price, params, fallback } = costParamsFor(ctx);
+  const { price, params, regime, fallback } = costParamsFor(ctx);
   const native = nativeParamsFor(config, view);
   const warnings: string[] = fallback ? [`price: unknown model ${JSON.stringify(view.model)}, seed prices used`] : [];
   const firstSeen: Record<string, number> = {};
@@ -152,15 +164,15 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
     remaining_calls: ctx.expected_remaining_calls,
     prior_steps: ledger.steps.length,
     avg_call_tokens: ctx.avg_request_tokens ?? view.est_tokens,
-    cache_cold: ctx.pressure.idle_seconds >= price.cache_ttl_seconds,
+    cache_cold: cacheCold(ctx, regime),
   };
   let best: { cut: (typeof cuts)[number]; benefit: NetBenefit } | null = null;
+  // The best-priced cut whatever its size, for the declined figures of a skip (TierResult.declined).
+  let bestAny: { cut: (typeof cuts)[number]; benefit: NetBenefit } | null = null;
   let sawReduction = false;
   for (const cut of cuts) {
-    if (options.gate && calibrateRemoved(ctx.calibration, cut.removed_tokens) < config.min_reduction * calibratedBefore) continue;
     if (historyTokens - cut.removed_tokens < params.min_keep_ratio * historyTokens) continue;
     if (nativeShape && !nativeShape.accept(cut.pair_ids)) continue;
-    sawReduction = true;
     // Term ③: the engine's answer, plus the summaries the cut's stretches need written.
     const summaryCost = cut.pair_ids.reduce((s, id) => s + (byCandidate.get(id)?.summary_cost_usd ?? 0), 0);
     const benefit = netBenefit(
@@ -168,10 +180,23 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
       situation,
       { ...params, prefix_tokens: outsideHistory, summary_tokens: 0 },
     );
+    if (bestAny === null || benefit.net > bestAny.benefit.net) bestAny = { cut, benefit };
+    if (options.gate && calibrateRemoved(ctx.calibration, cut.removed_tokens) < config.min_reduction * calibratedBefore) continue;
+    sawReduction = true;
     if ((!options.gate || benefit.net > 0) && (best === null || benefit.net > best.benefit.net)) best = { cut, benefit };
   }
-  if (best === null) return noStep(base, tokensBefore, sawReduction ? "not_positive" : cuts.length === 0 ? "no_candidates" : "under_min_reduction");
-  if (options.gate && !stepNow(ctx, best.cut.pair_ids, candidates, { p_cache: params.p_cache, cache_miss_usd: best.benefit.cache_miss, cache_cold: situation.cache_cold })) return noStep(base, tokensBefore, "gathering");
+  const declined = (c: { cut: (typeof cuts)[number]; benefit: NetBenefit } | null): Pick<TierResult, "declined"> =>
+    c === null ? {} : {
+      declined: {
+        removed_tokens: c.cut.removed_tokens, rewritten_tokens: c.cut.rewritten_tokens, request_tokens: tokensBefore, net_usd: c.benefit.net,
+        first_edit_tokens: outsideHistory + msgTokens.slice(0, c.cut.first_edit).reduce((s, t) => s + t, 0),
+      },
+    };
+  if (best === null) {
+    const reason = sawReduction ? "not_positive" : cuts.length === 0 ? "no_candidates" : "under_min_reduction";
+    return { ...noStep(base, tokensBefore, reason), ...(reason === "no_candidates" ? {} : declined(bestAny)) };
+  }
+  if (options.gate && !stepNow(ctx, best.cut.pair_ids, candidates, { p_cache: params.p_cache, cache_miss_usd: best.benefit.cache_miss, cache_cold: situation.cache_cold })) return { ...noStep(base, tokensBefore, "gathering"), ...declined(best) };
 
   // 4. Take the step.
   // After the highest step, not after the count: a rolled-back step leaves a gap, and reusing a

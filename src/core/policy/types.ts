@@ -147,6 +147,24 @@ export interface StepTaken {
   terms: StepTerms;
 }
 
+/**
+ * The best cut a tier priced and did not take (skipped `not_positive`, `gathering` or
+ * `under_min_reduction`): what the step would have done, for the replay's hindsight of the
+ * savings a gate held back (tools/replay/held-back.ts). Estimated tokens; USD.
+ */
+export interface DeclinedCut {
+  /** H: tokens the cut would have removed from every later request. */
+  removed_tokens: number;
+  /** K: tokens after its first edit the next request would have written again. */
+  rewritten_tokens: number;
+  /** Tokens of the request before the cut's first edit (system and tools included). */
+  first_edit_tokens: number;
+  /** Estimated tokens of the whole request (the unit of the three above). */
+  request_tokens: number;
+  /** The five-term net benefit it was priced at, USD. */
+  net_usd: number;
+}
+
 /** What a tier returns. */
 export interface TierResult {
   tier: Tier;
@@ -166,6 +184,8 @@ export interface TierResult {
   step: StepTaken | null;
   /** The tier the policy selected and why it took no step (null when a step was taken or the selection was none). */
   skipped: { tier: Tier; reason: SkipReason } | null;
+  /** The best cut the tier priced and did not take, when it skipped for the cost model, the timing rule or the minimum reduction; absent otherwise. */
+  declined?: DeclinedCut;
   /** The memory tier map (session_memory tier only). */
   memory: TierMap | null;
   /** Non-fatal notes: unknown model price, ledger entries that could not be re-applied. */

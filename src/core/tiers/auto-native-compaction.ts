@@ -18,7 +18,7 @@ import { calibrate } from "../tokens/calibrate";
 import { reapplyLedger } from "../policy/ledger";
 import { compactionBenefit, compactionTrigger, COMPACTION_SUMMARY_TOKENS } from "../policy/native-compaction";
 import { nativeParamsFor } from "../policy/resolve-mechanism";
-import { costParamsFor, ledgerGuards, tierCostEstimate } from "../policy/take-step";
+import { cacheCold, costParamsFor, ledgerGuards, tierCostEstimate } from "../policy/take-step";
 import { messageTokensAfter } from "../policy/estimate-savings";
 import { cachedEnd } from "../policy/locate-boundaries";
 import type { TierContext, TierResult } from "../policy/types";
@@ -32,7 +32,7 @@ export function withNativeCompaction(ctx: TierContext, removal: TierResult): Tie
   const trigger = compactionTrigger(calibrated);
   if (trigger === null || calibrated < config.threshold_tokens) return removal;
 
-  const { price, params } = costParamsFor(ctx);
+  const { price, params, regime } = costParamsFor(ctx);
   // Without a compaction, later requests carry the history as the ledger's clearing leaves it: that is what the summary replaces.
   const re = reapplyLedger(view, ledger, ledgerGuards(config, view));
   const historyTokens = messageTokensAfter(view, { actions: re.actions }).reduce((s, t) => s + t, 0);
@@ -41,7 +41,7 @@ export function withNativeCompaction(ctx: TierContext, removal: TierResult): Tie
     remaining_calls: ctx.expected_remaining_calls,
     prior_steps: ledger.steps.length,
     avg_call_tokens: ctx.avg_request_tokens ?? view.est_tokens,
-    cache_cold: ctx.pressure.idle_seconds >= price.cache_ttl_seconds,
+    cache_cold: cacheCold(ctx, regime),
   };
   // The compaction iteration reads the request as the client sent it (the compaction edit goes without the clearing one); warm, its prefix up to the new messages is cached.
   // The cache holds the prompt as the provider saw it, cleared: unchanged only up to the first message the ledger's clearing edits.

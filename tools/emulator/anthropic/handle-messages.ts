@@ -5,9 +5,11 @@
  * 2. build the emulator's copy: thinking blocks dropped by `drop_block` or model binding removed,
  *    the history read from its last compaction block on, then `context_management` edits applied
  *    (./apply-context-edits.ts, ./apply-compaction.ts);
- * 3. apply the prompt cache to the copy and bill it (a compaction that fires: its own iteration
+ * 3. refuse a copy over the model's window (`prompt is too long`, ../shared/context-window.ts:
+ *    what the model would read, after the context edits, before a compaction);
+ * 4. apply the prompt cache to the copy and bill it (a compaction that fires: its own iteration
  *    over the copy, then the answer's over the compacted copy; both billed, both in `iterations`);
- * 4. answer with the recorded reply, its thinking blocks bound to the prefix the client sent
+ * 5. answer with the recorded reply, its thinking blocks bound to the prefix the client sent
  *    (empty thinking text with `display: "omitted"`), `context_management.applied_edits` when the
  *    request has `context_management`, and `input_transformations` with the binding beta.
  */
@@ -15,7 +17,8 @@ import { applyBreakpointCache } from "../shared/breakpoint-cache";
 import { answered, type Call, type HandlerResult } from "../shared/call";
 import { anthropicCostNano } from "../shared/compute-cost";
 import { isObject, prop, str, type Json, type JsonObject } from "../shared/json";
-import { anthropicPrice } from "../shared/prices";
+import { windowRejection } from "../shared/context-window";
+import { anthropicPrice, anthropicWindow } from "../shared/prices";
 import { formatSse } from "../shared/sse";
 import { applyContextEdits } from "./apply-context-edits";
 import { compactedCopy, compactionFor, fromLastCompaction } from "./apply-compaction";
@@ -61,7 +64,10 @@ export function handleMessages(call: Call): HandlerResult {
   const edited = applyContextEdits(fromLastCompaction(withoutBlocks(body, verdict.dropped) as JsonObject));
   const cacheOf = (copy: JsonObject) => applyBreakpointCache(segmentAnthropicPrompt(copy), call.key.cache, call.now, { lookbackBlocks: ANTHROPIC_LOOKBACK_BLOCKS, minTokens: price.minCacheTokens });
   const segments = segmentAnthropicPrompt(edited.body);
-  const compaction = compactionFor(edited.body, segments.reduce((n, b) => n + b.tokens, 0));
+  const promptTokens = segments.reduce((n, b) => n + b.tokens, 0);
+  const tooLong = windowRejection("anthropic", promptTokens, anthropicWindow(price, anthropicBetas(call.headers)));
+  if (tooLong) return { kind: "rejected", rejection: tooLong };
+  const compaction = compactionFor(edited.body, promptTokens);
   // A compaction reads the whole copy in its own iteration; the answer then reads the compacted copy.
   const summaryCache = compaction ? cacheOf(edited.body) : null;
   const cache = cacheOf(compaction ? compactedCopy(edited.body, compaction.block) : edited.body);

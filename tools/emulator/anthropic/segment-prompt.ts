@@ -1,6 +1,9 @@
 /**
  * Flattens a Messages request into prompt blocks in Anthropic's cache prefix order
- * tools → system → messages (pure). Breakpoints: every block, tool or system entry carrying
+ * tools → system → messages (pure); a cleared mid-conversation system message is left out
+ * (`clearedSystemMessage`), and a mid-conversation tool change (`tool_addition` /
+ * `tool_removal`, a block of a system message) is a block like any other, so it leaves the
+ * prefix before it cached. Breakpoints: every block, tool or system entry carrying
  * `cache_control` (a marker inside a tool_result's content counts for the tool_result), plus the
  * automatic top-level `cache_control`, which applies to the last cacheable block
  * (platform.claude.com/docs/en/build-with-claude/prompt-caching, "Automatic caching").
@@ -65,6 +68,18 @@ function blockTtl(block: Json): number | null {
   return null;
 }
 
+/**
+ * Whether message `index` is a mid-conversation system message the model no longer reads: one
+ * with `clear_at: "next_user_message"` once a later `role: "user"` message exists (`lastUser`,
+ * the index of the last one). It stays in the request but is not rendered, so it neither counts
+ * nor caches: the prefix before it still reads, what follows it is written again the first time
+ * it is cleared (@anthropic-ai/sdk BetaSystemMessageParam.clear_at; beta
+ * mid-conversation-system-clear-at-2026-08-21).
+ */
+export function clearedSystemMessage(m: Json, index: number, lastUser: number): boolean {
+  return str(m, "role") === "system" && str(m, "clear_at") === "next_user_message" && lastUser > index;
+}
+
 /** Content of a message or `system` as blocks (a string becomes one text block). */
 export function asBlocks(content: Json | undefined): Json[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
@@ -81,10 +96,13 @@ export function segmentAnthropicPrompt(body: Json): PromptBlock[] {
   }
   asBlocks(prop(body, "system")).forEach((b, i) => raw.push(toRaw("system", b, i === 0)));
   const messages = prop(body, "messages");
-  for (const m of Array.isArray(messages) ? messages : []) {
+  const list = Array.isArray(messages) ? messages : [];
+  const lastUser = list.findLastIndex((m) => str(m, "role") === "user");
+  list.forEach((m, k) => {
     const role = str(m, "role") ?? "user";
+    if (clearedSystemMessage(m, k, lastUser)) return;
     asBlocks(prop(m, "content")).forEach((b, i) => raw.push(toRaw(role, b, i === 0)));
-  }
+  });
   const auto = cacheControlTtl(prop(body, "cache_control"));
   const last = raw[raw.length - 1];
   if (auto !== null && last && last.breakpointTtlMs === null) last.breakpointTtlMs = auto;

@@ -7,6 +7,7 @@ import { anthropicInvalid, type Rejection } from "../shared/errors";
 import { CACHE_MARKER_KEYS, isObject, prop, stableStringify, str, type Json } from "../shared/json";
 import { lastCompactionIndex } from "./apply-compaction";
 import { asBlocks } from "./segment-prompt";
+import { cacheTtlProblem } from "./validate-cache-ttl";
 
 /** What the emulator remembers between calls of one API key. */
 export interface AnthropicValidationContext {
@@ -62,6 +63,8 @@ export function validateAnthropicRequest(body: unknown, ctx: AnthropicValidation
   // 2. At most 4 cache_control markers (tools, system, message blocks, nested tool_result blocks, top level).
   const markers = countCacheControl(body);
   if (markers > 4) return fail(`A maximum of 4 blocks with cache_control may be provided. Found ${markers}.`);
+  const ttl = cacheTtlProblem(body);
+  if (ttl) return fail(ttl);
 
   // 3. Non-empty content and text.
   if (Array.isArray(body.system)) {

@@ -1,7 +1,9 @@
-/** POST /v1/chat/completions (pure over the call and the key's state): validate, apply the cache, answer, bill. */
+/** POST /v1/chat/completions (pure over the call and the key's state): validate, refuse a prompt over the window, apply the cache, answer, bill. */
 import { applyOpenAiCache } from "../shared/apply-openai-cache";
 import { answered, type Call, type HandlerResult } from "../shared/call";
 import { openaiCostNano } from "../shared/compute-cost";
+import { windowRejection } from "../shared/context-window";
+import { totalTokens } from "../shared/prompt-block";
 import { prop, str } from "../shared/json";
 import { openaiPrice } from "../shared/prices";
 import { formatSse } from "../shared/sse";
@@ -15,6 +17,8 @@ export function handleChat(call: Call): HandlerResult {
   const model = str(call.body, "model")!;
   const price = openaiPrice(model);
   const blocks = segmentChatPrompt(call.body, price.cache === "breakpoints");
+  const tooLong = windowRejection("openai-chat", totalTokens(blocks), price.contextWindow);
+  if (tooLong) return { kind: "rejected", rejection: tooLong };
   const cache = applyOpenAiCache(blocks, price, call.body, call.key.cache, call.now);
   const message = replyMessage(call.reply);
   const output = outputTokens(message);

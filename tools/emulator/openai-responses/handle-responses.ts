@@ -1,10 +1,12 @@
 /**
- * POST /v1/responses (pure over the call and the key's state): validate, learn reasoning links,
- * apply the cache, answer, bill.
+ * POST /v1/responses (pure over the call and the key's state): validate, refuse a prompt over the
+ * window, learn reasoning links, apply the cache, answer, bill.
  */
 import { applyOpenAiCache } from "../shared/apply-openai-cache";
 import { answered, type Call, type HandlerResult } from "../shared/call";
 import { openaiCostNano } from "../shared/compute-cost";
+import { windowRejection } from "../shared/context-window";
+import { totalTokens } from "../shared/prompt-block";
 import { prop, str, type JsonObject } from "../shared/json";
 import { openaiPrice } from "../shared/prices";
 import { formatSse } from "../shared/sse";
@@ -16,10 +18,13 @@ import { reasoningLinks, validateResponsesRequest } from "./validate-request";
 export function handleResponses(call: Call): HandlerResult {
   const rejection = validateResponsesRequest(call.body, call.key);
   if (rejection) return { kind: "rejected", rejection };
-  learnFromRequest(call.key, inputItems(call.body));
   const model = str(call.body, "model")!;
   const price = openaiPrice(model);
-  const cache = applyOpenAiCache(segmentResponsesPrompt(call.body, price.cache === "breakpoints"), price, call.body, call.key.cache, call.now);
+  const blocks = segmentResponsesPrompt(call.body, price.cache === "breakpoints");
+  const tooLong = windowRejection("openai-responses", totalTokens(blocks), price.contextWindow);
+  if (tooLong) return { kind: "rejected", rejection: tooLong };
+  learnFromRequest(call.key, inputItems(call.body));
+  const cache = applyOpenAiCache(blocks, price, call.body, call.key.cache, call.now);
   const items = finishItems(replyItems(call.reply), call.seq);
   learnFromOutput(call.key, items);
   const output = outputTokens(items);

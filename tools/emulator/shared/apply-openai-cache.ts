@@ -6,6 +6,9 @@ import { applyBreakpointCache, type CacheStore } from "./breakpoint-cache";
 import type { Json } from "./json";
 import { prefixCacheTtl } from "./openai-cache-policy";
 import { applyPrefixCache, OPENAI_MIN_CACHE_TOKENS } from "./prefix128-cache";
+
+/** GPT-5.6+: the latest breakpoints of a conversation a read considers (openai SDK 6.49 PromptCacheOptions). */
+export const OPENAI_MATCHED_BREAKPOINTS = 80;
 import type { OpenAiPrice } from "./prices";
 import { totalTokens, type PromptBlock } from "./prompt-block";
 
@@ -26,7 +29,7 @@ export function applyOpenAiCache(blocks: readonly PromptBlock[], price: OpenAiPr
       return { total: r.total, cached: r.cached, written: 0 };
     }
     case "breakpoints": {
-      const r = applyBreakpointCache(blocks, store, now, { lookbackBlocks: Number.POSITIVE_INFINITY, minTokens: OPENAI_MIN_CACHE_TOKENS });
+      const r = applyBreakpointCache(blocks, store, now, { lookbackBlocks: Number.POSITIVE_INFINITY, minTokens: OPENAI_MIN_CACHE_TOKENS, matchBreakpoints: OPENAI_MATCHED_BREAKPOINTS });
       return { total: r.total, cached: r.read, written: r.write5m + r.write1h };
     }
     default: {

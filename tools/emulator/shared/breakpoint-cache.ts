@@ -7,7 +7,10 @@
  *    whose prefix is at least `minTokens` long.
  * 2. Reads: from each breakpoint the system looks back at most `lookbackBlocks` block boundaries
  *    (20 for Anthropic, the breakpoint itself included) for a live entry; the longest hit wins.
- *    OpenAI GPT-5.6 has no lookback limit (docs.rs async-openai PromptCacheOptionsParam).
+ *    OpenAI GPT-5.6 has no lookback limit but considers only the latest 80 breakpoints written in
+ *    the conversation (`matchBreakpoints`: openai SDK 6.49 PromptCacheOptions, "For cache
+ *    matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a
+ *    content-block lookback limit").
  * 3. A hit refreshes its entry's TTL from `now`; an entry is live while `now < expiresAt`.
  * 4. Tokens between the read point and each written breakpoint are cache writes, bucketed by the
  *    TTL of the breakpoint that ends them; the rest is uncached input.
@@ -29,6 +32,8 @@ export interface BreakpointCacheOptions {
   lookbackBlocks: number;
   /** Minimum prefix length, in tokens, for a breakpoint to be written. */
   minTokens: number;
+  /** Only the latest this many entries along the prompt (written breakpoints, live or not) are matched; absent: all. */
+  matchBreakpoints?: number;
 }
 
 export interface BreakpointCacheResult {
@@ -59,13 +64,17 @@ export function applyBreakpointCache(
     return e !== undefined && now < e.expiresAt;
   };
   const breakpoints = blocks.flatMap((b, i) => (b.breakpointTtlMs === null ? [] : [i]));
+  // The entries a read may match: every one, or the latest `matchBreakpoints` along the prompt.
+  const lastBp = breakpoints.length === 0 ? -1 : breakpoints[breakpoints.length - 1]!;
+  const stored = opts.matchBreakpoints === undefined ? null : blocks.flatMap((b, i) => (i <= lastBp && store.has(b.prefixHash) ? [i] : []));
+  const matchable = stored === null ? null : new Set(stored.slice(-opts.matchBreakpoints!));
 
   // 1. Read: longest live entry within the lookback window of any breakpoint.
   let readIdx = -1;
   for (const bp of breakpoints) {
     const floor = Math.max(0, bp - opts.lookbackBlocks + 1);
     for (let j = bp; j >= floor && j > readIdx; j--) {
-      if (live(j)) {
+      if (live(j) && (matchable === null || matchable.has(j))) {
         readIdx = j;
         break;
       }

@@ -5,7 +5,7 @@
 import type { KeyState } from "../state";
 import type { BilledUsage } from "./compute-cost";
 import type { Rejection } from "./errors";
-import type { Json } from "./json";
+import type { Json, JsonObject } from "./json";
 
 export interface Call {
   /** Parsed request body (not yet validated). */
@@ -35,6 +35,9 @@ export type HandlerResult =
       /** False when the model was not in the price table (default price used). */
       knownModel: boolean;
     };
+
+/** What a token-counting handler returns: the answer body, or the provider's error. Nothing is billed or cached. */
+export type CountResult = { kind: "rejected"; rejection: Rejection } | { kind: "counted"; body: JsonObject };
 
 /**
  * The `answered` result of a handler: bills `usage` with the API's cost function, and its input

@@ -4,8 +4,8 @@
  * module only adapts a row to the shape billing needs. USD per million tokens. Unknown models get
  * the defaults below and `known: false` (the response then carries `x-emulator-warning`).
  */
-import { matchPriceRow } from "../../../src/core/cost/find-model-price";
-import { fallbackPrice, MODEL_PRICES, type LongContextPrice, type ModelPrice } from "../../../src/core/cost/prices";
+import { matchPriceRow, windowWithBetas } from "../../../src/core/cost/find-model-price";
+import { fallbackPrice, MODEL_PRICES, type BetaWindow, type LongContextPrice, type ModelPrice } from "../../../src/core/cost/prices";
 
 export interface AnthropicPrice {
   provider: "anthropic";
@@ -22,6 +22,9 @@ export interface AnthropicPrice {
   minCacheTokens: number;
   /** Rates for prompts above a size (Haiku 5.5, Sonnet 4/4.5 with the 1M beta), or null. */
   longContext: LongContextPrice | null;
+  /** Context window without a beta, and the betas that extend it (`anthropicWindow`). */
+  contextWindow: number;
+  betaWindows: readonly BetaWindow[];
   /** False for the default row used for unknown models. */
   known: boolean;
 }
@@ -39,6 +42,8 @@ export interface OpenAiPrice {
   cacheWrite: number;
   output: number;
   cache: OpenAiCacheKind;
+  /** Context window, tokens: a prompt over it is refused (`context_length_exceeded`). */
+  contextWindow: number;
   known: boolean;
 }
 
@@ -53,6 +58,8 @@ function toAnthropic(row: ModelPrice, known: boolean): AnthropicPrice {
     write1hRatio: row.cache_write_1h_multiplier,
     minCacheTokens: row.min_cache_tokens,
     longContext: row.long_context,
+    contextWindow: row.context_window,
+    betaWindows: row.beta_windows,
     known,
   };
 }
@@ -68,6 +75,7 @@ function toOpenAi(row: ModelPrice, known: boolean): OpenAiPrice {
     cacheWrite: row.input_per_mtok * row.cache_write_multiplier,
     output: row.output_per_mtok,
     cache: OPENAI_CACHE[row.prompt_cache] ?? "prefix-128",
+    contextWindow: row.context_window,
     known,
   };
 }
@@ -101,4 +109,13 @@ export function openaiPrice(model: string): OpenAiPrice {
     return { ...OPENAI_DEFAULT, cache: "breakpoints", cacheWrite: OPENAI_DEFAULT.input * 1.25 };
   }
   return OPENAI_DEFAULT;
+}
+
+/**
+ * The context window of an Anthropic price row with the request's `anthropic-beta` values (a beta
+ * such as `context-1m-2025-08-07` extends Sonnet 4 / 4.5 to 1M), tokens. Same rule as Sluice's
+ * own (src/core/cost/find-model-price.ts windowWithBetas).
+ */
+export function anthropicWindow(p: AnthropicPrice, betas: readonly string[]): number {
+  return windowWithBetas({ context_window: p.contextWindow, beta_windows: p.betaWindows }, betas);
 }

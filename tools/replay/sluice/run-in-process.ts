@@ -113,7 +113,7 @@ export function createInProcessSluice(opts: InProcessOptions = {}): InProcessSlu
       return { without_usd: d?.without_usd ?? 0, with_usd: d?.with_usd ?? 0, removals: counted?.removals ?? 0, removals_mentioned: counted?.removals_mentioned ?? 0, removals_deterministic: counted?.removals_deterministic ?? 0 };
     };
     const summaries = summaryFiguresOf(decision.report.summaries, config.guarantee_level === "rewrite");
-    return { body: decision.body, info: { engine_cost_usd: summaries?.cost_usd ?? 0, note: decision.note, ...(summaries ? { summaries } : {}), ...(stepped.new_pair_rules ? { removal_rules: stepped.new_pair_rules } : {}) }, settle, ...(set ? { headers: set } : {}) };
+    return { body: decision.body, info: { engine_cost_usd: summaries?.cost_usd ?? 0, note: decision.note, ...(summaries ? { summaries } : {}), ...(stepped.new_pair_rules ? { removal_rules: stepped.new_pair_rules } : {}), ...(stepped.declined ? { declined: stepped.declined } : {}) }, settle, ...(set ? { headers: set } : {}) };
   };
 
   return {
