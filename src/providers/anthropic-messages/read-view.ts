@@ -22,7 +22,7 @@ import { knownOrLazy, lazyField } from "../shared/lazy-field";
 import type { AnthropicMemos, CoreCaches } from "../../core/caches";
 import { applyReferenceLocks } from "../shared/reference-locks";
 import { anthropicContextManagementReason } from "../shared/client-context-management";
-import { checkFields, standAsideView, UnknownTypeError } from "../shared/unknown-type";
+import { checkFields, readOrStandAside } from "../shared/unknown-type";
 import { codeOf } from "../dependencies";
 import { AnthropicShapeError, decodeString, frozenBy, isProgrammaticCall, locateHistory, resultParts, type LocatedBlock, type LocatedMessage } from "./locate-blocks";
 import { isMediaPart, modelChecksThinkingPrefix } from "./wire";
@@ -33,13 +33,7 @@ import { isMediaPart, modelChecksThinkingPrefix } from "./wire";
  * list gives the stand-aside view (../shared/unknown-type.ts) instead.
  */
 export function readAnthropic(bytes: Uint8Array, caches: CoreCaches, scanned?: JsonNode): ParsedRequest {
-  const root = scanned ?? scanJson(bytes);
-  try {
-    return readKnown(bytes, caches, root);
-  } catch (e) {
-    if (e instanceof UnknownTypeError) return { bytes, root, view: standAsideView("anthropic", bytes, root, e), caches };
-    throw e;
-  }
+  return readOrStandAside("anthropic", bytes, caches, scanned ?? scanJson(bytes), readKnown);
 }
 
 function readKnown(bytes: Uint8Array, caches: CoreCaches, root: JsonNode): ParsedRequest {

@@ -16,7 +16,7 @@ import { memoPair, summariseContent, type ContentSummary, estimateWithMedia, tot
 import { identityBytes, identityHash } from "../shared/identity-hash";
 import { knownOrByCost } from "../shared/lazy-field";
 import { applyReferenceLocks } from "../shared/reference-locks";
-import { standAsideView, UnknownTypeError } from "../shared/unknown-type";
+import { readOrStandAside } from "../shared/unknown-type";
 import { locateChat, type ChatMessage } from "./locate-pairs";
 import { ASSISTANT_TOOL_KEYS, CHAT_PART_KINDS, REMOVABLE_ASSISTANT_KEYS } from "./wire";
 
@@ -64,13 +64,7 @@ function messageInfo(bytes: Uint8Array, m: ChatMessage, s: ContentSummary, callI
  * (../shared/unknown-type.ts) instead.
  */
 export function readChat(bytes: Uint8Array, caches: CoreCaches, scanned?: JsonNode): ParsedRequest {
-  const root = scanned ?? scanJson(bytes);
-  try {
-    return readKnown(bytes, caches, root);
-  } catch (e) {
-    if (e instanceof UnknownTypeError) return { bytes, root, view: standAsideView("openai-chat", bytes, root, e), caches };
-    throw e;
-  }
+  return readOrStandAside("openai-chat", bytes, caches, scanned ?? scanJson(bytes), readKnown);
 }
 
 function readKnown(bytes: Uint8Array, caches: CoreCaches, root: JsonNode): ParsedRequest {

@@ -18,7 +18,7 @@ import { memoPair, summariseContent, type ContentSummary, estimateWithMedia, tot
 import { identityBytes, identityHash } from "../shared/identity-hash";
 import { knownOrByCost } from "../shared/lazy-field";
 import { applyReferenceLocks } from "../shared/reference-locks";
-import { standAsideView, UnknownTypeError } from "../shared/unknown-type";
+import { readOrStandAside } from "../shared/unknown-type";
 import { locateResponses, type ResponsesIndex, type ResponsesItem } from "./locate-items";
 import { RESPONSES_PART_KINDS } from "./wire";
 
@@ -71,13 +71,7 @@ function itemInfo(bytes: Uint8Array, it: ResponsesItem, s: ContentSummary, bound
  * (../shared/unknown-type.ts) instead.
  */
 export function readResponses(bytes: Uint8Array, caches: CoreCaches, scanned?: JsonNode): ParsedRequest {
-  const root = scanned ?? scanJson(bytes);
-  try {
-    return readKnown(bytes, caches, root);
-  } catch (e) {
-    if (e instanceof UnknownTypeError) return { bytes, root, view: standAsideView("openai-responses", bytes, root, e), caches };
-    throw e;
-  }
+  return readOrStandAside("openai-responses", bytes, caches, scanned ?? scanJson(bytes), readKnown);
 }
 
 function readKnown(bytes: Uint8Array, caches: CoreCaches, root: JsonNode): ParsedRequest {

@@ -9,6 +9,8 @@ import type { ConversationView, Provider } from "../../core/view/types";
 import { estimateTokensFromBytes } from "../../core/tokens/estimate";
 import { getMember, stringValue, type JsonNode } from "./json-scan";
 import { knownType, type KnownType, type TypePosition } from "../known-types";
+import type { CoreCaches } from "../../core/caches";
+import type { ParsedRequest } from "../types";
 
 /** A type the known-types table does not list, at `field` (e.g. "messages[2].content[0].type"). */
 export class UnknownTypeError extends Error {
@@ -56,4 +58,24 @@ export function standAsideView(provider: Provider, bytes: Uint8Array, root: Json
     server_managed: err.unknown,
     unknown_type: true,
   };
+}
+
+/**
+ * An adapter's read: `readKnown` over the body's scan (`scanned` when already computed), or the
+ * stand-aside view when it meets a type ../known-types.ts does not list. Any other error
+ * (malformed JSON or history) is thrown, and the pipeline fails open.
+ */
+export function readOrStandAside(
+  provider: Provider,
+  bytes: Uint8Array,
+  caches: CoreCaches,
+  scanned: JsonNode,
+  readKnown: (bytes: Uint8Array, caches: CoreCaches, root: JsonNode) => ParsedRequest,
+): ParsedRequest {
+  try {
+    return readKnown(bytes, caches, scanned);
+  } catch (e) {
+    if (e instanceof UnknownTypeError) return { bytes, root: scanned, view: standAsideView(provider, bytes, scanned, e), caches };
+    throw e;
+  }
 }
