@@ -14,6 +14,8 @@ import { loadConfig, type ConfigEnv } from "../src/config/load-config";
 import { readGatewayConfig } from "../src/config/gateway-config";
 import type { Env } from "../src/config/env";
 import { productionVarErrors, secretNames } from "./shared/production-vars";
+import { misspeltVarWarnings } from "./shared/known-vars";
+import { parseArgs } from "node:util";
 import { DURABLE_OBJECT_CLASSES } from "../src/durable-object-classes";
 import { checkEnvironments, type WranglerDoc } from "./deploy/check-environments";
 
@@ -38,13 +40,14 @@ export function checkWranglerToml(text: string): CheckedVars[] {
     } catch (err) {
       return { where, ok: false, lines: [`error: ${(err as Error).message}`] };
     }
+    const misspelt = misspeltVarWarnings(Object.keys(vars), secretNames(vars)).map((w) => `warning: ${w}`);
     const r = loadConfig(vars);
-    if (!r.ok) return { where, ok: false, lines: [`error: ${r.error.field}: ${r.error.message}`] };
+    if (!r.ok) return { where, ok: false, lines: [`error: ${r.error.field}: ${r.error.message}`, ...misspelt] };
     const errors = productionVarErrors(vars);
     const secretsLine = `secrets to set (wrangler secret put; .dev.vars under wrangler dev): ${secretNames(vars).join(", ")}`;
     if (errors.length > 0) return { where, ok: false, lines: [...errors.map((e) => `error: ${e}`), secretsLine] };
     const engine = r.mode === "off" ? "" : ` (engine ${r.config.engine})`;
-    return { where, ok: true, lines: [`ok: compaction ${r.mode}${engine}`, ...r.warnings.map((w) => `warning: ${w}`), secretsLine] };
+    return { where, ok: true, lines: [`ok: compaction ${r.mode}${engine}`, ...r.warnings.map((w) => `warning: ${w}`), ...misspelt, secretsLine] };
   });
 }
 
@@ -57,8 +60,26 @@ export function checkWranglerEnvironments(text: string): CheckedVars[] {
   }));
 }
 
+const USAGE = "usage: npm run config:check [-- path/to/wrangler.toml]  (default ./wrangler.toml)";
+
 function main(): void {
-  const path = process.argv[2] ?? "wrangler.toml";
+  let positionals: string[];
+  try {
+    const args = parseArgs({ args: process.argv.slice(2), options: { help: { type: "boolean", short: "h" } }, allowPositionals: true });
+    if (args.values.help) {
+      console.log(USAGE);
+      return;
+    }
+    positionals = args.positionals;
+  } catch (err) {
+    console.error(`error: ${(err as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (positionals.length > 1) {
+    console.error(`error: one wrangler.toml at a time, got ${positionals.length} paths\n${USAGE}`);
+    process.exit(2);
+  }
+  const path = positionals[0] ?? "wrangler.toml";
   let results: CheckedVars[];
   try {
     const text = readFileSync(path, "utf8");

@@ -44,6 +44,17 @@ describe("config:check", () => {
     expect(JSON.stringify(r)).not.toContain("dev-only-audit-key-not-for-production");
   });
 
+  it("a var name close to one the Worker reads is a warning naming both; names the config chose are not", () => {
+    const text = toml(`COMPACTON_CONFIG = '{"engine":"local","endpoint":"http://127.0.0.1:9/"}'\nanthropic_base_url = "https://a.example"\nMY_OWN_NOTE = "x"\nCOMPACTION_CONFIG = '{"admin_token_env":"SLUICE_ADMIN_TOKN"}'`);
+    expect(checkWranglerToml(text)).toEqual([{ where: "[vars]", ok: true, lines: [
+      "ok: compaction compact (engine heuristic)",
+      "warning: audit_key_env names SLUICE_AUDIT_KEY, which is not set: audit records cannot be signed",
+      "warning: COMPACTON_CONFIG is not a var Sluice reads; did you mean COMPACTION_CONFIG?",
+      "warning: anthropic_base_url is not a var Sluice reads; did you mean ANTHROPIC_BASE_URL?",
+      "secrets to set (wrangler secret put; .dev.vars under wrangler dev): SLUICE_ADMIN_TOKN, SLUICE_AUDIT_KEY, SLUICE_CLIENT_KEY_SHA256, SLUICE_GATEWAY_KEYS",
+    ] }]);
+  });
+
   it("the project's own wrangler.toml passes", async () => {
     const { readFile } = await import("node:fs/promises");
     const text = await readFile("wrangler.toml", "utf8");
@@ -73,5 +84,16 @@ describe("config:check", () => {
         resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr }));
     });
     expect(out).toEqual({ code: 1, stdout: `${path} top level ok: Durable Object bindings and migrations match the Worker's classes\n`, stderr: `${path} [vars] error: timeout_ms: timeout_ms must be an integer from 50 to 60000\n` });
+  });
+
+  it("as a program: a flag it does not know, or two paths, is a usage error (exit 2), never read as a file", async () => {
+    const run = (args: string[]) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile("node_modules/.bin/tsx", ["tools/config-check.ts", ...args], (err, stdout, stderr) =>
+        resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr }));
+    });
+    const usage = "usage: npm run config:check [-- path/to/wrangler.toml]  (default ./wrangler.toml)";
+    expect(await run(["--strict"])).toEqual({ code: 2, stdout: "", stderr: `error: Unknown option '--strict'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- "--strict"\n${usage}\n` });
+    expect(await run(["a.toml", "b.toml"])).toEqual({ code: 2, stdout: "", stderr: `error: one wrangler.toml at a time, got 2 paths\n${usage}\n` });
+    expect(await run(["--help"])).toEqual({ code: 0, stdout: `${usage}\n`, stderr: "" });
   });
 });
