@@ -129,6 +129,7 @@ export function createApp(makeDeps: DepsFactory = defaultDeps) {
         body,
         requestId: c.var.requestId,
         signal: c.req.raw.signal,
+        callerId: c.var.caller.id,
       });
     });
   }
