@@ -43,5 +43,5 @@ export function restoreServer(ports: RestorePorts): McpServer {
 
 /** Serves one MCP HTTP request for `ports`' caller. */
 export function serveMcp(request: Request, ports: RestorePorts): Promise<Response> {
-  return createMcpHandler(() => restoreServer(ports), { responseMode: "json", keepAliveMs: 0 }).fetch(request);
+  return createMcpHandler(() => restoreServer(ports), { keepAliveMs: 0 }).fetch(request);
 }
