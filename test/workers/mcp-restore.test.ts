@@ -143,6 +143,11 @@ describe("POST /mcp tools and search", () => {
     const first = await list();
     expect(first.result.tools.map((t) => [t.name, t.inputSchema.required])).toEqual([["restore_tool_result", ["id"]], ["search_session_memory", ["query", "id"]]]);
     expect(await list()).toEqual(first);
+    // Stateless: no MCP session to open a stream on or to delete.
+    for (const method of ["GET", "DELETE"]) {
+      const res = await createApp().fetch(new Request("http://sluice.test/mcp", { method, headers: { accept: "text/event-stream", "x-api-key": TEST_API_KEY } }), E, createExecutionContext());
+      expect(res.status).toBe(405);
+    }
   });
 
   it("search_session_memory finds the session's tool entry with its restore id; another caller gets nothing", async () => {
