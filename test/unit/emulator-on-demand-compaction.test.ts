@@ -68,11 +68,17 @@ describe("on-demand compaction: the request", () => {
 });
 
 describe("on-demand compaction: the block sent back", () => {
-  const later = (block: object) => body({}, [{ role: "user", content: [block] }, { role: "assistant", content: "Noted." }, { role: "user", content: "Go on." }]);
+  // The returned message goes first, in place of the messages it summarises (compaction-background: "put the returned message in their place").
+  const later = (block: object) => body({}, [{ role: "assistant", content: [block] }, { role: "user", content: "Go on." }]);
 
-  it("first in messages with the beta: served, read from the block on", () => {
+  it("the returned message first in messages, with the beta: served (A7 does not apply to it), billed as sent", () => {
     const r = send(later(SIGNED));
     expect([r.status, JSON.parse(r.body).stop_reason]).toEqual([200, "end_turn"]);
+    expect(JSON.parse(r.body).usage.input_tokens).toBe(tokensOf(later(SIGNED)));
+  });
+
+  it("an assistant message first without a compaction block is still refused (A7)", () => {
+    expect(error(send(body({}, [{ role: "assistant", content: "Hi." }, { role: "user", content: "Go on." }])))).toEqual([400, 'messages: first message must use the "user" role']);
   });
 
   it("without the beta: refused", () => {

@@ -58,7 +58,8 @@ describe("Anthropic on-demand compaction through Sluice, checked by the emulator
   it("the signed block sent back goes as sent and passes; its content changed would be refused", async () => {
     const summary = "Summary of 7 messages.";
     const block = { type: "compaction", content: summary, signature: compactionSignature(summary) };
-    const later = [{ role: "user", content: [block] }, { role: "assistant", content: [THINK("d"), { type: "tool_use", id: "toolu_C", name: "shell", input: { cmd: "make c" } }] }, { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_C", content: logText("c", 800) }] }, { role: "assistant", content: [THINK("e"), { type: "text", text: "Ran." }] }, { role: "user", content: "Go on." }];
+    // The returned message first, in place of the messages it summarised.
+    const later = [{ role: "assistant", content: [block] }, { role: "user", content: "Continue." }, { role: "assistant", content: [THINK("d"), { type: "tool_use", id: "toolu_C", name: "shell", input: { cmd: "make c" } }] }, { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_C", content: logText("c", 800) }] }, { role: "assistant", content: [THINK("e"), { type: "text", text: "Ran." }] }, { role: "user", content: "Go on." }];
     const body = claudeCode(later);
     const forwarded = await secondForwarded("/anthropic/v1/messages", body, headers);
     expect(forwarded).toBe(body);
