@@ -9,22 +9,15 @@
  * (OpenAI Responses and Chat, GPT-5.6+).
  */
 import { describe, expect, it } from "vitest";
-import { newTestId } from "./helpers";
-import { compactVars, LITERAL_CONFIG, literalAnthropic, logText, manualClock, send, upstreamBodies } from "./pipeline-harness";
+import { literalAnthropic, literalResponsesInput, logText, sessionCalls } from "./pipeline-harness";
 
-const dec = new TextDecoder();
 type Obj = Record<string, any>;
 
-/** The bytes the upstream got for the second of two calls of `body` at `path`, 4,000 s apart, in a new session. */
+/** The bytes the upstream got for the second of two calls of `body` at `path`, 4,000 s apart, in a new session (which took a step). */
 async function secondForwarded(path: string, body: string, headers: Record<string, string> = {}): Promise<string> {
-  const id = newTestId("feature");
-  const clock = manualClock();
-  const h = { "x-test-id": id, "x-sluice-session": id, ...headers };
-  await send(compactVars(LITERAL_CONFIG), path, h, body, { now: clock.now });
-  clock.advance(4_000_000);
-  const second = await send(compactVars(LITERAL_CONFIG), path, h, body, { now: clock.now });
-  expect(second.res.headers.get("x-sluice-compaction")).toMatch(/^compact; tier=[a-z_]+; step=1;/);
-  return dec.decode((await upstreamBodies(id))[1]!);
+  const r = await sessionCalls(path, [body, body], 4_000_000, headers);
+  expect(r.headers[1]).toMatch(/^compact; tier=[a-z_]+; step=1;/);
+  return r.forwarded[1]!;
 }
 
 /** Runs `base` and `withFeature(base)`; the second's forwarded bytes must be `withFeature` of the first's, and shorter than sent. */
@@ -69,19 +62,7 @@ describe("Anthropic: the feature's bytes as sent, the same edit", () => {
 });
 
 describe("OpenAI GPT-5.6+ prompt caching: the feature's bytes as sent, the same edit", () => {
-  const responsesBase = (): Obj => ({
-    model: "gpt-5.6-sol",
-    input: [
-      { type: "message", role: "user", content: [{ type: "input_text", text: "Run the checks." }] },
-      { type: "function_call", call_id: "c1", name: "shell", arguments: "{\"cmd\":\"make a\"}" },
-      { type: "function_call_output", call_id: "c1", output: logText("a", 800) },
-      { type: "function_call", call_id: "c2", name: "shell", arguments: "{\"cmd\":\"make b\"}" },
-      { type: "function_call_output", call_id: "c2", output: logText("b", 800) },
-      { type: "message", role: "assistant", content: [{ type: "output_text", text: "Both ran." }] },
-      { type: "message", role: "user", content: [{ type: "input_text", text: "Next." }] },
-    ],
-    store: false,
-  });
+  const responsesBase = (): Obj => ({ model: "gpt-5.6-sol", input: literalResponsesInput(logText("a", 800), logText("b", 800)), store: false });
 
   it("Responses: prompt_cache_options, prompt_cache_retention and a prompt_cache_breakpoint on the last user part", async () => {
     await expectFeatureKept("/openai/v1/responses", responsesBase(), (b) => {

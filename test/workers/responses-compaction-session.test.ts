@@ -8,36 +8,14 @@
  * take a step.
  */
 import { describe, expect, it } from "vitest";
-import { newTestId } from "./helpers";
-import { compactVars, LITERAL_CONFIG, logText, manualClock, send, statsOf, upstreamBodies } from "./pipeline-harness";
+import { literalResponsesInput, logText, sessionCalls, statsOf } from "./pipeline-harness";
 
 const PATH = "/openai/v1/responses";
-const dec = new TextDecoder();
-
-const HISTORY = [
-  { type: "message", role: "user", content: [{ type: "input_text", text: "Run the checks." }] },
-  { type: "function_call", call_id: "c1", name: "shell", arguments: "{\"cmd\":\"make a\"}" },
-  { type: "function_call_output", call_id: "c1", output: logText("a", 800) },
-  { type: "function_call", call_id: "c2", name: "shell", arguments: "{\"cmd\":\"make b\"}" },
-  { type: "function_call_output", call_id: "c2", output: logText("b", 800) },
-  { type: "message", role: "assistant", content: [{ type: "output_text", text: "Both ran." }] },
-  { type: "message", role: "user", content: [{ type: "input_text", text: "Next." }] },
-];
+const HISTORY = literalResponsesInput(logText("a", 800), logText("b", 800));
 const COMPACTION = { type: "compaction", id: "cmp_1", encrypted_content: "gAAAAABo-opaque-summary" };
 const body = (input: unknown[]) => JSON.stringify({ model: "gpt-6.2-sol", input, store: false, prompt_cache_key: "k" });
-
-/** Sends `bodies` in one new session, 2,000 s apart (past the 30-minute cache TTL of gpt-6.2-sol: a time_based step pays); returns each answer's header and the bytes the upstream got. */
-async function session(bodies: string[]) {
-  const id = newTestId("resp-cmp");
-  const clock = manualClock();
-  const headers: (string | null)[] = [];
-  for (const b of bodies) {
-    const { res } = await send(compactVars(LITERAL_CONFIG), PATH, { "x-test-id": id, "x-sluice-session": id }, b, { now: clock.now });
-    headers.push(res.headers.get("x-sluice-compaction"));
-    clock.advance(2_000_000);
-  }
-  return { id, headers, forwarded: (await upstreamBodies(id)).map((u) => dec.decode(u)) };
-}
+/** `bodies` in one new session, 2,000 s apart (past the 30-minute cache TTL of gpt-6.2-sol: a time_based step pays). */
+const session = (bodies: string[]) => sessionCalls(PATH, bodies, 2_000_000);
 
 describe("a Responses compaction item: the session stands aside from then on", () => {
   const plain = body(HISTORY);

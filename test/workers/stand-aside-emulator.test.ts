@@ -8,46 +8,25 @@ import { describe, expect, it } from "vitest";
 import { compactionSignature } from "../../tools/emulator/anthropic/on-demand-compaction";
 import { validateMessagesRequest } from "../../tools/emulator/anthropic/validate-messages";
 import { validateResponsesRequest } from "../../tools/emulator/openai-responses/validate-request";
-import { newTestId } from "./helpers";
-import { compactVars, LITERAL_CONFIG, logText, manualClock, send, upstreamBodies } from "./pipeline-harness";
+import { claudeCodeLiteral, literalResponsesInput, logText, sessionCalls, thinkingBlock as THINK } from "./pipeline-harness";
 
-const dec = new TextDecoder();
 const BETA = "compact-2026-09-04,context-management-2025-06-27";
 const headers = { "anthropic-beta": BETA };
 const noLinks = { requiredReasoning: new Map<string, string>(), reasoningFollower: new Map<string, string>() };
 
-/** Two calls of `body` at `path` in one new session, 400 s apart; the bytes the upstream got for the second. */
-async function secondForwarded(path: string, body: string, extra: Record<string, string> = {}): Promise<string> {
-  const id = newTestId("aside-emu");
-  const clock = manualClock();
-  const h = { "x-test-id": id, "x-sluice-session": id, ...extra };
-  await send(compactVars(LITERAL_CONFIG), path, h, body, { now: clock.now });
-  clock.advance(400_000);
-  await send(compactVars(LITERAL_CONFIG), path, h, body, { now: clock.now });
-  return dec.decode((await upstreamBodies(id))[1]!);
-}
+/** The bytes the upstream got for the second of two calls of `body` at `path`, 400 s apart, in a new session. */
+const secondForwarded = async (path: string, body: string, extra: Record<string, string> = {}): Promise<string> => (await sessionCalls(path, [body, body], 400_000, extra)).forwarded[1]!;
 
-const THINK = (s: string) => ({ type: "thinking", thinking: "", signature: `sig-${s}` });
-const claudeCode = (messages: unknown[], extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ model: "claude-opus-5-5", max_tokens: 32000, thinking: { type: "adaptive", display: "omitted" }, tools: [{ name: "shell", description: "stub", input_schema: { type: "object" } }], messages, ...extra });
-const HISTORY = [
-  { role: "user", content: "Run the checks." },
-  { role: "assistant", content: [THINK("a"), { type: "tool_use", id: "toolu_A", name: "shell", input: { cmd: "make a" } }] },
-  { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_A", content: logText("a", 800) }] },
-  { role: "assistant", content: [THINK("b"), { type: "tool_use", id: "toolu_B", name: "shell", input: { cmd: "make b" } }] },
-  { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_B", content: logText("b", 800) }] },
-  { role: "assistant", content: [THINK("c"), { type: "text", text: "Both ran." }] },
-  { role: "user", content: "Next, please." },
-];
+const claudeCode = (messages: unknown[], extra: Record<string, unknown> = {}) => JSON.stringify({ ...JSON.parse(claudeCodeLiteral(extra)), messages });
 
 describe("Anthropic on-demand compaction through Sluice, checked by the emulator", () => {
   it("the summary request goes as sent and passes; Sluice's native edit beside it would be refused", async () => {
-    const body = claudeCode(HISTORY, { compaction: { type: "summarize" } });
+    const body = claudeCodeLiteral({ compaction: { type: "summarize" } });
     const forwarded = await secondForwarded("/anthropic/v1/messages", body, headers);
     expect(forwarded).toBe(body);
     expect(validateMessagesRequest(JSON.parse(forwarded), headers)).toMatchObject({ ok: true });
     // The control: the same conversation without the field gets Sluice's native edit; with the field added back, the emulator refuses it.
-    const edited = JSON.parse(await secondForwarded("/anthropic/v1/messages", claudeCode(HISTORY), headers));
+    const edited = JSON.parse(await secondForwarded("/anthropic/v1/messages", claudeCodeLiteral(), headers));
     expect(edited.context_management.edits.map((e: { type: string }) => e.type)).toContain("clear_tool_uses_20250919");
     expect(validateMessagesRequest({ ...edited, compaction: { type: "summarize" } }, headers)).toEqual({
       ok: false,
@@ -71,13 +50,7 @@ describe("Anthropic on-demand compaction through Sluice, checked by the emulator
 });
 
 describe("Responses compaction through Sluice, checked by the emulator", () => {
-  const INPUT = [
-    { type: "message", role: "user", content: [{ type: "input_text", text: "Run the checks." }] },
-    { type: "function_call", call_id: "c1", name: "shell", arguments: "{}" },
-    { type: "function_call_output", call_id: "c1", output: logText("a", 800) },
-    { type: "message", role: "assistant", content: [{ type: "output_text", text: "Ran." }] },
-    { type: "message", role: "user", content: [{ type: "input_text", text: "Next." }] },
-  ];
+  const INPUT = literalResponsesInput(logText("a", 800), logText("b", 800));
   const responses = (input: unknown[], extra: Record<string, unknown> = {}) => JSON.stringify({ model: "gpt-6.2-sol", input, store: false, ...extra });
 
   it.each([

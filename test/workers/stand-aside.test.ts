@@ -14,7 +14,7 @@ import type { PipelineDeps } from "../../src/gateway/compaction-pipeline";
 import { parseExposition, valueOf } from "../support/parse-exposition";
 import { AUTH, adminAppFor, envWith, indexStub } from "./admin-seed";
 import { newTestId, received, utf8 } from "./helpers";
-import { compactVars, LITERAL_CONFIG, literalAnthropic, logText, manualClock, send, SESSIONS, upstreamBodies } from "./pipeline-harness";
+import { claudeCodeLiteral, compactVars, LITERAL_CONFIG, literalAnthropic, logText, manualClock, send, SESSIONS, upstreamBodies } from "./pipeline-harness";
 
 /** Whether the session object named `session` was ever created. */
 const doExists = async (session: string): Promise<boolean> => (await listDurableObjectIds(SESSIONS)).some((id) => id.equals(SESSIONS.idFromName(session)));
@@ -152,25 +152,8 @@ describe("an unknown type in every Chat and Responses position: the client's exa
 });
 
 describe("a feature that hands the history to the provider: no edit of Sluice's beside it", () => {
-  const THINK = (s: string) => ({ type: "thinking", thinking: "", signature: `sig-${s}` });
   /** Claude Code's shape on claude-opus-5-5, where Sluice would otherwise add its own clear_tool_uses edit (the native mechanism). */
-  const onNativeModel = (extra: Record<string, unknown>) =>
-    JSON.stringify({
-      model: "claude-opus-5-5",
-      max_tokens: 32000,
-      thinking: { type: "adaptive", display: "omitted" },
-      tools: [{ name: "shell", description: "stub", input_schema: { type: "object" } }],
-      messages: [
-        { role: "user", content: "Run the checks." },
-        { role: "assistant", content: [THINK("a"), { type: "tool_use", id: "toolu_A", name: "shell", input: { cmd: "make a" } }] },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_A", content: logText("a", 800) }] },
-        { role: "assistant", content: [THINK("b"), { type: "tool_use", id: "toolu_B", name: "shell", input: { cmd: "make b" } }] },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_B", content: logText("b", 800) }] },
-        { role: "assistant", content: [THINK("c"), { type: "text", text: "Both ran." }] },
-        { role: "user", content: "Next, please." },
-      ],
-      ...extra,
-    });
+  const onNativeModel = claudeCodeLiteral;
   const BETA = "compact-2026-09-04";
 
   it("control: the same conversation without it gets Sluice's native edit", async () => {
