@@ -2,7 +2,8 @@
  * The session's own record (DESIGN §6) and its alarm schedule: the typed slots the session
  * keeps besides the compaction ledger (./compaction-ledger.ts) and what its observers own —
  * counts, times, marks, the model it last saw, the estimator calibration, the server-side
- * compaction state, the previous request's prefix, its tier map and memory block — and the pure
+ * compaction state, whether the provider manages the history, the previous request's prefix, its
+ * tier map and memory block — and the pure
  * rules of its three alarms. Counts, hashes and ids only, but for the memory block and tier map
  * of level `rewrite`'s opt-in (DESIGN invariant 7).
  */
