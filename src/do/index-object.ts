@@ -10,7 +10,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config/env";
 import { indexUpdateSchema, type IndexUpdate } from "../admin/index-update";
-import { deltasOf, sumDeltas, type StoredSeries } from "../admin/metrics-catalog";
+import { deltasOf, METRICS, sumDeltas, type StoredSeries } from "../admin/metrics-catalog";
+import { foldStandAsideRows } from "../admin/bound-stand-aside";
 import { execRows } from "../session/state";
 import { cacheHitRatio, totalsOf, type IndexTotals, type SessionSummary } from "../admin/summarize-index";
 import type { SampleSuffix } from "../admin/render-exposition";
@@ -88,8 +89,22 @@ export class SessionIndex extends DurableObject<Env> {
         ledgerRows(valid),
       );
       if (added) this.prune();
+      if (valid.some((u) => u.kind === "outcome" && u.stand_aside !== undefined)) this.boundStandAside();
     });
     return { ok: true };
+  }
+
+  /** Folds the stand-aside series beyond the most counted types per provider and reason into `type="other"` (../admin/bound-stand-aside.ts). */
+  private boundStandAside(): void {
+    const sql = this.ctx.storage.sql;
+    const family = METRICS.standAside.name;
+    const rows = sql.exec<{ labels: string; value: number }>("SELECT labels, value FROM series WHERE family = ? AND suffix = ''", family).toArray()
+      .map((r) => ({ labels_json: r.labels, labels: JSON.parse(r.labels) as Record<string, string>, value: r.value }));
+    const fold = foldStandAsideRows(rows);
+    for (const labels of fold.drop) sql.exec("DELETE FROM series WHERE family = ? AND suffix = '' AND labels = ?", family, labels);
+    for (const o of fold.other) {
+      sql.exec("INSERT INTO series (family, suffix, labels, value) VALUES (?, '', ?, ?) ON CONFLICT(family, suffix, labels) DO UPDATE SET value = value + excluded.value", family, o.labels_json, o.add);
+    }
   }
 
   /** The savings ledger's sums per mode over the hour buckets that start in [since_ms, until_ms) (../admin/ledger-report.ts). */

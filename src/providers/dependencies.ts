@@ -96,7 +96,7 @@ const RULES = {
   },
   "anthropic.compaction_block": {
     provider: "anthropic", kept: "the messages after a compaction block", requires: "the block (the provider summarised everything before it)", enforcement: "stand_aside", code: "compaction",
-    source: "platform.claude.com/docs/en/build-with-claude/compaction; @anthropic-ai/sdk BetaCompactionBlockParam (round-trip the block verbatim)",
+    source: "platform.claude.com/docs/en/build-with-claude/compaction and compaction-on-demand; @anthropic-ai/sdk BetaCompactionBlockParam (round-trip the block verbatim); a block Sluice did not cause makes the session stand aside from then on (src/session/session-record.ts SERVER_MANAGED)",
   },
   // ---- OpenAI Chat Completions ----
   "openai-chat.tool_message_needs_call": {
@@ -150,7 +150,7 @@ const RULES = {
   },
   "openai-responses.compaction_item": {
     provider: "openai-responses", kept: "the items after a compaction item", requires: "the item (its encrypted content summarises what came before)", enforcement: "stand_aside", code: "compaction",
-    source: "openai ResponseCompactionItemParam; Codex puts it at the head of inputs after /responses/compact",
+    source: "openai ResponseCompactionItemParam; developers.openai.com/api/docs/guides/compaction; Codex puts it at the head of inputs after /responses/compact or a compaction_trigger turn; the session stands aside from then on (src/session/session-record.ts SERVER_MANAGED)",
   },
   "openai-responses.server_history": {
     provider: "openai-responses", kept: "a request with previous_response_id or conversation", requires: "the history the server holds", enforcement: "stand_aside", code: "previous_response_id",

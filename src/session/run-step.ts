@@ -26,7 +26,7 @@ import { consoleTrace, recordTierEvent, type TraceSink } from "../core/trace/rec
 import { loadLedger, saveAdditions } from "./compaction-ledger";
 import type { StepInput, StepOutput } from "./contract";
 import { stepVerdicts } from "./engine-verdicts";
-import { DISABLED, LAST_PREFIX, MEMORY, RECORD, type LastPrefix, type SessionRecord } from "./session-record";
+import { DISABLED, LAST_PREFIX, MEMORY, RECORD, SERVER_MANAGED, type LastPrefix, type SessionRecord } from "./session-record";
 import type { ProjectMemoryPort, SessionObserver, StateTx } from "./state";
 
 /** What a step needs from its host. */
@@ -65,6 +65,22 @@ function beginCall(tx: StateTx, facts: StepFacts, input: StepInput, config_hash:
   return before;
 }
 
+/**
+ * The facts the step decides on once the provider manages the session's history (SERVER_MANAGED):
+ * a compaction the session did not cause is recorded on its first request (counted
+ * `server_managed_recorded`), and every later request carries its `server_managed`, so the core
+ * stands aside on it (../core/policy/take-step.ts) even without the block.
+ */
+function serverManagedFacts(tx: StateTx, facts: StepFacts, call: number): StepFacts {
+  const recorded = tx.get(SERVER_MANAGED);
+  if (recorded !== null) return facts.server_managed === null ? { ...facts, server_managed: recorded.type } : facts;
+  if (facts.server_managed === "compaction") {
+    tx.set(SERVER_MANAGED, { type: "compaction", since_call: call });
+    tx.add("server_managed_recorded", 1);
+  }
+  return facts;
+}
+
 /** Stores this request's prefix and returns the previous one. */
 function swapLastPrefix(tx: StateTx, facts: StepFacts, now_ms: number): LastPrefix | null {
   const previous = tx.get(LAST_PREFIX);
@@ -82,10 +98,10 @@ export async function runStep(tx: StateTx, deps: StepDeps, input: StepInput, con
   // A history starting at Sluice's own server-side compaction block is read from that block on.
   const received = decodeStepFacts(input.facts);
   const compaction = nextCompactionState(tx.get(RECORD).native_compaction, received);
-  const facts = viewFromCompaction(received, compaction);
   const ledger = loadLedger(tx);
-  const before = beginCall(tx, facts, input, config_hash, compaction);
+  const before = beginCall(tx, received, input, config_hash, compaction);
   const call = before.calls + 1;
+  const facts = serverManagedFacts(tx, viewFromCompaction(received, compaction), call);
   const previous = swapLastPrefix(tx, facts, now_ms);
   const event = { facts, previous, call, now_ms, mode: input.mode, correlation_id: input.correlation_id, config, project_key: input.project_key, before: ledger, engine_wait_ms: null, engine_cost_usd: 0 };
   if (tx.get(DISABLED)) {

@@ -2,7 +2,8 @@
  * The session's own record (DESIGN §6) and its alarm schedule: the typed slots the session
  * keeps besides the compaction ledger (./compaction-ledger.ts) and what its observers own —
  * counts, times, marks, the model it last saw, the estimator calibration, the server-side
- * compaction state, the previous request's prefix, its tier map and memory block — and the pure
+ * compaction state, whether the provider manages the history, the previous request's prefix, its
+ * tier map and memory block — and the pure
  * rules of its three alarms. Counts, hashes and ids only, but for the memory block and tier map
  * of level `rewrite`'s opt-in (DESIGN invariant 7).
  */
@@ -63,6 +64,24 @@ export const RECORD = defineSlot<SessionRecord>("session", recordSchema, () => (
  * own, so a record that fails its schema and starts over never turns the switch back on.
  */
 export const DISABLED = defineSlot<boolean>("disabled", z.boolean(), () => false);
+
+/**
+ * The provider manages this session's history: the first request whose history held a
+ * `compaction` block or item the session did not cause (../core/policy/native-compaction.ts
+ * viewFromCompaction keeps Sluice's own block out). From then on every step stands aside
+ * (`server_managed`), whether or not a later request still carries the block: the client chose
+ * the provider's compaction, and two compactors on one history work against each other (Sluice's
+ * removals move the provider's threshold; its summary may stand for what Sluice removed). A slot
+ * of its own, so it survives a record that fails its schema. Null: not seen.
+ */
+export interface ServerManaged {
+  /** What `server_managed` named on that request ("compaction"). */
+  type: string;
+  /** The session's call number of that request (1-based). */
+  since_call: number;
+}
+
+export const SERVER_MANAGED = defineSlot<ServerManaged | null>("server_managed", z.object({ type: z.string(), since_call: count }).nullable(), () => null);
 
 /** One request's prefix as the session remembers it, for the savings ledger and the cache diagnostics. Hashes and counts only. */
 export interface LastPrefix {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { contextWindow, findModelPrice } from "../../src/core/cost/find-model-price";
-import { anthropicCostNano } from "../../tools/emulator/shared/compute-cost";
+import { anthropicCostNano, openaiCostNano } from "../../tools/emulator/shared/compute-cost";
 import { anthropicPrice, openaiPrice } from "../../tools/emulator/shared/prices";
 
 // One table (src/core/cost/prices.ts) serves Sluice's cost model and the emulator's billing.
@@ -70,5 +70,38 @@ describe("the emulator bills from the same rows", () => {
 
   it("Sonnet 4.5 above 200,000 prompt tokens (1M beta) bills the long-context $6/$22.50", () => {
     expect(anthropicCostNano(usage({ uncached: 200_001, output: 1000 }), anthropicPrice("claude-sonnet-4-5"))).toBe(1_200_006_000 + 22_500_000);
+  });
+});
+
+describe("GPT-6.x (developers.openai.com model pages; Codex 0.171's default gpt-6.2-sol)", () => {
+  it("rows: input, cached input, write multiple, output, window, cache kind, long-context tier", () => {
+    const row = (id: string) => {
+      const { price: p, fallback } = findModelPrice(id, "openai-responses");
+      return [p.prefix, p.input_per_mtok, p.cache_read_per_mtok, p.cache_write_multiplier, p.output_per_mtok, p.context_window, p.prompt_cache, p.long_context, fallback];
+    };
+    const long = (input: number, read: number, output: number) => ({ above_prompt_tokens: 272_000, input_per_mtok: input, cache_read_per_mtok: read, output_per_mtok: output });
+    expect(row("gpt-6.2-sol")).toEqual(["gpt-6.2-sol", 2, 0.1, 1.25, 10, 1_050_000, "openai-breakpoints", long(4, 0.2, 15), false]);
+    expect(row("gpt-6.2-sol-2026-11-17")).toEqual(["gpt-6.2-sol", 2, 0.1, 1.25, 10, 1_050_000, "openai-breakpoints", long(4, 0.2, 15), false]);
+    expect(row("gpt-6.1-sol")).toEqual(["gpt-6.1-sol", 2, 0.1, 1.25, 10, 1_050_000, "openai-breakpoints", long(4, 0.2, 15), false]);
+    expect(row("gpt-6.1-terra")).toEqual(["gpt-6.1-terra", 1, 0.05, 1.25, 5, 1_050_000, "openai-breakpoints", long(2, 0.1, 7.5), false]);
+    expect(row("gpt-6-sol")).toEqual(["gpt-6-sol", 2, 0.2, 1.25, 10, 1_050_000, "openai-breakpoints", long(4, 0.4, 15), false]);
+    expect(row("gpt-6-astra")).toEqual(["gpt-6-astra", 10, 1, 1.25, 50, 1_050_000, "openai-breakpoints", long(20, 2, 75), false]);
+    expect(row("gpt-6-luna")).toEqual(["gpt-6-luna", 0.1, 0.01, 1.25, 0.5, 1_050_000, "openai-breakpoints", long(0.2, 0.02, 0.75), false]);
+    expect(contextWindow("gpt-6.2-sol", "openai-responses")).toBe(1_050_000);
+  });
+
+  it("an unknown GPT-6 variant is not priced as a neighbour: Sluice's seed fallback, the emulator's GPT-5.6+ default", () => {
+    expect(findModelPrice("gpt-6.3-sol", "openai-responses")).toMatchObject({ fallback: true, price: { input_per_mtok: 3, cache_read_per_mtok: 0.3, output_per_mtok: 15, context_window: 200_000 } });
+    expect(openaiPrice("gpt-6.3-sol")).toMatchObject({ input: 1.25, cacheWrite: 1.5625, cache: "breakpoints", known: false });
+  });
+
+  it("emulator billing: writes at $2.50; above 272K input every token at the long-context rates", () => {
+    const sol = openaiPrice("gpt-6.2-sol");
+    expect(sol).toMatchObject({ input: 2, cachedInput: 0.1, cacheWrite: 2.5, output: 10, cache: "breakpoints", contextWindow: 1_050_000, known: true });
+    // 1,000 × $2 + 200,000 × $0.10 + 10,000 × $2.50 + 1,000 × $10 per 10^6 = $0.002 + $0.02 + $0.025 + $0.01
+    expect(openaiCostNano(usage({ uncached: 1_000, cacheRead: 200_000, cacheWrite5m: 10_000, output: 1_000 }), sol)).toBe(57_000_000);
+    // 272,000 exactly is short context; 272,001 is long: 1,001 × $4 + 261,000 × $0.20 + 10,000 × $5 + 1,000 × $15
+    expect(openaiCostNano(usage({ uncached: 1_000, cacheRead: 261_000, cacheWrite5m: 10_000, output: 1_000 }), sol)).toBe(2_000_000 + 26_100_000 + 25_000_000 + 10_000_000);
+    expect(openaiCostNano(usage({ uncached: 1_001, cacheRead: 261_000, cacheWrite5m: 10_000, output: 1_000 }), sol)).toBe(4_004_000 + 52_200_000 + 50_000_000 + 15_000_000);
   });
 });

@@ -125,6 +125,61 @@ export function literalAnthropic(resultA: string, resultB: string): Record<strin
   };
 }
 
+/** The literal conversation as Responses input items: two shell calls with long outputs, then "Both ran." and "Next.". */
+export function literalResponsesInput(resultA: string, resultB: string): Record<string, unknown>[] {
+  return [
+    { type: "message", role: "user", content: [{ type: "input_text", text: "Run the checks." }] },
+    { type: "function_call", call_id: "c1", name: "shell", arguments: "{\"cmd\":\"make a\"}" },
+    { type: "function_call_output", call_id: "c1", output: resultA },
+    { type: "function_call", call_id: "c2", name: "shell", arguments: "{\"cmd\":\"make b\"}" },
+    { type: "function_call_output", call_id: "c2", output: resultB },
+    { type: "message", role: "assistant", content: [{ type: "output_text", text: "Both ran." }] },
+    { type: "message", role: "user", content: [{ type: "input_text", text: "Next." }] },
+  ];
+}
+
+/** An empty signed thinking block (Claude Code with `display: "omitted"`). */
+export const thinkingBlock = (s: string) => ({ type: "thinking", thinking: "", signature: `sig-${s}` });
+
+/** The literal conversation in Claude Code's shape on claude-opus-5-5 (thinking on), with `extra` top-level fields: where Sluice adds its native edit. */
+export function claudeCodeLiteral(extra: Record<string, unknown> = {}): string {
+  const THINK = thinkingBlock;
+  return JSON.stringify({
+    model: "claude-opus-5-5",
+    max_tokens: 32000,
+    thinking: { type: "adaptive", display: "omitted" },
+    tools: [{ name: "shell", description: "stub", input_schema: { type: "object" } }],
+    messages: [
+      { role: "user", content: "Run the checks." },
+      { role: "assistant", content: [THINK("a"), { type: "tool_use", id: "toolu_A", name: "shell", input: { cmd: "make a" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_A", content: logText("a", 800) }] },
+      { role: "assistant", content: [THINK("b"), { type: "tool_use", id: "toolu_B", name: "shell", input: { cmd: "make b" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_B", content: logText("b", 800) }] },
+      { role: "assistant", content: [THINK("c"), { type: "text", text: "Both ran." }] },
+      { role: "user", content: "Next, please." },
+    ],
+    ...extra,
+  });
+}
+
+/**
+ * Sends each of `bodies` to `path` in one new session, `gap_ms` apart, under LITERAL_CONFIG;
+ * returns the session id, each answer's `x-sluice-compaction` header and the bytes the upstream got.
+ */
+export async function sessionCalls(path: string, bodies: readonly string[], gap_ms: number, headers: Record<string, string> = {}) {
+  const id = newTestId("calls");
+  const clock = manualClock();
+  const h = { "x-test-id": id, "x-sluice-session": id, ...headers };
+  const answers: (string | null)[] = [];
+  for (const b of bodies) {
+    const { res } = await send(compactVars(LITERAL_CONFIG), path, h, b, { now: clock.now });
+    answers.push(res.headers.get("x-sluice-compaction"));
+    clock.advance(gap_ms);
+  }
+  const dec = new TextDecoder();
+  return { id, headers: answers, forwarded: (await upstreamBodies(id)).map((u) => dec.decode(u)) };
+}
+
 /** Config under which the literal conversation's long results are collapsed by micro on the first call. */
 export const LITERAL_CONFIG = { threshold_tokens: 0, preserve_recent_turns: 1, min_result_bytes: 256, head_chars: 200, min_reduction: 0.01 };
 

@@ -3,7 +3,8 @@
  * hook and the real upstream stand-in: a request carrying a type src/providers/known-types.ts
  * does not list, or a feature that hands the history to the provider, goes upstream as the
  * client's exact bytes with its own headers, with the exact `x-sluice-compaction` value, without
- * a session call, and is counted once in the index by reason and type. The control: the same
+ * a session call, and is counted once in the index by reason and type; every position of every
+ * API is checked for the exact bytes. The control: the same
  * conversation without it takes a step on the same second call.
  */
 import { listDurableObjectIds } from "cloudflare:test";
@@ -13,7 +14,7 @@ import type { PipelineDeps } from "../../src/gateway/compaction-pipeline";
 import { parseExposition, valueOf } from "../support/parse-exposition";
 import { AUTH, adminAppFor, envWith, indexStub } from "./admin-seed";
 import { newTestId, received, utf8 } from "./helpers";
-import { compactVars, LITERAL_CONFIG, literalAnthropic, logText, manualClock, send, SESSIONS, upstreamBodies } from "./pipeline-harness";
+import { claudeCodeLiteral, compactVars, LITERAL_CONFIG, literalAnthropic, logText, manualClock, send, SESSIONS, upstreamBodies } from "./pipeline-harness";
 
 /** Whether the session object named `session` was ever created. */
 const doExists = async (session: string): Promise<boolean> => (await listDurableObjectIds(SESSIONS)).some((id) => id.equals(SESSIONS.idFromName(session)));
@@ -113,26 +114,46 @@ describe("an unknown type: the client's exact bytes, the exact header, one count
   });
 });
 
+describe("an unknown type in every Chat and Responses position: the client's exact bytes", () => {
+  const CHAT = [
+    { role: "user", content: "Run the checks." },
+    { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "shell", arguments: "{}" } }] },
+    { role: "tool", tool_call_id: "c1", content: logText("a", 800) },
+    { role: "assistant", content: "Ran." },
+    { role: "user", content: "Next." },
+  ];
+  const chat = (messages: unknown[], extra: Record<string, unknown> = {}) => JSON.stringify({ model: "gpt-4o", messages, ...extra });
+  it.each([
+    ["a top-level field", chat(CHAT, { transforms: ["middle-out"] }), "transforms"],
+    ["a role", chat([...CHAT.slice(0, 4), { role: "critic", content: "no" }, CHAT[4]]), "critic"],
+    ["a tool call type", chat([CHAT[0], { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "mcp", mcp: { name: "shell" } }] }, ...CHAT.slice(2)]), "mcp"],
+  ])("openai-chat: %s", async (_, body, type) => {
+    const r = await twoCalls("/openai/v1/chat/completions", body);
+    expect([r.header, r.forwarded]).toEqual([`skipped; reason=unknown_type; type=${type}`, body]);
+  });
+
+  const INPUT = [
+    { type: "message", role: "user", content: [{ type: "input_text", text: "Run the checks." }] },
+    { type: "function_call", call_id: "c1", name: "shell", arguments: "{}" },
+    { type: "function_call_output", call_id: "c1", output: logText("a", 800) },
+    { type: "message", role: "assistant", content: [{ type: "output_text", text: "Ran." }] },
+    { type: "message", role: "user", content: [{ type: "input_text", text: "Next." }] },
+  ];
+  const responses = (input: unknown[], extra: Record<string, unknown> = {}) => JSON.stringify({ model: "gpt-5.5-codex", input, ...extra, store: false });
+  it.each([
+    ["a top-level field", responses(INPUT, { memory: { id: "m1" } }), "memory"],
+    ["a message role", responses([...INPUT, { type: "message", role: "critic", content: "no" }]), "critic"],
+    ["a message content part", responses([{ type: "message", role: "user", content: [{ type: "input_video", video_url: "x" }] }, ...INPUT.slice(1)]), "input_video"],
+    ["a tool output part", responses([...INPUT.slice(0, 2), { type: "function_call_output", call_id: "c1", output: [{ type: "input_text", text: logText("a", 800) }, { type: "output_video" }] }, ...INPUT.slice(3)]), "output_video"],
+  ])("openai-responses: %s", async (_, body, type) => {
+    const r = await twoCalls("/openai/v1/responses", body);
+    expect([r.header, r.forwarded]).toEqual([`skipped; reason=unknown_type; type=${type}`, body]);
+  });
+});
+
 describe("a feature that hands the history to the provider: no edit of Sluice's beside it", () => {
-  const THINK = (s: string) => ({ type: "thinking", thinking: "", signature: `sig-${s}` });
   /** Claude Code's shape on claude-opus-5-5, where Sluice would otherwise add its own clear_tool_uses edit (the native mechanism). */
-  const onNativeModel = (extra: Record<string, unknown>) =>
-    JSON.stringify({
-      model: "claude-opus-5-5",
-      max_tokens: 32000,
-      thinking: { type: "adaptive", display: "omitted" },
-      tools: [{ name: "shell", description: "stub", input_schema: { type: "object" } }],
-      messages: [
-        { role: "user", content: "Run the checks." },
-        { role: "assistant", content: [THINK("a"), { type: "tool_use", id: "toolu_A", name: "shell", input: { cmd: "make a" } }] },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_A", content: logText("a", 800) }] },
-        { role: "assistant", content: [THINK("b"), { type: "tool_use", id: "toolu_B", name: "shell", input: { cmd: "make b" } }] },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_B", content: logText("b", 800) }] },
-        { role: "assistant", content: [THINK("c"), { type: "text", text: "Both ran." }] },
-        { role: "user", content: "Next, please." },
-      ],
-      ...extra,
-    });
+  const onNativeModel = claudeCodeLiteral;
   const BETA = "compact-2026-09-04";
 
   it("control: the same conversation without it gets Sluice's native edit", async () => {

@@ -16,6 +16,11 @@
  *   cached input, output; "context window"). Before GPT-5.6 cache writes cost the input price
  *   ("no additional fees", developers.openai.com/api/docs/guides/prompt-caching); from GPT-5.6 on
  *   1.25× input. Cached prefixes stay 5–10 minutes without use, so 300 s is the conservative TTL.
+ *   GPT-6.x: each model page lists "Cache writes" itself (1.25× input, for 30 minutes of
+ *   retention), and "for requests with more than 272K input tokens, input and cache rates double
+ *   and output costs 1.5 times the short-context rate for the full request"
+ *   (developers.openai.com/api/docs/models/gpt-6.2-sol). The 12-hour write (2.5× input on
+ *   gpt-6.2-sol) is not modelled: every write is billed at the 30-minute price.
  */
 import type { Provider } from "../view/types";
 
@@ -25,7 +30,8 @@ export type PromptCacheKind = "anthropic-breakpoints" | "openai-prefix-128" | "o
 /**
  * Prices of requests whose prompt exceeds a size: every token of such a request, output included,
  * is billed at these rates (Haiku 5.5 above 100,000 prompt tokens; Sonnet 4/4.5 above 200,000
- * with the 1M beta). Prompt = input + cache reads + cache writes.
+ * with the 1M beta; GPT-6.x above 272,000 input tokens). Prompt = input + cache reads + cache
+ * writes. Cache writes cost the row's multiple of the long-context input price.
  */
 export interface LongContextPrice {
   /** The tier applies when the prompt has more than this many tokens. */
@@ -101,7 +107,7 @@ function claude(prefix: string, input: number, output: number, cacheRead: number
   };
 }
 
-function openai(prefix: string, input: number, cachedInput: number, output: number, window: number, cache: "openai-prefix-128" | "openai-breakpoints" | "none", source: string): ModelPrice {
+function openai(prefix: string, input: number, cachedInput: number, output: number, window: number, cache: "openai-prefix-128" | "openai-breakpoints" | "none", source: string, long_context: LongContextPrice | null = null): ModelPrice {
   const write = cache === "openai-breakpoints" ? 1.25 : 1;
   return {
     prefix,
@@ -116,9 +122,19 @@ function openai(prefix: string, input: number, cachedInput: number, output: numb
     cache_ttl_seconds: cache === "openai-breakpoints" ? OPENAI_56_TTL : OPENAI_TTL,
     min_cache_tokens: 1024,
     prompt_cache: cache,
-    long_context: null,
+    long_context,
     source,
   };
+}
+
+/** GPT-6.x above 272K input tokens: input and cache rates ×2, output ×1.5, for the whole request (gpt-6.2-sol model page). */
+function gpt6Long(input: number, cachedInput: number, output: number): LongContextPrice {
+  return { above_prompt_tokens: 272_000, input_per_mtok: input * 2, cache_read_per_mtok: cachedInput * 2, output_per_mtok: output * 1.5 };
+}
+
+/** A GPT-6.x row: 1,050,000-token window, breakpoint caching with 1.25× writes, the long-context tier. */
+function gpt6(prefix: string, input: number, cachedInput: number, output: number, source: string): ModelPrice {
+  return openai(prefix, input, cachedInput, output, 1_050_000, "openai-breakpoints", source, gpt6Long(input, cachedInput, output));
 }
 
 const SONNET_4_1M = {
@@ -175,6 +191,13 @@ export const MODEL_PRICES: readonly ModelPrice[] = [
   openai("gpt-5.6-terra", 2, 0.2, 12, 400_000, "openai-breakpoints", "GPT-5.6 Terra $2/$0.20/$12, writes 1.25× (same sources)"),
   openai("gpt-5.6-luna", 0.2, 0.02, 1.2, 400_000, "openai-breakpoints", "GPT-5.6 Luna $0.20/$0.02/$1.20, writes 1.25× (same sources)"),
   openai("gpt-5.6", 5, 0.5, 30, 400_000, "openai-breakpoints", "GPT-5.6 as Sol (same sources)"),
+  // GPT-6.x: $/1M input, cached input, output; writes 1.25× input; 1,050,000 window; over 272K input ×2 / ×1.5.
+  gpt6("gpt-6.2-sol", 2, 0.1, 10, "developers.openai.com/api/docs/models/gpt-6.2-sol (Input $2, Cached input $0.10, Cache writes $2.50, Output $10; 1,050,000 context window; >272K input: input and cache ×2, output ×1.5)"),
+  gpt6("gpt-6.1-sol", 2, 0.1, 10, "developers.openai.com/api/docs/models/gpt-6.1-sol as quoted by amine123max/Codex-Manager 0.4.7 and KZCFG/AILSA-SubSwitch 1.0.0(g) (checked 2026-10-01: $2/$0.10/$10; over 272K $4/$0.20/$15); cache writes $2.50 (wavespeed.ai gpt-6.1-sol)"),
+  gpt6("gpt-6.1-terra", 1, 0.05, 5, "docs.litellm.ai/blog/gpt-6-1-terra ($1/$0.05/$5; over 272K $2/$0.10/$7.50, per OpenAI)"),
+  gpt6("gpt-6-sol", 2, 0.2, 10, "developers.openai.com/api/docs/models/gpt-6-sol (Input $2, Cached input $0.20, Cache writes $2.50, Output $10; 1,050,000 context window); long-context tier: the GPT-6 rule, not quoted on that page"),
+  gpt6("gpt-6-astra", 10, 1, 50, "BerriAI/litellm discussion 39633, Day 0 GPT-6 Astra ($10/$50, cache reads $1, writes $12.50; 1,050,000 window; over 272K input ×2, output ×1.5)"),
+  gpt6("gpt-6-luna", 0.1, 0.01, 0.5, "merefield/codexometer v0.18.4, from OpenAI's pricing of 2026-09-22 ($0.10 input, $0.01 cached, $0.125 writes, $0.50 output); window and long-context tier: the GPT-6 family's"),
   openai("gpt-4o-mini", 0.15, 0.075, 0.6, 128_000, "openai-prefix-128", "developers.openai.com/api/docs/models/gpt-4o-mini (Text tokens per 1M; 128,000 context window)"),
   openai("gpt-4o", 2.5, 1.25, 10, 128_000, "openai-prefix-128", "developers.openai.com/api/docs/models/gpt-4o (Text tokens per 1M; 128,000 context window)"),
   // No prompt caching before gpt-4o ("enabled for all recent models, gpt-4o and newer"), so cached = input.

@@ -68,6 +68,10 @@ export function streamMessage(message: JsonObject): SseEvent[] {
       start = { type: "thinking", thinking: "", signature: "" };
       for (const t of chunkText(str(block, "thinking") ?? "")) deltas.push({ type: "thinking_delta", thinking: t });
       deltas.push({ type: "signature_delta", signature: str(block, "signature") ?? "" });
+    } else if (type === "compaction" && typeof prop(block, "signature") === "string") {
+      // An on-demand summary: its content, then its signature (the emulator streams it as thinking streams its own).
+      start = { type: "compaction", content: null, signature: "" };
+      deltas.push({ type: "compaction_delta", content: str(block, "content") ?? null }, { type: "signature_delta", signature: str(block, "signature")! });
     } else if (type === "compaction") {
       start = { type: "compaction", content: null, encrypted_content: null };
       deltas.push({ type: "compaction_delta", content: str(block, "content") ?? null, encrypted_content: str(block, "encrypted_content") ?? null });

@@ -9,6 +9,8 @@
  *    what the model would read, after the context edits, before a compaction);
  * 4. apply the prompt cache to the copy and bill it (a compaction that fires: its own iteration
  *    over the copy, then the answer's over the compacted copy; both billed, both in `iterations`);
+ * 4a. an on-demand compaction request (`compaction: {type: "summarize"}`) is answered with its
+ *    summary instead (./on-demand-compaction.ts);
  * 5. answer with the recorded reply, its thinking blocks bound to the prefix the client sent
  *    (empty thinking text with `display: "omitted"`), `context_management.applied_edits` when the
  *    request has `context_management`, and `input_transformations` with the binding beta.
@@ -22,6 +24,7 @@ import { anthropicPrice, anthropicWindow } from "../shared/prices";
 import { formatSse } from "../shared/sse";
 import { applyContextEdits } from "./apply-context-edits";
 import { compactedCopy, compactionFor, fromLastCompaction } from "./apply-compaction";
+import { asksForSummary, summaryBlock } from "./on-demand-compaction";
 import { buildMessage, outputTokens, replyContent, streamMessage, type AnthropicUsage } from "./build-response";
 import { segmentAnthropicPrompt } from "./segment-prompt";
 import { bindReply, BINDING_BETA, withoutBlocks } from "./thinking-binding";
@@ -67,6 +70,7 @@ export function handleMessages(call: Call): HandlerResult {
   const promptTokens = segments.reduce((n, b) => n + b.tokens, 0);
   const tooLong = windowRejection("anthropic", promptTokens, anthropicWindow(price, anthropicBetas(call.headers)));
   if (tooLong) return { kind: "rejected", rejection: tooLong };
+  if (asksForSummary(body)) return summaryAnswer(call, edited.body, cacheOf, price);
   const compaction = compactionFor(edited.body, promptTokens);
   // A compaction reads the whole copy in its own iteration; the answer then reads the compacted copy.
   const summaryCache = compaction ? cacheOf(edited.body) : null;
@@ -89,5 +93,21 @@ export function handleMessages(call: Call): HandlerResult {
   if (anthropicBetas(call.headers).includes(BINDING_BETA)) extras.input_transformations = verdict.dropped as unknown as Json[];
   const message = buildMessage(`msg_emu${String(call.seq).padStart(8, "0")}`, model, content, usage, extras);
   const stream = prop(body, "stream") === true;
+  return answered(stream ? formatSse(streamMessage(message)) : JSON.stringify(message), stream, billed, anthropicCostNano, price);
+}
+
+/**
+ * The answer to an on-demand compaction request (./on-demand-compaction.ts): one signed
+ * `compaction` block and `stop_reason: "compaction"`; the summary reads the copy (through the
+ * cache, billed as any prompt) and writes the block's tokens.
+ */
+function summaryAnswer(call: Call, copy: JsonObject, cacheOf: (copy: JsonObject) => ReturnType<typeof applyBreakpointCache>, price: ReturnType<typeof anthropicPrice>): HandlerResult {
+  const cache = cacheOf(copy);
+  const block = summaryBlock(copy);
+  const output = outputTokens([block]);
+  const usage: AnthropicUsage = { ...iterationUsage(cache, output), cache_creation: { ephemeral_5m_input_tokens: cache.write5m, ephemeral_1h_input_tokens: cache.write1h } };
+  const billed = { uncached: cache.uncached, cacheRead: cache.read, cacheWrite5m: cache.write5m, cacheWrite1h: cache.write1h, output };
+  const message = buildMessage(`msg_emu${String(call.seq).padStart(8, "0")}`, str(copy, "model")!, [block], usage, { stop_reason: "compaction" });
+  const stream = prop(call.body, "stream") === true;
   return answered(stream ? formatSse(streamMessage(message)) : JSON.stringify(message), stream, billed, anthropicCostNano, price);
 }

@@ -2,7 +2,8 @@
  * Every check the emulator runs on a Messages request, as one pure function usable on its own
  * (the real-client e2e upstream imports it): request body + headers → accepted (with the thinking
  * blocks to drop) or the provider's exact error. Order: the structural rules A1–A16
- * (./validate-request.ts), `context_management` (./validate-context-management.ts), then
+ * (./validate-request.ts), `context_management` (./validate-context-management.ts), on-demand
+ * compaction (A22, ./on-demand-compaction.ts), then
  * preserved thinking's prefix check (./thinking-binding.ts) on the models that run it.
  */
 import { modelChecksThinkingPrefix } from "../../../src/providers/anthropic-messages/wire";
@@ -11,6 +12,7 @@ import type { Rejection } from "../shared/errors";
 import { isObject, str } from "../shared/json";
 import { checkThinkingBinding, type BindingLookup, type ThinkingDropped } from "./thinking-binding";
 import { validateContextManagement } from "./validate-context-management";
+import { validateOnDemandCompaction } from "./on-demand-compaction";
 import { validateAnthropicRequest } from "./validate-request";
 
 /** What the emulator remembers per API key that validation reads (both optional for a stateless caller). */
@@ -48,6 +50,8 @@ export function validateMessagesRequest(body: unknown, headers: Readonly<Record<
   if (!isObject(body)) return { ok: true, dropped: [], prefixChecked: false };
   const cm = validateContextManagement(body, betas);
   if (cm) return { ok: false, rejection: cm };
+  const onDemand = validateOnDemandCompaction(body, betas);
+  if (onDemand) return { ok: false, rejection: onDemand };
   if (!modelRunsPrefixCheck(str(body, "model") ?? "")) return { ok: true, dropped: [], prefixChecked: false };
   const binding = checkThinkingBinding(body, betas, state.bindings);
   return binding.ok ? { ok: true, dropped: binding.dropped, prefixChecked: true } : binding;

@@ -93,9 +93,12 @@ export function validateAnthropicRequest(body: unknown, ctx: AnthropicValidation
     }
   }
 
-  // 4. Roles: consecutive same-role messages merge into one turn; the first turn must be user.
+  // 4. Roles: consecutive same-role messages merge into one turn; the first turn must be user, unless it
+  // opens with a compaction block (on-demand compaction: the returned message goes first, in place of
+  // the messages it summarises).
   const turns = mergeTurns(messages);
-  if (turns.length > 0 && turns[0]!.role !== "user") return fail('messages: first message must use the "user" role');
+  const opensWithSummary = str(asBlocks(prop(messages[0], "content"))[0], "type") === "compaction";
+  if (turns.length > 0 && turns[0]!.role !== "user" && !opensWithSummary) return fail('messages: first message must use the "user" role');
 
   // 5. tool_use / tool_result blocks need tool definitions.
   const usesTools = messages.some((m) => asBlocks(prop(m, "content")).some((b) => ["tool_use", "tool_result"].includes(str(b, "type") ?? "")));

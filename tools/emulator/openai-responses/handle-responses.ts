@@ -1,6 +1,10 @@
 /**
  * POST /v1/responses (pure over the call and the key's state): validate, refuse a prompt over the
- * window, learn reasoning links, apply the cache, answer, bill.
+ * window, learn reasoning links, apply the cache, answer, bill. An input ending with
+ * `compaction_trigger` is answered with one `compaction` item only; with `context_management` and
+ * a prompt at or over its `compact_threshold`, the answer starts with one (./compaction.ts). A
+ * recorded reply that holds a `compaction` item is answered as recorded (the e2e script's items
+ * carry its own state).
  */
 import { applyOpenAiCache } from "../shared/apply-openai-cache";
 import { answered, type Call, type HandlerResult } from "../shared/call";
@@ -13,6 +17,7 @@ import { formatSse } from "../shared/sse";
 import type { KeyState } from "../state";
 import { buildResponse, finishItems, outputTokens, replyItems, streamResponse, type ResponsesUsage } from "./build-response";
 import { inputItems, segmentResponsesPrompt } from "./segment-prompt";
+import { compactionItem, compactThreshold, endsWithTrigger, summaryTokens } from "./compaction";
 import { reasoningLinks, validateResponsesRequest } from "./validate-request";
 
 export function handleResponses(call: Call): HandlerResult {
@@ -25,9 +30,18 @@ export function handleResponses(call: Call): HandlerResult {
   if (tooLong) return { kind: "rejected", rejection: tooLong };
   learnFromRequest(call.key, inputItems(call.body));
   const cache = applyOpenAiCache(blocks, price, call.body, call.key.cache, call.now);
-  const items = finishItems(replyItems(call.reply), call.seq);
-  learnFromOutput(call.key, items);
-  const output = outputTokens(items);
+  const input = inputItems(call.body);
+  const threshold = compactThreshold(call.body as JsonObject);
+  const trigger = endsWithTrigger(input);
+  // The summary stands for every item before the trigger, or for the whole input.
+  const summarised = trigger ? input.length - 1 : input.length;
+  // A recorded reply (x-emulator-reply) is the upstream's answer as recorded: a compaction item in it is the one returned.
+  const recorded = call.reply === undefined ? null : finishItems(replyItems(call.reply), call.seq);
+  const reply = recorded ?? (trigger ? [] : finishItems(replyItems(undefined), call.seq));
+  const compacts = !reply.some((i) => str(i, "type") === "compaction") && (trigger || (threshold !== null && totalTokens(blocks) >= threshold));
+  learnFromOutput(call.key, reply);
+  const items = compacts ? [compactionItem(summarised, call.seq), ...reply] : reply;
+  const output = (compacts ? summaryTokens(summarised) : 0) + (reply.length > 0 ? outputTokens(reply) : 0);
   const usage: ResponsesUsage = {
     input_tokens: cache.total,
     input_tokens_details: { cached_tokens: cache.cached, ...(price.cache === "breakpoints" ? { cache_write_tokens: cache.written } : {}) },

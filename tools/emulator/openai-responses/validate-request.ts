@@ -5,10 +5,12 @@
  * reasoning item an output item (`fc_…`, `msg_…`) came with; the emulator learns the same links
  * from the replies it issues and from earlier valid requests of the same key
  * (`ResponsesValidationContext`). Items sent without ids (Codex CLI with `store: false`) are
- * never linked, as with the real API. Sources: docs/emulator.md.
+ * never linked, as with the real API. Then the compaction rules R5–R7 (./compaction.ts).
+ * Sources: docs/emulator.md.
  */
 import { openaiInvalid, type Rejection } from "../shared/errors";
 import { isObject, str, type Json } from "../shared/json";
+import { validateCompaction } from "./compaction";
 
 export interface ResponsesValidationContext {
   /** Output item id → id of the reasoning item it was produced with. */
@@ -65,7 +67,9 @@ export function validateResponsesRequest(body: unknown, ctx: ResponsesValidation
       return openaiInvalid(`Item '${id}' of type 'reasoning' was provided without its required following item.`, "input");
     }
   }
-  return null;
+
+  // 4. Compaction: context_management entries, the trigger's place, compaction items (./compaction.ts).
+  return validateCompaction(body, input);
 }
 
 /** (reasoning id, follower id) links in a list of items: each reasoning item with an id and the next item, when it has one. */

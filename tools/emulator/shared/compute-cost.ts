@@ -37,13 +37,20 @@ export function anthropicCostNano(u: BilledUsage, p: AnthropicPrice): number {
   );
 }
 
-/** OpenAI: uncached at input, reads at the cached-input price, writes at the write price (input before GPT-5.6). */
+/**
+ * OpenAI: uncached at input, reads at the cached-input price, writes at the write price (input
+ * before GPT-5.6). A prompt above the row's long-context size (GPT-6.x: more than 272K input
+ * tokens) bills every token at the long-context rates, writes at the same multiple of its input.
+ */
 export function openaiCostNano(u: BilledUsage, p: OpenAiPrice): number {
+  const prompt = u.uncached + u.cacheRead + u.cacheWrite5m + u.cacheWrite1h;
+  const lc = p.longContext !== null && prompt > p.longContext.above_prompt_tokens ? p.longContext : null;
+  const input = lc ? lc.input_per_mtok : p.input;
   return Math.round(
-    u.uncached * perToken(p.input) +
-      u.cacheRead * perToken(p.cachedInput) +
-      (u.cacheWrite5m + u.cacheWrite1h) * perToken(p.cacheWrite) +
-      u.output * perToken(p.output),
+    u.uncached * perToken(input) +
+      u.cacheRead * perToken(lc ? lc.cache_read_per_mtok : p.cachedInput) +
+      (u.cacheWrite5m + u.cacheWrite1h) * perToken(input, p.cacheWrite / p.input) +
+      u.output * perToken(lc ? lc.output_per_mtok : p.output),
   );
 }
 

@@ -42,6 +42,8 @@ export interface OpenAiPrice {
   cacheWrite: number;
   output: number;
   cache: OpenAiCacheKind;
+  /** Rates above a prompt size (GPT-6.x above 272K input tokens; writes at `cacheWrite / input` times its input), or null. */
+  longContext: LongContextPrice | null;
   /** Context window, tokens: a prompt over it is refused (`context_length_exceeded`). */
   contextWindow: number;
   known: boolean;
@@ -75,6 +77,7 @@ function toOpenAi(row: ModelPrice, known: boolean): OpenAiPrice {
     cacheWrite: row.input_per_mtok * row.cache_write_multiplier,
     output: row.output_per_mtok,
     cache: OPENAI_CACHE[row.prompt_cache] ?? "prefix-128",
+    longContext: row.long_context,
     contextWindow: row.context_window,
     known,
   };
