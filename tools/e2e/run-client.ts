@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { InstalledClients } from "./install-clients";
+import { addSluiceMcp, CLAUDE_MCP_ENV, MCP_ALLOWED_TOOLS } from "./mcp-setup";
 import { isCodex, SETTING_SPECS, type ClientSetting } from "./settings";
 
 /** The prompt every session gets (the scripted model ignores it; the plan drives the session). */
@@ -24,6 +25,11 @@ export interface ClientRun {
   home: string;
   /** Session deadline, ms. */
   timeoutMs: number;
+  /**
+   * Sluice's MCP endpoint (`…/mcp`) to configure before the session, as a user does it once
+   * (./mcp-setup.ts): the client then offers Sluice's tools from its first request. Absent: none.
+   */
+  mcpUrl?: string;
 }
 
 /** What a finished session left. */
@@ -42,7 +48,7 @@ function baseEnv(home: string): Record<string, string> {
 }
 
 function claudeCommand(clients: InstalledClients, run: ClientRun): { file: string; args: string[]; env: Record<string, string> } {
-  const args = ["-p", SESSION_PROMPT, "--allowedTools", "Read,Bash,Edit,Grep,Glob", "--output-format", "json"];
+  const args = ["-p", SESSION_PROMPT, "--allowedTools", ["Read,Bash,Edit,Grep,Glob", ...(run.mcpUrl ? MCP_ALLOWED_TOOLS : [])].join(","), "--output-format", "json"];
   const spec = SETTING_SPECS[run.setting];
   if (spec.model !== null) args.push("--model", spec.model);
   const env: Record<string, string> = {
@@ -56,6 +62,7 @@ function claudeCommand(clients: InstalledClients, run: ClientRun): { file: strin
     DISABLE_BUG_COMMAND: "1",
   };
   if (spec.thinkingOff) env.CLAUDE_CODE_DISABLE_THINKING = "1";
+  if (run.mcpUrl) Object.assign(env, CLAUDE_MCP_ENV);
   return { file: clients.claude, args, env };
 }
 
@@ -102,6 +109,7 @@ export async function runClient(clients: InstalledClients, run: ClientRun): Prom
   mkdirSync(run.home, { recursive: true });
   const codex = isCodex(run.setting);
   if (SETTING_SPECS[run.setting].provider === "builtin") await codexLogin(clients, run);
+  if (run.mcpUrl) addSluiceMcp(clients, { codex, home: run.home, url: run.mcpUrl, apiKey: run.apiKey, path: baseEnv(run.home).PATH! });
   const cmd = codex ? codexCommand(clients, run) : claudeCommand(clients, run);
   const started = Date.now();
   const child = spawn(cmd.file, cmd.args, { cwd: run.projectDir, env: cmd.env, stdio: ["ignore", "pipe", "pipe"] });

@@ -24,6 +24,12 @@ const MARKER = /\[sluice: [^\]\n]*? removed; (?:restore_tool_result\("([^"\\\]]*
 /** `%XX` back to the character (the esc() of the restore id's parts). */
 const unescapePart = (s: string): string => s.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 
+/** The call id a restore id names: the part after its first "/", unescaped; an id without "/" (the archive-id form) is the call id itself. */
+export function callIdOf(restoreId: string): string {
+  const slash = restoreId.indexOf("/");
+  return slash < 0 ? restoreId : unescapePart(restoreId.slice(slash + 1));
+}
+
 /** Every marker in `text`, in order. */
 export function restoreMarkersIn(text: string): RestoreMarker[] {
   const out: RestoreMarker[] = [];
@@ -31,7 +37,7 @@ export function restoreMarkersIn(text: string): RestoreMarker[] {
     if (m[1] !== undefined) {
       const slash = m[1].indexOf("/");
       if (slash < 0) continue;
-      out.push({ restore_id: m[1], call_id: unescapePart(m[1].slice(slash + 1)) });
+      out.push({ restore_id: m[1], call_id: callIdOf(m[1]) });
     } else if (m[2] !== undefined) {
       out.push({ restore_id: m[2], call_id: m[2] });
     }
