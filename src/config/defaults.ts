@@ -60,6 +60,11 @@ export const DEFAULTS = {
   mechanism: "auto" as MechanismSetting,
   /** Keep removed tool results in the session's archival tier until retention (DESIGN §7). */
   archive_removed: false,
+  /**
+   * How long an archived result can be restored (MCP `restore_tool_result`), seconds from the
+   * request that removed it (1 day); it goes earlier with the whole session at `retention_seconds`.
+   */
+  archive_retention_seconds: 86_400,
   /** Tool names never touched by any tier or engine. */
   exclude_tools: [] as string[],
   /** Idle time after which the session counts as idle (time_based tier), seconds. 300 = provider cache TTL. */

@@ -30,6 +30,7 @@ export const RANGES = {
   complete_after_seconds: [1, 2_592_000, true],
   retention_seconds: [60, 31_536_000, true],
   memory_retention_seconds: [0, 31_536_000, true],
+  archive_retention_seconds: [60, 31_536_000, true],
   auto_context_pct: [0.01, 1, false],
 } as const satisfies Record<string, readonly [number, number, boolean]>;
 
@@ -140,6 +141,7 @@ const baseSchema = z.strictObject({
   guarantee_level: z.enum(GUARANTEE_LEVELS, { error: `guarantee_level must be one of ${GUARANTEE_LEVELS.join(", ")}` }).default(DEFAULTS.guarantee_level),
   mechanism: z.enum(MECHANISMS, { error: `mechanism must be one of ${MECHANISMS.join(", ")}` }).default(DEFAULTS.mechanism),
   archive_removed: bool("archive_removed"),
+  archive_retention_seconds: num("archive_retention_seconds"),
   exclude_tools: z.array(toolName, { error: toolsError }).max(1_000, { error: "exclude_tools holds at most 1000 names" }).default([...DEFAULTS.exclude_tools]),
   idle_seconds: num("idle_seconds"),
   time_based_age_seconds: rangedNumber("time_based_age_seconds").nullable().default(DEFAULTS.time_based_age_seconds),

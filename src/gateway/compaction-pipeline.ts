@@ -159,7 +159,7 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
     const project_key = deps.config.memory_retention_seconds > 0 ? projectKeyOf(prepared.provider, req.headers, prepared.parsed.bytes, prepared.parsed.root) : undefined;
     // memory_inject: the session claims a map only when its block has a place in this request.
     const memory_placeable = memoryInjectOn(deps.config) && project_key !== undefined && memoryPlaceable(prepared.provider, prepared.parsed.bytes, prepared.parsed.root, prepared.adapter.historyKey);
-    const input: StepInput = { session_id: sid, facts, config_hash: deps.config_hash, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, ...(lengths ? { remaining_calls_table: lengths } : {}), ...(project_key !== undefined ? { project_key } : {}), ...(memory_placeable ? { memory_placeable } : {}) };
+    const input: StepInput = { session_id: sid, facts, config_hash: deps.config_hash, mode: deps.mode, correlation_id: req.requestId, now_ms: t0, ...(lengths ? { remaining_calls_table: lengths } : {}), ...(project_key !== undefined ? { project_key } : {}), ...(memory_placeable ? { memory_placeable } : {}), ...(req.callerId ? { caller_id: req.callerId } : {}) };
     out = await withDeadline(stepWithConfig(stub, input, deps.config), deps.doTimeoutMs);
   } catch (err) {
     const reason = err instanceof Deadline ? "do_timeout" : "do_error";
@@ -177,8 +177,11 @@ export async function runPipeline(deps: PipelineDeps, req: IncomingRequest): Pro
   if (decision.kind === "edited" && deps.mode === "compact") {
     if (deps.config.archive_removed && out.new_pair_ids.length > 0) {
       const ids = new Set(out.new_pair_ids);
-      const items = view.pairs.filter((p) => ids.has(p.id)).map((p) => ({ call_id: p.id, text: p.result_text }));
-      deps.waitUntil(Promise.resolve(stub.archive(items)).catch(() => undefined));
+      // A whole-pair removal takes the call's input too: the restore gives both back.
+      const items = view.pairs.filter((p) => ids.has(p.id)).map((p) => ({
+        call_id: p.id, tool_name: p.tool_name, text: p.result_text, ...(out.plan.actions[p.id]?.kind === "drop_pair" ? { input: p.input_text } : {}),
+      }));
+      deps.waitUntil(Promise.resolve(stub.archive(items, req.callerId ?? null, t0)).catch(() => undefined));
     }
     if (out.step !== null) {
       try {

@@ -30,6 +30,8 @@ export interface IncomingRequest {
   /** Correlation id (also the `x-sluice-request-id` response header). */
   requestId: string;
   signal?: AbortSignal;
+  /** The caller id client authentication derived (src/http/middleware/caller.ts); it owns the sessions its requests create. Absent: none. */
+  callerId?: string | null;
 }
 
 /**

@@ -99,7 +99,7 @@ export async function decideWithSummaries(
   deadline_ms: number,
 ): Promise<{ out: StepOutput; decision: ForwardDecision }> {
   const written = await writeSummaries(out, { parsed: prepared.parsed, adapter: prepared.adapter, config, env, deadline_ms });
-  const decision = decideForward(prepared, received, written.out, mode, correlation_id, placeholderOptionsOf(config), config.guarantee_level);
+  const decision = decideForward(prepared, received, written.out, mode, correlation_id, placeholderOptionsOf(config, prepared.session.id), config.guarantee_level);
   if (written.summaries.length > 0) decision.report.summaries = written.summaries;
   return { out: written.out, decision };
 }

@@ -1,5 +1,5 @@
 /**
- * The Hono app (shell): `createApp(makeDeps)` mounts GET /healthz and the two provider prefixes.
+ * The Hono app (shell): `createApp(makeDeps)` mounts GET /healthz, /mcp (../mcp/mcp-route.ts) and the two provider prefixes.
  * Chat routes (Anthropic Messages, OpenAI Chat Completions, OpenAI Responses) may go through the
  * compaction hook; every other path under /anthropic/* and /openai/* (models, count_tokens,
  * files, batches, …) is proxied as is, any method, query string kept. A WebSocket upgrade gets
@@ -19,6 +19,8 @@ import type { CallerVariables } from "./middleware/caller";
 import { clientAuth } from "./middleware/client-auth";
 import { rateLimit } from "./middleware/rate-limit";
 import { healthSecrets, type SecretStatus } from "./health-secrets";
+import { serveMcp } from "../mcp/mcp-route";
+import { workerPorts } from "../mcp/worker-ports";
 
 /** The provider prefixes, in mount order. */
 export const FAMILIES: readonly ProviderFamily[] = ["anthropic", "openai"];
@@ -101,6 +103,10 @@ export function createApp(makeDeps: DepsFactory = defaultDeps) {
     return c.json(health);
   });
 
+  // The MCP server (restore_tool_result, search_session_memory) behind the same guards; its errors take the Anthropic shape.
+  app.use("/mcp", clientAuth("anthropic"), rateLimit("anthropic"));
+  app.all("/mcp", (c) => serveMcp(c.req.raw, workerPorts(c.env, c.var.caller.id)));
+
   for (const family of FAMILIES) {
     // Production guards (docs/deploy.md): unknown callers get a 401, floods a 429, before anything else runs.
     app.use(`/${family}/*`, clientAuth(family), rateLimit(family));
@@ -129,6 +135,7 @@ export function createApp(makeDeps: DepsFactory = defaultDeps) {
         body,
         requestId: c.var.requestId,
         signal: c.req.raw.signal,
+        callerId: c.var.caller.id,
       });
     });
   }

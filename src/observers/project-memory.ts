@@ -29,6 +29,9 @@ const DRAFT = defineSlot<{ project_key: string; draft: TierMap } | null>(
 /** The project key the session keeps its map under (null: project memory was off for it). */
 export const projectKeyOf = (tx: Parameters<NonNullable<SessionObserver["afterStep"]>>[0]): string | null => tx.get(DRAFT)?.project_key ?? null;
 
+/** The live session's draft tier map (project memory on), or null: what a memory search reads before the complete alarm stores the map. */
+export const draftMapOf = (tx: Parameters<typeof projectKeyOf>[0]): TierMap | null => tx.get(DRAFT)?.draft ?? null;
+
 /** The observer (module header). */
 export const projectMemory: SessionObserver = {
   afterStep(tx, e) {

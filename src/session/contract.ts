@@ -71,6 +71,12 @@ export interface StepInput {
    * (src/session/run-step.ts). Absent: no place, or injection off.
    */
   memory_placeable?: true;
+  /**
+   * The caller id of the request (src/http/middleware/caller.ts: "g:" or "p:" + SHA-256 hex);
+   * the first one a session sees becomes its owner, the only caller its archive answers
+   * (src/session/archive-store.ts). Absent: a host without callers (the replay).
+   */
+  caller_id?: string;
 }
 
 /** The step's answer: the plan, or a request for the config behind an unknown hash (module header). */
@@ -310,6 +316,7 @@ export const stepInputSchema = z.object({
   remaining_calls_table: z.object({ quantile: num, at: z.array(num), later: z.array(num), sessions: num }).optional(),
   project_key: z.string().optional(),
   memory_placeable: z.literal(true).optional(),
+  caller_id: z.string().min(1).optional(),
 });
 
 const usageSchema = z.object({

@@ -7,7 +7,8 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config/env";
 import { projectMemoryStub } from "../observers/memory-object";
 import type { FailOpenReason, ReportAnswer, StepAnswer, StepInput } from "./contract";
-import { Session, type SessionStats } from "./session";
+import { Session, type SessionSearch, type SessionStats } from "./session";
+import type { ArchiveItem, Restored } from "./archive-store";
 import type { CacheReport } from "../observers/cache-diagnostics";
 import type { TierMap } from "../core/memory/build-tier-map";
 
@@ -34,8 +35,14 @@ export class SessionObject extends DurableObject<Env> {
   countFailOpen(reason: FailOpenReason): Promise<void> {
     return this.session.countFailOpen(reason);
   }
-  archive(items: { call_id: string; text: string }[]): Promise<void> {
-    return this.session.archive(items);
+  archive(items: ArchiveItem[], caller_id: string | null = null, now_ms: number = Date.now()): Promise<number> {
+    return this.session.archive(items, caller_id, now_ms);
+  }
+  restore(call_id: string, caller_id: string, now_ms: number = Date.now()): Promise<Restored> {
+    return this.session.restore(call_id, caller_id, now_ms);
+  }
+  searchMemory(caller_id: string, query: string, now_ms: number = Date.now()): Promise<SessionSearch | null> {
+    return this.session.searchMemory(caller_id, query, now_ms);
   }
   getArchive(call_id: string): Promise<string | null> {
     return this.session.getArchive(call_id);

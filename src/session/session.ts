@@ -29,15 +29,14 @@ import { precomputeVerdicts } from "./engine-verdicts";
 import { callRows, recordReport, type CallRow } from "./record-report";
 import { runStep } from "./run-step";
 import { DEFAULT_TIMINGS, DISABLED, MAX_SENT_CONFIGS, MEMORY, nextAlarm, RECORD, runAlarm, SENT_CONFIGS, type AlarmTimings } from "./session-record";
-import { defineTables, SessionDb, type ProjectMemoryPort, type SessionObserver, type StateTx } from "./state";
+import { archiveItems, archivedText, claimOwner, OWNER as OWNER_SLOT, purgeExpired, restore, restorableIds, type ArchiveItem, type Restored } from "./archive-store";
+import { searchMemory } from "../admin/search-memory";
+import { draftMapOf } from "../observers/project-memory";
+import { DEFAULTS } from "../config/defaults";
+import { SessionDb, type ProjectMemoryPort, type SessionObserver, type StateTx } from "./state";
 
 /** The features that observe the session (./state.ts SessionObserver), in the order they run. */
 const OBSERVERS: readonly SessionObserver[] = [cacheDiagnostics, savingsLedger, projectMemory];
-
-/** Largest archive chunk: 64 Ki UTF-16 code units (≤ 192 KiB as UTF-8), far below the DO SQLite 2 MB row cap. */
-export const ARCHIVE_CHUNK_CHARS = 64 * 1024;
-
-defineTables(["archive"], "CREATE TABLE IF NOT EXISTS archive (call_id TEXT NOT NULL, chunk INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (call_id, chunk));");
 
 /** What a session needs from its host. */
 export interface SessionDeps {
@@ -48,6 +47,16 @@ export interface SessionDeps {
   memory?: ProjectMemoryPort;
   fetch?: typeof fetch;
   trace?: TraceSink;
+}
+
+/** One session's answer to a memory search (Session.searchMemory). */
+export interface SessionSearch {
+  session_id: string | null;
+  project_key: string | null;
+  /** Reference entries matching the query, in key order; a path or command's key is the query (the map keeps only its hash). */
+  matches: { kind: string; key: string; count: number; first_message: number; last_message: number; restorable_call_ids: string[] }[];
+  /** Matches found before the cap (../admin/search-memory.ts MATCHES_MAX). */
+  total: number;
 }
 
 /** A session's statistics for operators: counts, sizes, ids and hashes only (DESIGN invariant 7). */
@@ -117,6 +126,11 @@ export class Session {
     return configHash(parsed.data) === hash ? parsed.data : null;
   }
 
+  /** How long archived results stay restorable, seconds (the session's config, else the default). */
+  private archiveRetention(tx: StateTx): number {
+    return this.configFor(tx, tx.get(RECORD).config_hash)?.archive_retention_seconds ?? DEFAULTS.archive_retention_seconds;
+  }
+
   private timings(tx: StateTx): AlarmTimings {
     return this.configFor(tx, tx.get(RECORD).config_hash) ?? DEFAULT_TIMINGS;
   }
@@ -127,6 +141,7 @@ export class Session {
     return this.db.run(async (tx) => {
       const config = this.configFor(tx, checked.config_hash, checked.config);
       if (config === null) return { config_unknown: true } as const;
+      claimOwner(tx, checked.caller_id);
       const { out, facts } = await runStep(tx, { env: this.deps.env, fetch: this.deps.fetch, trace: this.deps.trace, memory: this.deps.memory, observers: OBSERVERS }, checked, config, checked.config_hash);
       this.last = { facts, config };
       return out;
@@ -165,6 +180,7 @@ export class Session {
       if (due === null) return false;
       const ran = runAlarm(record, now_ms, timings);
       if (!ran.delete) {
+        purgeExpired(tx, now_ms, this.archiveRetention(tx));
         tx.set(RECORD, ran.record);
         for (const [name, n] of Object.entries(ran.counters)) tx.add(name, n);
       }
@@ -195,23 +211,43 @@ export class Session {
     return this.db.run((tx) => tx.add(`fail_open_${reason}`, 1));
   }
 
-  /** Keeps removed tool results (`archive_removed` on), by call id, in chunks (replacing an earlier copy). */
-  archive(items: { call_id: string; text: string }[]): Promise<void> {
-    return this.db.run((tx) => {
-      for (const { call_id, text } of items) {
-        tx.sql.exec("DELETE FROM archive WHERE call_id = ?", call_id);
-        for (let i = 0, chunk = 0; i < text.length || chunk === 0; i += ARCHIVE_CHUNK_CHARS, chunk++) {
-          tx.sql.exec("INSERT INTO archive (call_id, chunk, data) VALUES (?, ?, ?)", call_id, chunk, text.slice(i, i + ARCHIVE_CHUNK_CHARS));
-        }
-      }
-    });
+  /**
+   * Keeps removed tool results (`archive_removed` on; ./archive-store.ts) archived at `now_ms`
+   * for `caller_id`, the session's owner (claimed when it has none). Returns how many were kept:
+   * 0 when the session belongs to another caller.
+   */
+  archive(items: ArchiveItem[], caller_id: string | null = null, now_ms: number = Date.now()): Promise<number> {
+    return this.db.run((tx) => archiveItems(tx, items, caller_id, now_ms, this.archiveRetention(tx)));
   }
 
-  /** An archived result by call id, or null. */
+  /** An archived result by call id, or null (the operator's route: no owner check). */
   getArchive(call_id: string): Promise<string | null> {
+    return this.db.run((tx) => archivedText(tx, call_id));
+  }
+
+  /** The archived pair `call_id` for `caller_id` at `now_ms`: only the owner's, until its retention (./archive-store.ts). */
+  restore(call_id: string, caller_id: string, now_ms: number): Promise<Restored> {
+    return this.db.run((tx) => restore(tx, call_id, caller_id, now_ms, this.archiveRetention(tx)));
+  }
+
+  /**
+   * For the owner `caller_id` only: the reference entries of the session's tier map (the stored
+   * one, else the live draft project memory keeps) that match `query` (../admin/search-memory.ts),
+   * each with the call ids of its pairs still restorable; and the session id and project key.
+   * Null for any other caller.
+   */
+  searchMemory(caller_id: string, query: string, now_ms: number): Promise<SessionSearch | null> {
     return this.db.run((tx) => {
-      const rows = tx.sql.exec<{ data: string }>("SELECT data FROM archive WHERE call_id = ? ORDER BY chunk", call_id).toArray();
-      return rows.length === 0 ? null : rows.map((r) => r.data).join("");
+      const owner = tx.get(OWNER_SLOT);
+      if (owner === null || owner !== caller_id) return null;
+      const map = tx.get(MEMORY) ?? draftMapOf(tx);
+      const retention = this.archiveRetention(tx);
+      const found = map === null ? { matches: [], total: 0 } : searchMemory(map, query, null);
+      const matches = found.matches.map((e) => ({
+        kind: e.kind, key: e.kind === "path" || e.kind === "command" ? query : e.key, count: e.count,
+        first_message: e.first_message, last_message: e.last_message, restorable_call_ids: restorableIds(tx, e.pair_ids, now_ms, retention),
+      }));
+      return { session_id: tx.get(RECORD).session_id, project_key: projectKeyOf(tx), matches, total: found.total };
     });
   }
 

@@ -28,8 +28,8 @@ function property(adapter: ProviderAdapter, arbResult: fc.Arbitrary<unknown>, bu
       const bytes = enc(build(rows.map(([r]) => r)));
       const parsed = adapter.read(bytes, newCoreCaches());
       const plan = { actions: Object.fromEntries(rows.map(([, a], k) => [`call_${k}`, a])) };
-      const out = applyPlan(adapter, parsed, plan, { archived });
-      expect(checkGuarantee(adapter, bytes, out.bytes, { placeholders: { archived } }).violations).toEqual([]);
+      const out = applyPlan(adapter, parsed, plan, { archive_session: archived ? "s-1" : null });
+      expect(checkGuarantee(adapter, bytes, out.bytes, { placeholders: { archive_session: archived ? "s-1" : null } }).violations).toEqual([]);
       expect(out.insertions.length).toBe(Object.keys(plan.actions).filter((id) => out.refused[id] === undefined).length);
       if (out.insertions.length === 0) return;
       marked += out.insertions.length;
@@ -40,7 +40,7 @@ function property(adapter: ProviderAdapter, arbResult: fc.Arbitrary<unknown>, bu
       const at = ins.at + shift + (pick % ins.bytes.length);
       const bad = out.bytes.slice();
       bad[at] = bad[at] === 0x5a ? 0x59 : 0x5a;
-      expect(checkGuarantee(adapter, bytes, bad, { placeholders: { archived } }).ok).toBe(false);
+      expect(checkGuarantee(adapter, bytes, bad, { placeholders: { archive_session: archived ? "s-1" : null } }).ok).toBe(false);
     }),
     { numRuns: 200, seed: 29 },
   );

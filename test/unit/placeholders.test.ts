@@ -24,13 +24,15 @@ const dec = new TextDecoder();
 const RUNS = 300;
 
 const arbPlaceholderCase = fc.tuple(arbCase, fc.boolean());
+/** The level's options with the archive on (session "s-1") or off. */
+const optsFor = (archived: boolean) => ({ archive_session: archived ? "s-1" : null });
 
 describe("placeholders: the checker's proof (random plans)", () => {
   it("accepts every applied plan, with exactly one marker per applied result cut and none elsewhere", () => {
     let marked = 0;
     fc.assert(
       fc.property(arbPlaceholderCase, ([{ bytes, plan }, archived]) => {
-        const opts = { archived };
+        const opts = optsFor(archived);
         const parsed = A.read(bytes, newCoreCaches());
         const out = applyPlan(A, parsed, plan, opts);
         expect(checkGuarantee(A, bytes, out.bytes, { placeholders: opts }).violations).toEqual([]);
@@ -54,7 +56,7 @@ describe("placeholders: the checker's proof (random plans)", () => {
     let tried = 0;
     fc.assert(
       fc.property(arbPlaceholderCase, fc.nat(), ([{ bytes, plan }, archived], pick) => {
-        const out = applyPlan(A, A.read(bytes, newCoreCaches()), plan, { archived });
+        const out = applyPlan(A, A.read(bytes, newCoreCaches()), plan, optsFor(archived));
         fc.pre(out.insertions.length > 0);
         tried++;
         // Change one byte of one marker to another printable ASCII byte (the body stays valid JSON).
@@ -65,8 +67,8 @@ describe("placeholders: the checker's proof (random plans)", () => {
         expect(out.bytes[at]).toBe(ins.bytes[k]);
         const bad = out.bytes.slice();
         bad[at] = bad[at] === 0x5a ? 0x59 : 0x5a;
-        expect(checkGuarantee(A, bytes, bad, { placeholders: { archived } }).ok).toBe(false);
-        expect(checkGuarantee(A, bytes, out.bytes, { placeholders: { archived: !archived } }).ok).toBe(false);
+        expect(checkGuarantee(A, bytes, bad, { placeholders: optsFor(archived) }).ok).toBe(false);
+        expect(checkGuarantee(A, bytes, out.bytes, { placeholders: optsFor(!archived) }).ok).toBe(false);
       }),
       { numRuns: RUNS },
     );
@@ -76,7 +78,7 @@ describe("placeholders: the checker's proof (random plans)", () => {
   it("rejects every marker at level strict", () => {
     fc.assert(
       fc.property(arbPlaceholderCase, ([{ bytes, plan }, archived]) => {
-        const out = applyPlan(A, A.read(bytes, newCoreCaches()), plan, { archived });
+        const out = applyPlan(A, A.read(bytes, newCoreCaches()), plan, optsFor(archived));
         fc.pre(out.insertions.length > 0);
         expect(checkGuarantee(A, bytes, out.bytes).ok).toBe(false);
       }),
@@ -104,7 +106,7 @@ describe("placeholders: the checker's proof (random plans)", () => {
       { role: "user", content: "next" },
     ] });
     const bytes = enc.encode(body);
-    const opts = { archived: true };
+    const opts = optsFor(true);
     const m = (id: string) => dec.decode(placeholderBytes(id, opts));
     const ok = body.replace("aaaaaaaaaaaaaaaaaaaa", `aaaa${m("t1")}`);
     const check = (s: string) => checkGuarantee(A, bytes, enc.encode(s), { placeholders: opts }).violations;
@@ -128,7 +130,7 @@ const step = (actions: StepOutput["plan"]["actions"]): StepOutput => ({
 function forwarded(provider: Provider, body: string, actions: StepOutput["plan"]["actions"], config: { guarantee_level: string; archive_removed: boolean }): string {
   const ready = prepareCompaction(provider, new Headers({ "x-sluice-session": "s-1" }), enc.encode(body));
   if (ready.kind !== "ready") throw new Error(ready.note);
-  const d = decideForward(ready, enc.encode(body), step(actions), "compact", "c-1", placeholderOptionsOf(config));
+  const d = decideForward(ready, enc.encode(body), step(actions), "compact", "c-1", placeholderOptionsOf(config, "s-1"));
   expect(d.report.outcome).toBe("compacted");
   return dec.decode(d.body);
 }
@@ -137,18 +139,22 @@ const LISTING = "src/a.ts\\nsrc/b.ts\\nsrc/c.ts\\nsrc/d.ts\\nsrc/e.ts\\n";
 
 describe("placeholders: exact forwarded bytes", () => {
   it("the marker's documented bytes (docs/configuration.md)", () => {
-    expect(dec.decode(placeholderBytes("toolu_01A", { archived: false }))).toBe("\\n[sluice: rest of tool result removed]");
-    expect(placeholderBytes("toolu_01A", { archived: false }).length).toBe(39);
-    expect(dec.decode(placeholderBytes("toolu_01A", { archived: true }))).toBe("\\n[sluice: rest of tool result removed; archive id toolu_01A]");
-    expect(dec.decode(placeholderBytes('a"b', { archived: true }))).toBe('\\n[sluice: rest of tool result removed; archive id a\\"b]');
-    expect(placeholderOptionsOf({ guarantee_level: "strict", archive_removed: true })).toBeNull();
-    expect(placeholderOptionsOf({ guarantee_level: "rewrite", archive_removed: true })).toBeNull();
+    expect(dec.decode(placeholderBytes("toolu_01A", optsFor(false)))).toBe("\\n[sluice: rest of tool result removed]");
+    expect(placeholderBytes("toolu_01A", optsFor(false)).length).toBe(39);
+    expect(dec.decode(placeholderBytes("toolu_01A", { archive_session: "cc:9f1c:conv:0a1b" }))).toBe('\\n[sluice: rest of tool result removed; restore_tool_result(\\"cc:9f1c:conv:0a1b/toolu_01A\\")]');
+    expect(placeholderBytes("toolu_01A", { archive_session: "cc:9f1c:conv:0a1b" }).length).toBe(93);
+    // A quote or a slash in an id is escaped by the restore id, so the quoted argument stays whole.
+    expect(dec.decode(placeholderBytes('a"b', { archive_session: "s/1" }))).toBe('\\n[sluice: rest of tool result removed; restore_tool_result(\\"s%2F1/a%22b\\")]');
+    expect(placeholderOptionsOf({ guarantee_level: "placeholders", archive_removed: true }, "s-1")).toEqual({ archive_session: "s-1" });
+    expect(placeholderOptionsOf({ guarantee_level: "placeholders", archive_removed: false }, "s-1")).toEqual({ archive_session: null });
+    expect(placeholderOptionsOf({ guarantee_level: "strict", archive_removed: true }, "s-1")).toBeNull();
+    expect(placeholderOptionsOf({ guarantee_level: "rewrite", archive_removed: true }, "s-1")).toBeNull();
   });
-  it("Anthropic: a truncated tool_result ends with the marker naming its archive id", () => {
+  it("Anthropic: a truncated tool_result ends with the marker naming its restore id", () => {
     const body = `{"model":"claude-sonnet-4-5","max_tokens":100,"messages":[{"role":"user","content":"list"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01A","name":"Bash","input":{"command":"ls"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01A","content":"${LISTING}"}]},{"role":"assistant","content":"ok"},{"role":"user","content":"next"}]}`;
     const act = { toolu_01A: { kind: "truncate_result" as const, head_bytes: 18 } };
     expect(forwarded("anthropic", body, act, { guarantee_level: "placeholders", archive_removed: true })).toBe(
-      `{"model":"claude-sonnet-4-5","max_tokens":100,"messages":[{"role":"user","content":"list"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01A","name":"Bash","input":{"command":"ls"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01A","content":"src/a.ts\\nsrc/b.ts\\n[sluice: rest of tool result removed; archive id toolu_01A]"}]},{"role":"assistant","content":"ok"},{"role":"user","content":"next"}]}`,
+      `{"model":"claude-sonnet-4-5","max_tokens":100,"messages":[{"role":"user","content":"list"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01A","name":"Bash","input":{"command":"ls"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01A","content":"src/a.ts\\nsrc/b.ts\\n[sluice: rest of tool result removed; restore_tool_result(\\"s-1/toolu_01A\\")]"}]},{"role":"assistant","content":"ok"},{"role":"user","content":"next"}]}`,
     );
     // The same plan at strict: the exact head, nothing written.
     expect(forwarded("anthropic", body, act, { guarantee_level: "strict", archive_removed: true })).toBe(body.replace(LISTING, "src/a.ts\\nsrc/b.ts"));
@@ -164,7 +170,7 @@ describe("placeholders: exact forwarded bytes", () => {
   it("OpenAI Responses: a truncated function_call_output keeps head and tail around the marker", () => {
     const body = `{"model":"gpt-5","input":[{"role":"user","content":"list"},{"type":"function_call","call_id":"call_r1","name":"shell","arguments":"{}"},{"type":"function_call_output","call_id":"call_r1","output":"${LISTING}"},{"role":"assistant","content":"ok"},{"role":"user","content":"next"},{"role":"assistant","content":"done"},{"role":"user","content":"more"}]}`;
     expect(forwarded("openai-responses", body, { call_r1: { kind: "truncate_result", head_bytes: 10, tail_bytes: 10 } }, { guarantee_level: "placeholders", archive_removed: true })).toBe(
-      body.replace(LISTING, "src/a.ts\\n\\n[sluice: rest of tool result removed; archive id call_r1]src/e.ts\\n"),
+      body.replace(LISTING, 'src/a.ts\\n\\n[sluice: rest of tool result removed; restore_tool_result(\\"s-1/call_r1\\")]src/e.ts\\n'),
     );
   });
 });

@@ -105,6 +105,6 @@ export async function seedSession(id: string, indexName: string): Promise<Outcom
   const report: OutcomeReport = { correlation_id: "req-2", outcome: FAIL_OPEN.reason, rollback_step: null, tokens_original: FAIL_OPEN.tokens, tokens_sent: FAIL_OPEN.tokens, tier: "none", pairs_removed: 0, would_send: null };
   const r = await index.recordMany([outcomeUpdate({ session_id: id, provider: "anthropic", model: view.model, turns: view.turn_count, now_ms: Date.now(), step: null, report, recorded: null, step_ms: null })]);
   if (!r.ok) throw new Error(r.error);
-  await stub.archive([{ call_id: "toolu_read", text: ARCHIVED_TEXT }]);
+  await stub.archive([{ call_id: "toolu_read", tool_name: "Read", text: ARCHIVED_TEXT }]);
   return recorded;
 }

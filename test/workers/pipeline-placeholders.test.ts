@@ -1,7 +1,7 @@
 /**
  * Guarantee level `placeholders` through the Worker (workerd, the session DO, the upstream stub):
  * the body the upstream gets is the `strict` body with exactly the documented marker after the
- * cut result's kept head, naming the archive id when `archive_removed` is on; the marker's bytes
+ * cut result's kept head, naming the restore id (session id / call id) when `archive_removed` is on; the marker's bytes
  * are the same on the session's next request (the prefix stays cacheable).
  */
 import { describe, expect, it } from "vitest";
@@ -16,7 +16,7 @@ const dec = new TextDecoder();
  */
 const CONFIG = { ...LITERAL_CONFIG, time_based_age_seconds: 3_600 };
 const MARKER = "\\n[sluice: rest of tool result removed]";
-const ARCHIVED = "\\n[sluice: rest of tool result removed; archive id toolu_A]";
+const ARCHIVED = (session: string) => `\\n[sluice: rest of tool result removed; restore_tool_result(\\"${session}/toolu_A\\")]`;
 
 describe("guarantee_level placeholders", () => {
   it("forwards the strict body plus one marker where toolu_A's result was cut; strict writes none", async () => {
@@ -30,7 +30,7 @@ describe("guarantee_level placeholders", () => {
     const at = s.indexOf('"tool_use_id":"toolu_A"');
     const end = s.indexOf('"}', s.indexOf('"content":"', at) + 11);
     expect(dec.decode(marked.forwarded)).toBe(s.slice(0, end) + MARKER + s.slice(end));
-    expect(dec.decode(archived.forwarded)).toBe(s.slice(0, end) + ARCHIVED + s.slice(end));
+    expect(dec.decode(archived.forwarded)).toBe(s.slice(0, end) + ARCHIVED(archived.session) + s.slice(end));
   });
 
   it("re-applies the same marker bytes on the next request of the session", async () => {

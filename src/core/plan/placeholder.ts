@@ -2,34 +2,39 @@
  * The `placeholders` guarantee level's marker (pure; DESIGN §2). Where a
  * `truncate_result` or `drop_result` removed text from a result, one fixed marker stands at the
  * place the removed text began, inside the same JSON string. Its bytes depend only on the pair
- * id and on whether removed results are archived, so the same removal yields the same bytes on
- * every request and the compacted prefix stays cacheable (DESIGN invariant 6).
+ * id and, when removed results are archived, on the session id, so the same removal yields the
+ * same bytes on every request and the compacted prefix stays cacheable (DESIGN invariant 6).
  *
  * Marker text (decoded), documented in docs/configuration.md:
  * - `archive_removed` off: `\n[sluice: rest of tool result removed]`
- * - `archive_removed` on:  `\n[sluice: rest of tool result removed; archive id <call id>]`, the
- *   id under which `GET /admin/sessions/:id/archive/:call_id` returns the removed result.
+ * - `archive_removed` on:  `\n[sluice: rest of tool result removed; restore_tool_result("<id>")]`,
+ *   where `<id>` is the restore id (./restore-id.ts: session id and call id) under which the MCP
+ *   tool `restore_tool_result` (POST /mcp) returns the removed result to the session's caller.
  * On the wire it is that text JSON-escaped for a string literal (the newline is the two bytes
- * `\n`; the id escaped as JSON.stringify escapes it).
+ * `\n`, the quotes `\"`; the id escaped as JSON.stringify escapes it).
  */
 import type { ByteRange } from "../view/types";
+import { restoreId } from "./restore-id";
 
-/** What the placeholders level needs to know: whether removed results are archived (the marker then names the archive id). */
+/** What the placeholders level needs to know: the session whose archive keeps the removed results (the marker then names the restore id), or null when they are not archived. */
 export interface PlaceholderOptions {
-  archived: boolean;
+  archive_session: string | null;
 }
 
 /**
  * The placeholder options a config selects: non-null only at `guarantee_level: "placeholders"`
- * (at `strict` nothing is written into a request; `rewrite` adds no marker either).
+ * (at `strict` nothing is written into a request; `rewrite` adds no marker either). `session_id`:
+ * the request's session, named by the marker when `archive_removed` is on.
  */
-export function placeholderOptionsOf(config: { guarantee_level: string; archive_removed: boolean }): PlaceholderOptions | null {
-  return config.guarantee_level === "placeholders" ? { archived: config.archive_removed } : null;
+export function placeholderOptionsOf(config: { guarantee_level: string; archive_removed: boolean }, session_id: string): PlaceholderOptions | null {
+  return config.guarantee_level === "placeholders" ? { archive_session: config.archive_removed ? session_id : null } : null;
 }
 
 /** The decoded marker text for pair `id` (see the module comment for the exact forms). */
 export function placeholderText(id: string, opts: PlaceholderOptions): string {
-  return opts.archived ? `\n[sluice: rest of tool result removed; archive id ${id}]` : "\n[sluice: rest of tool result removed]";
+  return opts.archive_session !== null
+    ? `\n[sluice: rest of tool result removed; restore_tool_result("${restoreId(opts.archive_session, id)}")]`
+    : "\n[sluice: rest of tool result removed]";
 }
 
 const encoder = new TextEncoder();
