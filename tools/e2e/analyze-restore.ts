@@ -9,14 +9,16 @@
  *   names, and three texts compared byte for byte —
  *   1. the removed result as the client itself sent it (its own history keeps the original):
  *      the result's text (a string, or its text parts joined with "\n", as Sluice archives it);
- *   2. the text of Sluice's MCP answer (`result.content[0].text` of the `tools/call`);
- *   3. the text the client handed back to the model as the tool's result.
+ *   2. the text of Sluice's MCP answer (`result.content[0].text` of the `tools/call`; a second
+ *      block, the call's input, follows for a whole-pair removal);
+ *   3. the text the client handed back to the model as the tool's result, against the answer's
+ *      blocks as the client joins them.
  */
 import { arr, isObject, prop, str, type Json } from "../emulator/shared/json";
 import { routeOf, type ClientApi } from "./analyze-session";
 import { MCP_PATH } from "./record-proxy";
 import type { RecordedRequest } from "./request-record";
-import { RESTORE_CALL_ID, RESTORE_TOOL, RESTORE_TOOL_USE_ID, SEARCH_CALL_ID, restoreToolIn, type ExposedTool } from "./script-restore";
+import { RESTORE_CALL_ID, RESTORE_TOOL, RESTORE_TOOL_USE_ID, SEARCH_CALL_ID, SEARCH_TOOL_USE_ID, restoreToolIn, type ExposedTool } from "./script-restore";
 import { callIdOf } from "../shared/restore-marker";
 
 /** The restore the model made and how its bytes compare. */
@@ -33,10 +35,20 @@ export interface RestoreCall {
   mcp_is_error: boolean;
   mcp_text_bytes: number | null;
   mcp_equal: boolean;
-  /** The tool result the client gave the model: its text's UTF-8 bytes, and whether it equals the removed result exactly (after unwrapping a JSON list of text parts, `delivered_wrapped`). */
+  /** Text blocks of Sluice's answer: 1, or 2 when it adds the call's input (a whole-pair removal). */
+  mcp_blocks: number;
+  /**
+   * The tool result the client gave the model: its text's UTF-8 bytes, and whether it holds
+   * Sluice's answer exactly — its text blocks joined with "\n" — as the whole text, after
+   * unwrapping a JSON list of text parts (`delivered_wrapped`), or once, with the client's own
+   * framing around it (`delivered_framing`: Codex 0.171.0 puts "Wall time: … seconds\nOutput:\n"
+   * before an MCP tool's text) — i.e. the client passed the restored bytes on unchanged.
+   */
   delivered_text_bytes: number;
   delivered_wrapped: boolean;
   delivered_equal: boolean;
+  /** When the client's text holds the removed result once with text around it: what came before and after it. */
+  delivered_framing: { before: string; after: string } | null;
 }
 
 /** A restore session's figures. */
@@ -87,6 +99,13 @@ function restoreCallOf(api: ClientApi, body: Json): { tool: ExposedTool; restore
   return { tool: { name: str(call, "name") ?? "", ...(ns !== undefined ? { namespace: ns } : {}) }, restore_id: str(input, "id") ?? "" };
 }
 
+/** `text` as `before + inner + after` when it holds `inner` exactly once and is longer; else null. */
+function framing(text: string, inner: string): { before: string; after: string } | null {
+  const at = text.indexOf(inner);
+  if (inner === "" || text === inner || at < 0 || text.indexOf(inner, at + 1) >= 0) return null;
+  return { before: text.slice(0, at), after: text.slice(at + inner.length) };
+}
+
 /** The JSON-RPC message of an MCP answer: a JSON body, or the first `data:` event of an SSE body. */
 export function mcpMessage(body: string | undefined): Json | undefined {
   if (body === undefined) return undefined;
@@ -115,20 +134,23 @@ export function analyzeRestore(api: ClientApi, sent: readonly RecordedRequest[])
     const removed = resultText(resultOf(api, answered, callId));
     const toolCall = mcp.find((r) => str(parse(r.body), "method") === "tools/call" && str(prop(parse(r.body), "params"), "name") === RESTORE_TOOL);
     const result = prop(mcpMessage(toolCall?.responseBody), "result");
-    const mcpText = str((arr(result, "content") ?? [])[0], "text");
+    const blocks = (arr(result, "content") ?? []).map((b) => str(b, "text")).filter((t): t is string => t !== undefined);
+    const mcpText = blocks[0];
+    const answer = blocks.join("\n");
     const raw = resultText(resultOf(api, answered, api === "anthropic" ? RESTORE_TOOL_USE_ID : RESTORE_CALL_ID));
     const unwrapped = Array.isArray(parse(raw)) ? resultText(parse(raw)) : raw;
-    const wrapped = raw !== removed && unwrapped === removed;
+    const wrapped = raw !== answer && unwrapped === answer;
     restore = {
       tool: call.tool, restore_id: call.restore_id, call_id: callId, removed_bytes: bytes(removed),
-      mcp_status: toolCall?.status ?? null, mcp_is_error: prop(result, "isError") === true, mcp_text_bytes: mcpText === undefined ? null : bytes(mcpText), mcp_equal: mcpText === removed,
-      delivered_text_bytes: bytes(wrapped ? unwrapped : raw), delivered_wrapped: wrapped, delivered_equal: raw === removed || wrapped,
+      mcp_status: toolCall?.status ?? null, mcp_is_error: prop(result, "isError") === true, mcp_text_bytes: mcpText === undefined ? null : bytes(mcpText), mcp_equal: mcpText === removed, mcp_blocks: blocks.length,
+      delivered_text_bytes: bytes(wrapped ? unwrapped : raw), delivered_wrapped: wrapped, delivered_equal: blocks.length > 0 && (raw === answer || wrapped || framing(raw, answer) !== null),
+      delivered_framing: framing(raw, answer),
     };
   }
   return {
     tool_first_request: restoreToolIn(arr(main[0], "tools") ?? []),
     tool_list_stable: toolLists.size <= 1,
-    searched: main.some((b) => (arr(b, "input") ?? []).some((i) => str(i, "call_id") === SEARCH_CALL_ID)),
+    searched: main.some((b) => (arr(b, "input") ?? []).some((i) => str(i, "call_id") === SEARCH_CALL_ID) || (arr(b, "messages") ?? []).some((m) => (arr(m, "content") ?? []).some((x) => str(x, "id") === SEARCH_TOOL_USE_ID))),
     mcp_requests: methods,
     restore,
   };

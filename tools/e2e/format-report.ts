@@ -1,6 +1,6 @@
 /** Renders the conformance report as plain-text tables (pure). */
 import type { E2eReport, SessionReport } from "./run-e2e";
-import type { RestoreReport } from "./run-restore";
+import { toolName, type RestoreReport } from "./run-restore";
 import { SETTING_SPECS } from "./settings";
 
 const pad = (cells: readonly string[], widths: readonly number[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ");
@@ -74,7 +74,7 @@ export function restoreTables(r: RestoreReport): string {
     ["setting", "MCP tool", "done", "requests", "steps", "4xx", "billed input", "cache hit", "tool in first request", "restore", "MCP requests"],
     r.sessions.map((s) => [
       s.setting, s.mcp ? "configured" : "—", s.completed ? "yes" : "NO", String(s.figures.requests), String(s.figures.steps), String(s.figures.validation_errors), String(s.billed.input_tokens),
-      `${(s.cache_hit_ratio * 100).toFixed(2)} %`, s.restore.tool_first_request ? `${s.restore.tool_first_request.namespace ?? ""}${s.restore.tool_first_request.name}` : s.restore.searched ? "deferred (searched)" : "—",
+      `${(s.cache_hit_ratio * 100).toFixed(2)} %`, s.restore.tool_first_request ? toolName(s.restore.tool_first_request) : s.restore.searched ? "deferred (searched)" : "—",
       s.restore.restore ? `${s.restore.restore.removed_bytes} B ${s.restore.restore.mcp_equal && s.restore.restore.delivered_equal ? "equal" : "DIFFERENT"}` : "—", tally(s.restore.mcp_requests) || "—",
     ]),
   );

@@ -21,13 +21,6 @@ export const MCP_SERVER_NAME = "sluice";
 /** Claude Code's `--allowedTools` entries for Sluice's tools (`mcp__<server>__<tool>`). */
 export const MCP_ALLOWED_TOOLS: readonly string[] = [`mcp__${MCP_SERVER_NAME}__restore_tool_result`, `mcp__${MCP_SERVER_NAME}__search_session_memory`];
 
-/**
- * Extra environment of a Claude Code session with the MCP server configured. Claude Code 2.1.332
- * defers MCP tools by default: their names only, in a system reminder, and a `ToolSearch` tool
- * that loads a schema on demand. `ENABLE_TOOL_SEARCH=false` lists them in `tools` from the first
- * request instead (`mcp__sluice__restore_tool_result`), the setup docs/configuration.md gives.
- */
-export const CLAUDE_MCP_ENV: Readonly<Record<string, string>> = { ENABLE_TOOL_SEARCH: "false" };
 
 /** Adds Sluice's MCP server at `url` to the client's user config under `home`. Throws with the CLI's output when it fails. */
 export function addSluiceMcp(clients: InstalledClients, opts: { codex: boolean; home: string; url: string; apiKey: string; path: string }): void {

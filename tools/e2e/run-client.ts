@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { InstalledClients } from "./install-clients";
-import { addSluiceMcp, CLAUDE_MCP_ENV, MCP_ALLOWED_TOOLS } from "./mcp-setup";
+import { addSluiceMcp, MCP_ALLOWED_TOOLS } from "./mcp-setup";
 import { isCodex, SETTING_SPECS, type ClientSetting } from "./settings";
 
 /** The prompt every session gets (the scripted model ignores it; the plan drives the session). */
@@ -30,6 +30,8 @@ export interface ClientRun {
    * (./mcp-setup.ts): the client then offers Sluice's tools from its first request. Absent: none.
    */
   mcpUrl?: string;
+  /** Extra environment of the client (over the harness's own), e.g. Claude Code's `ENABLE_TOOL_SEARCH`. */
+  env?: Record<string, string>;
 }
 
 /** What a finished session left. */
@@ -62,7 +64,7 @@ function claudeCommand(clients: InstalledClients, run: ClientRun): { file: strin
     DISABLE_BUG_COMMAND: "1",
   };
   if (spec.thinkingOff) env.CLAUDE_CODE_DISABLE_THINKING = "1";
-  if (run.mcpUrl) Object.assign(env, CLAUDE_MCP_ENV);
+  Object.assign(env, run.env);
   return { file: clients.claude, args, env };
 }
 
@@ -78,7 +80,7 @@ function codexCommand(clients: InstalledClients, run: ClientRun): { file: string
   const model = spec.model === null ? [] : ["-m", spec.model];
   const compact = spec.autoCompactTokens === undefined ? [] : ["-c", `model_auto_compact_token_limit=${spec.autoCompactTokens}`];
   const args = [clients.codex, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", ...model, ...provider, ...compact, SESSION_PROMPT];
-  return { file: process.execPath, args, env: { ...baseEnv(run.home), CODEX_HOME: codexHome, OPENAI_API_KEY: run.apiKey } };
+  return { file: process.execPath, args, env: { ...baseEnv(run.home), CODEX_HOME: codexHome, OPENAI_API_KEY: run.apiKey, ...run.env } };
 }
 
 /** `codex login --with-api-key` (key on stdin) into the run's CODEX_HOME, for the built-in provider. */

@@ -31,6 +31,16 @@ export type RestoreSetting = "claude-restore" | "codex-restore";
  */
 export const RESTORE_BASE: Readonly<Record<RestoreSetting, ClientSetting>> = { "claude-restore": "claude-4x-no-thinking", "codex-restore": "codex" };
 export const RESTORE_SETTINGS: readonly RestoreSetting[] = Object.keys(RESTORE_BASE) as RestoreSetting[];
+/**
+ * Client environment of both sessions of a restore setting. Claude Code 2.1.332 defers MCP tools
+ * by default (their names in a system reminder; its `ToolSearch` loads one on demand and then
+ * adds it to `tools`, which changes the tool list mid-session and breaks the prompt cache:
+ * measured 1.52 points lower hit ratio); `ENABLE_TOOL_SEARCH=false` lists them in `tools` from
+ * the first request — and the client's other deferred tools too, hence the same setting in the
+ * session without Sluice's tool. Codex 0.171.0 defers them behind `tool_search` too, but the
+ * loaded tool travels in the history (`tool_search_output`), so its tool list stays the same.
+ */
+export const RESTORE_CLIENT_ENV: Readonly<Record<RestoreSetting, Record<string, string>>> = { "claude-restore": { ENABLE_TOOL_SEARCH: "false" }, "codex-restore": {} };
 /** Their models (the base settings' pinned ones). */
 export const RESTORE_MODELS: Readonly<Record<RestoreSetting, string>> = { "claude-restore": CLAUDE_4X_MODEL, "codex-restore": CODEX_MODEL };
 
@@ -85,6 +95,9 @@ export interface RestoreRunOptions {
 
 const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
 
+/** A tool as the model sees it: `name`, or `namespace.name` for Codex's namespaced MCP tools. */
+export const toolName = (t: { name: string; namespace?: string }): string => (t.namespace !== undefined ? `${t.namespace}.${t.name}` : t.name);
+
 /** The checks of one restore setting from its sessions with and without the tool. */
 export function evaluateRestore(setting: RestoreSetting, withTool: RestoreSession, without: RestoreSession): RestoreCheck[] {
   const r = withTool.restore.restore;
@@ -94,12 +107,12 @@ export function evaluateRestore(setting: RestoreSetting, withTool: RestoreSessio
     completes: [`with tool ${withTool.completed ? "yes" : "no"}, without ${without.completed ? "yes" : "no"}`, withTool.completed && without.completed],
     no_validation_errors: [`${withTool.figures.validation_errors} (without ${without.figures.validation_errors})`, withTool.figures.validation_errors === 0 && without.figures.validation_errors === 0],
     tool_listed_from_first_request: [
-      `${listed ? `${listed.namespace ?? ""}${listed.name} in tools` : "not in tools (deferred)"}${withTool.restore.searched ? ", loaded by tool search" : ""}; tool list ${withTool.restore.tool_list_stable ? "the same on every request" : "CHANGED"}`,
+      `${listed ? `${toolName(listed)} in tools` : "not in tools (deferred)"}${withTool.restore.searched ? ", loaded by tool search" : ""}; tool list ${withTool.restore.tool_list_stable ? "the same on every request" : "CHANGED"}`,
       withTool.restore.tool_list_stable && (listed !== null || withTool.restore.searched),
     ],
-    restore_called: [r ? `${r.tool.namespace ?? ""}${r.tool.name}("${r.restore_id}"), MCP ${r.mcp_status ?? "no answer"}${r.mcp_is_error ? " isError" : ""}` : "no restore call", r !== null && r.mcp_status === 200 && !r.mcp_is_error],
+    restore_called: [r ? `${toolName(r.tool)}("${r.restore_id}"), MCP ${r.mcp_status ?? "no answer"}${r.mcp_is_error ? " isError" : ""}` : "no restore call", r !== null && r.mcp_status === 200 && !r.mcp_is_error],
     restore_bytes_equal: [
-      r ? `removed ${r.removed_bytes} B; MCP text ${r.mcp_text_bytes ?? "—"} B ${r.mcp_equal ? "equal" : "DIFFERENT"}; to the model ${r.delivered_text_bytes} B ${r.delivered_equal ? "equal" : "DIFFERENT"}${r.delivered_wrapped ? " (unwrapped)" : ""}` : "no restore call",
+      r ? `removed ${r.removed_bytes} B; MCP text ${r.mcp_text_bytes ?? "—"} B ${r.mcp_equal ? "equal" : "DIFFERENT"}${r.mcp_blocks > 1 ? ` (+ the call's input: ${r.mcp_blocks} blocks)` : ""}; to the model ${r.delivered_text_bytes} B, ${r.delivered_equal ? "the answer unchanged" : "NOT the answer"}${r.delivered_wrapped ? " (unwrapped)" : ""}${r.delivered_framing ? ` after the client's ${JSON.stringify(r.delivered_framing.before)}${r.delivered_framing.after ? ` and before ${JSON.stringify(r.delivered_framing.after)}` : ""}` : ""}` : "no restore call",
       r !== null && r.removed_bytes > 0 && r.mcp_equal && r.delivered_equal,
     ],
     cache_hit_within_1pt: [`${pct(withTool.cache_hit_ratio)} with the tool, ${pct(without.cache_hit_ratio)} without (${(gap * 100).toFixed(2)} pt)`, gap <= MAX_HIT_RATIO_GAP && withTool.billed.input_tokens > 0],
@@ -127,7 +140,7 @@ export async function runRestore(opts: RestoreRunOptions): Promise<RestoreReport
         upstream.register(apiKey, { projectDir, label: `${setting}-${mcp ? "mcp" : "plain"}` });
         const root = `${proxy.url}/${codex ? "openai/v1" : "anthropic"}`;
         log(`${setting} ${mcp ? "with" : "without"} the MCP tool: running`);
-        const result = await runClient(opts.clients, { setting: base, baseUrl: root, apiKey, projectDir, home, timeoutMs: 300_000, ...(mcp ? { mcpUrl: `${proxy.url}${MCP_PATH}` } : {}) });
+        const result = await runClient(opts.clients, { setting: base, baseUrl: root, apiKey, projectDir, home, timeoutMs: 300_000, env: RESTORE_CLIENT_ENV[setting], ...(mcp ? { mcpUrl: `${proxy.url}${MCP_PATH}` } : {}) });
         const keyOf = (r: RecordedRequest) => r.headers["x-api-key"] ?? r.headers["authorization"]?.replace(/^Bearer\s+/i, "");
         const sent = proxy.requests.filter((r) => keyOf(r) === apiKey);
         const forwarded = upstream.requests(apiKey);
