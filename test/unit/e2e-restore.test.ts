@@ -75,13 +75,20 @@ describe("the harness compares the restored bytes", () => {
   it("holds Sluice's answer against the client's own copy of the result, and what the client handed the model against the answer", () => {
     const f = analyzeRestore("anthropic", [rec(1, "/anthropic/v1/messages", { tools, messages: [{ role: "user", content: "go" }] }), mcpCall([original]), rec(3, "/anthropic/v1/messages?beta=true", chat(original))]);
     expect(f).toEqual({
-      tool_first_request: { name: "mcp__sluice__restore_tool_result" }, tool_list_stable: true, searched: false, mcp_requests: { "POST tools/call 200": 1 },
+      tool_first_request: { name: "mcp__sluice__restore_tool_result" }, deferred_first_request: false, tool_list_stable: true, searched: false, mcp_requests: { "POST tools/call 200": 1 },
       restore: {
         tool: { name: "mcp__sluice__restore_tool_result" }, restore_id: ID, call_id: "toolu_e2e_0", removed_bytes: 39,
         mcp_status: 200, mcp_is_error: false, mcp_text_bytes: 39, mcp_equal: true, mcp_blocks: 1,
         delivered_text_bytes: 39, delivered_wrapped: false, delivered_equal: true, delivered_framing: null,
       },
     });
+  });
+
+  it("sees a tool the client names as deferred in its first request", () => {
+    const codex = { tools: [{ name: "exec_command" }], input: [{ type: "message", role: "developer", content: [{ type: "input_text", text: "<tools>\nDeferred tool namespaces:\n- multi_agent_v1: agents\n- mcp__sluice\n</tools>" }] }] };
+    const claude = { tools: [{ name: "Read" }, { name: "ToolSearch" }], system: [{ type: "text", text: "Deferred tools:\nWebFetch\nmcp__sluice__restore_tool_result\n" }], messages: [] };
+    const none = { tools: [{ name: "exec_command" }], input: [{ type: "message", role: "developer", content: [{ type: "input_text", text: "Deferred tool namespaces:\n- multi_agent_v1: agents\n" }] }] };
+    expect([codex, claude, none].map((b, i) => analyzeRestore(i === 1 ? "anthropic" : "openai-responses", [rec(1, i === 1 ? "/anthropic/v1/messages" : "/openai/v1/responses", b)]).deferred_first_request)).toEqual([true, true, false]);
   });
 
   it("accepts the client's framing around the answer, and reports an answer that differs by one byte", () => {

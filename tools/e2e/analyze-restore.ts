@@ -55,6 +55,8 @@ export interface RestoreCall {
 export interface RestoreFigures {
   /** The restore tool as listed in the first main-loop request's `tools`, or null (not listed there). */
   tool_first_request: ExposedTool | null;
+  /** The first main-loop request names the tool as deferred (Claude Code: `mcp__<server>__restore_tool_result` in its text; Codex: an `mcp__` namespace under "Deferred tool namespaces"). */
+  deferred_first_request: boolean;
   /** Every main-loop request sent the same `tools` (compared as JSON text). */
   tool_list_stable: boolean;
   /** The model searched for the tool first (Codex's deferred MCP tools). */
@@ -65,6 +67,9 @@ export interface RestoreFigures {
 }
 
 const bytes = (s: string) => Buffer.byteLength(s, "utf8");
+
+/** How each client names a deferred MCP tool in a request's text (the body as JSON text, tools left out). */
+const DEFERRED = new RegExp(`mcp__[A-Za-z0-9_-]+__${RESTORE_TOOL}|Deferred tool namespaces:(?:\\\\n- [^\\\\]*)*?\\\\n- mcp__`);
 
 function parse(text: string): Json | undefined {
   try {
@@ -149,6 +154,7 @@ export function analyzeRestore(api: ClientApi, sent: readonly RecordedRequest[])
   }
   return {
     tool_first_request: restoreToolIn(arr(main[0], "tools") ?? []),
+    deferred_first_request: main[0] !== undefined && DEFERRED.test(JSON.stringify({ ...main[0], tools: null })),
     tool_list_stable: toolLists.size <= 1,
     searched: main.some((b) => (arr(b, "input") ?? []).some((i) => str(i, "call_id") === SEARCH_CALL_ID) || (arr(b, "messages") ?? []).some((m) => (arr(m, "content") ?? []).some((x) => str(x, "id") === SEARCH_TOOL_USE_ID))),
     mcp_requests: methods,

@@ -107,8 +107,8 @@ export function evaluateRestore(setting: RestoreSetting, withTool: RestoreSessio
     completes: [`with tool ${withTool.completed ? "yes" : "no"}, without ${without.completed ? "yes" : "no"}`, withTool.completed && without.completed],
     no_validation_errors: [`${withTool.figures.validation_errors} (without ${without.figures.validation_errors})`, withTool.figures.validation_errors === 0 && without.figures.validation_errors === 0],
     tool_listed_from_first_request: [
-      `${listed ? `${toolName(listed)} in tools` : "not in tools (deferred)"}${withTool.restore.searched ? ", loaded by tool search" : ""}; tool list ${withTool.restore.tool_list_stable ? "the same on every request" : "CHANGED"}`,
-      withTool.restore.tool_list_stable && (listed !== null || withTool.restore.searched),
+      `${listed ? `${toolName(listed)} in tools` : withTool.restore.deferred_first_request ? "named as deferred" : "not named"}${withTool.restore.searched ? ", loaded by tool search" : ""}; tool list ${withTool.restore.tool_list_stable ? "the same on every request" : "CHANGED"}`,
+      withTool.restore.tool_list_stable && (listed !== null || withTool.restore.deferred_first_request),
     ],
     restore_called: [r ? `${toolName(r.tool)}("${r.restore_id}"), MCP ${r.mcp_status ?? "no answer"}${r.mcp_is_error ? " isError" : ""}` : "no restore call", r !== null && r.mcp_status === 200 && !r.mcp_is_error],
     restore_bytes_equal: [
