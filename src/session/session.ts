@@ -53,7 +53,7 @@ export interface SessionDeps {
 export interface SessionSearch {
   session_id: string | null;
   project_key: string | null;
-  /** Reference entries matching the query, in key order; a path or command's key is the query (the map keeps only its hash). */
+  /** Reference entries matching the query, in key order; a path or command matched by a non-empty query shows the query as its key (the map keeps only its hash). */
   matches: { kind: string; key: string; count: number; first_message: number; last_message: number; restorable_call_ids: string[] }[];
   /** Matches found before the cap (../admin/search-memory.ts MATCHES_MAX). */
   total: number;
@@ -244,7 +244,7 @@ export class Session {
       const retention = this.archiveRetention(tx);
       const found = map === null ? { matches: [], total: 0 } : searchMemory(map, query, null);
       const matches = found.matches.map((e) => ({
-        kind: e.kind, key: e.kind === "path" || e.kind === "command" ? query : e.key, count: e.count,
+        kind: e.kind, key: (e.kind === "path" || e.kind === "command") && query !== "" ? query : e.key, count: e.count,
         first_message: e.first_message, last_message: e.last_message, restorable_call_ids: restorableIds(tx, e.pair_ids, now_ms, retention),
       }));
       return { session_id: tx.get(RECORD).session_id, project_key: projectKeyOf(tx), matches, total: found.total };

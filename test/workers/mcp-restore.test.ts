@@ -5,11 +5,11 @@
  * and for no one else. Another caller's request, a guessed id and an expired id are each refused
  * with the documented text, which names nothing but the id it was given.
  */
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, runDurableObjectAlarm, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app";
 import { REFUSALS } from "../../src/mcp/restore-tools";
-import { compactVars, E, LITERAL_BODY, LITERAL_CONFIG, literalTwoCalls, logText, manualClock, send } from "./pipeline-harness";
+import { compactVars, E, LITERAL_BODY, LITERAL_CONFIG, literalTwoCalls, logText, manualClock, send, sessionStub } from "./pipeline-harness";
 import { newTestId, sha256Hex, TEST_API_KEY, utf8 } from "./helpers";
 
 const dec = new TextDecoder();
@@ -112,6 +112,15 @@ describe("POST /mcp restore_tool_result", () => {
     expect((await mcp(call(10, "restore_tool_result", { id }), { "x-api-key": TEST_API_KEY }, vars)).text).toBe(answer(10, refused(REFUSALS.notFound(id))));
   });
 
+  it("is gone with the session at retention", async () => {
+    const r = await literalTwoCalls(compactVars(CUT));
+    const id = markerId(r.forwarded);
+    expect((await mcp(call(18, "restore_tool_result", { id }), { "x-api-key": TEST_API_KEY })).text).toBe(answer(18, { content: [{ type: "text", text: A_TEXT }] }));
+    // idle → complete → retention, in scheduled order.
+    for (let i = 0; i < 3; i++) expect(await runDurableObjectAlarm(sessionStub(r.session))).toBe(true);
+    expect((await mcp(call(19, "restore_tool_result", { id }), { "x-api-key": TEST_API_KEY })).text).toBe(answer(19, refused(REFUSALS.notFound(id))));
+  });
+
   it("refuses a request without any credential", async () => {
     const res = await mcp(call(11, "restore_tool_result", { id: "s/toolu_A" }), {});
     expect(res.text).toBe(answer(11, refused(REFUSALS.noCaller)));
@@ -143,6 +152,11 @@ describe("POST /mcp tools and search", () => {
     const first = await list();
     expect(first.result.tools.map((t) => [t.name, t.inputSchema.required])).toEqual([["restore_tool_result", ["id"]], ["search_session_memory", ["query", "id"]]]);
     expect(await list()).toEqual(first);
+    // Stateless: no MCP session to open a stream on or to delete.
+    for (const method of ["GET", "DELETE"]) {
+      const res = await createApp().fetch(new Request("http://sluice.test/mcp", { method, headers: { accept: "text/event-stream", "x-api-key": TEST_API_KEY } }), E, createExecutionContext());
+      expect(res.status).toBe(405);
+    }
   });
 
   it("search_session_memory finds the session's tool entry with its restore id; another caller gets nothing", async () => {
