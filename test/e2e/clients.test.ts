@@ -3,7 +3,8 @@
  * with thinking off) and Codex CLI 0.171.0 (default model gpt-6.2-sol and pinned gpt-5.5-codex,
  * custom and built-in provider; the default model compacting itself) run a 40-tool-step scripted
  * session through `wrangler dev` with SLUICE_COMPACTION=1, and once straight at the scripted
- * upstream. Each check of tools/e2e/expectations.ts that applies to a setting (checksFor) is one
+ * upstream; then the restore settings (tools/e2e/run-restore.ts): both clients configured with
+ * Sluice's MCP server restore a removed result and get its exact bytes back. Each check of tools/e2e/expectations.ts that applies to a setting (checksFor) is one
  * test; the ones listed in KNOWN_FAILING are marked `fails` (they turn red once they pass: then
  * remove the entry). The report is written to e2e-report/ like `npm run e2e:clients` does.
  */
@@ -14,6 +15,7 @@ import { checksFor, KNOWN_FAILING } from "../../tools/e2e/expectations";
 import { formatReport } from "../../tools/e2e/format-report";
 import { runE2e, SETTINGS, type E2eReport, type SessionReport } from "../../tools/e2e/run-e2e";
 import { AUTO_COMPACT_TOKENS, CLAUDE_4X_MODEL, CODEX_MODEL, isCodex, type ClientSetting } from "../../tools/e2e/settings";
+import { RESTORE_SETTINGS, toolName } from "../../tools/e2e/run-restore";
 
 let report: E2eReport;
 
@@ -73,5 +75,28 @@ describe(`codex-autocompact: Codex compacts at ${AUTO_COMPACT_TOKENS} tokens`, (
     const { bytes, ...probe } = report.probes["codex-autocompact"]!;
     expect(bytes).toBeGreaterThan(100_000);
     expect(probe).toEqual({ status: 200, request_untouched: true, answer_untouched: true, sluice_headers: ["x-sluice-request-id"] });
+  });
+});
+
+describe("restore through Sluice's MCP tool (placeholders, archive_removed): real Claude Code and Codex", () => {
+  for (const setting of RESTORE_SETTINGS) {
+    describe(setting, () => {
+      for (const check of ["completes", "no_validation_errors", "tool_listed_from_first_request", "restore_called", "restore_bytes_equal", "cache_hit_within_1pt"] as const) {
+        test(check, () => {
+          const result = report.restore?.checks.find((c) => c.setting === setting && c.check === check);
+          expect(result, `${setting} ${check} was not evaluated`).toBeDefined();
+          expect(result!.pass, `${setting} ${check}: ${result!.figure}`).toBe(true);
+        });
+      }
+    });
+  }
+
+  test("each client called the tool under the name it exposes, with the first marker's id, and got back the client's own copy of that result", () => {
+    const calls = Object.fromEntries(report.restore!.sessions.filter((s) => s.mcp).map((s) => [s.setting, s.restore.restore && { tool: toolName(s.restore.restore.tool), call_id: s.restore.restore.call_id, mcp_equal: s.restore.restore.mcp_equal }]));
+    // The first marker in the forwarded history: Claude Code's first Read (src/module_01.ts), Codex's `cat src/module_04.ts` (plan step 3).
+    expect(calls).toEqual({
+      "claude-restore": { tool: "mcp__sluice__restore_tool_result", call_id: "toolu_e2e_0", mcp_equal: true },
+      "codex-restore": { tool: "mcp__sluice.restore_tool_result", call_id: "call_e2e_3", mcp_equal: true },
+    });
   });
 });

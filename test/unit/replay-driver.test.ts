@@ -84,6 +84,7 @@ describe("replay driver + report", () => {
       rejections: 0,
       used_after_removal_calls: 0, // the answers hold no project-specific token
       used_after_removal_pct: 0,
+      used_after_removal_restorable_calls: 0, // none used after removal, and the mask's marker names nothing
       by_rule: null, // the mask names no rule
       worst_case_loss_usd: 0.000006, // results "A" and "B": 1 estimated token each at $3/M
       decisions: {},

@@ -1,5 +1,6 @@
 /** Renders the conformance report as plain-text tables (pure). */
 import type { E2eReport, SessionReport } from "./run-e2e";
+import { toolName, type RestoreReport } from "./run-restore";
 import { SETTING_SPECS } from "./settings";
 
 const pad = (cells: readonly string[], widths: readonly number[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ");
@@ -63,6 +64,20 @@ export function formatReport(r: E2eReport): string {
   );
   return [
     `Real-client conformance: ${Object.entries(r.versions).map(([p, v]) => `${p}@${v}`).join(", ")}; ${r.plan_tool_steps} tool steps per session; ${(r.duration_ms / 1000).toFixed(0)} s`,
-    "", sessions, "", costTable(r), "", checks, "", ...inv, "", `strays (unregistered keys, upgrade attempts): ${r.strays}`,
+    "", sessions, "", costTable(r), "", checks, "", ...(r.restore ? [restoreTables(r.restore), ""] : []), ...inv, "", `strays (unregistered keys, upgrade attempts): ${r.strays}`,
   ].join("\n");
+}
+
+/** The restore settings: one row per session (with and without Sluice's MCP tool), then their checks. */
+export function restoreTables(r: RestoreReport): string {
+  const sessions = table(
+    ["setting", "MCP tool", "done", "requests", "steps", "4xx", "billed input", "cache hit", "tool in first request", "restore", "MCP requests"],
+    r.sessions.map((s) => [
+      s.setting, s.mcp ? "configured" : "—", s.completed ? "yes" : "NO", String(s.figures.requests), String(s.figures.steps), String(s.figures.validation_errors), String(s.billed.input_tokens),
+      `${(s.cache_hit_ratio * 100).toFixed(2)} %`, s.restore.tool_first_request ? toolName(s.restore.tool_first_request) : s.restore.searched ? "deferred (searched)" : "—",
+      s.restore.restore ? `${s.restore.restore.removed_bytes} B ${s.restore.restore.mcp_equal && s.restore.restore.delivered_equal ? "equal" : "DIFFERENT"}` : "—", tally(s.restore.mcp_requests) || "—",
+    ]),
+  );
+  const checks = table(["setting", "check", "result", "figure"], r.checks.map((c) => [c.setting, c.check, c.pass ? "pass" : "FAIL", c.figure]));
+  return [`Restore through Sluice's MCP tool (gateway config ${JSON.stringify(r.config)})`, sessions, "", checks].join("\n");
 }

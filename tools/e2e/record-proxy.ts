@@ -3,7 +3,7 @@
  * to it as to Sluice; it sends the request's exact bytes and headers on to Sluice (adding only
  * `x-e2e-seq`, which pairs a client request with what Sluice forwarded upstream), streams the
  * answer back unchanged, and records what the client sent and Sluice's `x-sluice-*` response
- * headers. WebSocket upgrade requests are recorded and relayed to Sluice byte for byte (its
+ * headers (and, on the MCP route, the answer's body). WebSocket upgrade requests are recorded and relayed to Sluice byte for byte (its
  * answer's status and delay recorded), so the client sees what Sluice does with them.
  */
 import http from "node:http";
@@ -11,6 +11,9 @@ import net from "node:net";
 import { decodeBody } from "./decode-body";
 import { flatHeaders, listenLocal } from "./local-server";
 import type { RecordedRequest, RecordedUpgrade } from "./request-record";
+
+/** Sluice's MCP route: the proxy also keeps the answer body of requests under it. */
+export const MCP_PATH = "/mcp";
 
 /** Header carrying the proxy's request number to the upstream. */
 export const SEQ_HEADER = "x-e2e-seq";
@@ -47,6 +50,12 @@ export async function startRecordProxy(target: string): Promise<RecordProxy> {
         record.status = up.statusCode ?? 0;
         record.responseHeaders = Object.fromEntries(Object.entries(flatHeaders(up.headers)).filter(([k]) => k.startsWith("x-sluice-") || k.startsWith("x-emulator-")));
         res.writeHead(up.statusCode ?? 502, up.headers);
+        if (record.url.startsWith(MCP_PATH)) {
+          // Sluice's MCP answers are small: kept whole, so the harness can compare a restore's bytes.
+          const parts: Buffer[] = [];
+          up.on("data", (b: Buffer) => parts.push(b));
+          up.on("end", () => (record.responseBody = Buffer.concat(parts).toString("utf8")));
+        }
         up.pipe(res);
       },
     );

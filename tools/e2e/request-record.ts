@@ -19,6 +19,8 @@ export interface RecordedRequest {
   responseHeaders: Record<string, string>;
   /** Validation error text when the upstream rejected the request with a 4xx, else null. */
   rejection: string | null;
+  /** The answer body, as Sluice sent it, of a request on its MCP route (recording proxy only; set once the answer ended). */
+  responseBody?: string;
   /** SHA-256 (hex) of the answer body the scripted upstream sent (absent in the recording proxy's records). */
   responseSha256?: string;
 }

@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { InstalledClients } from "./install-clients";
+import { addSluiceMcp, MCP_ALLOWED_TOOLS } from "./mcp-setup";
 import { isCodex, SETTING_SPECS, type ClientSetting } from "./settings";
 
 /** The prompt every session gets (the scripted model ignores it; the plan drives the session). */
@@ -24,6 +25,13 @@ export interface ClientRun {
   home: string;
   /** Session deadline, ms. */
   timeoutMs: number;
+  /**
+   * Sluice's MCP endpoint (`…/mcp`) to configure before the session, as a user does it once
+   * (./mcp-setup.ts): the client then offers Sluice's tools from its first request. Absent: none.
+   */
+  mcpUrl?: string;
+  /** Extra environment of the client (over the harness's own), e.g. Claude Code's `ENABLE_TOOL_SEARCH`. */
+  env?: Record<string, string>;
 }
 
 /** What a finished session left. */
@@ -42,7 +50,7 @@ function baseEnv(home: string): Record<string, string> {
 }
 
 function claudeCommand(clients: InstalledClients, run: ClientRun): { file: string; args: string[]; env: Record<string, string> } {
-  const args = ["-p", SESSION_PROMPT, "--allowedTools", "Read,Bash,Edit,Grep,Glob", "--output-format", "json"];
+  const args = ["-p", SESSION_PROMPT, "--allowedTools", ["Read,Bash,Edit,Grep,Glob", ...(run.mcpUrl ? MCP_ALLOWED_TOOLS : [])].join(","), "--output-format", "json"];
   const spec = SETTING_SPECS[run.setting];
   if (spec.model !== null) args.push("--model", spec.model);
   const env: Record<string, string> = {
@@ -56,6 +64,7 @@ function claudeCommand(clients: InstalledClients, run: ClientRun): { file: strin
     DISABLE_BUG_COMMAND: "1",
   };
   if (spec.thinkingOff) env.CLAUDE_CODE_DISABLE_THINKING = "1";
+  Object.assign(env, run.env);
   return { file: clients.claude, args, env };
 }
 
@@ -71,7 +80,7 @@ function codexCommand(clients: InstalledClients, run: ClientRun): { file: string
   const model = spec.model === null ? [] : ["-m", spec.model];
   const compact = spec.autoCompactTokens === undefined ? [] : ["-c", `model_auto_compact_token_limit=${spec.autoCompactTokens}`];
   const args = [clients.codex, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", ...model, ...provider, ...compact, SESSION_PROMPT];
-  return { file: process.execPath, args, env: { ...baseEnv(run.home), CODEX_HOME: codexHome, OPENAI_API_KEY: run.apiKey } };
+  return { file: process.execPath, args, env: { ...baseEnv(run.home), CODEX_HOME: codexHome, OPENAI_API_KEY: run.apiKey, ...run.env } };
 }
 
 /** `codex login --with-api-key` (key on stdin) into the run's CODEX_HOME, for the built-in provider. */
@@ -102,6 +111,7 @@ export async function runClient(clients: InstalledClients, run: ClientRun): Prom
   mkdirSync(run.home, { recursive: true });
   const codex = isCodex(run.setting);
   if (SETTING_SPECS[run.setting].provider === "builtin") await codexLogin(clients, run);
+  if (run.mcpUrl) addSluiceMcp(clients, { codex, home: run.home, url: run.mcpUrl, apiKey: run.apiKey, path: baseEnv(run.home).PATH! });
   const cmd = codex ? codexCommand(clients, run) : claudeCommand(clients, run);
   const started = Date.now();
   const child = spawn(cmd.file, cmd.args, { cwd: run.projectDir, env: cmd.env, stdio: ["ignore", "pipe", "pipe"] });

@@ -2,7 +2,8 @@
  * The real-client conformance run (Node shell): installs the pinned clients, starts the scripted
  * upstream, `wrangler dev` with SLUICE_COMPACTION=1 in front of it and the recording proxy in
  * front of Sluice, then runs every client setting twice — straight at the upstream (the
- * baseline bill) and through Sluice — and returns each session's figures, the checks and an
+ * baseline bill) and through Sluice — then the restore settings (./run-restore.ts: Sluice's MCP
+ * tool configured in the real clients) — and returns each session's figures, the checks and an
  * inventory of what the clients sent. Sessions run one after another (2-core machines).
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -19,6 +20,7 @@ import { startRecordProxy } from "./record-proxy";
 import type { RecordedRequest, RecordedUpgrade } from "./request-record";
 import type { Json } from "../emulator/shared/json";
 import { runClient } from "./run-client";
+import { RESTORE_SETTINGS, runRestore, type RestoreReport, type RestoreSetting } from "./run-restore";
 import { SESSION_PLAN } from "./session-plan";
 import { endsWithTrigger } from "./responses-lite";
 import { isCodex, SETTING_SPECS, SETTINGS, type ClientSetting } from "./settings";
@@ -61,6 +63,8 @@ export interface E2eReport {
   inventory: Record<"claude" | "codex", ClientInventory>;
   /** Requests with an unregistered key at the upstream, and upgrade attempts outside any session. */
   strays: number;
+  /** The restore settings (./run-restore.ts): real clients with Sluice's MCP server, a restore and its bytes; null when none ran. */
+  restore: RestoreReport | null;
 }
 
 /** Options: the report folder (transcripts are copied there) and a log sink. */
@@ -70,6 +74,8 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** A COMPACTION_CONFIG block (JSON text) for the gateway, e.g. a guarantee level; absent: defaults. */
   compactionConfig?: string;
+  /** The restore settings to run (./run-restore.ts); absent: all of them. */
+  restoreSettings?: readonly RestoreSetting[];
 }
 
 const apiOf = (s: ClientSetting): ClientApi => (isCodex(s) ? "openai-responses" : "anthropic");
@@ -153,6 +159,8 @@ export async function runE2e(opts: RunOptions): Promise<E2eReport> {
         }
       }
     }
+    const restoreSettings = opts.restoreSettings ?? RESTORE_SETTINGS;
+    const restore = restoreSettings.length === 0 ? null : await runRestore({ clients, upstream, scratch, nonce: started.toString(36), settings: restoreSettings, log });
     const checks = (opts.settings ?? SETTINGS).flatMap((s) => {
       const direct = sessions.find((r) => r.setting === s && r.mode === "direct")!;
       const sluice = sessions.find((r) => r.setting === s && r.mode === "sluice")!;
@@ -168,6 +176,7 @@ export async function runE2e(opts: RunOptions): Promise<E2eReport> {
       checks,
       probes,
       inventory: { claude: inventory(sentBy.claude, upgradesBy.claude), codex: inventory(sentBy.codex, upgradesBy.codex) },
+      restore,
       strays: upstream.strays.length + upstream.upgrades.length + proxy.upgrades.length - upgradesBy.claude.length - upgradesBy.codex.length,
     };
   } finally {

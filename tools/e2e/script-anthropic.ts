@@ -1,10 +1,12 @@
 /**
  * The scripted model's Messages replies (pure): maps the request to the session plan's next
  * step and answers with that step's tool_use (or the final text), after a thinking block with a
- * signature when the request turns thinking on. Requests that are not the agent's main loop
+ * signature when the request turns thinking on; a restore through Sluice's MCP tool comes first
+ * when it is due (./script-restore.ts). Requests that are not the agent's main loop
  * (no `Read` tool: a side call such as a title or a check) get a one-line text answer.
  */
 import { arr, prop, str, type Json, type JsonObject } from "../emulator/shared/json";
+import { anthropicRestore } from "./script-restore";
 import { SESSION_PLAN, type PlanAction } from "./session-plan";
 
 /** Prefix of the tool_use ids the script mints: `toolu_e2e_<step>`; the step is read back from results. */
@@ -73,7 +75,8 @@ export function anthropicReply(body: Json, run: ScriptRun): Json[] {
     const signature = Buffer.from(`e2e-signature:${run.label}:${step}`).toString("base64");
     blocks.push({ type: "thinking", thinking: omitted ? "" : `Step ${step}: next is ${action.kind}.`, signature });
   }
-  const call = toolUse(action, step, run.projectDir);
+  // Sluice's MCP tool offered and a marker in the history: restore it first (./script-restore.ts).
+  const call = anthropicRestore(body) ?? toolUse(action, step, run.projectDir);
   blocks.push(call ?? { type: "text", text: action.kind === "final" ? action.text : "" });
   return blocks;
 }

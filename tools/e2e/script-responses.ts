@@ -6,13 +6,15 @@
  *   function_call, or an `apply_patch` custom_tool_call for edits;
  * - code mode (Codex's default model, Responses Lite: ./responses-lite.ts): a `custom_tool_call`
  *   of `exec` whose JavaScript runs the same command or patch.
- * A request ending with `compaction_trigger` gets a `compaction` item; `POST /v1/responses/compact`
+ * With the classic tool set, a restore through Sluice's MCP tool comes first when it is due
+ * (./script-restore.ts). A request ending with `compaction_trigger` gets a `compaction` item; `POST /v1/responses/compact`
  * gets the same item in the endpoint's JSON answer (compactReply). Any other request (no
  * scripted tool offered) gets a one-line text answer.
  */
 import { arr, str, type Json, type JsonObject } from "../emulator/shared/json";
 import { codeModeSource, compactedStep, compactionItem, endsWithTrigger, isCodeMode, patchText, shellCommand } from "./responses-lite";
 import type { ScriptRun } from "./script-anthropic";
+import { responsesRestore } from "./script-restore";
 import { SESSION_PLAN, type PlanAction } from "./session-plan";
 
 /** Prefix of the call ids the script mints: `call_e2e_<step>`. */
@@ -50,6 +52,8 @@ export function responsesReply(body: Json, run: ScriptRun): Json[] {
   const step = Math.min(responsesStep(body), SESSION_PLAN.length - 1);
   const action = SESSION_PLAN[step]!;
   const reasoning: JsonObject = { type: "reasoning", summary: [], encrypted_content: Buffer.from(`e2e-reasoning:${run.label}:${step}`).toString("base64") };
+  const restore = classic ? responsesRestore(body) : null;
+  if (restore !== null) return [reasoning, restore];
   if (action.kind === "final") return [reasoning, message(action.text)];
   const callId = `${CALL_ID_PREFIX}${step}`;
   const call = classic ? classicCall(action, callId, run.projectDir) : { type: "custom_tool_call", name: "exec", input: codeModeSource(action, run.projectDir), call_id: callId };

@@ -11,7 +11,8 @@
  * 5. an in-process Sluice gets the billed usage back (its session's report: calibration, cache
  *    diagnostics, the savings ledger).
  * Every call is also checked for used-after-removal (./uar-probe.ts: tokens its recorded answer
- * used that the forwarded body no longer held, and the removed pairs that held them), and every
+ * used that the forwarded body no longer held, and the removed pairs that held them, and which of
+ * those pairs the forwarded body marks with a restore id: ./restore-answers.ts), and every
  * pair a call newly removed is recorded with the rule behind it (Sluice in-process reports it:
  * SluiceInfo.removal_rules) and the estimated tokens it took out of the request.
  * After a session: re-fetches and re-mentions of removed results (./find-removed.ts), and the estimated tokens of every removed
@@ -27,6 +28,7 @@ import { countRefetches, countRementions, findRemovedResults } from "./find-remo
 import { callShape } from "./step-shape";
 import { historyOf, parseResultKey, toolCallsIn, toolResultsIn } from "./tool-pairs";
 import { createUarProbe, type UarProbe } from "./uar-probe";
+import { restorablePairs } from "./restore-answers";
 import type { CallRecord, JsonObject, LedgerFigures, NewRemoval, RecordedSession, SendFn, SendResult, SessionRun, Strategy, SummaryFigures } from "./types";
 import type { DeclinedCut } from "../../src/core/policy/types";
 
@@ -154,6 +156,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
       newRemovals = newRemovalsOf(p, call.body, sent, fresh, ruleOf);
     }
     const used = probe.check(session, call, sent, removed);
+    const restorable = used.length > 0 && sent !== null ? restorablePairs(p, sent, [...new Set(used.flatMap((u) => u.pairs))]) : [];
     records.push({
       index: call.index,
       time_ms,
@@ -172,7 +175,7 @@ async function runSession(session: RecordedSession, strategy: Strategy, send: Se
       ...(declined !== undefined ? { declined } : {}),
       ...(ledger !== undefined ? { ledger } : {}),
       ...(newRemovals !== undefined ? { new_removals: newRemovals } : {}),
-      ...(used.length > 0 ? { used_after_removal: used } : {}),
+      ...(used.length > 0 ? { used_after_removal: used, uar_restorable: restorable } : {}),
     });
     tick();
   }

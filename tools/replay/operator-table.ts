@@ -13,7 +13,8 @@
  *   which Sluice took a step (its note);
  * - removals re-fetched: same tool name + input called again later;
  * - used after removal: calls whose recorded answer used a project-specific token the strategy
- *   had removed (./used-after-removal.ts); and removals from deterministic tools: counted by
+ *   had removed (./used-after-removal.ts), and of those the calls a restore would have answered
+ *   (./restore-answers.ts); and removals from deterministic tools: counted by
  *   Sluice's own session ledger (in-process runs only);
  * - summaries (level rewrite, in-process): written and failed, and what the written ones cost.
  */
@@ -57,6 +58,7 @@ export const OPERATOR_ROWS: readonly OperatorRow[] = [
   },
   { label: "removals re-fetched later (same tool + input)", value: (m) => `${m.refetches} of ${m.pairs_removed} (${pct(m.pairs_removed === 0 ? 0 : (m.refetches / m.pairs_removed) * 100)})` },
   { label: "calls used after removal (the answer used a project-specific token the strategy had removed)", value: (m) => share(m.used_after_removal_calls, m.calls) },
+  { label: "of those, calls a restore would have answered (every token used was in a pair removed with a marker naming it: Sluice at placeholders with archive_removed)", value: (m) => share(m.used_after_removal_restorable_calls, m.used_after_removal_calls) },
   { label: "summaries written / failed (their cost, inside the engine cost)", value: (m) => (m.summaries === null ? NOT_MEASURED : `${m.summaries.written} / ${m.summaries.failed} ($${m.summaries.cost_usd.toFixed(4)})`) },
   { label: "removals from deterministic tools (reads, greps, listings; Sluice's ledger)", value: (m) => (m.ledger === null ? NOT_MEASURED : share(m.ledger.removals_deterministic, m.ledger.removals)) },
 ];

@@ -14,7 +14,8 @@
  * - used after removal: the calls whose recorded answer used a project-specific token the
  *   strategy had removed (./used-after-removal.ts), and their share of the calls; and, for a
  *   strategy that names the rule behind each removal (Sluice), the figures per rule
- *   (./removal-rules.ts).
+ *   (./removal-rules.ts); and of those calls, the ones a restore would have answered (every
+ *   token used was in a pair removed with a marker naming it: ./restore-answers.ts).
  * - what Sluice decided per call, counted from its `x-sluice-compaction` note: `step` (a step was
  *   taken), the skip reason (`under_threshold`, `no_candidates`, `server_managed`, …), or
  *   `no_tier` (tier=none: src/core/policy/select-tier.ts picked no tier: the session's first call);
@@ -35,6 +36,7 @@
  */
 import { assumedPrices, type AssumedPrices } from "./session-prices";
 import { ruleStatsOf, sumRuleStats, type RuleStats } from "./removal-rules";
+import { restoreAnswers } from "./restore-answers";
 import { stepTimingOf, sumStepTimings, type StepTiming } from "./step-timing-report";
 import { bestDeclinedStep, type HeldBack } from "./held-back";
 import type { CacheReport } from "../../src/observers/cache-diagnostics";
@@ -65,6 +67,8 @@ export interface StrategyMetrics {
   used_after_removal_calls: number;
   /** The same as a percentage of `calls`. */
   used_after_removal_pct: number;
+  /** Of those calls, the ones a restore would have answered: every token used was held by a pair removed with a marker naming it (./restore-answers.ts). */
+  used_after_removal_restorable_calls: number;
   /** Per rule or tier behind the removals (./removal-rules.ts); null for a strategy that does not name them. */
   by_rule: Record<string, RuleStats> | null;
   /** Worst-case loss, USD: every removed result re-sent once as uncached input (estimate, see header). */
@@ -182,6 +186,7 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
   const cacheRead = sum(acc, (c) => c.usage.cache_read);
   const trips = acc.calls.map((c) => c.latency_ms);
   const uar = acc.calls.filter((c) => (c.used_after_removal?.length ?? 0) > 0).length;
+  const restorable = acc.calls.filter((c) => restoreAnswers(c.used_after_removal ?? [], c.uar_restorable ?? [])).length;
   const decisions: Record<string, number> = {};
   for (const c of acc.calls) {
     const d = decisionOf(c.note);
@@ -207,6 +212,7 @@ function metrics(acc: Acc, base: Acc): StrategyMetrics {
     rejections: acc.calls.filter((c) => c.rejected !== null).length,
     used_after_removal_calls: uar,
     used_after_removal_pct: acc.calls.length === 0 ? 0 : round((uar / acc.calls.length) * 100, 2),
+    used_after_removal_restorable_calls: restorable,
     by_rule: sumRuleStats(acc.rules),
     worst_case_loss_usd: round(acc.loss_usd, 6),
     decisions,

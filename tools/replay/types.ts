@@ -225,6 +225,8 @@ export interface CallRecord {
   declined?: DeclinedCut;
   /** The project-specific tokens this call's recorded answer used that the original request held and the sent one did not (./used-after-removal.ts); absent: none. */
   used_after_removal?: { token: string; pairs: string[] }[];
+  /** On a call used after removal: of the removed pairs its used tokens were charged to, those whose forwarded result carries the marker naming them, so a restore could bring them back (./restore-answers.ts); [] when none. */
+  uar_restorable?: string[];
 }
 
 /** One pair a call removed first. */
