@@ -41,7 +41,12 @@ export function restoreServer(ports: RestorePorts): McpServer {
   return server;
 }
 
-/** Serves one MCP HTTP request for `ports`' caller. */
+/**
+ * Serves one MCP HTTP request for `ports`' caller. A 2026-07-28 client's `subscriptions/listen`
+ * (Claude Code opens one per connection) gets a JSON-RPC error at once (`maxSubscriptions: 0`):
+ * the tool list never changes, so there is nothing to notify, and a listen stream held open with
+ * no keep-alive is cancelled by workerd as a hung request, an uncaught error in the logs.
+ */
 export function serveMcp(request: Request, ports: RestorePorts): Promise<Response> {
-  return createMcpHandler(() => restoreServer(ports), { keepAliveMs: 0 }).fetch(request);
+  return createMcpHandler(() => restoreServer(ports), { keepAliveMs: 0, maxSubscriptions: 0 }).fetch(request);
 }

@@ -159,6 +159,19 @@ describe("POST /mcp tools and search", () => {
     }
   });
 
+  it("refuses a 2026-07-28 client's subscriptions/listen at once instead of holding a stream open", async () => {
+    // Claude Code 2.1.332's listen request, as sent: held open, workerd cancelled it as hung.
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "claude-code", version: "2.1.332" }, "io.modelcontextprotocol/clientCapabilities": { roots: { listChanged: true } } };
+    const listen = { jsonrpc: "2.0", id: "listen:0", method: "subscriptions/listen", params: { _meta: meta, notifications: { toolsListChanged: true } } };
+    const res = await mcp(listen, { "x-api-key": TEST_API_KEY, "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen" });
+    expect([res.status, res.type]).toEqual([200, "application/json"]);
+    expect(JSON.parse(res.text)).toEqual({ jsonrpc: "2.0", error: { code: -32603, message: "Subscription limit reached" }, id: "listen:0" });
+    // The same client's tools/list is answered as before.
+    const list = await mcp({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: meta } }, { "x-api-key": TEST_API_KEY, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" });
+    expect(list.status).toBe(200);
+    expect((JSON.parse(list.text) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name)).toEqual(["restore_tool_result", "search_session_memory"]);
+  });
+
   it("search_session_memory finds the session's tool entry with its restore id; another caller gets nothing", async () => {
     const r = await literalTwoCalls(compactVars({ ...CUT, memory_retention_seconds: 3_600 }));
     const id = markerId(r.forwarded);
