@@ -23,9 +23,9 @@ const RESTORE_DESCRIPTION =
   'e.g. a result ending in [sluice: rest of tool result removed; restore_tool_result("<id>")]. The first content block is the ' +
   "whole original result; a second block, when the tool call itself was removed too, is the call's input.";
 const SEARCH_DESCRIPTION =
-  "Searches this conversation's memory map kept by Sluice (file paths, commands, error lines, tool names seen earlier, and " +
-  "those of the same project's earlier sessions) for a query, and returns the matches as JSON with the restore ids of their " +
-  "removed results. `id` is any restore id from a Sluice marker of this conversation (it names the conversation).";
+  "Searches this conversation's memory map kept by Sluice (and those of the same project's earlier sessions) for a query: " +
+  "an exact file path or command as the agent used it, or part of an error line or tool name; an empty query lists the entries. Returns the matches " +
+  "as JSON with the restore ids of their removed results. `id` is any restore id from a Sluice marker of this conversation (it names the conversation).";
 
 const idArg = z.string().min(1).max(ARGUMENT_MAX_CHARS).describe("the id inside restore_tool_result(\"…\") of a Sluice marker");
 
@@ -35,7 +35,7 @@ export function restoreServer(ports: RestorePorts): McpServer {
   server.registerTool(RESTORE_TOOL, { description: RESTORE_DESCRIPTION, inputSchema: z.object({ id: idArg }) }, ({ id }) => restoreToolResult(ports, id));
   server.registerTool(
     SEARCH_TOOL,
-    { description: SEARCH_DESCRIPTION, inputSchema: z.object({ query: z.string().max(ARGUMENT_MAX_CHARS).describe("a file path, command, error text or tool name"), id: idArg }) },
+    { description: SEARCH_DESCRIPTION, inputSchema: z.object({ query: z.string().max(ARGUMENT_MAX_CHARS).describe("an exact file path or command, or part of an error line or tool name; empty lists every entry"), id: idArg }) },
     ({ query, id }) => searchSessionMemory(ports, query, id),
   );
   return server;

@@ -2,6 +2,11 @@
  * The session Durable Object (thin shell, DESIGN §6): one per agent session, SQLite-backed. Every
  * method delegates to the session (./session.ts) over the object's SQL storage; the object owns
  * only the platform's alarm, which it sets to the session's next deadline.
+ *
+ * The session (and with it the tables) is built on first use, and the caller-facing reads
+ * (`restore`, `searchMemory`) answer "nothing here" from an object that never stored anything
+ * without building it: an id anyone can guess must not leave an empty database behind that no
+ * alarm would ever delete.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config/env";
@@ -13,12 +18,20 @@ import type { CacheReport } from "../observers/cache-diagnostics";
 import type { TierMap } from "../core/memory/build-tier-map";
 
 export class SessionObject extends DurableObject<Env> {
-  private readonly session: Session;
+  private built: Session | null = null;
 
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    const memory = env.MEMORY ? (project: string) => projectMemoryStub(env.MEMORY!, project) : undefined;
-    this.session = new Session({ sql: ctx.storage.sql, env: env as unknown as Record<string, unknown>, ...(memory ? { memory } : {}) });
+  private get session(): Session {
+    if (this.built === null) {
+      const env = this.env;
+      const memory = env.MEMORY ? (project: string) => projectMemoryStub(env.MEMORY!, project) : undefined;
+      this.built = new Session({ sql: this.ctx.storage.sql, env: env as unknown as Record<string, unknown>, ...(memory ? { memory } : {}) });
+    }
+    return this.built;
+  }
+
+  /** True when this object has never stored anything (no session table exists); reading sqlite_master writes nothing. */
+  private blank(): boolean {
+    return this.built === null && this.ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'state'").toArray().length === 0;
   }
 
   async step(input: StepInput): Promise<StepAnswer> {
@@ -39,9 +52,11 @@ export class SessionObject extends DurableObject<Env> {
     return this.session.archive(items, caller_id, now_ms);
   }
   restore(call_id: string, caller_id: string, now_ms: number = Date.now()): Promise<Restored> {
+    if (this.blank()) return Promise.resolve({ kind: "not_found" });
     return this.session.restore(call_id, caller_id, now_ms);
   }
   searchMemory(caller_id: string, query: string, now_ms: number = Date.now()): Promise<SessionSearch | null> {
+    if (this.blank()) return Promise.resolve(null);
     return this.session.searchMemory(caller_id, query, now_ms);
   }
   getArchive(call_id: string): Promise<string | null> {

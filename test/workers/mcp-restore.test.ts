@@ -5,7 +5,7 @@
  * and for no one else. Another caller's request, a guessed id and an expired id are each refused
  * with the documented text, which names nothing but the id it was given.
  */
-import { createExecutionContext, runDurableObjectAlarm, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app";
 import { REFUSALS } from "../../src/mcp/restore-tools";
@@ -81,6 +81,15 @@ describe("POST /mcp restore_tool_result", () => {
     expect(REFUSALS.notFound(id)).toBe(`sluice: no removed tool result under id "${id}" for this caller`);
     // The owner still gets it after those tries.
     expect((await mcp(call(7, "restore_tool_result", { id }), { "x-api-key": TEST_API_KEY })).text).toBe(answer(7, { content: [{ type: "text", text: A_TEXT }] }));
+  });
+
+  it("a guessed session id is refused without leaving a database behind (no table in that object)", async () => {
+    const guessed = newTestId("mcp-guessed");
+    const id = `${guessed}/toolu_A`;
+    expect((await mcp(call(8, "restore_tool_result", { id }), { "x-api-key": TEST_API_KEY })).text).toBe(answer(8, refused(REFUSALS.notFound(id))));
+    expect((await mcp(call(9, "search_session_memory", { query: "", id }), { "x-api-key": TEST_API_KEY })).text).toBe(answer(9, refused(REFUSALS.noSession(id))));
+    const tables = await runInDurableObject(sessionStub(guessed), (_o, state) => state.storage.sql.exec("SELECT name FROM sqlite_master").toArray());
+    expect(tables).toEqual([]);
   });
 
   it("another caller's requests under the same session name neither read nor add to the archive", async () => {
