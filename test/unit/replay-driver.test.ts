@@ -87,6 +87,8 @@ describe("replay driver + report", () => {
       by_rule: null, // the mask names no rule
       worst_case_loss_usd: 0.000006, // results "A" and "B": 1 estimated token each at $3/M
       decisions: {},
+      held_back: null, // the mask declines no priced cut
+      held_back_by: {},
       route: "direct",
       added_latency_p50_ms: 1, // [2, 0, 4, 1] → nearest rank 2 of 4
       added_latency_p99_ms: 4,
@@ -116,7 +118,7 @@ describe("replay driver + report", () => {
     expect(html).not.toContain("<tr><th>lit-1</th><th>none</th><td class=\"why\">steps taken");
     expect(html).toContain("<h2>Step timing in hindsight</h2>");
     // In process, the added latency is the time in the transform: none's [1, 3, 7, 2] ms.
-    expect(html).toContain("<td>71.7%</td><td>—</td><td>0</td><td>0</td><td>0</td><td>1.00</td><td>7.00</td><td>—</td><td>—</td><td class=\"why\">baseline</td>");
+    expect(html).toContain("<td>71.7%</td><td>—</td><td>—</td><td>0</td><td>0</td><td>0</td><td>1.00</td><td>7.00</td><td>—</td><td>—</td><td class=\"why\">baseline</td>");
     const table = renderTable(report).split("\n");
     const at = table.indexOf("lit-1 — anthropic, claude-sonnet-4-5-20250929, 4 calls");
     expect(table.slice(at, at + 5)).toEqual([
