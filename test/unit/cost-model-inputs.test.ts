@@ -24,10 +24,9 @@ describe("averageRequestTokens", () => {
   });
 });
 
-describe("the seed prior of R at the median", () => {
-  it("max(8, 1 + n); the lower quartile, max(8, 1 + ⌊n/3⌋), on request", () => {
-    expect([0, 1, 7, 21, 22, 30, 103, 300].map((n) => estimateRemainingCalls(n, 8))).toEqual([8, 8, 8, 22, 23, 31, 104, 301]);
-    expect([0, 1, 10, 21, 22, 30, 103, 300].map((n) => estimateRemainingCalls(n, 8, 0.25))).toEqual([8, 8, 8, 8, 8, 11, 35, 101]);
+describe("the seed prior of R at the lower quartile", () => {
+  it("max(8, 1 + ⌊n/3⌋)", () => {
+    expect([0, 1, 10, 21, 22, 30, 103, 300].map((n) => estimateRemainingCalls(n, 8))).toEqual([8, 8, 8, 8, 8, 11, 35, 101]);
   });
 });
 
@@ -64,8 +63,8 @@ describe("remainingCallsTable (lower quartile of further calls, ≥ 20 sessions 
   it("expectedRemainingCalls: the table where it covers n, else the seed prior", () => {
     const t = remainingCallsTable(ROWS);
     expect(expectedRemainingCalls(30, t, 8)).toEqual({ remaining_calls: 11, source: "deployment" });
-    expect(expectedRemainingCalls(103, t, 8)).toEqual({ remaining_calls: 104, source: "seed" });
-    expect(expectedRemainingCalls(30, undefined, 8)).toEqual({ remaining_calls: 31, source: "seed" });
+    expect(expectedRemainingCalls(103, t, 8)).toEqual({ remaining_calls: 35, source: "seed" });
+    expect(expectedRemainingCalls(30, undefined, 8)).toEqual({ remaining_calls: 11, source: "seed" });
   });
 });
 
