@@ -82,13 +82,13 @@ const EXPECTED_RULE_HITS: Record<string, Record<string, number>> = {
 
 /** Steps taken, lapsed calls and estimated tokens removed (summed over every call) with the default config. */
 const EXPECTED_REPLAY: Record<string, { steps: number; lapses: number; removed: number }> = {
-  "cc-brain-explore-cleanup": { steps: 2, lapses: 2, removed: 2500117 },
+  "cc-brain-explore-cleanup": { steps: 2, lapses: 10, removed: 2381401 },
   // cc-brain-explore-ies-thinking, codex-rtchess-01-responses: time_based drops whole every pair first seen before the idle gap (time_based_age_seconds null).
-  "cc-brain-explore-ies-thinking": { steps: 4, lapses: 10, removed: 2102912 },
+  "cc-brain-explore-ies-thinking": { steps: 3, lapses: 10, removed: 2039052 },
   "cc-brain-explore-subagent-bashpoll": { steps: 0, lapses: 0, removed: 0 },
-  "cc-cctrace-opus4": { steps: 5, lapses: 0, removed: 4715448 },
-  "codex-rtchess-01": { steps: 9, lapses: 0, removed: 16680715 },
-  "codex-rtchess-01-responses": { steps: 4, lapses: 0, removed: 15089614 },
+  "cc-cctrace-opus4": { steps: 4, lapses: 0, removed: 4569623 },
+  "codex-rtchess-01": { steps: 8, lapses: 0, removed: 16579768 },
+  "codex-rtchess-01-responses": { steps: 3, lapses: 0, removed: 13225125 },
   "sweagent-gpt4-pydicom-1458": { steps: 0, lapses: 0, removed: 0 },
   "tau-airline-gpt4o-task02": { steps: 1, lapses: 0, removed: 2696 },
   "tau-airline-gpt4o-task09": { steps: 1, lapses: 0, removed: 18396 },
