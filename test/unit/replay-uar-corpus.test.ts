@@ -32,9 +32,9 @@ describe(`used after removal on ${ID}`, () => {
     ]);
     expect(m.sluice!.by_rule).toEqual({
       age: { pairs_removed: 32, tokens_removed: 19_043, tokens_not_sent: 1_130_768, uar_calls: 3, uar_tokens: 4 },
-      duplicate_result: { pairs_removed: 12, tokens_removed: 7_180, tokens_not_sent: 100_520, uar_calls: 0, uar_tokens: 0 },
-      long_result: { pairs_removed: 2, tokens_removed: 2_463, tokens_not_sent: 34_482, uar_calls: 0, uar_tokens: 0 },
-      superseded_read: { pairs_removed: 4, tokens_removed: 4_463, tokens_not_sent: 62_482, uar_calls: 0, uar_tokens: 0 },
+      duplicate_result: { pairs_removed: 19, tokens_removed: 13_512, tokens_not_sent: 27_024, uar_calls: 0, uar_tokens: 0 },
+      long_result: { pairs_removed: 6, tokens_removed: 8_772, tokens_not_sent: 17_544, uar_calls: 0, uar_tokens: 0 },
+      superseded_read: { pairs_removed: 4, tokens_removed: 4_463, tokens_not_sent: 8_926, uar_calls: 0, uar_tokens: 0 },
     });
   }, 300_000);
 });
