@@ -20,9 +20,12 @@ describe("readToolCall", () => {
     expect(readToolCall({ tool_name: "Read", input_text: '{"file_path":"/a/b.py","offset":20,"limit":50}' })).toEqual({ kind: "read", paths: ["/a/b.py"], range: { from: 20, to: 69 }, readonly: true, intent: "read:/a/b.py" });
     expect(readToolCall({ tool_name: "shell_command", input_text: '{"command":"sed -n \'272,340p\' app.js","workdir":"."}' })).toMatchObject({ kind: "read", paths: ["app.js"], range: { from: 272, to: 340 } });
     expect(readToolCall({ tool_name: "Bash", input_text: '{"command":"cat ./README.md"}' })).toMatchObject({ kind: "read", paths: ["README.md"], range: { from: 1, to: Infinity } });
-    expect(readToolCall({ tool_name: "apply_patch", input_text: "*** Begin Patch\n*** Update File: ui.js\n@@\n-a\n+b\n*** End Patch" })).toEqual({ kind: "edit", paths: ["ui.js"], readonly: false, intent: "patch:ui.js" });
-    expect(readToolCall({ tool_name: "shell_command", input_text: JSON.stringify({ command: "apply_patch <<'PATCH'\n*** Begin Patch\n*** Delete File: app.js\n*** End Patch\nPATCH" }) })).toMatchObject({ kind: "edit", paths: ["app.js"] });
-    expect(readToolCall({ tool_name: "Edit", input_text: '{"file_path":"/x.md","old_string":"a","new_string":"b"}' })).toMatchObject({ kind: "edit", paths: ["/x.md"] });
+    expect(readToolCall({ tool_name: "apply_patch", input_text: "*** Begin Patch\n*** Update File: ui.js\n@@\n-a\n+b\n*** End Patch" })).toEqual({ kind: "edit", paths: ["ui.js"], whole: false, readonly: false, intent: "patch:ui.js" });
+    expect(readToolCall({ tool_name: "apply_patch", input_text: "*** Begin Patch\n*** Add File: ui.js\n+b\n*** Add File: x.js\n+c\n*** End Patch" })).toEqual({ kind: "edit", paths: ["ui.js", "x.js"], whole: true, readonly: false, intent: "patch:ui.js,x.js" });
+    expect(readToolCall({ tool_name: "apply_patch", input_text: "*** Begin Patch\n*** Add File: ui.js\n+b\n*** Update File: x.js\n@@\n-a\n+c\n*** End Patch" })).toMatchObject({ kind: "edit", whole: false });
+    expect(readToolCall({ tool_name: "Write", input_text: '{"file_path":"/x.md","content":"a"}' })).toMatchObject({ kind: "edit", paths: ["/x.md"], whole: true });
+    expect(readToolCall({ tool_name: "shell_command", input_text: JSON.stringify({ command: "apply_patch <<'PATCH'\n*** Begin Patch\n*** Delete File: app.js\n*** End Patch\nPATCH" }) })).toMatchObject({ kind: "edit", paths: ["app.js"], whole: true });
+    expect(readToolCall({ tool_name: "Edit", input_text: '{"file_path":"/x.md","old_string":"a","new_string":"b"}' })).toMatchObject({ kind: "edit", paths: ["/x.md"], whole: false });
     expect(readToolCall({ tool_name: "mcp__serena__read_memory", input_text: '{"memory_file_name":"overview"}' })).toMatchObject({ kind: "read", paths: ["memory:overview"] });
     expect(readToolCall({ tool_name: "shell_command", input_text: '{"command":"rg -n \\"x\\" app.js | head"}' })).toMatchObject({ kind: "other", readonly: true });
     expect(readToolCall({ tool_name: "Bash", input_text: '{"command":"sed -i s/a/b/ f"}' })).toMatchObject({ kind: "other", readonly: false });
@@ -39,7 +42,7 @@ describe("readToolCall", () => {
 });
 
 describe("heuristic rules — exact verdicts", () => {
-  it("superseded_read: by a covering re-read (0.9), by an edit (0.7); a narrower re-read does not supersede", () => {
+  it("superseded_read: by a covering re-read or a whole write (0.9); not by an edit; a narrower re-read does not supersede", () => {
     const view = makeView({ messages: seq([
       { id: "r1", tool: "Read", input: { file_path: "/p/a.ts" }, text: "A1" },
       { id: "r2", tool: "Read", input: { file_path: "/p/a.ts", offset: 1, limit: 10 }, text: "A2" },
@@ -47,17 +50,19 @@ describe("heuristic rules — exact verdicts", () => {
       { id: "r4", tool: "Read", input: { file_path: "/p/b.ts" }, text: "B" },
       { id: "e1", tool: "Edit", input: { file_path: "/p/b.ts", old_string: "x", new_string: "y" }, text: "ok" },
       { id: "r5", tool: "Read", input: { file_path: "/p/c.ts" }, text: "C" },
+      { id: "w1", tool: "Write", input: { file_path: "/p/c.ts", content: "C2" }, text: "ok" },
     ]) });
     const { verdicts, hits } = runHeuristicEngine(factsOf(view), cfg);
     expect(verdicts).toEqual({
       r1: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" },
       r2: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" },
       r3: { kind: "keep", confidence: 0, rule: "none" },
-      r4: { kind: "drop_pair", confidence: 0.7, rule: "superseded_read" },
+      r4: { kind: "keep", confidence: 0, rule: "none" },
       e1: { kind: "keep", confidence: 0, rule: "none" },
-      r5: { kind: "keep", confidence: 0, rule: "none" },
+      r5: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" },
+      w1: { kind: "keep", confidence: 0, rule: "none" },
     });
-    expect(hits.superseded_read).toEqual(["r1", "r2", "r4"]);
+    expect(hits.superseded_read).toEqual(["r1", "r2", "r5"]);
   });
   it("duplicate_result: same call and result (≥1024 B) → drop_pair 0.95; same result only (≥256 B) → drop_result 0.7", () => {
     const big = lines(300);

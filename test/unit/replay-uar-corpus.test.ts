@@ -33,8 +33,9 @@ describe(`used after removal on ${ID}`, () => {
     expect(m.sluice!.by_rule).toEqual({
       age: { pairs_removed: 32, tokens_removed: 19_043, tokens_not_sent: 1_130_768, uar_calls: 3, uar_tokens: 4 },
       duplicate_result: { pairs_removed: 12, tokens_removed: 7_180, tokens_not_sent: 100_520, uar_calls: 0, uar_tokens: 0 },
-      long_result: { pairs_removed: 2, tokens_removed: 2_463, tokens_not_sent: 34_482, uar_calls: 0, uar_tokens: 0 },
-      superseded_read: { pairs_removed: 4, tokens_removed: 4_463, tokens_not_sent: 62_482, uar_calls: 0, uar_tokens: 0 },
+      long_result: { pairs_removed: 3, tokens_removed: 2_972, tokens_not_sent: 41_608, uar_calls: 0, uar_tokens: 0 },
+      stale_large_output: { pairs_removed: 1, tokens_removed: 1_293, tokens_not_sent: 18_102, uar_calls: 0, uar_tokens: 0 },
+      superseded_read: { pairs_removed: 2, tokens_removed: 2_561, tokens_not_sent: 35_854, uar_calls: 0, uar_tokens: 0 },
     });
   }, 300_000);
 });

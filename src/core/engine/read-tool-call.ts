@@ -19,14 +19,21 @@ export interface LineRange {
 export type ToolCallInfo =
   /** Reads `paths`; `range` null = a partial read of unknown extent (e.g. tail). */
   | { kind: "read"; paths: string[]; range: LineRange | null; readonly: true; intent: string }
-  /** Changes the content of `paths`. */
-  | { kind: "edit"; paths: string[]; readonly: false; intent: string }
+  /**
+   * Changes the content of `paths`; `whole` when the call holds the complete new content of every
+   * one of them (Write, write_file, create_file, write_memory; delete_memory and an apply_patch
+   * that only adds or deletes files), not only the changed lines (Edit, MultiEdit, an apply_patch
+   * that updates a file).
+   */
+  | { kind: "edit"; paths: string[]; whole: boolean; readonly: false; intent: string }
   /** Anything else; `readonly` when it only inspects state and can be run again. */
   | { kind: "other"; readonly: boolean; intent: string };
 
 const FULL: LineRange = { from: 1, to: Infinity };
 const READ_TOOLS = new Set(["read", "read_file", "readfile", "view", "view_file", "notebookread", "read_text_file", "read_memory"]);
 const EDIT_TOOLS = new Set(["edit", "multiedit", "write", "notebookedit", "write_file", "edit_file", "create_file", "apply_patch", "write_memory", "edit_memory", "delete_memory"]);
+/** Edit tools whose input is the file's whole new content (or that delete it: no old content is left). */
+const WHOLE_WRITE_TOOLS = new Set(["write", "write_file", "create_file", "write_memory", "delete_memory"]);
 const SHELL_TOOLS = new Set(["bash", "shell", "shell_command", "exec_command", "run_command", "run_shell_command", "terminal", "local_shell"]);
 const READONLY_TOOLS = new Set(["glob", "grep", "ls", "list_dir", "webfetch", "websearch", "find_file", "search_files", "list_files", "list_memories", "list_notebooks"]);
 /** MCP tool names (after the last "__") that only inspect state. */
@@ -56,14 +63,13 @@ export function readToolCall(pair: Pick<ToolPair, "tool_name" | "input_text">): 
   if (SHELL_TOOLS.has(name)) return readShellCall(commandOf(input, pair.input_text));
   if (name === "apply_patch") {
     const text = typeof input === "object" && input !== null && typeof (input as Record<string, unknown>).input === "string" ? String((input as Record<string, unknown>).input) : pair.input_text;
-    const paths = patchPaths(text);
-    return { kind: "edit", paths, readonly: false, intent: `patch:${paths.join(",")}` };
+    return patchCall(text);
   }
   const paths = pathsOf(input, name);
   if (READ_TOOLS.has(name) && paths.length > 0) {
     return { kind: "read", paths, range: readRange(input), readonly: true, intent: `${name}:${paths.join(",")}` };
   }
-  if (EDIT_TOOLS.has(name) && paths.length > 0) return { kind: "edit", paths, readonly: false, intent: `edit:${paths.join(",")}` };
+  if (EDIT_TOOLS.has(name) && paths.length > 0) return { kind: "edit", paths, whole: WHOLE_WRITE_TOOLS.has(name), readonly: false, intent: `edit:${paths.join(",")}` };
   const readonly = READONLY_TOOLS.has(name) || READONLY_VERBS.test(name);
   return { kind: "other", readonly, intent: `${pair.tool_name}:${pair.input_text}` };
 }
@@ -133,6 +139,16 @@ export function patchPaths(text: string): string[] {
   return [...out].sort();
 }
 
+/**
+ * An apply_patch call: whole when it only adds ("*** Add File:", the full content follows) or
+ * deletes files (nothing of the old content is left), none updated or moved.
+ */
+function patchCall(text: string): ToolCallInfo {
+  const paths = patchPaths(text);
+  const whole = paths.length > 0 && !/^\*\*\* (?:Update File|Move to): /m.test(text);
+  return { kind: "edit", paths, whole, readonly: false, intent: `patch:${paths.join(",")}` };
+}
+
 /** Splits a shell word list, honouring simple single/double quotes. */
 function words(cmd: string): string[] {
   const out: string[] = [];
@@ -142,10 +158,7 @@ function words(cmd: string): string[] {
 
 function readShellCall(command: string): ToolCallInfo {
   const cmd = command.trim();
-  if (/^apply_patch\b/.test(cmd) || cmd.includes("*** Begin Patch")) {
-    const paths = patchPaths(cmd);
-    return { kind: "edit", paths, readonly: false, intent: `patch:${paths.join(",")}` };
-  }
+  if (/^apply_patch\b/.test(cmd) || cmd.includes("*** Begin Patch")) return patchCall(cmd);
   const flat = cmd.replace(/\s+/g, " ");
   const intent = `sh:${flat}`;
   const cleaned = flat.replace(/\s2>(?:&1|\/dev\/null)/g, "");

@@ -13,6 +13,7 @@ import { ruleSupersededRead } from "./rule-superseded-read";
 import { ruleSupersededEdit } from "./rule-superseded-edit";
 import { ruleSupersededCommand } from "./rule-superseded-command";
 import { ruleMentionedLater } from "./rule-mentioned-later";
+import { fileViews } from "./file-views";
 import { KEEP, type RuleName, type Verdict, type Verdicts } from "./verdict";
 
 /** Config the engine reads (names from src/config/defaults.ts). */
@@ -44,12 +45,13 @@ export function runHeuristicEngine(view: StepFacts, config: HeuristicConfig): En
   const pairs = pairsInCallOrder(view.pairs);
   const infos = pairs.map((p) => p.call_class);
   const failed = pairs.map((p) => p.looks_failed);
+  const views = fileViews(pairs, infos, failed);
   const byRule: Array<[Exclude<RuleName, "none" | "exclude_tools" | "locked" | "mentioned_later">, Verdicts]> = [
-    ["superseded_read", ruleSupersededRead(pairs, infos, failed)],
+    ["superseded_read", ruleSupersededRead(pairs, infos, views)],
     ["duplicate_result", ruleDuplicateResult(pairs)],
     ["failed_then_retried", ruleFailedRetried(pairs, infos, failed)],
     ["stale_large_output", ruleStaleLargeOutput(pairs, infos, view.turn_count, config.min_result_bytes)],
-    ["superseded_edit", ruleSupersededEdit(pairs, infos, failed)],
+    ["superseded_edit", ruleSupersededEdit(pairs, infos, views)],
     ["superseded_command", ruleSupersededCommand(pairs, infos, failed)],
   ];
   const mentioned = ruleMentionedLater(pairs, view.messages);
