@@ -4,6 +4,8 @@ import { runHeuristicEngine } from "../../src/core/engine/run-heuristic-engine";
 import { factsOf, lines, makeView, type MessageSpec } from "../support/make-view";
 
 const cfg = { exclude_tools: [] as string[], min_result_bytes: 2048 };
+/** The guard on a current view of a file (src/core/engine/file-views.ts). */
+const WORKING_SET = { kind: "keep", confidence: 1, rule: "working_set" };
 /** One assistant call + its result per entry, in order, then `pad` empty turns. */
 function seq(entries: Array<{ id: string; tool: string; input: unknown; text: string; is_error?: boolean; locked?: string }>, pad = 0): MessageSpec[] {
   const out: MessageSpec[] = [{ role: "user", text: "task" }];
@@ -24,12 +26,25 @@ describe("readToolCall", () => {
     expect(readToolCall({ tool_name: "apply_patch", input_text: "*** Begin Patch\n*** Add File: ui.js\n+b\n*** Add File: x.js\n+c\n*** End Patch" })).toEqual({ kind: "edit", paths: ["ui.js", "x.js"], whole: true, readonly: false, intent: "patch:ui.js,x.js" });
     expect(readToolCall({ tool_name: "apply_patch", input_text: "*** Begin Patch\n*** Add File: ui.js\n+b\n*** Update File: x.js\n@@\n-a\n+c\n*** End Patch" })).toMatchObject({ kind: "edit", whole: false });
     expect(readToolCall({ tool_name: "Write", input_text: '{"file_path":"/x.md","content":"a"}' })).toMatchObject({ kind: "edit", paths: ["/x.md"], whole: true });
-    expect(readToolCall({ tool_name: "shell_command", input_text: JSON.stringify({ command: "apply_patch <<'PATCH'\n*** Begin Patch\n*** Delete File: app.js\n*** End Patch\nPATCH" }) })).toMatchObject({ kind: "edit", paths: ["app.js"], whole: true });
+    expect(readToolCall({ tool_name: "shell_command", input_text: JSON.stringify({ command: "apply_patch <<'PATCH'\n*** Begin Patch\n*** Delete File: app.js\n*** End Patch\nPATCH" }) })).toMatchObject({ kind: "edit", paths: ["app.js"], whole: false });
     expect(readToolCall({ tool_name: "Edit", input_text: '{"file_path":"/x.md","old_string":"a","new_string":"b"}' })).toMatchObject({ kind: "edit", paths: ["/x.md"], whole: false });
     expect(readToolCall({ tool_name: "mcp__serena__read_memory", input_text: '{"memory_file_name":"overview"}' })).toMatchObject({ kind: "read", paths: ["memory:overview"] });
     expect(readToolCall({ tool_name: "shell_command", input_text: '{"command":"rg -n \\"x\\" app.js | head"}' })).toMatchObject({ kind: "other", readonly: true });
     expect(readToolCall({ tool_name: "Bash", input_text: '{"command":"sed -i s/a/b/ f"}' })).toMatchObject({ kind: "other", readonly: false });
     expect(readToolCall({ tool_name: "Bash", input_text: '{"command":"git status > out.txt"}' })).toMatchObject({ kind: "other", readonly: false });
+  });
+  it("reads the shell reads of other agents: PowerShell Get-Content under a cd, numbered line windows, OpenCode's patchText", () => {
+    const sh = (command: string) => readToolCall({ tool_name: "shell_command", input_text: JSON.stringify({ command }) });
+    expect(sh("cd repo; Get-Content -Path frontend/src/pages/BookingsPage.jsx -TotalCount 400")).toMatchObject({ kind: "read", paths: ["repo/frontend/src/pages/BookingsPage.jsx"], range: { from: 1, to: 400 }, readonly: true });
+    expect(sh("cd repo; Get-Content backend/internal/config/config.go")).toMatchObject({ kind: "read", paths: ["repo/backend/internal/config/config.go"], range: { from: 1, to: Infinity } });
+    expect(sh("cd repo; Get-Content -Tail 200 frontend/src/pages/InspectionsPage.jsx")).toMatchObject({ kind: "read", range: null });
+    expect(sh("cd repo && cat /abs/a.py")).toMatchObject({ kind: "read", paths: ["/abs/a.py"], range: { from: 1, to: Infinity } });
+    expect(sh("nl -ba django/core/serializers/python.py | sed -n '1,240p'")).toMatchObject({ kind: "read", paths: ["django/core/serializers/python.py"], range: { from: 1, to: 240 } });
+    expect(sh("cat -n a.py | sed -n '10,20p'")).toMatchObject({ kind: "read", paths: ["a.py"], range: { from: 10, to: 20 } });
+    expect(sh("$p='x.go'; Get-Content $p")).toMatchObject({ kind: "other" });
+    expect(sh("cd repo; Get-Content a.txt | Remove-Item")).toMatchObject({ kind: "other", readonly: false });
+    expect(sh("cd repo; Select-String -Path a.jsx -Pattern x")).toMatchObject({ kind: "other", readonly: true });
+    expect(readToolCall({ tool_name: "apply_patch", input_text: JSON.stringify({ patchText: "*** Begin Patch\n*** Add File: app/models.py\n+x\n*** End Patch" }) })).toEqual({ kind: "edit", paths: ["app/models.py"], whole: true, readonly: false, intent: "patch:app/models.py" });
   });
   it("detects failures; rg exit 1 is 'no match'", () => {
     const f = (tool_name: string, command: string, result_text: string) => resultLooksFailed({ tool_name, input_text: JSON.stringify({ command }), result_text, result_is_error: false });
@@ -56,11 +71,11 @@ describe("heuristic rules — exact verdicts", () => {
     expect(verdicts).toEqual({
       r1: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" },
       r2: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" },
-      r3: { kind: "keep", confidence: 0, rule: "none" },
-      r4: { kind: "keep", confidence: 0, rule: "none" },
-      e1: { kind: "keep", confidence: 0, rule: "none" },
+      r3: WORKING_SET,
+      r4: WORKING_SET,
+      e1: WORKING_SET,
       r5: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" },
-      w1: { kind: "keep", confidence: 0, rule: "none" },
+      w1: WORKING_SET,
     });
     expect(hits.superseded_read).toEqual(["r1", "r2", "r5"]);
   });
@@ -80,7 +95,9 @@ describe("heuristic rules — exact verdicts", () => {
     const { verdicts } = runHeuristicEngine(factsOf(view), cfg);
     expect(verdicts.d1).toEqual({ kind: "drop_pair", confidence: 0.95, rule: "duplicate_result" });
     expect(verdicts.d2).toEqual({ kind: "drop_result", confidence: 0.7, rule: "duplicate_result" });
-    expect(verdicts.d5).toEqual({ kind: "keep", confidence: 0, rule: "none" });
+    // update_plan writes the plan whole: the later plan supersedes the earlier one.
+    expect(verdicts.d5).toEqual({ kind: "drop_pair", confidence: 0.8, rule: "superseded_edit" });
+    expect(verdicts.d6).toEqual(WORKING_SET);
     // A small repeat (input + result < 1024 B) stays: the agent re-runs such checks whatever its context holds.
     expect(verdicts.d7).toEqual({ kind: "keep", confidence: 0, rule: "none" });
     expect([verdicts.d3!.kind, verdicts.d4!.kind, verdicts.d6!.kind]).toEqual(["keep", "keep", "keep"]);
@@ -96,7 +113,8 @@ describe("heuristic rules — exact verdicts", () => {
     const { verdicts } = runHeuristicEngine(factsOf(view), cfg);
     expect(verdicts.f1).toEqual({ kind: "drop_pair", confidence: 0.85, rule: "failed_then_retried" });
     expect(verdicts.f2).toEqual({ kind: "drop_pair", confidence: 0.85, rule: "failed_then_retried" });
-    expect(verdicts.f3).toEqual({ kind: "keep", confidence: 0, rule: "none" });
+    // f3, a failed edit no later edit redid, is the agent's draft: in its working set.
+    expect(verdicts.f3).toEqual(WORKING_SET);
   });
   it("stale_large_output: read-only and ≥ 4096 B and ≥ 12 turns old → drop_result 0.65", () => {
     const big = lines(5000);

@@ -7,7 +7,7 @@
  *    earlier patches hold).
  * 2. The request that ends with the agent's `Add File: app.js` rewrite (after deleting the file):
  *    the rewrite is a complete newer view, so the 28 earlier app.js edits (the Delete included)
- *    and the two partial reads of app.js go, drop_pair; the facts come from the real adapter's
+ *    and the two partial reads of app.js go, drop_pair, with the three plans a later plan replaced; the facts come from the real adapter's
  *    parse (src/gateway/request-facts.ts), the adapter applies that plan whole — calls, inputs,
  *    outputs and, on Responses, the reasoning item bound to each call — with no refusal, and the
  *    guarantee checker accepts the edited bytes.
@@ -26,12 +26,17 @@ import { newCoreCaches } from "../../src/core/caches";
 
 /** The app.js patches before the agent reads or rewrites the file. */
 const PATCHES = ["call_v3fRaqgi3xqCUmLIlZbQ8pQA", "call_sbB9Pek2AJgmGxXvzCvWYxup", "call_SpY3V1guY5kLZk1CRG7bQAd0", "call_FSQ4B73aia4W1iOGWgUt4Oj2", "call_1g4vaUKnyMtSSXawxmf8A0fy"];
-/** The app.js edits (its first Add File, 26 updates, the Delete File) that the later `Add File: app.js` rewrite supersedes. */
+/**
+ * In call order: the app.js edits (its first Add File, 26 updates, the Delete File) that the later
+ * `Add File: app.js` rewrite supersedes, and the three update_plan calls a later plan supersedes
+ * (PLANS: a plan is written whole each time).
+ */
+const PLANS = ["call_PH2RlZJJiz3FOH4fZx85Yx3e", "call_53HPcoBU4hPIC9r3HJMrL7ur", "call_lzwkGW0tBrOUOU2TMCXEqdFQ"];
 const SUPERSEDED = [
-  ...PATCHES, "call_JvxDQGffvW9D833l9rK44nUN", "call_fAR6xLkiFJGcITGFDMu6uuSh", "call_iApbQlNmH0jTB2u9N5wOY4he", "call_ufxeWPVuzAIWY4XWc3cTTVrw", "call_zT2H5jRGVgqySgcOgwauGcQi",
-  "call_sjUpnKyVHwl9tighxxkMFLeE", "call_TSg7OAMjiDsWFqYE0gj8AY14", "call_aWVe0rTmpuDP8eVoUhMMLFTm", "call_4z71PAgf2gV0zV7PIMX4yH2J", "call_ALZICGGaXvPGa0A9XDU65VIi", "call_tY3HE0grBFeQFdfBS6rpBf3u",
+  PLANS[0]!, ...PATCHES, "call_JvxDQGffvW9D833l9rK44nUN", "call_fAR6xLkiFJGcITGFDMu6uuSh", "call_iApbQlNmH0jTB2u9N5wOY4he", "call_ufxeWPVuzAIWY4XWc3cTTVrw", "call_zT2H5jRGVgqySgcOgwauGcQi",
+  "call_sjUpnKyVHwl9tighxxkMFLeE", "call_TSg7OAMjiDsWFqYE0gj8AY14", "call_aWVe0rTmpuDP8eVoUhMMLFTm", PLANS[1]!, "call_4z71PAgf2gV0zV7PIMX4yH2J", "call_ALZICGGaXvPGa0A9XDU65VIi", "call_tY3HE0grBFeQFdfBS6rpBf3u",
   "call_4V5SCtsFlc19ycBMYMzbg98m", "call_eoPlJFTo2Jd6fwnCaeNDGDsq", "call_9D8yhS3OdDAH7z3fsnHX6d3h", "call_KKdqoKpvG9iyQ5yINmj8jvJt", "call_jZM6WX6Qdury7ugzBNvY4Isz", "call_6AjE6XFXOx3jLqql5dhilPIg",
-  "call_Oq4IgHx3rRQRoiwuVgC05GF8", "call_K5Su77HQo7YB27C5nDFdlLiD", "call_G845vTOD1drXnqGaU5gOLtJr", "call_AHCazMJIfUmj4WY8ivm0bF4V", "call_8XfUvClEK9HjaqAa6kUnhyrC", "call_VthQBzg38V8bp0xdQxqS5BXj",
+  "call_Oq4IgHx3rRQRoiwuVgC05GF8", PLANS[2]!, "call_K5Su77HQo7YB27C5nDFdlLiD", "call_G845vTOD1drXnqGaU5gOLtJr", "call_AHCazMJIfUmj4WY8ivm0bF4V", "call_8XfUvClEK9HjaqAa6kUnhyrC", "call_VthQBzg38V8bp0xdQxqS5BXj",
 ];
 /** The failed app.js patch among them, retried later. */
 const RETRIED = ["call_jZM6WX6Qdury7ugzBNvY4Isz"];
@@ -53,14 +58,14 @@ describe("apply_patch pairs on the Codex corpus session", () => {
   ] as const)("%s: a file the agent keeps patching keeps every patch", (id, end) => {
     const { run } = factsAt(id, end);
     expect(run.hits.superseded_edit).toEqual([]);
-    for (const pid of PATCHES) expect(run.verdicts[pid]).toEqual({ kind: "keep", confidence: 0, rule: "none" });
+    for (const pid of PATCHES) expect(run.verdicts[pid]).toEqual({ kind: "keep", confidence: 1, rule: "working_set" });
     expect(run.verdicts.call_JvxDQGffvW9D833l9rK44nUN).toEqual({ kind: "keep", confidence: 1, rule: "locked" });
   });
 
   it.each([
     // [session, history items in the request, items the plan removes]
-    ["codex-rtchess-01", 124, 60],
-    ["codex-rtchess-01-responses", 182, 88],
+    ["codex-rtchess-01", 124, 66],
+    ["codex-rtchess-01-responses", 182, 97],
   ] as const)("%s: after the whole rewrite, the earlier edits and reads go: exact ids, applied whole, accepted by the checker", (id, end, removedItems) => {
     const { adapter, bytes, parsed, run } = factsAt(id, end);
     expect(run.hits.superseded_edit).toEqual(SUPERSEDED);

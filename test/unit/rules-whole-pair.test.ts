@@ -26,7 +26,9 @@ function seq(entries: Array<Entry | string>, pad = 0): MessageSpec[] {
   for (let i = 0; i < pad; i++) out.push({ role: "assistant", text: "ok" }, { role: "user", text: "go on" });
   return out;
 }
-const run = (messages: MessageSpec[]) => runHeuristicEngine(factsOf(makeView({ messages }), {}, proseMentions(messages)), cfg);
+const run = (messages: MessageSpec[], config: typeof cfg & { working_set_turns?: number | null } = cfg) => runHeuristicEngine(factsOf(makeView({ messages }), {}, proseMentions(messages)), config);
+/** No working set (src/core/engine/file-views.ts): the guard below is seen alone. */
+const noWorkingSet = { ...cfg, working_set_turns: 0 };
 const patch = (body: string) => `*** Begin Patch\n${body}\n*** End Patch`;
 const ok = '{"output":"Success. Updated the following files:\\nM a.js\\n","metadata":{"exit_code":0}}';
 
@@ -66,13 +68,13 @@ describe("superseded_edit", () => {
     expect(hits.superseded_edit).toEqual([]);
     expect([verdicts.e1!.kind, verdicts.e2!.kind, verdicts.e3!.kind]).toEqual(["keep", "keep", "keep"]);
   });
-  it("an apply_patch that deletes the file is a complete newer view of it (nothing of the old content is left)", () => {
-    const { hits } = run(seq([
+  it("deleting a file is no newer view of it (the agent writes the new file from the old views); adding it again is (codex-rtchess-01, calls 59–60)", () => {
+    const entries = [
       { id: "e1", tool: "apply_patch", input: patch("*** Update File: app.js\n@@\n-a\n+b"), text: ok },
-      { id: "w1", tool: "apply_patch", input: patch("*** Add File: rules.js\n+b"), text: ok },
       { id: "d1", tool: "apply_patch", input: patch("*** Delete File: app.js"), text: ok },
-    ]));
-    expect(hits.superseded_edit).toEqual(["e1"]);
+    ];
+    expect(run(seq(entries)).hits.superseded_edit).toEqual([]);
+    expect(run(seq([...entries, { id: "w1", tool: "apply_patch", input: patch("*** Add File: app.js\n+b"), text: ok }])).hits.superseded_edit).toEqual(["e1", "d1"]);
   });
 });
 
@@ -109,9 +111,9 @@ describe("mentioned_later guard", () => {
       { id: "r2", tool: "Read", input: { file_path: "/home/u/proj/src/other.ts" }, text: big },
       { id: "g1", tool: "Bash", input: { command: "git log --stat" }, text: big },
     ];
-    const plain = run(seq(entries, 14));
+    const plain = run(seq(entries, 14), noWorkingSet);
     expect(plain.hits.stale_large_output).toEqual(["r1", "r2", "g1"]);
-    const named = run(seq([...entries, "The loader lives in `src/big.ts`; `git log --stat` shows who changed it."], 14));
+    const named = run(seq([...entries, "The loader lives in `src/big.ts`; `git log --stat` shows who changed it."], 14), noWorkingSet);
     expect(named.hits.mentioned_later).toEqual(["r1", "g1"]);
     expect(named.verdicts.r1).toEqual({ kind: "keep", confidence: 1, rule: "mentioned_later" });
     expect(named.verdicts.g1).toEqual({ kind: "keep", confidence: 1, rule: "mentioned_later" });
@@ -126,10 +128,10 @@ describe("mentioned_later guard", () => {
     ]));
     expect(hits.mentioned_later).toEqual([]);
     expect(hits.superseded_edit).toEqual(["e1", "e2"]);
-    expect(verdicts.r1).toEqual({ kind: "keep", confidence: 0, rule: "none" });
+    expect(verdicts.r1).toEqual({ kind: "keep", confidence: 1, rule: "working_set" });
   });
   it("a mention before the result does not count", () => {
-    const { hits } = run(seq(["I will read `src/big.ts` now.", { id: "r1", tool: "Read", input: { file_path: "/home/u/proj/src/big.ts" }, text: big }], 14));
+    const { hits } = run(seq(["I will read `src/big.ts` now.", { id: "r1", tool: "Read", input: { file_path: "/home/u/proj/src/big.ts" }, text: big }], 14), noWorkingSet);
     expect(hits.mentioned_later).toEqual([]);
     expect(hits.stale_large_output).toEqual(["r1"]);
   });
