@@ -76,9 +76,8 @@ export const DEFAULTS = {
    * latest full read and the reads and edits after it — stay whole, untouched by every tier,
    * while the agent read or edited the file in the last this many turns; null: for good.
    * Calibration: the knee of savings against used-after-removal on corpus/seed + corpus/eval/dev
-   * (docs/dev/decisions/working-set.md): 48 keeps used-after-removal at 1.5 % and 1.4 % of
-   * calls; a step to 64 costs 4 points of savings per 10 calls it spares, one back to 32 spares
-   * 0.6 points per 9 more calls.
+   * (docs/dev/decisions/working-set.md): 48 keeps used-after-removal at 1.2 % and 1.1 % of
+   * calls; 32 saves 3.4 points more for 14 more calls (0.24 points per call).
    */
   working_set_turns: 48 as number | null,
   /** Idle time after which the session counts as complete (session_memory tier), seconds. */
