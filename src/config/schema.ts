@@ -27,6 +27,7 @@ export const RANGES = {
   min_reduction: [0, 1, false],
   idle_seconds: [1, 604_800, true],
   time_based_age_seconds: [0, 31_536_000, true],
+  working_set_turns: [0, 100_000, true],
   complete_after_seconds: [1, 2_592_000, true],
   retention_seconds: [60, 31_536_000, true],
   memory_retention_seconds: [0, 31_536_000, true],
@@ -52,7 +53,7 @@ function rangedNumber(key: keyof typeof RANGES) {
   return int ? base.int({ error }) : base;
 }
 
-function num<K extends Exclude<keyof typeof RANGES, "time_based_age_seconds">>(key: K) {
+function num<K extends Exclude<keyof typeof RANGES, "time_based_age_seconds" | "working_set_turns">>(key: K) {
   return rangedNumber(key).default(DEFAULTS[key]);
 }
 
@@ -145,6 +146,7 @@ const baseSchema = z.strictObject({
   exclude_tools: z.array(toolName, { error: toolsError }).max(1_000, { error: "exclude_tools holds at most 1000 names" }).default([...DEFAULTS.exclude_tools]),
   idle_seconds: num("idle_seconds"),
   time_based_age_seconds: rangedNumber("time_based_age_seconds").nullable().default(DEFAULTS.time_based_age_seconds),
+  working_set_turns: rangedNumber("working_set_turns").nullable().default(DEFAULTS.working_set_turns),
   complete_after_seconds: num("complete_after_seconds"),
   retention_seconds: num("retention_seconds"),
   memory_retention_seconds: num("memory_retention_seconds"),

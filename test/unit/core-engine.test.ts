@@ -4,6 +4,8 @@ import { runHeuristicEngine } from "../../src/core/engine/run-heuristic-engine";
 import { factsOf, lines, makeView, type MessageSpec } from "../support/make-view";
 
 const cfg = { exclude_tools: [] as string[], min_result_bytes: 2048 };
+/** The guard on a current view of a file (src/core/engine/file-views.ts). */
+const WORKING_SET = { kind: "keep", confidence: 1, rule: "working_set" };
 /** One assistant call + its result per entry, in order, then `pad` empty turns. */
 function seq(entries: Array<{ id: string; tool: string; input: unknown; text: string; is_error?: boolean; locked?: string }>, pad = 0): MessageSpec[] {
   const out: MessageSpec[] = [{ role: "user", text: "task" }];
@@ -20,13 +22,29 @@ describe("readToolCall", () => {
     expect(readToolCall({ tool_name: "Read", input_text: '{"file_path":"/a/b.py","offset":20,"limit":50}' })).toEqual({ kind: "read", paths: ["/a/b.py"], range: { from: 20, to: 69 }, readonly: true, intent: "read:/a/b.py" });
     expect(readToolCall({ tool_name: "shell_command", input_text: '{"command":"sed -n \'272,340p\' app.js","workdir":"."}' })).toMatchObject({ kind: "read", paths: ["app.js"], range: { from: 272, to: 340 } });
     expect(readToolCall({ tool_name: "Bash", input_text: '{"command":"cat ./README.md"}' })).toMatchObject({ kind: "read", paths: ["README.md"], range: { from: 1, to: Infinity } });
-    expect(readToolCall({ tool_name: "apply_patch", input_text: "*** Begin Patch\n*** Update File: ui.js\n@@\n-a\n+b\n*** End Patch" })).toEqual({ kind: "edit", paths: ["ui.js"], readonly: false, intent: "patch:ui.js" });
-    expect(readToolCall({ tool_name: "shell_command", input_text: JSON.stringify({ command: "apply_patch <<'PATCH'\n*** Begin Patch\n*** Delete File: app.js\n*** End Patch\nPATCH" }) })).toMatchObject({ kind: "edit", paths: ["app.js"] });
-    expect(readToolCall({ tool_name: "Edit", input_text: '{"file_path":"/x.md","old_string":"a","new_string":"b"}' })).toMatchObject({ kind: "edit", paths: ["/x.md"] });
+    expect(readToolCall({ tool_name: "apply_patch", input_text: "*** Begin Patch\n*** Update File: ui.js\n@@\n-a\n+b\n*** End Patch" })).toEqual({ kind: "edit", paths: ["ui.js"], whole: false, readonly: false, intent: "patch:ui.js" });
+    expect(readToolCall({ tool_name: "apply_patch", input_text: "*** Begin Patch\n*** Add File: ui.js\n+b\n*** Add File: x.js\n+c\n*** End Patch" })).toEqual({ kind: "edit", paths: ["ui.js", "x.js"], whole: true, readonly: false, intent: "patch:ui.js,x.js" });
+    expect(readToolCall({ tool_name: "apply_patch", input_text: "*** Begin Patch\n*** Add File: ui.js\n+b\n*** Update File: x.js\n@@\n-a\n+c\n*** End Patch" })).toMatchObject({ kind: "edit", whole: false });
+    expect(readToolCall({ tool_name: "Write", input_text: '{"file_path":"/x.md","content":"a"}' })).toMatchObject({ kind: "edit", paths: ["/x.md"], whole: true });
+    expect(readToolCall({ tool_name: "shell_command", input_text: JSON.stringify({ command: "apply_patch <<'PATCH'\n*** Begin Patch\n*** Delete File: app.js\n*** End Patch\nPATCH" }) })).toMatchObject({ kind: "edit", paths: ["app.js"], whole: false });
+    expect(readToolCall({ tool_name: "Edit", input_text: '{"file_path":"/x.md","old_string":"a","new_string":"b"}' })).toMatchObject({ kind: "edit", paths: ["/x.md"], whole: false });
     expect(readToolCall({ tool_name: "mcp__serena__read_memory", input_text: '{"memory_file_name":"overview"}' })).toMatchObject({ kind: "read", paths: ["memory:overview"] });
     expect(readToolCall({ tool_name: "shell_command", input_text: '{"command":"rg -n \\"x\\" app.js | head"}' })).toMatchObject({ kind: "other", readonly: true });
     expect(readToolCall({ tool_name: "Bash", input_text: '{"command":"sed -i s/a/b/ f"}' })).toMatchObject({ kind: "other", readonly: false });
     expect(readToolCall({ tool_name: "Bash", input_text: '{"command":"git status > out.txt"}' })).toMatchObject({ kind: "other", readonly: false });
+  });
+  it("reads the shell reads of other agents: PowerShell Get-Content under a cd, numbered line windows, OpenCode's patchText", () => {
+    const sh = (command: string) => readToolCall({ tool_name: "shell_command", input_text: JSON.stringify({ command }) });
+    expect(sh("cd repo; Get-Content -Path frontend/src/pages/BookingsPage.jsx -TotalCount 400")).toMatchObject({ kind: "read", paths: ["repo/frontend/src/pages/BookingsPage.jsx"], range: { from: 1, to: 400 }, readonly: true });
+    expect(sh("cd repo; Get-Content backend/internal/config/config.go")).toMatchObject({ kind: "read", paths: ["repo/backend/internal/config/config.go"], range: { from: 1, to: Infinity } });
+    expect(sh("cd repo; Get-Content -Tail 200 frontend/src/pages/InspectionsPage.jsx")).toMatchObject({ kind: "read", range: null });
+    expect(sh("cd repo && cat /abs/a.py")).toMatchObject({ kind: "read", paths: ["/abs/a.py"], range: { from: 1, to: Infinity } });
+    expect(sh("nl -ba django/core/serializers/python.py | sed -n '1,240p'")).toMatchObject({ kind: "read", paths: ["django/core/serializers/python.py"], range: { from: 1, to: 240 } });
+    expect(sh("cat -n a.py | sed -n '10,20p'")).toMatchObject({ kind: "read", paths: ["a.py"], range: { from: 10, to: 20 } });
+    expect(sh("$p='x.go'; Get-Content $p")).toMatchObject({ kind: "other" });
+    expect(sh("cd repo; Get-Content a.txt | Remove-Item")).toMatchObject({ kind: "other", readonly: false });
+    expect(sh("cd repo; Select-String -Path a.jsx -Pattern x")).toMatchObject({ kind: "other", readonly: true });
+    expect(readToolCall({ tool_name: "apply_patch", input_text: JSON.stringify({ patchText: "*** Begin Patch\n*** Add File: app/models.py\n+x\n*** End Patch" }) })).toEqual({ kind: "edit", paths: ["app/models.py"], whole: true, readonly: false, intent: "patch:app/models.py" });
   });
   it("detects failures; rg exit 1 is 'no match'", () => {
     const f = (tool_name: string, command: string, result_text: string) => resultLooksFailed({ tool_name, input_text: JSON.stringify({ command }), result_text, result_is_error: false });
@@ -39,7 +57,7 @@ describe("readToolCall", () => {
 });
 
 describe("heuristic rules — exact verdicts", () => {
-  it("superseded_read: by a covering re-read (0.9), by an edit (0.7); a narrower re-read does not supersede", () => {
+  it("superseded_read: by a covering re-read or a whole write (0.9); not by an edit; a narrower re-read does not supersede", () => {
     const view = makeView({ messages: seq([
       { id: "r1", tool: "Read", input: { file_path: "/p/a.ts" }, text: "A1" },
       { id: "r2", tool: "Read", input: { file_path: "/p/a.ts", offset: 1, limit: 10 }, text: "A2" },
@@ -47,17 +65,19 @@ describe("heuristic rules — exact verdicts", () => {
       { id: "r4", tool: "Read", input: { file_path: "/p/b.ts" }, text: "B" },
       { id: "e1", tool: "Edit", input: { file_path: "/p/b.ts", old_string: "x", new_string: "y" }, text: "ok" },
       { id: "r5", tool: "Read", input: { file_path: "/p/c.ts" }, text: "C" },
+      { id: "w1", tool: "Write", input: { file_path: "/p/c.ts", content: "C2" }, text: "ok" },
     ]) });
     const { verdicts, hits } = runHeuristicEngine(factsOf(view), cfg);
     expect(verdicts).toEqual({
       r1: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" },
       r2: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" },
-      r3: { kind: "keep", confidence: 0, rule: "none" },
-      r4: { kind: "drop_pair", confidence: 0.7, rule: "superseded_read" },
-      e1: { kind: "keep", confidence: 0, rule: "none" },
-      r5: { kind: "keep", confidence: 0, rule: "none" },
+      r3: WORKING_SET,
+      r4: WORKING_SET,
+      e1: WORKING_SET,
+      r5: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" },
+      w1: WORKING_SET,
     });
-    expect(hits.superseded_read).toEqual(["r1", "r2", "r4"]);
+    expect(hits.superseded_read).toEqual(["r1", "r2", "r5"]);
   });
   it("duplicate_result: same call and result (≥1024 B) → drop_pair 0.95; same result only (≥256 B) → drop_result 0.7", () => {
     const big = lines(300);
@@ -75,7 +95,9 @@ describe("heuristic rules — exact verdicts", () => {
     const { verdicts } = runHeuristicEngine(factsOf(view), cfg);
     expect(verdicts.d1).toEqual({ kind: "drop_pair", confidence: 0.95, rule: "duplicate_result" });
     expect(verdicts.d2).toEqual({ kind: "drop_result", confidence: 0.7, rule: "duplicate_result" });
-    expect(verdicts.d5).toEqual({ kind: "keep", confidence: 0, rule: "none" });
+    // update_plan writes the plan whole: the later plan supersedes the earlier one.
+    expect(verdicts.d5).toEqual({ kind: "drop_pair", confidence: 0.8, rule: "superseded_edit" });
+    expect(verdicts.d6).toEqual(WORKING_SET);
     // A small repeat (input + result < 1024 B) stays: the agent re-runs such checks whatever its context holds.
     expect(verdicts.d7).toEqual({ kind: "keep", confidence: 0, rule: "none" });
     expect([verdicts.d3!.kind, verdicts.d4!.kind, verdicts.d6!.kind]).toEqual(["keep", "keep", "keep"]);
@@ -91,7 +113,8 @@ describe("heuristic rules — exact verdicts", () => {
     const { verdicts } = runHeuristicEngine(factsOf(view), cfg);
     expect(verdicts.f1).toEqual({ kind: "drop_pair", confidence: 0.85, rule: "failed_then_retried" });
     expect(verdicts.f2).toEqual({ kind: "drop_pair", confidence: 0.85, rule: "failed_then_retried" });
-    expect(verdicts.f3).toEqual({ kind: "keep", confidence: 0, rule: "none" });
+    // f3, a failed edit no later edit redid, is the agent's draft: in its working set.
+    expect(verdicts.f3).toEqual(WORKING_SET);
   });
   it("stale_large_output: read-only and ≥ 4096 B and ≥ 12 turns old → drop_result 0.65", () => {
     const big = lines(5000);

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { REFERENCE_REPLIES, isReferenceReply } from "../../src/core/engine/reference-replies";
 import { referencedResults, REFERENCED_LOCK, lockReferencedResults } from "../../src/core/engine/referenced-results";
+import { fileViews } from "../../src/core/engine/file-views";
 import { ruleSupersededRead } from "../../src/core/engine/rule-superseded-read";
 import { runHeuristicEngine, pairsInCallOrder } from "../../src/core/engine/run-heuristic-engine";
 import { reapplyLedger, ledgerKey, EMPTY_LEDGER } from "../../src/core/policy/ledger";
@@ -71,7 +72,8 @@ describe("reference replies", () => {
       { id: "r5", input: { file_path: "/p/b.ts" }, text: content(30) },
     ]) });
     const pairs = pairsInCallOrder(factsOf(view).pairs);
-    const verdicts = ruleSupersededRead(pairs, pairs.map((p) => p.call_class), pairs.map((p) => p.looks_failed));
+    const infos = pairs.map((p) => p.call_class);
+    const verdicts = ruleSupersededRead(pairs, infos, fileViews(pairs, infos, pairs.map((p) => p.looks_failed)));
     // r1 stays (a reply follows it, no copy); r3 and the reply r4 are superseded by the full copy r5.
     expect(verdicts).toEqual({ r3: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" }, r4: { kind: "drop_pair", confidence: 0.9, rule: "superseded_read" } });
     // With the locks the adapters apply, the engine keeps every result a reply points at, r3 included.

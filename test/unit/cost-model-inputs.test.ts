@@ -24,9 +24,9 @@ describe("averageRequestTokens", () => {
   });
 });
 
-describe("the seed prior of R at the lower quartile", () => {
-  it("max(8, 1 + ⌊n/3⌋)", () => {
-    expect([0, 1, 10, 21, 22, 30, 103, 300].map((n) => estimateRemainingCalls(n, 8))).toEqual([8, 8, 8, 8, 8, 11, 35, 101]);
+describe("the seed prior of R at q = 0.1", () => {
+  it("max(8, 1 + ⌊n/9⌋)", () => {
+    expect([0, 1, 10, 21, 22, 30, 63, 103, 300].map((n) => estimateRemainingCalls(n, 8))).toEqual([8, 8, 8, 8, 8, 8, 8, 12, 34]);
   });
 });
 
@@ -63,8 +63,8 @@ describe("remainingCallsTable (lower quartile of further calls, ≥ 20 sessions 
   it("expectedRemainingCalls: the table where it covers n, else the seed prior", () => {
     const t = remainingCallsTable(ROWS);
     expect(expectedRemainingCalls(30, t, 8)).toEqual({ remaining_calls: 11, source: "deployment" });
-    expect(expectedRemainingCalls(103, t, 8)).toEqual({ remaining_calls: 35, source: "seed" });
-    expect(expectedRemainingCalls(30, undefined, 8)).toEqual({ remaining_calls: 11, source: "seed" });
+    expect(expectedRemainingCalls(103, t, 8)).toEqual({ remaining_calls: 12, source: "seed" });
+    expect(expectedRemainingCalls(30, undefined, 8)).toEqual({ remaining_calls: 8, source: "seed" });
   });
 });
 

@@ -16,7 +16,7 @@ const pair = (id: string, tool: string, input_hash: string, call_class: PairFact
 const read = (path: string): PairFacts["call_class"] => ({ kind: "read", paths: [path], range: null, readonly: true, intent: "i", shell: false, refs: [] });
 const A = pair("a", "Read", "in-x", read("px"), 500);
 const B = pair("b", "Bash", "in-ls", { kind: "other", readonly: true, intent: "i", shell: true, refs: [] }, 300);
-const C = pair("c", "Edit", "in-y", { kind: "edit", paths: ["py"], readonly: false, intent: "i", shell: false, refs: [] }, 200);
+const C = pair("c", "Edit", "in-y", { kind: "edit", paths: ["py"], whole: false, readonly: false, intent: "i", shell: false, refs: [] }, 200);
 const D = pair("d", "Read", "in-x", read("px"), 500); // fetches a again
 const E = pair("e", "Grep", "in-g", read("py"), 50); // names c's file again
 

@@ -40,6 +40,18 @@ describe("bestStepTimes — hand-computed", () => {
     expect(bestStepTimes(calls, steps, MODEL)).toEqual({ none_cost: 1955, taken_cost: 1250 + 885 + 520 + 185, best_cost: 1955, best_at: [null, null] });
   });
 
+  it("an edit before the call's reach reads nothing (Anthropic's 20-block look-back from the last breakpoint)", () => {
+    // The first example's session; call 1 can read back only to 100 tokens: the step's edit at 50 lies before it.
+    const calls: HindsightCall[] = [
+      { tokens: 100, time_ms: 0 },
+      { tokens: 200, time_ms: 60 * S, reach_tokens: 100 },
+      { tokens: 300, time_ms: 120 * S },
+      { tokens: 400, time_ms: 600 * S },
+    ];
+    // taken (call 1): 125 | 160 × 1.25 (no read) | 141 | 450 = 916 — more than no removal (905); the cold call 3 stays best.
+    expect(bestStepTimes(calls, [{ released_at: 1, first_edit: 50, tokens: 40 }], MODEL)).toEqual({ none_cost: 905, taken_cost: 916, best_cost: 855, best_at: [3] });
+  });
+
   it("errors name the step", () => {
     expect(() => bestStepTimes([{ tokens: 1, time_ms: 0 }], [{ released_at: 1, first_edit: 0, tokens: 1 }], MODEL)).toThrow("steps[0].released_at 1 is outside the 1 calls");
     const two = [0, 1].map((i) => ({ tokens: 10, time_ms: i }));

@@ -35,7 +35,7 @@ function lastMessageStart(b: Uint8Array): number {
 }
 
 describe("replay at the rewrite level, on a corpus session", () => {
-  it(`${ID}: three summarising auto steps, every body accepted, the next request keeps the step's bytes`, async () => {
+  it(`${ID}: two summarising auto steps (one summary written), every body accepted, the next request keeps the step's bytes`, async () => {
     const session = readSessionText(readFileSync(join(CORPUS_PATH, `${ID}.json`), "utf8"), `${ID}.json`);
     const out = await runReplay({
       sessions: [session], strategies: ["sluice-rewrite"], sluice: "in-process", emulator: null, gateway: null, concurrency: 1,
@@ -44,12 +44,15 @@ describe("replay at the rewrite level, on a corpus session", () => {
     const run = out.runs.find((r) => r.strategy === "sluice-rewrite")!;
     expect(run.calls.filter((c) => c.rejected !== null)).toEqual([]);
     const summarised = run.calls.flatMap((c, i) => (c.summaries && c.summaries.written + c.summaries.failed > 0 ? [[i + 1, c.summaries.written, c.summaries.failed, c.summaries.cost_usd, /tier=(\w+); step=(\d+)/.exec(c.note ?? "")?.slice(1)]] : []));
+    // With K priced as Anthropic bills it (an old edit rewrites the whole prompt: src/core/cost/cache-reach.ts), the
+    // agent's working set kept (src/core/engine/file-views.ts) and R at the seed prior's q = 0.1
+    // (src/core/cost/estimate-remaining-calls.ts), the auto steps come at calls 69 and 94; the second one's stretch gave
+    // the extractive summariser nothing to write (it removes only).
     expect(summarised).toEqual([
-      [43, 1, 0, 0, ["auto", "2"]],
-      [69, 1, 0, 0, ["auto", "3"]],
-      [94, 1, 0, 0, ["auto", "4"]],
+      [69, 1, 0, 0, ["auto", "1"]],
+      [94, 0, 1, 0, ["auto", "2"]],
     ]);
-    for (const [call, blocks] of [[43, 1], [69, 2], [94, 3]] as const) {
+    for (const [call, blocks] of [[69, 1], [94, 1]] as const) {
       const step = body(call);
       const next = body(call + 1);
       expect([count(step, HEADER), count(next, HEADER)]).toEqual([blocks, blocks]);

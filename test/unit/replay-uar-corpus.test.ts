@@ -20,21 +20,17 @@ describe(`used after removal on ${ID}`, () => {
     const out = await runReplay({ sessions: corpus.filter((s) => s.id === ID), strategies: ["none", "observation-mask", "sluice"], sluice: "in-process", emulator: null, gateway: null, concurrency: 2, vocabulary });
     const m = out.report.total;
     expect(Object.fromEntries(Object.entries(m).map(([s, x]) => [s, [x.calls, x.used_after_removal_calls, x.used_after_removal_pct]]))).toEqual({
-      none: [84, 0, 0], "observation-mask": [84, 5, 5.95], sluice: [84, 3, 3.57],
+      none: [84, 0, 0], "observation-mask": [84, 5, 5.95], sluice: [84, 1, 1.19],
     });
     const sluice = out.runs.find((r) => r.strategy === "sluice")!;
-    // Memory notes the agent read (Serena's read_memory) and SiYuan block ids (20251130004638-cm5m9g8), all removed by the idle tier.
+    // The memory notes the agent read (Serena's read_memory; they also hold the SiYuan block id 20251130004638-cm5m9g8 it
+    // quotes at call 43) stay: its working set (src/core/engine/file-views.ts). The idle tier's drop of the project
+    // activation is the one removal a later answer used.
     expect(sluice.calls.flatMap((c) => (c.used_after_removal ?? []).map((u) => [c.index, u.token, u.pairs]))).toEqual([
-      [41, "project_overview", ["toolu_01Pv3kxdYLAcG2v4rbGo1AiX", "toolu_016XqFMufQ2f4oqTF8X8HU14"]],
-      [43, "20251130004638", ["toolu_01J3rdRaLtWgfVWgW5XS1uAo", "toolu_017iJNfD2LbdjzgtowLGrqeK"]],
-      [43, "cm5m9g8", ["toolu_01J3rdRaLtWgfVWgW5XS1uAo", "toolu_017iJNfD2LbdjzgtowLGrqeK"]],
       [50, "read_memory", ["toolu_016XqFMufQ2f4oqTF8X8HU14"]],
     ]);
     expect(m.sluice!.by_rule).toEqual({
-      age: { pairs_removed: 32, tokens_removed: 19_043, tokens_not_sent: 1_130_768, uar_calls: 3, uar_tokens: 4 },
-      duplicate_result: { pairs_removed: 12, tokens_removed: 7_180, tokens_not_sent: 100_520, uar_calls: 0, uar_tokens: 0 },
-      long_result: { pairs_removed: 2, tokens_removed: 2_463, tokens_not_sent: 34_482, uar_calls: 0, uar_tokens: 0 },
-      superseded_read: { pairs_removed: 4, tokens_removed: 4_463, tokens_not_sent: 62_482, uar_calls: 0, uar_tokens: 0 },
+      age: { pairs_removed: 28, tokens_removed: 4_372, tokens_not_sent: 235_837, uar_calls: 1, uar_tokens: 1 },
     });
   }, 300_000);
 });

@@ -1,6 +1,6 @@
 /**
  * The whole-pair rules on small hand-built histories, exact verdicts per pair id:
- * superseded_edit (an edit whose files are read or edited again later), superseded_command (a
+ * superseded_edit (an edit whose files all have a later full read or whole write), superseded_command (a
  * command run again later), and the mentioned_later guard (a pair whose file or command a later
  * assistant message names, and no later call does, stays).
  */
@@ -26,39 +26,55 @@ function seq(entries: Array<Entry | string>, pad = 0): MessageSpec[] {
   for (let i = 0; i < pad; i++) out.push({ role: "assistant", text: "ok" }, { role: "user", text: "go on" });
   return out;
 }
-const run = (messages: MessageSpec[]) => runHeuristicEngine(factsOf(makeView({ messages }), {}, proseMentions(messages)), cfg);
+const run = (messages: MessageSpec[], config: typeof cfg & { working_set_turns?: number | null } = cfg) => runHeuristicEngine(factsOf(makeView({ messages }), {}, proseMentions(messages)), config);
+/** No working set (src/core/engine/file-views.ts): the guard below is seen alone. */
+const noWorkingSet = { ...cfg, working_set_turns: 0 };
 const patch = (body: string) => `*** Begin Patch\n${body}\n*** End Patch`;
 const ok = '{"output":"Success. Updated the following files:\\nM a.js\\n","metadata":{"exit_code":0}}';
 
 describe("superseded_edit", () => {
-  it("drops an edit whose every file is read again later (0.8) or edited again later (0.75); keeps the rest", () => {
+  it("drops an edit only when every file it changed has a later full read or whole write; a later edit or partial read is not enough", () => {
     const { verdicts, hits } = run(seq([
       { id: "e1", tool: "apply_patch", input: patch("*** Add File: a.js\n+x"), text: ok },
       { id: "e2", tool: "apply_patch", input: patch("*** Update File: a.js\n@@\n-x\n+y"), text: ok },
+      { id: "r1", tool: "shell_command", input: { command: "sed -n 1,20p a.js" }, text: "y" },
       { id: "e3", tool: "apply_patch", input: patch("*** Update File: a.js\n@@\n-y\n+z\n*** Update File: c.js\n@@\n-1\n+2"), text: ok },
-      { id: "r1", tool: "shell_command", input: { command: "sed -n 1,20p a.js" }, text: "z" },
+      { id: "r2", tool: "shell_command", input: { command: "cat a.js" }, text: "z" },
       { id: "w1", tool: "Write", input: { file_path: "/p/b.ts", content: "b" }, text: "File created" },
+      { id: "e4", tool: "Edit", input: { file_path: "/p/b.ts", old_string: "b", new_string: "c" }, text: "ok" },
+      { id: "w2", tool: "Write", input: { file_path: "/p/b.ts", content: "d" }, text: "ok" },
       { id: "f1", tool: "Edit", input: { file_path: "/p/d.ts", old_string: "q", new_string: "r" }, text: "<tool_use_error>String to replace not found in file.</tool_use_error>", is_error: true },
-      { id: "r2", tool: "Read", input: { file_path: "/p/d.ts" }, text: "d" },
-      { id: "e4", tool: "Edit", input: { file_path: "/p/e.ts", old_string: "q", new_string: "r" }, text: "ok" },
-      { id: "r3", tool: "Read", input: { file_path: "/p/e.ts" }, text: REFERENCE_REPLIES[0]!.text },
+      { id: "r3", tool: "Read", input: { file_path: "/p/d.ts" }, text: "d" },
+      { id: "e5", tool: "Edit", input: { file_path: "/p/e.ts", old_string: "q", new_string: "r" }, text: "ok" },
+      { id: "r4", tool: "Read", input: { file_path: "/p/e.ts" }, text: REFERENCE_REPLIES[0]!.text },
+      { id: "e6", tool: "Edit", input: { file_path: "/p/f.ts", old_string: "q", new_string: "r" }, text: "ok" },
+      { id: "r5", tool: "Read", input: { file_path: "/p/f.ts", offset: 1, limit: 50 }, text: "f" },
     ]));
-    expect(hits.superseded_edit).toEqual(["e1", "e2", "f1"]);
-    expect(verdicts.e1).toEqual({ kind: "drop_pair", confidence: 0.8, rule: "superseded_edit" });
-    expect(verdicts.e2).toEqual({ kind: "drop_pair", confidence: 0.8, rule: "superseded_edit" });
-    expect(verdicts.f1).toEqual({ kind: "drop_pair", confidence: 0.8, rule: "superseded_edit" });
-    // e3: c.js is never touched again; w1: nothing later; e4: only a reference reply (no content) later.
-    expect([verdicts.e3!.kind, verdicts.w1!.kind, verdicts.e4!.kind, verdicts.r1!.kind]).toEqual(["keep", "keep", "keep", "keep"]);
+    // e1, e2: the full read r2 of a.js; w1, e4: the whole rewrite w2; f1: the full read r3.
+    expect(hits.superseded_edit).toEqual(["e1", "e2", "w1", "e4", "f1"]);
+    for (const id of hits.superseded_edit) expect(verdicts[id]).toEqual({ kind: "drop_pair", confidence: 0.8, rule: "superseded_edit" });
+    // r1 (lines 1–20 of a.js): the full read r2 covers it.
+    expect(hits.superseded_read).toEqual(["r1"]);
+    // e3: c.js has no newer view; e5: only a reference reply (no content) follows; e6: only a partial read (offset/limit) follows.
+    expect([verdicts.e3!.kind, verdicts.e5!.kind, verdicts.e6!.kind]).toEqual(["keep", "keep", "keep"]);
   });
-  it("an edit followed only by edits gets 0.75; a failed later edit supersedes nothing", () => {
+  it("a file the agent keeps patching keeps its patches; a failed whole write supersedes nothing", () => {
     const { verdicts, hits } = run(seq([
       { id: "e1", tool: "Edit", input: { file_path: "/p/a.ts", old_string: "1", new_string: "2" }, text: "ok" },
       { id: "e2", tool: "MultiEdit", input: { file_path: "/p/a.ts", edits: [] }, text: "ok" },
-      { id: "e3", tool: "Write", input: { file_path: "/p/a.ts", content: "x" }, text: "Error: permission denied", is_error: true },
+      { id: "e3", tool: "apply_patch", input: patch("*** Update File: p/a.ts\n@@\n-2\n+3"), text: ok },
+      { id: "e4", tool: "Write", input: { file_path: "/p/a.ts", content: "x" }, text: "Error: permission denied", is_error: true },
     ]));
-    expect(hits.superseded_edit).toEqual(["e1"]);
-    expect(verdicts.e1).toEqual({ kind: "drop_pair", confidence: 0.75, rule: "superseded_edit" });
-    expect(verdicts.e2).toEqual({ kind: "keep", confidence: 0, rule: "none" });
+    expect(hits.superseded_edit).toEqual([]);
+    expect([verdicts.e1!.kind, verdicts.e2!.kind, verdicts.e3!.kind]).toEqual(["keep", "keep", "keep"]);
+  });
+  it("deleting a file is no newer view of it (the agent writes the new file from the old views); adding it again is (codex-rtchess-01, calls 59–60)", () => {
+    const entries = [
+      { id: "e1", tool: "apply_patch", input: patch("*** Update File: app.js\n@@\n-a\n+b"), text: ok },
+      { id: "d1", tool: "apply_patch", input: patch("*** Delete File: app.js"), text: ok },
+    ];
+    expect(run(seq(entries)).hits.superseded_edit).toEqual([]);
+    expect(run(seq([...entries, { id: "w1", tool: "apply_patch", input: patch("*** Add File: app.js\n+b"), text: ok }])).hits.superseded_edit).toEqual(["e1", "d1"]);
   });
 });
 
@@ -95,27 +111,27 @@ describe("mentioned_later guard", () => {
       { id: "r2", tool: "Read", input: { file_path: "/home/u/proj/src/other.ts" }, text: big },
       { id: "g1", tool: "Bash", input: { command: "git log --stat" }, text: big },
     ];
-    const plain = run(seq(entries, 14));
+    const plain = run(seq(entries, 14), noWorkingSet);
     expect(plain.hits.stale_large_output).toEqual(["r1", "r2", "g1"]);
-    const named = run(seq([...entries, "The loader lives in `src/big.ts`; `git log --stat` shows who changed it."], 14));
+    const named = run(seq([...entries, "The loader lives in `src/big.ts`; `git log --stat` shows who changed it."], 14), noWorkingSet);
     expect(named.hits.mentioned_later).toEqual(["r1", "g1"]);
     expect(named.verdicts.r1).toEqual({ kind: "keep", confidence: 1, rule: "mentioned_later" });
     expect(named.verdicts.g1).toEqual({ kind: "keep", confidence: 1, rule: "mentioned_later" });
     expect(named.verdicts.r2).toEqual({ kind: "drop_result", confidence: 0.65, rule: "stale_large_output" });
   });
-  it("guards only the newest call naming the file: older edits of it still go", () => {
+  it("guards only the newest call naming the file: older edits of it still go once a full read follows", () => {
     const { verdicts, hits } = run(seq([
       { id: "e1", tool: "apply_patch", input: patch("*** Add File: web/app.js\n+x"), text: ok },
       { id: "e2", tool: "apply_patch", input: patch("*** Update File: web/app.js\n@@\n-x\n+y"), text: ok },
       "Updated app.js to draw the board.",
-      { id: "e3", tool: "apply_patch", input: patch("*** Update File: web/app.js\n@@\n-y\n+z"), text: ok },
+      { id: "r1", tool: "shell_command", input: { command: "cat web/app.js" }, text: "y" },
     ]));
     expect(hits.mentioned_later).toEqual([]);
     expect(hits.superseded_edit).toEqual(["e1", "e2"]);
-    expect(verdicts.e3).toEqual({ kind: "keep", confidence: 0, rule: "none" });
+    expect(verdicts.r1).toEqual({ kind: "keep", confidence: 1, rule: "working_set" });
   });
   it("a mention before the result does not count", () => {
-    const { hits } = run(seq(["I will read `src/big.ts` now.", { id: "r1", tool: "Read", input: { file_path: "/home/u/proj/src/big.ts" }, text: big }], 14));
+    const { hits } = run(seq(["I will read `src/big.ts` now.", { id: "r1", tool: "Read", input: { file_path: "/home/u/proj/src/big.ts" }, text: big }], 14), noWorkingSet);
     expect(hits.mentioned_later).toEqual([]);
     expect(hits.stale_large_output).toEqual(["r1"]);
   });

@@ -42,9 +42,9 @@ describe("pipeline on cc-cctrace-opus4, calls 1–40", () => {
     expect(checkGuarantee(anthropicAdapter, next.original, next.forwarded).ok).toBe(true);
     const stats = await statsOf(replay.session);
     expect({ last_tier: stats.last_tier, idle: stats.idle, alarms_idle: stats.counters.alarms_idle }).toEqual({ last_tier: "time_based", idle: false, alarms_idle: 1 });
-    // The cache is cold (idle alarm), so the step pays and goes at once: nine pairs.
+    // The cache is cold (idle alarm), so the step pays and goes at once: twelve pairs.
     expect(next.header.step).toBe("2");
-    expect(stats.steps.map((s) => [s.step, s.tier, s.pairs_removed])).toEqual([[1, "micro", 5], [2, "time_based", 9]]);
+    expect(stats.steps.map((s) => [s.step, s.tier, s.pairs_removed])).toEqual([[1, "micro", 5], [2, "time_based", 12]]);
     // Control: one more call 1 s later, no alarm in between → back to micro.
     const after = await replay.sendMore(callEnds(doc)[41]!, 1_000);
     expect(after.header.tier).toBe("micro");

@@ -3,7 +3,8 @@
  * (its step output's `declined`: skipped as `not_positive`, `gathering` or
  * `under_min_reduction`), the saving that one step would have made there, in hindsight — the
  * session's real later calls and gaps under the hindsight programme's cache model
- * (./hindsight-steps.ts: 5-minute TTL, the model's write and read prices, tokens ≈ characters / 4)
+ * (./hindsight-steps.ts: 5-minute TTL, the model's write and read prices, Anthropic's 20-item reach
+ * back from the last message's breakpoint, tokens ≈ characters / 4)
  * — against no removal at all. The best such call, when its step alone would have saved more than
  * the whole run did, is the one the report names, with the gate that refused it (the skip reason
  * of the call's `x-sluice-compaction` note: ./summarize-report.ts decisionOf).
@@ -37,7 +38,7 @@ export function bestDeclinedStep(calls: readonly CallRecord[], base: readonly Ca
   if (base.length === 0 || base.some((c) => c.shape === undefined)) return null;
   const input = prices.input_per_mtok;
   const model: CacheModel = { ttl_ms: HINDSIGHT_TTL_MS, write_multiple: input === 0 ? 1 : prices.cache_write_per_mtok / input, read_multiple: input === 0 ? 1 : prices.cache_read_per_mtok / input };
-  const timeline: HindsightCall[] = base.map((c) => ({ tokens: c.shape!.original_tokens, time_ms: c.time_ms }));
+  const timeline: HindsightCall[] = base.map((c) => ({ tokens: c.shape!.original_tokens, time_ms: c.time_ms, reach_tokens: c.shape!.reach_tokens ?? null }));
   let best: HeldBack | null = null;
   for (const c of calls) {
     const d = c.declined;

@@ -9,8 +9,10 @@
  * the rest at `write_multiple` × the input price; after a longer gap (and at the first call) it
  * writes everything. Reads cost `read_multiple` × the input price. Histories only grow, so with
  * no new step the previous request is a prefix of the next one; a step that applies removal sets
- * [a, b) shares with the previous request only the tokens before its first edit. Costs are in
- * input-price tokens (multiply by the input price for USD).
+ * [a, b) shares with the previous request only the tokens before its first edit — and none of
+ * them when the call has a `reach_tokens` and the edit lies before it (Anthropic reads back at
+ * most 20 blocks from a breakpoint, and the replay's requests carry one, on the last message:
+ * src/core/cost/cache-reach.ts). Costs are in input-price tokens (multiply by the input price for USD).
  *
  * Schedules: step j may go at any call ≥ its `released_at` (the call where the run took it: its
  * removals were not known earlier) and no earlier than step j − 1, or never (a last step that
@@ -25,6 +27,8 @@ export interface HindsightCall {
   tokens: number;
   /** When it was sent, epoch ms (the replay's virtual clock). */
   time_ms: number;
+  /** Tokens before the first history item a read can still reach from the request's breakpoint; an edit before them reads nothing. Absent or null: no limit. */
+  reach_tokens?: number | null;
 }
 
 /** One step the run took. */
@@ -70,7 +74,7 @@ function callCost(calls: readonly HindsightCall[], steps: readonly HindsightStep
     // Tokens before the first new edit in the previous request: the earlier steps' removals that lie before it are gone.
     let gone = 0;
     for (let j = 0; j < kPrev; j++) if (steps[j]!.first_edit < edit) gone += steps[j]!.tokens;
-    read = Math.min(prevLength, Math.max(0, edit - gone));
+    read = call.reach_tokens != null && edit < call.reach_tokens ? 0 : Math.min(prevLength, Math.max(0, edit - gone));
   }
   read = Math.min(read, length);
   return read * model.read_multiple + (length - read) * model.write_multiple;

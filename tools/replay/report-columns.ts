@@ -15,7 +15,7 @@ import { savedPercent, type StrategyMetrics } from "./summarize-report";
 
 /** Meaning of the "when gap" column (also the legend line of the step-timing section). */
 export const WHEN_GAP_MEANING =
-  "step timing in hindsight: points of input cost the same removals would have saved more at the best calls (exact programme over call positions, steps in order) than at the calls the strategy stepped; both under a simple prefix-cache model (5-minute TTL, the model's write and read prices, the session's real gaps, tokens ≈ characters/4); — = no step";
+  "step timing in hindsight: points of input cost the same removals would have saved more at the best calls (exact programme over call positions, steps in order) than at the calls the strategy stepped; both under a simple prefix-cache model (5-minute TTL, the model's write and read prices, the session's real gaps, Anthropic reads reaching back at most 20 history items from the last message's breakpoint, tokens ≈ characters/4); — = no step";
 
 const hasSteps = (m: StrategyMetrics): boolean => m.step_timing !== null && m.step_timing.steps_taken > 0;
 

@@ -44,7 +44,7 @@ export function stepTimingOf(calls: readonly CallRecord[], prices: AssumedPrices
   const input = prices.input_per_mtok;
   const model = { ttl_ms: HINDSIGHT_TTL_MS, write_multiple: input === 0 ? 1 : prices.cache_write_per_mtok / input, read_multiple: input === 0 ? 1 : prices.cache_read_per_mtok / input };
   const r = bestStepTimes(
-    calls.map((c) => ({ tokens: c.shape!.original_tokens, time_ms: c.time_ms })),
+    calls.map((c) => ({ tokens: c.shape!.original_tokens, time_ms: c.time_ms, reach_tokens: c.shape!.reach_tokens ?? null })),
     steps,
     model,
   );

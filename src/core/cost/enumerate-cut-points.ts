@@ -33,11 +33,13 @@ export interface CutPoint {
   pair_ids: string[];
   /** H: estimated tokens removed. */
   removed_tokens: number;
-  /** K: tokens in [first edit, cached_end) still present after the step (must be written again). */
+  /** K: cached tokens the next request must write again: those from where the edit leaves the cache readable (the first edit, or earlier: ./cache-reach.ts) to cached_end still present after the step. */
   rewritten_tokens: number;
   /** Index of the first message the cut's actions change. */
   first_edit: number;
 }
+
+import { rewriteFrom, type CacheReach } from "./cache-reach";
 
 /** Inputs of the enumeration. */
 export interface CutInput {
@@ -49,6 +51,22 @@ export interface CutInput {
   max_boundary: number;
   /** Messages before this index were part of the previous request (and so cached). */
   cached_end: number;
+  /** How far back an edit leaves the cache readable (./cache-reach.ts); absent or null: everything before the first edit. */
+  reach?: CacheReach | null;
+}
+
+/**
+ * K of a cut whose first edit is `first_edit` and that removes `removed` tokens, over the message
+ * prefix sums `prefix`: the cached tokens the next request writes again — from where the edit
+ * leaves the cache readable (./cache-reach.ts rewriteFrom) to the cached end, less what the cut
+ * removes, plus the tools and system when the edit reaches back past them.
+ */
+export function rewrittenTokens(input: Pick<CutInput, "cached_end" | "reach">, prefix: readonly number[], first_edit: number, removed: number): number {
+  const n = prefix.length - 1;
+  const from = rewriteFrom(input.reach ?? null, first_edit);
+  const end = Math.max(first_edit, Math.min(input.cached_end, n));
+  const outside = from < first_edit && input.reach ? input.reach.outside_rewritten : 0;
+  return Math.max(0, prefix[end]! - prefix[from]! - removed + outside);
 }
 
 /** pair_ids order: first edited message, then pair id. */
@@ -109,8 +127,7 @@ export function enumerateCutPoints(input: CutInput): CutPoint[] {
     if (inside > 0 || ordered.length === lastCount) continue;
     lastCount = ordered.length;
     // 3. H, first edit and K for this set.
-    const end = Math.max(firstEdit, Math.min(input.cached_end, n));
-    const rewritten = Math.max(0, prefix[end]! - prefix[firstEdit]! - removed);
+    const rewritten = rewrittenTokens(input, prefix, firstEdit, removed);
     cuts.push({ boundary: b, pair_ids: ordered.map((c) => c.pair_id), removed_tokens: removed, rewritten_tokens: rewritten, first_edit: firstEdit });
   }
   return cuts;

@@ -5,20 +5,30 @@
  * 1. From the deployment's session lengths when it has seen enough sessions reach this call
  *    count: the lower-quartile estimator of ./session-lengths.ts (a step priced at that R pays in
  *    at least 3 of 4 sessions that got this far).
- * 2. Else the seed's prior, R = E × L (E remaining user turns, L calls per user turn), taken at
- *    the same quantile. The seed's Lindy rule says a heavy-tailed session's remaining length
+ * 2. Else the seed's prior, R = E × L (E remaining user turns, L calls per user turn), at
+ *    SEED_PRIOR_QUANTILE. The seed's Lindy rule says a heavy-tailed session's remaining length
  *    scales with its elapsed length: with E = u·ρ remaining turns for u turns so far and
  *    L = n/u calls per turn, E × L = ρ·n whatever u is. Under the Lindy (Pareto α = 1) law,
  *    P(more than x further calls | n so far) = n / (n + x), so the q-quantile of the further
- *    calls is x = n·q / (1 − q): n/3 at q = 0.25 (the seed's median, n, halved for caution, was
- *    n/2; a session at call 103 of the corpus Codex run then bet on 51 more calls, and a session
- *    ending 35 calls after such a step costs more than no compaction). Never below the seed
- *    baseline E₀ = 8 (a session with no history).
+ *    calls is x = n·q / (1 − q): n/9 at q = 0.1. Never below the seed baseline E₀ = 8 (a
+ *    session with no history).
  */
-import { REMAINING_QUANTILE, remainingCallsFromTable, type RemainingCallsTable } from "./session-lengths";
+import { remainingCallsFromTable, type RemainingCallsTable } from "./session-lengths";
+
+/**
+ * q of the seed prior: 0.1, stricter than the deployment table's lower quartile. A warm step is
+ * taken at the first call where it pays at R, i.e. at its margin, so it repays its cache write only
+ * if the session makes at least R more calls; with the agent's working set a session's paid steps
+ * come late and few (often one rewriting the whole prompt), so at the lower quartile (n/3) about
+ * one single-step session in four cost more than no compaction. Measured on corpus/seed +
+ * corpus/eval/dev (docs/dev/decisions/working-set.md): the lower quartile left 3 of 16 dev
+ * sessions costlier than none (−2.6 %, −3.9 %, −4.2 %), q = 0.15 one (−3.8 %: its step moved
+ * later), q = 0.1 none, for 1.8 points less on the seed and 1.2 more on dev.
+ */
+export const SEED_PRIOR_QUANTILE = 0.1;
 
 /** The seed prior at quantile `q`: max(E₀, 1 + ⌊n·q / (1 − q)⌋) for `calls_so_far` = n (this call included), `baseline` = E₀. */
-export function estimateRemainingCalls(calls_so_far: number, baseline: number, q = REMAINING_QUANTILE): number {
+export function estimateRemainingCalls(calls_so_far: number, baseline: number, q = SEED_PRIOR_QUANTILE): number {
   return Math.max(baseline, 1 + Math.floor((Math.max(0, calls_so_far) * q) / (1 - q)));
 }
 

@@ -4,10 +4,12 @@
  * its result reports a failure, and an "intent key" that identifies a retry of the same call.
  *
  * Tool names are the ones agents actually send (Claude Code: Read/Edit/MultiEdit/Write/Bash/
- * Glob/Grep/LS/WebFetch; Codex: shell_command/apply_patch; SWE-agent-style read_file/
- * write_file; Serena memories; MCP read/list/get tools), checked against the seed corpus (corpus/seed).
+ * Glob/Grep/LS/WebFetch; Codex: shell_command/apply_patch; OpenCode: apply_patch with
+ * `patchText`; shell reads: ./shell-reads.ts; SWE-agent-style read_file/
+ * write_file; Serena memories; MCP read/list/get tools), checked against the corpus (corpus/seed, corpus/eval/dev).
  */
 import type { ToolPair } from "../view/types";
+import { shellRead } from "./shell-reads";
 
 /** A line range of a read, 1-based inclusive; `to` = Infinity for "to the end". */
 export interface LineRange {
@@ -19,14 +21,29 @@ export interface LineRange {
 export type ToolCallInfo =
   /** Reads `paths`; `range` null = a partial read of unknown extent (e.g. tail). */
   | { kind: "read"; paths: string[]; range: LineRange | null; readonly: true; intent: string }
-  /** Changes the content of `paths`. */
-  | { kind: "edit"; paths: string[]; readonly: false; intent: string }
+  /**
+   * Changes the content of `paths`; `whole` when the call holds the complete new content of every
+   * one of them (Write, write_file, create_file, write_memory; an apply_patch that only adds
+   * files; the agent's plan or todo list, rewritten whole each time), not only the changed lines
+   * (Edit, MultiEdit, an apply_patch that updates a file). A deletion is not whole: it shows
+   * nothing of the file, and an agent that deletes a file to write it again writes the new one
+   * from the old views.
+   */
+  | { kind: "edit"; paths: string[]; whole: boolean; readonly: false; intent: string }
   /** Anything else; `readonly` when it only inspects state and can be run again. */
   | { kind: "other"; readonly: boolean; intent: string };
 
 const FULL: LineRange = { from: 1, to: Infinity };
 const READ_TOOLS = new Set(["read", "read_file", "readfile", "view", "view_file", "notebookread", "read_text_file", "read_memory"]);
 const EDIT_TOOLS = new Set(["edit", "multiedit", "write", "notebookedit", "write_file", "edit_file", "create_file", "apply_patch", "write_memory", "edit_memory", "delete_memory"]);
+/** Edit tools whose input is the file's whole new content. */
+const WHOLE_WRITE_TOOLS = new Set(["write", "write_file", "create_file", "write_memory"]);
+/**
+ * Tools that write the agent's plan or todo list whole (Claude Code TodoWrite and
+ * exit_plan_mode/ExitPlanMode, Codex update_plan): each call is a whole write of one pseudo-file,
+ * `plan:<tool>`, so the latest plan is a current view and the earlier ones are superseded.
+ */
+const PLAN_TOOLS = new Set(["todowrite", "exit_plan_mode", "exitplanmode", "update_plan"]);
 const SHELL_TOOLS = new Set(["bash", "shell", "shell_command", "exec_command", "run_command", "run_shell_command", "terminal", "local_shell"]);
 const READONLY_TOOLS = new Set(["glob", "grep", "ls", "list_dir", "webfetch", "websearch", "find_file", "search_files", "list_files", "list_memories", "list_notebooks"]);
 /** MCP tool names (after the last "__") that only inspect state. */
@@ -34,6 +51,8 @@ const READONLY_VERBS = /^(read|list|get|search|find|export|query|sql_query|view|
 const PATH_KEYS = ["file_path", "path", "filePath", "filename", "notebook_path", "relative_path"] as const;
 /** Programs that only read, when used without writing flags (checked per segment). */
 const READONLY_PROGRAMS = new Set(["cat", "sed", "head", "tail", "nl", "ls", "find", "rg", "grep", "git", "wc", "pwd", "tree", "du", "stat", "file", "echo", "which", "less", "awk", "jq", "diff", "sort", "uniq", "cut"]);
+/** PowerShell cmdlets that only read (PowerShell names are case-insensitive: compared lower-cased). */
+const READONLY_CMDLETS = new Set(["get-content", "gc", "select-string", "get-childitem", "select-object"]);
 const READONLY_GIT = new Set(["status", "diff", "log", "show", "branch", "ls-files", "rev-parse", "blame"]);
 
 /** The bare tool name: the part after the last "__" (MCP servers prefix theirs), lower-cased. */
@@ -54,16 +73,13 @@ export function readToolCall(pair: Pick<ToolPair, "tool_name" | "input_text">): 
   const name = baseToolName(pair.tool_name);
   const input = parseInput(pair.input_text);
   if (SHELL_TOOLS.has(name)) return readShellCall(commandOf(input, pair.input_text));
-  if (name === "apply_patch") {
-    const text = typeof input === "object" && input !== null && typeof (input as Record<string, unknown>).input === "string" ? String((input as Record<string, unknown>).input) : pair.input_text;
-    const paths = patchPaths(text);
-    return { kind: "edit", paths, readonly: false, intent: `patch:${paths.join(",")}` };
-  }
+  if (name === "apply_patch") return patchCall(patchTextOf(input) ?? pair.input_text);
+  if (PLAN_TOOLS.has(name)) return { kind: "edit", paths: [`plan:${name}`], whole: true, readonly: false, intent: `edit:plan:${name}` };
   const paths = pathsOf(input, name);
   if (READ_TOOLS.has(name) && paths.length > 0) {
     return { kind: "read", paths, range: readRange(input), readonly: true, intent: `${name}:${paths.join(",")}` };
   }
-  if (EDIT_TOOLS.has(name) && paths.length > 0) return { kind: "edit", paths, readonly: false, intent: `edit:${paths.join(",")}` };
+  if (EDIT_TOOLS.has(name) && paths.length > 0) return { kind: "edit", paths, whole: WHOLE_WRITE_TOOLS.has(name), readonly: false, intent: `edit:${paths.join(",")}` };
   const readonly = READONLY_TOOLS.has(name) || READONLY_VERBS.test(name);
   return { kind: "other", readonly, intent: `${pair.tool_name}:${pair.input_text}` };
 }
@@ -90,6 +106,14 @@ function parseInput(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/** The patch text of an apply_patch input object: its `input` (Codex), `patchText` (OpenCode) or `patch` field; null when none is a string. */
+function patchTextOf(input: unknown): string | null {
+  if (typeof input !== "object" || input === null) return null;
+  const rec = input as Record<string, unknown>;
+  for (const k of ["input", "patchText", "patch"]) if (typeof rec[k] === "string") return rec[k] as string;
+  return null;
 }
 
 function commandOf(input: unknown, raw: string): string {
@@ -133,6 +157,13 @@ export function patchPaths(text: string): string[] {
   return [...out].sort();
 }
 
+/** An apply_patch call: whole when it only adds files ("*** Add File:", the full content follows), none updated, deleted or moved. */
+function patchCall(text: string): ToolCallInfo {
+  const paths = patchPaths(text);
+  const whole = paths.length > 0 && !/^\*\*\* (?:Update File|Delete File|Move to): /m.test(text);
+  return { kind: "edit", paths, whole, readonly: false, intent: `patch:${paths.join(",")}` };
+}
+
 /** Splits a shell word list, honouring simple single/double quotes. */
 function words(cmd: string): string[] {
   const out: string[] = [];
@@ -142,65 +173,35 @@ function words(cmd: string): string[] {
 
 function readShellCall(command: string): ToolCallInfo {
   const cmd = command.trim();
-  if (/^apply_patch\b/.test(cmd) || cmd.includes("*** Begin Patch")) {
-    const paths = patchPaths(cmd);
-    return { kind: "edit", paths, readonly: false, intent: `patch:${paths.join(",")}` };
-  }
+  if (/^apply_patch\b/.test(cmd) || cmd.includes("*** Begin Patch")) return patchCall(cmd);
   const flat = cmd.replace(/\s+/g, " ");
   const intent = `sh:${flat}`;
-  const cleaned = flat.replace(/\s2>(?:&1|\/dev\/null)/g, "");
+  // A leading `cd DIR;` / `cd DIR &&` only sets where the rest runs: the rest's paths are under DIR.
+  const cd = /^cd ("[^"]+"|'[^']+'|[^\s;&|]+) ?(?:;|&&) ?/.exec(flat);
+  const dir = cd === null ? null : cd[1]!.replace(/^["']|["']$/g, "");
+  const cleaned = (cd === null ? flat : flat.slice(cd[0].length)).replace(/\s2>(?:&1|\/dev\/null)/g, "");
   const segments = cleaned.split(/\s*(?:\|\||&&|\||;)\s*/);
   const readonly = !/[<>`]|\$\(/.test(cleaned) && !cmd.includes("\n") && segments.every(isReadonlySegment);
-  if (segments.length === 1 && readonly) {
-    const read = simpleRead(words(segments[0]!));
-    if (read !== null) return { kind: "read", paths: read.paths, range: read.range, readonly: true, intent };
+  const pipeline = cleaned.split(/\s*\|\s*/);
+  if (readonly && !/\|\||&&|;/.test(cleaned)) {
+    const read = shellRead(pipeline.map(words));
+    if (read !== null) return { kind: "read", paths: read.paths.map((x) => normalisePath(dir === null || isAbsolute(x) ? x : `${dir}/${x}`)), range: read.range, readonly: true, intent };
   }
   return { kind: "other", readonly, intent };
+}
+
+/** An absolute path (POSIX, home-relative or a Windows drive). */
+function isAbsolute(p: string): boolean {
+  return p.startsWith("/") || p.startsWith("~") || /^[A-Za-z]:[\\/]/.test(p);
 }
 
 function isReadonlySegment(seg: string): boolean {
   const w = words(seg);
   const prog = w[0] ?? "";
+  if (READONLY_CMDLETS.has(prog.toLowerCase())) return true;
   if (!READONLY_PROGRAMS.has(prog)) return false;
   if (prog === "sed") return !w.some((x) => x.startsWith("-i"));
   if (prog === "find") return !w.some((x) => x === "-delete" || x === "-exec" || x === "-execdir");
   if (prog === "git") return READONLY_GIT.has(w[1] ?? "");
   return true;
-}
-
-function simpleRead(w: string[]): { paths: string[]; range: LineRange | null } | null {
-  const prog = w[0];
-  const operands = (from: number) => w.slice(from).filter((x) => !x.startsWith("-")).map(normalisePath);
-  switch (prog) {
-    case "cat":
-    case "nl": {
-      const p = operands(1);
-      return p.length > 0 ? { paths: p, range: FULL } : null;
-    }
-    case "sed": {
-      // sed -n 'A,Bp' FILE
-      if (w[1] !== "-n" || w.length !== 4) return null;
-      const m = /^(\d+),(\d+)p$/.exec(w[2]!);
-      return m === null ? null : { paths: [normalisePath(w[3]!)], range: { from: Number(m[1]), to: Number(m[2]) } };
-    }
-    case "head": {
-      let n = 10;
-      let i = 1;
-      if (w[1] === "-n" && w[2] !== undefined) {
-        n = Number(w[2]);
-        i = 3;
-      } else if (w[1] !== undefined && /^-\d+$/.test(w[1])) {
-        n = Number(w[1].slice(1));
-        i = 2;
-      }
-      const p = operands(i);
-      return p.length === 1 && Number.isFinite(n) ? { paths: p, range: { from: 1, to: n } } : null;
-    }
-    case "tail": {
-      const p = w.slice(1).filter((x, k, a) => !x.startsWith("-") && !(k > 0 && a[k - 1] === "-n")).map(normalisePath);
-      return p.length === 1 ? { paths: p, range: null } : null;
-    }
-    default:
-      return null;
-  }
 }

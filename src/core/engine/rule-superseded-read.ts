@@ -1,47 +1,25 @@
 /**
- * Rule: a file read superseded by a later read of the same path that covers the same lines, or
- * by a later edit of that path (the read content is stale). Verdict drop_pair (DESIGN §2 note:
- * remove the whole pair for superseded calls rather than truncate). Confidence 0.9 for a
- * covering re-read (the newer content is in context), 0.7 after an edit (only the changed
- * lines are in context) — both above the default decision_threshold 0.6. Only a later full copy
- * supersedes: a reference reply (./reference-replies.ts: "file unchanged … refer to that earlier
- * tool_result") holds no content and supersedes nothing; it points at the earlier result, which
- * ./referenced-results.ts locks.
+ * Rule: a file read that a complete newer view of the file supersedes (./file-views.ts: a later
+ * read covering the same lines, a later full read, or a later whole write of the file). A later
+ * edit that carries only the changed lines does not: the read plus the edit is what the agent
+ * knows of the file. Verdict drop_pair (DESIGN §2 note: remove the whole pair for superseded calls
+ * rather than truncate), confidence 0.9 (above the default decision_threshold 0.6). A reference
+ * reply (./reference-replies.ts: "file unchanged … refer to that earlier tool_result") holds no
+ * content and supersedes nothing; it points at the earlier result, which ./referenced-results.ts
+ * locks.
  */
-import type { PairFacts } from "../facts/step-facts";
-import type { CallFacts, LineRangeFacts } from "../facts/step-facts";
-import type { Verdicts } from "./verdict";
+import type { CallFacts, PairFacts } from "../facts/step-facts";
+import type { FileViews } from "./file-views";
+import type { Verdict, Verdicts } from "./verdict";
 
-/** Confidence of a read superseded by a covering later read. */
+/** Confidence of a read superseded by a complete newer view of its lines. */
 export const SUPERSEDED_BY_READ_CONFIDENCE = 0.9;
-/** Confidence of a read superseded by a later edit of the same path. */
-export const SUPERSEDED_BY_EDIT_CONFIDENCE = 0.7;
 
-/** Verdicts for superseded reads. `pairs` and `infos` are parallel arrays in call order; `failed[i]` marks failed calls (they supersede nothing). */
-export function ruleSupersededRead(pairs: PairFacts[], infos: CallFacts[], failed: boolean[]): Verdicts {
+const DROP_PAIR: Verdict = Object.freeze({ kind: "drop_pair", confidence: SUPERSEDED_BY_READ_CONFIDENCE, rule: "superseded_read" });
+
+/** Verdicts for superseded reads. `pairs` and `infos` are parallel arrays in call order; `views` their file views. */
+export function ruleSupersededRead(pairs: readonly PairFacts[], infos: readonly CallFacts[], views: FileViews): Verdicts {
   const out: Verdicts = {};
-  for (let i = 0; i < pairs.length; i++) {
-    const a = infos[i]!;
-    if (a.kind !== "read" || failed[i]) continue;
-    for (let j = i + 1; j < pairs.length; j++) {
-      const b = infos[j]!;
-      if (failed[j]) continue;
-      if (b.kind === "edit" && b.paths.some((p) => a.paths.includes(p))) {
-        out[pairs[i]!.id] = { kind: "drop_pair", confidence: SUPERSEDED_BY_EDIT_CONFIDENCE, rule: "superseded_read" };
-        break;
-      }
-      if (b.kind === "read" && a.paths.every((p) => b.paths.includes(p)) && covers(b.range, a.range) && !pairs[j]!.reference_reply) {
-        out[pairs[i]!.id] = { kind: "drop_pair", confidence: SUPERSEDED_BY_READ_CONFIDENCE, rule: "superseded_read" };
-        break;
-      }
-    }
-  }
+  for (let i = 0; i < pairs.length; i++) if (infos[i]!.kind === "read" && views.superseded.has(pairs[i]!.id)) out[pairs[i]!.id] = DROP_PAIR;
   return out;
-}
-
-/** Whether `later` covers `earlier` (`to` null = to the end of the file). */
-function covers(later: LineRangeFacts | null, earlier: LineRangeFacts | null): boolean {
-  if (later === null) return false;
-  if (earlier === null) return later.from === 1 && later.to === null;
-  return later.from <= earlier.from && (later.to === null || (earlier.to !== null && later.to >= earlier.to));
 }

@@ -4,7 +4,7 @@
  * below `decision_threshold` counts as keep.
  */
 
-/** Names of the heuristic rules (plus the three guards that force keep). */
+/** Names of the heuristic rules (plus the four guards that force keep). */
 export type RuleName =
   | "superseded_read"
   | "duplicate_result"
@@ -15,6 +15,7 @@ export type RuleName =
   | "exclude_tools"
   | "locked"
   | "mentioned_later"
+  | "working_set"
   | "none";
 
 /** One verdict. */

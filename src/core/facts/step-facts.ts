@@ -35,8 +35,8 @@ import type { PrefixFacts } from "./prefix-facts";
 export type CallFacts =
   /** Reads the files whose normalised paths hash to `paths`; `range` null = a partial read of unknown extent; `to` null = to the end. */
   | { kind: "read"; paths: string[]; range: LineRangeFacts | null; readonly: true; intent: string; shell: boolean; refs: string[] }
-  /** Changes the files whose normalised paths hash to `paths`. */
-  | { kind: "edit"; paths: string[]; readonly: false; intent: string; shell: boolean; refs: string[] }
+  /** Changes the files whose normalised paths hash to `paths`; `whole` when the call holds their complete new content (ToolCallInfo). */
+  | { kind: "edit"; paths: string[]; whole: boolean; readonly: false; intent: string; shell: boolean; refs: string[] }
   /**
    * Anything else. In every kind, `shell` marks a shell command (its intent hashes "sh:" + the
    * command), and `refs` holds the mention keys of what the call names (../text/mention-keys.ts:
@@ -139,7 +139,7 @@ export function pairFacts(p: ToolPair, opts: FactsOptions, calls: ToolCallMemo):
   const refs = callMentionKeys(info);
   const call_class: CallFacts =
     info.kind === "read" ? { kind: "read", paths: info.paths.map((x) => hashText(normalisePath(x))), range: rangeFacts(info.range), readonly: true, intent, shell, refs }
-    : info.kind === "edit" ? { kind: "edit", paths: info.paths.map((x) => hashText(normalisePath(x))), readonly: false, intent, shell, refs }
+    : info.kind === "edit" ? { kind: "edit", paths: info.paths.map((x) => hashText(normalisePath(x))), whole: info.whole, readonly: false, intent, shell, refs }
     : { kind: "other", readonly: info.readonly, intent, shell, refs };
   const text = p.result_text;
   const failed = resultLooksFailed(p);

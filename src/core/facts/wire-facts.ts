@@ -11,7 +11,7 @@ import type { PrefixFacts } from "./prefix-facts";
 import { PREFIX_HASH_CHARS } from "../hash";
 
 /** Flag bits of a pair. */
-const IS_ERROR = 1, LOOKS_FAILED = 2, READONLY = 4, SHELL = 8, REFERENCE_REPLY = 16;
+const IS_ERROR = 1, LOOKS_FAILED = 2, READONLY = 4, SHELL = 8, REFERENCE_REPLY = 16, WHOLE = 32;
 const KINDS = ["read", "edit", "other"] as const;
 const NO_MENTIONS: readonly string[] = Object.freeze([]);
 
@@ -77,7 +77,7 @@ export function encodeStepFacts(f: StepFacts): WireFacts {
     message_mentions: f.messages.filter((m) => m.mentions.length > 0).map((m): [number, number[]] => [m.index, m.mentions.map(ref)]),
     pairs: f.pairs.map((p): PairTuple => {
       const c = p.call_class;
-      const flags = (p.result_is_error ? IS_ERROR : 0) | (p.looks_failed ? LOOKS_FAILED : 0) | (c.readonly ? READONLY : 0) | (c.shell ? SHELL : 0) | (p.reference_reply ? REFERENCE_REPLY : 0);
+      const flags = (p.result_is_error ? IS_ERROR : 0) | (p.looks_failed ? LOOKS_FAILED : 0) | (c.readonly ? READONLY : 0) | (c.shell ? SHELL : 0) | (p.reference_reply ? REFERENCE_REPLY : 0) | (c.kind === "edit" && c.whole ? WHOLE : 0);
       const range = c.kind === "read" ? c.range : null;
       return [
         p.id, ref(p.tool_name), p.input_hash, p.input_bytes, p.call.message_index, p.call.block_index, p.result.message_index, p.result.block_index,
@@ -102,7 +102,7 @@ export function decodeStepFacts(w: WireFacts): StepFacts {
     const shell = (flags & SHELL) !== 0;
     const call_class: CallFacts =
       kind === 0 ? { kind: "read", paths, range: from === -1 ? null : { from, to: to === -1 ? null : to }, readonly: true, intent, shell, refs }
-      : kind === 1 ? { kind: "edit", paths, readonly: false, intent, shell, refs }
+      : kind === 1 ? { kind: "edit", paths, whole: (flags & WHOLE) !== 0, readonly: false, intent, shell, refs }
       : { kind: "other", readonly: (flags & READONLY) !== 0, intent, shell, refs };
     return {
       id, tool_name: w.strings[tool]!, input_hash, input_bytes, call: { message_index: cm, block_index: cb }, result: { message_index: rm, block_index: rb },

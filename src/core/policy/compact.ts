@@ -23,6 +23,7 @@ export const CORE_DEFAULTS: CoreConfig = {
   exclude_tools: DEFAULTS.exclude_tools,
   idle_seconds: DEFAULTS.idle_seconds,
   time_based_age_seconds: DEFAULTS.time_based_age_seconds,
+  working_set_turns: DEFAULTS.working_set_turns,
   auto_context_pct: DEFAULTS.auto_context_pct,
 };
 

@@ -22,10 +22,13 @@
  * request size: src/core/cost/average-request-tokens.ts), else this request's estimate; c = steps
  * already in the ledger; R = ctx.expected_remaining_calls; P_cache, w and the cache TTL from the
  * request's cache regime (src/core/cost/cache-regime.ts: its markers' TTL, OpenAI's retention and
- * cache options, no caching at all); cache cold when idle_seconds ≥ that TTL.
+ * cache options, no caching at all); cache cold when idle_seconds ≥ that TTL; K from where the
+ * cut's first edit leaves the cache readable (src/core/cost/cache-reach.ts: on Anthropic an old
+ * edit rewrites from the last fixed breakpoint before it, not from the edit).
  */
 import { COST_DEFAULTS, type CostParams } from "../cost/cost-defaults";
 import { enumerateCutPoints, type CutCandidate } from "../cost/enumerate-cut-points";
+import { cacheReach } from "../cost/cache-reach";
 import { coveredIds, stepCandidates } from "./stretch-candidates";
 import { findModelPrice, windowWithBetas } from "../cost/find-model-price";
 import { cacheRegime, type CacheRegime } from "../cost/cache-regime";
@@ -153,13 +156,15 @@ export function takeStep(ctx: TierContext, tier: Tier, propose: Propose, options
   // 3. Cut points, priced.
   const candidates = stepCandidates(proposals, config.summarizer ?? null);
   const byCandidate = new Map(candidates.map((c) => [c.pair_id, c]));
-  const cuts = enumerateCutPoints({
+  const cutInput = {
     message_tokens: msgTokens,
     candidates,
     spans: view.pairs.map((p) => ({ call_message: p.call.message_index, result_message: p.result.message_index })),
     max_boundary: protectedStart(view, config.preserve_recent_turns),
     cached_end: cachedEnd(view),
-  }).map((cut) => ({ ...cut, pair_ids: cut.pair_ids.flatMap((id) => byCandidate.get(id)?.members ?? [id]) }));
+    reach: cacheReach(price.prompt_cache, view.prefix?.cache, view.messages.length, outsideHistory),
+  };
+  const cuts = enumerateCutPoints(cutInput).map((cut) => ({ ...cut, pair_ids: cut.pair_ids.flatMap((id) => byCandidate.get(id)?.members ?? [id]) }));
   const situation = {
     remaining_calls: ctx.expected_remaining_calls,
     prior_steps: ledger.steps.length,

@@ -60,6 +60,8 @@ export interface CoreConfig {
   idle_seconds: number;
   /** time_based age cutoff, seconds (src/core/tiers/time-based.ts). Absent or null: the idle gap itself. */
   time_based_age_seconds?: number | null;
+  /** Turns a file stays in the agent's working set after its last read or edit (src/core/engine/file-views.ts); null: for good; absent: the default. */
+  working_set_turns?: number | null;
   auto_context_pct: number;
   /** How a step reaches the provider (./resolve-mechanism.ts). Absent: auto. */
   mechanism?: MechanismSetting;

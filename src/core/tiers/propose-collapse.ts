@@ -3,9 +3,12 @@
  * 1. an engine removal verdict at or above decision_threshold → that action (drop_pair or
  *    drop_result; DESIGN §2 note: remove superseded, duplicated and failed calls whole rather
  *    than truncate them);
- * 2. else a result longer than min_result_bytes → truncate_result to an exact head of
+ * 2. else, for a pair the engine keeps as the agent's working set (verdict rule `working_set`:
+ *    a current view of a file, src/core/engine/file-views.ts), nothing: what the agent is working
+ *    on stays whole;
+ * 3. else a result longer than min_result_bytes → truncate_result to an exact head of
  *    head_chars characters cut at a line boundary (./cut-head.ts);
- * 3. else nothing.
+ * 4. else nothing.
  */
 import { isRemoval, type Verdicts } from "../engine/verdict";
 import type { Proposal } from "../policy/take-step";
@@ -21,7 +24,7 @@ export function proposeCollapse(eligible: PairFacts[], verdicts: Verdicts, confi
       out.push({ pair, action: { kind: v.kind }, rule: v.rule });
       continue;
     }
-    if (pair.result_bytes <= config.min_result_bytes) continue;
+    if (v?.rule === "working_set" || pair.result_bytes <= config.min_result_bytes) continue;
     const head = pair.head_bytes;
     if (head !== null) out.push({ pair, action: { kind: "truncate_result", head_bytes: head }, rule: "long_result" });
   }

@@ -33,7 +33,8 @@ export const proposeTimeBased: Propose = (c, eligible) => {
   const old: Proposal[] = [];
   const young = eligible.filter((p) => {
     const seen = c.ledger.first_seen[p.id] ?? c.now_ms;
-    if (seen > cutoff || verdicts[p.id]?.rule === "mentioned_later" || isSmallCommand(p)) return true;
+    const guard = verdicts[p.id]?.rule;
+    if (seen > cutoff || guard === "working_set" || guard === "mentioned_later" || isSmallCommand(p)) return true;
     old.push({ pair: p, action: { kind: "drop_pair" }, rule: "age" });
     return false;
   });

@@ -79,6 +79,17 @@ describe("loadConfig: schema errors name the field", () => {
     expect(errorOf(cfg({ time_based_age_seconds: "600" }))).toEqual({ field: "time_based_age_seconds", message: "time_based_age_seconds must be an integer from 0 to 31536000" });
     expect(errorOf(cfg({ time_based_age_seconds: -1 }))).toEqual({ field: "time_based_age_seconds", message: "time_based_age_seconds must be an integer from 0 to 31536000" });
     expect(errorOf(cfg({ memory_retention_seconds: 1.5 }))).toEqual({ field: "memory_retention_seconds", message: "memory_retention_seconds must be an integer from 0 to 31536000" });
+    expect(errorOf(cfg({ working_set_turns: -1 }))).toEqual({ field: "working_set_turns", message: "working_set_turns must be an integer from 0 to 100000" });
+    expect(errorOf(cfg({ working_set_turns: "48" }))).toEqual({ field: "working_set_turns", message: "working_set_turns must be an integer from 0 to 100000" });
+  });
+
+  it("working_set_turns: 48 by default, an integer of turns or null (for good) when set", () => {
+    const d = cfg({});
+    expect(d.ok && d.config.working_set_turns).toBe(48);
+    const set = cfg({ working_set_turns: 12 });
+    expect(set.ok && set.config.working_set_turns).toBe(12);
+    const unbounded = cfg({ working_set_turns: null });
+    expect(unbounded.ok && unbounded.config.working_set_turns).toBeNull();
   });
 
   it("time_based_age_seconds: null (the idle gap) by default, an integer of seconds when set; memory_retention_seconds: 0 (off) by default", () => {
