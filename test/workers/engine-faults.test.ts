@@ -8,13 +8,20 @@
  *
  * Settings make engine verdicts the ONLY possible removal: `min_result_bytes` at its maximum
  * (micro/time_based never truncate), `auto_context_pct` 1 (auto never fires on this 26k-token
- * request), a fresh session (idle 0: no time_based). So a failed engine must leave the
+ * request), `idle_seconds` 20 minutes (no time_based). So a failed engine must leave the
  * original bytes, and the good engine's edit is exactly its two verdicts (measured with the
  * reference rules: two superseded reads, drop_result at confidence 0.70 and 0.65 ≥ 0.6).
+ *
+ * The good engine's verdicts are priced like any step: on a warm cache the cost model declines
+ * them here (removing two early reads rewrites the whole 26k-token prompt from the system
+ * breakpoint, more than the remaining calls repay), so the tests that apply them send the request
+ * again after the 5-minute cache lapsed (a manual clock, 400 s later), when the step costs no
+ * cache write.
  */
 import { describe, expect, inject, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm } from "cloudflare:test";
+import { manualClock, send } from "./pipeline-harness";
 import type { EngineName } from "../support/global-setup";
 import { applyPlan } from "../../src/core/plan/apply-plan";
 import { checkGuarantee } from "../../src/core/plan/check-guarantee";
@@ -47,19 +54,21 @@ function configFor(endpoint: string, timeout_ms: number): string {
     min_result_bytes: 10_000_000,
     preserve_recent_turns: 1,
     auto_context_pct: 1,
+    // The time-based tier waits 20 minutes of idle: the 400-second pause below lapses the cache without it.
+    idle_seconds: 1_200,
   });
 }
 
-/** Sends the seed through the Worker with `engine` configured; returns what the client and the upstream saw and the DO's counters. */
-async function sendThrough(engine: EngineName, timeout_ms: number, sessionName?: string) {
+/** Sends the seed through the Worker with `engine` configured; returns what the client and the upstream saw and the DO's counters. `now` replaces the gateway's clock. */
+async function sendThrough(engine: EngineName, timeout_ms: number, sessionName?: string, now?: () => number) {
   const id = newTestId(`eng-${engine}`);
   const session = sessionName ?? `engine-faults-${id}`;
-  const res = await gatewayWithEnv({ COMPACTION_CONFIG: configFor(endpoints[engine], timeout_ms) }, seed.path, {
-    method: "POST",
-    headers: { "content-type": "application/json", "anthropic-version": "2023-06-01", "x-api-key": TEST_API_KEY, "x-test-id": id, "x-sluice-session": session },
-    body: ORIGINAL,
-  });
-  await res.arrayBuffer();
+  const headers = { "content-type": "application/json", "anthropic-version": "2023-06-01", "x-api-key": TEST_API_KEY, "x-test-id": id, "x-sluice-session": session };
+  const vars = { COMPACTION_CONFIG: configFor(endpoints[engine], timeout_ms) };
+  const res = now === undefined
+    ? await gatewayWithEnv(vars, seed.path, { method: "POST", headers, body: ORIGINAL })
+    : (await send(vars, seed.path, headers, ORIGINAL, { now })).res;
+  if (now === undefined) await res.arrayBuffer();
   const recs = await received(id);
   const ns = (env as unknown as Env).SESSION as DurableObjectNamespace<SessionObject>;
   const stats = await ns.get(ns.idFromName(session)).stats();
@@ -68,6 +77,10 @@ async function sendThrough(engine: EngineName, timeout_ms: number, sessionName?:
   );
   return { res, recs, counters };
 }
+
+/** 400 s: past Anthropic's 5-minute cache lifetime, so the next request's step writes no cache the client had. */
+const CACHE_LAPSED_MS = 400_000;
+const WARM_DECLINED = `compact; tier=micro; step=none; skipped=not_positive; pairs_removed=0; tokens_before=${EST}; tokens_after=${EST}`;
 
 describe("engine faults at the gateway: the original history, byte for byte, and the reason counted", () => {
   const faults: Array<{ engine: EngineName; timeout_ms: number; counter: string }> = [
@@ -93,7 +106,12 @@ describe("engine faults at the gateway: the original history, byte for byte, and
 
 describe("the good engine at the gateway", () => {
   it("its verdicts are applied: upstream gets exactly the two results dropped, the body passes the checker and the provider rules", async () => {
-    const { res, recs, counters } = await sendThrough("good", 20_000);
+    const session = `engine-good-${newTestId("good")}`;
+    const clock = manualClock();
+    const warm = await sendThrough("good", 20_000, session, clock.now);
+    expect([warm.res.headers.get("x-sluice-compaction"), await sha256Hex(bytesOf(warm.recs[0]!))]).toEqual([WARM_DECLINED, await sha256Hex(ORIGINAL)]);
+    clock.advance(CACHE_LAPSED_MS);
+    const { res, recs, counters } = await sendThrough("good", 20_000, session, clock.now);
     expect(res.status).toBe(200);
     const expected = applyPlan(adapter, parsed, { actions: Object.fromEntries(DROPPED.map((id) => [id, { kind: "drop_result" as const }])) }).bytes;
     expect(recs).toHaveLength(1);
@@ -106,15 +124,16 @@ describe("the good engine at the gateway", () => {
     const after = adapter.read(got, newCoreCaches()).view.est_tokens;
     expect(res.headers.get("x-sluice-compaction")).toMatch(new RegExp(`^compact; tier=micro; step=1; pairs_removed=2; tokens_before=${EST}; tokens_after=\\d+$`));
     expect(after).toBeLessThan(EST);
-    expect(counters).toEqual({ engine_calls: 1, compacted: 1, requests: 1 });
+    expect(counters).toEqual({ engine_calls: 2, compacted: 1, unchanged: 1, requests: 2 });
   });
 });
 
 describe("idle-time precomputation (DESIGN §6: no request waits on the engine after the idle alarm)", () => {
   it("the idle alarm asks the engine off the request path; the next request uses those verdicts and never calls the engine", async () => {
     const session = `engine-precompute-${newTestId("pre")}`;
-    const first = await sendThrough("good", 20_000, session);
-    expect(first.counters).toEqual({ engine_calls: 1, compacted: 1, requests: 1 });
+    const clock = manualClock();
+    const first = await sendThrough("good", 20_000, session, clock.now);
+    expect([first.res.headers.get("x-sluice-compaction"), first.counters]).toEqual([WARM_DECLINED, { engine_calls: 1, unchanged: 1, requests: 1 }]);
     const ns = (env as unknown as Env).SESSION as DurableObjectNamespace<SessionObject>;
     const stub = ns.get(ns.idFromName(session));
     expect(await runDurableObjectAlarm(stub)).toBe(true);
@@ -122,9 +141,10 @@ describe("idle-time precomputation (DESIGN §6: no request waits on the engine a
     expect([afterAlarm.engine_calls, afterAlarm.engine_precomputed, afterAlarm.alarms_idle]).toEqual([2, 1, 1]);
     // The second request's config points at a CLOSED port: a live engine call would count
     // fail_open_engine_network. It is never made: the precomputed verdicts cover the step.
-    const second = await sendThrough("closed", 20_000, session);
+    clock.advance(CACHE_LAPSED_MS);
+    const second = await sendThrough("closed", 20_000, session, clock.now);
     expect(second.res.status).toBe(200);
-    expect(second.counters).toEqual({ engine_calls: 2, engine_precomputed: 1, engine_precomputed_used: 1, compacted: 2, requests: 2 });
+    expect(second.counters).toEqual({ engine_calls: 2, engine_precomputed: 1, engine_precomputed_used: 1, compacted: 1, unchanged: 1, requests: 2 });
     // The first step's two removals are re-applied byte for byte (sticky ledger).
     const expected = applyPlan(adapter, parsed, { actions: Object.fromEntries(DROPPED.map((id) => [id, { kind: "drop_result" as const }])) }).bytes;
     expect(await sha256Hex(bytesOf(second.recs[0]!))).toBe(await sha256Hex(expected));
