@@ -14,6 +14,7 @@ import type { Usage } from "../usage/extract-usage";
 import type { StoodAside } from "../gateway/prepare-compaction";
 import { estimateTokens } from "../core/tokens/estimate";
 import { LEDGER_FIELDS, type LedgerDelta } from "../session/contract";
+import { SERVER_MANAGED_TYPE } from "../session/session-record";
 
 export const PROVIDERS = ["anthropic", "openai-chat", "openai-responses"] as const satisfies readonly Provider[];
 
@@ -66,7 +67,7 @@ export const indexUpdateSchema = z.discriminatedUnion("kind", [
     step_ms: count.nullable(),
     /** `memory_inject`: the estimated tokens of the memory block this request's session claimed on this call (src/session/run-step.ts); absent on every other request. */
     memory_injected_tokens: count.optional(),
-    /** Outcome `stood_aside` only: why, and the feature or unknown type (its label: standAsideTypeLabel). */
+    /** A request Sluice stood aside on: why, and the feature or unknown type (its label: standAsideTypeLabel). Outcome `stood_aside` (before the session step), or the outcome of a step that stood aside because the session recorded a server-managed compaction (outcomeUpdate). */
     stand_aside: z.strictObject({ reason: z.enum(["server_managed", "unknown_type"]), type: z.string().regex(STAND_ASIDE_TYPE).or(z.literal("other")) }).optional(),
   }),
   z.strictObject({
@@ -119,7 +120,13 @@ export function outcomeLabel(report: Pick<OutcomeReport, "outcome">, step: Pick<
   return "fail_open";
 }
 
-/** Derives the index update of one request (same figures the session DO stored). */
+/**
+ * Derives the index update of one request (same figures the session DO stored). A step that stood
+ * aside because the provider manages the session's history (skipped `server_managed`: the
+ * request's own compaction, or one the session recorded earlier, src/session/run-step.ts) carries
+ * `stand_aside` {server_managed, SERVER_MANAGED_TYPE}, so `sluice_stood_aside_total` counts it as
+ * it counts the stand-asides before the step.
+ */
 export function outcomeUpdate(f: OutcomeFacts): OutcomeUpdate {
   const outcome = outcomeLabel(f.report, f.step);
   const kept = f.step !== null && f.step.step !== null && f.report.rollback_step === null && outcome !== "fail_open";
@@ -140,6 +147,7 @@ export function outcomeUpdate(f: OutcomeFacts): OutcomeUpdate {
     tokens_saved: f.recorded?.tokens_saved ?? Math.max(0, f.report.tokens_original - f.report.tokens_sent),
     usd_saved: f.recorded?.usd_saved ?? 0,
     step_ms: f.step_ms,
+    ...(f.step?.skipped === "server_managed" ? { stand_aside: { reason: "server_managed" as const, type: SERVER_MANAGED_TYPE } } : {}),
     ...(f.step?.memory_block_claimed === true && f.step.memory_block !== undefined ? { memory_injected_tokens: estimateTokens(f.step.memory_block) } : {}),
   };
 }

@@ -49,6 +49,9 @@ const DECODERS: Readonly<Record<string, Decoder>> = {
   zstd: (b, max) => zstdDecompressSync(b, { maxOutputLength: max }),
 };
 
+/** The content codings decodeRequestBody decodes (for an `accept-encoding` answer). */
+export const DECODED_CODINGS: readonly string[] = Object.keys(DECODERS);
+
 /** Why a compressed body was not decoded. */
 export type DecodeFailure = "unknown_coding" | "decode_error" | "too_large";
 

@@ -13,6 +13,7 @@
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { VERSION } from "../version";
+import { decodedMcpRequest } from "./decoded-request";
 import { RESTORE_TOOL, restoreToolResult, SEARCH_TOOL, searchSessionMemory, type RestorePorts } from "./restore-tools";
 
 /** Longest id or query accepted (characters): a restore id is at most two escaped ids of a few hundred characters. */
@@ -45,8 +46,11 @@ export function restoreServer(ports: RestorePorts): McpServer {
  * Serves one MCP HTTP request for `ports`' caller. A 2026-07-28 client's `subscriptions/listen`
  * (Claude Code opens one per connection) gets a JSON-RPC error at once (`maxSubscriptions: 0`):
  * the tool list never changes, so there is nothing to notify, and a listen stream held open with
- * no keep-alive is cancelled by workerd as a hung request, an uncaught error in the logs.
+ * no keep-alive is cancelled by workerd as a hung request, an uncaught error in the logs. A
+ * compressed body is decoded first (./decoded-request.ts).
  */
-export function serveMcp(request: Request, ports: RestorePorts): Promise<Response> {
-  return createMcpHandler(() => restoreServer(ports), { keepAliveMs: 0, maxSubscriptions: 0 }).fetch(request);
+export async function serveMcp(request: Request, ports: RestorePorts): Promise<Response> {
+  const decoded = await decodedMcpRequest(request);
+  if (decoded instanceof Response) return decoded;
+  return createMcpHandler(() => restoreServer(ports), { keepAliveMs: 0, maxSubscriptions: 0 }).fetch(decoded);
 }

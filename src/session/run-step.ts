@@ -26,7 +26,7 @@ import { consoleTrace, recordTierEvent, type TraceSink } from "../core/trace/rec
 import { loadLedger, saveAdditions } from "./compaction-ledger";
 import type { StepInput, StepOutput } from "./contract";
 import { stepVerdicts } from "./engine-verdicts";
-import { DISABLED, LAST_PREFIX, MEMORY, RECORD, SERVER_MANAGED, type LastPrefix, type SessionRecord } from "./session-record";
+import { DISABLED, LAST_PREFIX, MEMORY, RECORD, SERVER_MANAGED, SERVER_MANAGED_TYPE, type LastPrefix, type SessionRecord } from "./session-record";
 import type { ProjectMemoryPort, SessionObserver, StateTx } from "./state";
 
 /** What a step needs from its host. */
@@ -74,8 +74,8 @@ function beginCall(tx: StateTx, facts: StepFacts, input: StepInput, config_hash:
 function serverManagedFacts(tx: StateTx, facts: StepFacts, call: number): StepFacts {
   const recorded = tx.get(SERVER_MANAGED);
   if (recorded !== null) return facts.server_managed === null ? { ...facts, server_managed: recorded.type } : facts;
-  if (facts.server_managed === "compaction") {
-    tx.set(SERVER_MANAGED, { type: "compaction", since_call: call });
+  if (facts.server_managed === SERVER_MANAGED_TYPE) {
+    tx.set(SERVER_MANAGED, { type: SERVER_MANAGED_TYPE, since_call: call });
     tx.add("server_managed_recorded", 1);
   }
   return facts;

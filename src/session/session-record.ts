@@ -81,6 +81,12 @@ export interface ServerManaged {
   since_call: number;
 }
 
+/**
+ * The one `server_managed` type a session records: every other stands aside before the session
+ * step (src/gateway/prepare-compaction.ts), so a `compaction` block or item alone reaches it.
+ */
+export const SERVER_MANAGED_TYPE = "compaction";
+
 export const SERVER_MANAGED = defineSlot<ServerManaged | null>("server_managed", z.object({ type: z.string(), since_call: count }).nullable(), () => null);
 
 /** One request's prefix as the session remembers it, for the savings ledger and the cache diagnostics. Hashes and counts only. */

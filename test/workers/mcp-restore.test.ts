@@ -6,8 +6,10 @@
  * with the documented text, which names nothing but the id it was given.
  */
 import { createExecutionContext, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import { brotliCompressSync, gzipSync, zstdCompressSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app";
+import { MCP_MAX_DECODED_BYTES } from "../../src/mcp/decoded-request";
 import { REFUSALS } from "../../src/mcp/restore-tools";
 import { compactVars, E, LITERAL_BODY, LITERAL_CONFIG, literalTwoCalls, logText, manualClock, send, sessionStub } from "./pipeline-harness";
 import { newTestId, sha256Hex, TEST_API_KEY, utf8 } from "./helpers";
@@ -20,14 +22,14 @@ const V = { "mcp-protocol-version": "2025-06-18" };
 const CUT = { ...LITERAL_CONFIG, time_based_age_seconds: 3_600, guarantee_level: "placeholders", archive_removed: true };
 const A_TEXT = logText("a", 800);
 
-/** Posts one JSON-RPC message to /mcp; returns status, content-type and the body text. */
-async function mcp(message: unknown, headers: Record<string, string>, vars: Record<string, string> = {}) {
+/** Posts one JSON-RPC message to /mcp, its bytes passed through `encode`; returns status, content-type, accept-encoding and the body text. */
+async function mcp(message: unknown, headers: Record<string, string>, vars: Record<string, string> = {}, encode: (b: Uint8Array) => Uint8Array = (b) => b) {
   const ctx = createExecutionContext();
-  const req = new Request("http://sluice.test/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...V, ...headers }, body: utf8(JSON.stringify(message)) });
+  const req = new Request("http://sluice.test/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...V, ...headers }, body: encode(utf8(JSON.stringify(message))) });
   const res = await createApp().fetch(req, { ...E, ...vars }, ctx);
   const text = await res.text();
   await waitOnExecutionContext(ctx);
-  return { status: res.status, type: res.headers.get("content-type"), text };
+  return { status: res.status, type: res.headers.get("content-type"), acceptEncoding: res.headers.get("accept-encoding"), text };
 }
 
 /** The SSE body of one JSON-RPC answer, as the SDK's stateless 2025-era leg writes it. */
@@ -188,5 +190,40 @@ describe("POST /mcp tools and search", () => {
     expect(res.text).toBe(answer(16, { content: [{ type: "text", text: JSON.stringify({ query: "shell", matches: [{ kind: "tool", key: "shell", count: 2, from: "session", restore_ids: [id] }], total: 1 }) }] }));
     const other = await mcp(call(17, "search_session_memory", { query: "shell", id }), { "x-api-key": OTHER_KEY });
     expect(other.text).toBe(answer(17, refused(REFUSALS.noSession(id))));
+  });
+});
+
+describe("POST /mcp with a compressed body", () => {
+  const LIST = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
+  const KEY = { "x-api-key": TEST_API_KEY };
+  const ERROR = (message: string) => JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message }, id: null });
+
+  it.each([
+    ["gzip", (b: Uint8Array) => new Uint8Array(gzipSync(b))],
+    ["br", (b: Uint8Array) => new Uint8Array(brotliCompressSync(b))],
+    ["zstd", (b: Uint8Array) => new Uint8Array(zstdCompressSync(b))],
+  ])("a %s tools/list is answered with the same bytes as the plain one", async (coding, encode) => {
+    const plain = await mcp(LIST, KEY);
+    expect([plain.status, plain.type]).toEqual([200, "text/event-stream"]);
+    expect(await mcp(LIST, { ...KEY, "content-encoding": coding }, {}, encode)).toEqual(plain);
+  });
+
+  it("an unknown coding: 415 naming the header, with the codings Sluice decodes", async () => {
+    const res = await mcp(LIST, { ...KEY, "content-encoding": "compress" }, {}, (b) => new Uint8Array(gzipSync(b)));
+    expect(res).toEqual({
+      status: 415, type: "application/json", acceptEncoding: "gzip, x-gzip, deflate, br, zstd",
+      text: ERROR('content-encoding "compress" is not supported (supported: gzip, x-gzip, deflate, br, zstd)'),
+    });
+  });
+
+  it("a body that is not what its coding says: 400 naming the header", async () => {
+    const res = await mcp(LIST, { ...KEY, "content-encoding": "gzip" });
+    expect(res).toEqual({ status: 400, type: "application/json", acceptEncoding: null, text: ERROR('content-encoding "gzip": the body could not be decoded') });
+  });
+
+  it("a body over MCP_MAX_DECODED_BYTES once decoded: 413 naming the header", async () => {
+    const big = { ...LIST, params: { pad: "x".repeat(MCP_MAX_DECODED_BYTES) } };
+    const res = await mcp(big, { ...KEY, "content-encoding": "gzip" }, {}, (b) => new Uint8Array(gzipSync(b)));
+    expect(res).toEqual({ status: 413, type: "application/json", acceptEncoding: null, text: ERROR('content-encoding "gzip": the decoded body is over 4194304 bytes') });
   });
 });

@@ -164,15 +164,16 @@ export function claudeCodeLiteral(extra: Record<string, unknown> = {}): string {
 
 /**
  * Sends each of `bodies` to `path` in one new session, `gap_ms` apart, under LITERAL_CONFIG;
- * returns the session id, each answer's `x-sluice-compaction` header and the bytes the upstream got.
+ * with `overrides` of the pipeline deps; returns the session id, each answer's `x-sluice-compaction`
+ * header and the bytes the upstream got.
  */
-export async function sessionCalls(path: string, bodies: readonly string[], gap_ms: number, headers: Record<string, string> = {}) {
+export async function sessionCalls(path: string, bodies: readonly string[], gap_ms: number, headers: Record<string, string> = {}, overrides: Partial<PipelineDeps> = {}) {
   const id = newTestId("calls");
   const clock = manualClock();
   const h = { "x-test-id": id, "x-sluice-session": id, ...headers };
   const answers: (string | null)[] = [];
   for (const b of bodies) {
-    const { res } = await send(compactVars(LITERAL_CONFIG), path, h, b, { now: clock.now });
+    const { res } = await send(compactVars(LITERAL_CONFIG), path, h, b, { now: clock.now, ...overrides });
     answers.push(res.headers.get("x-sluice-compaction"));
     clock.advance(gap_ms);
   }
