@@ -5,7 +5,7 @@
  * closes; never in the URL, so never in history or access logs) and reads everything from the
  * bearer-protected admin JSON API. Element ids are the test's contract. The page leads with the
  * net saving (the savings ledger: after cache writes), the gross figure beside it, smaller and
- * labelled as before cache writes.
+ * labelled as before cache writes; the sessions table the same way (Net USD saved, then Gross).
  */
 
 /** Content-Security-Policy of the page: only our own script and style, no inline code, no framing. */
@@ -60,7 +60,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   <section>
     <h2>Sessions</h2>
     <table id="sessions">
-      <thead><tr><th>Session</th><th>Conversation</th><th>Provider</th><th>Model</th><th>Turns</th><th>Calls</th><th>Tokens saved</th><th>Gross USD saved (before cache writes)</th><th>Cache hit</th><th>Fail-open</th><th>Last tier</th><th>Last activity</th><th>State</th><th></th></tr></thead>
+      <thead><tr><th>Session</th><th>Conversation</th><th>Provider</th><th>Model</th><th>Turns</th><th>Calls</th><th>Tokens saved</th><th>Net USD saved</th><th>Gross USD saved (before cache writes)</th><th>Cache hit</th><th>Fail-open</th><th>Last tier</th><th>Last activity</th><th>State</th><th></th></tr></thead>
       <tbody></tbody>
     </table>
   </section>
@@ -96,7 +96,7 @@ section{margin:1em 1.2em}.cards{display:flex;flex-wrap:wrap;gap:.8em}
 .headline .net p:first-of-type{font-size:2.6em;font-weight:700;color:#116329}.headline[data-net=negative] .net p:first-of-type{color:#b3261e}.headline .gross p:first-of-type{font-size:1.4em;color:#5b6474}
 table{border-collapse:collapse;background:#fff;width:100%}th,td{border-bottom:1px solid #e4e7ec;padding:.3em .5em;text-align:right}
 th:first-child,td:first-child{text-align:left;font-family:ui-monospace,monospace;max-width:22em;overflow:hidden;text-overflow:ellipsis}
-tr.disabled td{color:#9aa1ad}#cache-causes,#cache-events{margin-top:.6em}#login-error{color:#b3261e}
+td.net-negative{color:#b3261e}tr.disabled td{color:#9aa1ad}#cache-causes,#cache-events{margin-top:.6em}#login-error{color:#b3261e}
 .legend .sw{display:inline-block;width:1em;height:.6em;margin:0 .3em 0 1em}.sw.original{background:#9aa1ad}.sw.sent{background:#1f6feb}
 svg .original{stroke:#9aa1ad;fill:none;stroke-width:2}svg .sent{stroke:#1f6feb;fill:none;stroke-width:2}
 svg circle.original{fill:#9aa1ad}svg circle.sent{fill:#1f6feb}svg text{font-size:11px;fill:#5b6474}svg .axis{stroke:#c4c9d2}

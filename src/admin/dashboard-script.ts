@@ -5,7 +5,8 @@
  * cache-breaks panel of the same session), toggles the kill switch with POST …/disable|enable. Every value goes into the page
  * through textContent or SVG attributes, never innerHTML: session ids and model names come
  * from clients. Display formats (the test repeats them): USD `$` + 4 decimals, ratios as a
- * percent with 1 decimal, `—` for null, integers as plain digits, the ledger's ratio as `N.N×`
+ * percent with 1 decimal (a negative USD figure keeps its sign: `$-0.0212`, the sessions table's
+ * negative net cell in red), `—` for null, integers as plain digits, the ledger's ratio as `N.N×`
  * and its latency as `N ms`.
  */
 export const DASHBOARD_JS = `"use strict";
@@ -71,9 +72,10 @@ export const DASHBOARD_JS = `"use strict";
     list.forEach(function (s) {
       var tr = el("tr", undefined, s.disabled ? "disabled" : "");
       tr.setAttribute("data-session", s.id);
-      [s.id, s.label || "\\u2014", s.provider || "\\u2014", s.model || "\\u2014", fmtInt(s.turns), fmtInt(s.calls), fmtInt(s.tokens_saved), fmtUsd(s.usd_saved),
+      [s.id, s.label || "\\u2014", s.provider || "\\u2014", s.model || "\\u2014", fmtInt(s.turns), fmtInt(s.calls), fmtInt(s.tokens_saved), fmtUsd(s.net_usd_saved), fmtUsd(s.usd_saved),
         fmtRatio(s.cache_hit_ratio), fmtInt(s.fail_open), s.last_tier || "\\u2014", fmtTime(s.last_activity_ms), s.disabled ? "disabled" : "enabled"]
         .forEach(function (v) { tr.appendChild(el("td", v)); });
+      if (s.net_usd_saved < 0) tr.cells[7].className = "net-negative";
       var btn = el("button", s.disabled ? "Enable" : "Disable");
       btn.type = "button";
       btn.addEventListener("click", function () {
@@ -83,7 +85,7 @@ export const DASHBOARD_JS = `"use strict";
       body.appendChild(tr);
       var opt = el("option", s.label || s.id); opt.value = s.id; select.appendChild(opt);
     });
-    if (list.length === 0) { var tr0 = el("tr"); var td0 = el("td", "no sessions yet"); td0.colSpan = 14; tr0.appendChild(td0); body.appendChild(tr0); }
+    if (list.length === 0) { var tr0 = el("tr"); var td0 = el("td", "no sessions yet"); td0.colSpan = 15; tr0.appendChild(td0); body.appendChild(tr0); }
     if (chosen === null || !list.some(function (s) { return s.id === chosen; })) chosen = list.length ? list[0].id : null;
     if (chosen !== null) select.value = chosen;
   }

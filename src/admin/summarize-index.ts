@@ -22,12 +22,15 @@ export interface SessionSummary {
   tokens_original: number;
   tokens_sent: number;
   tokens_saved: number;
+  /** Gross USD saved: tokens removed × the session's input price, before the cache writes the steps caused. */
   usd_saved: number;
+  /** The savings ledger's net saving of the session, USD, all modes: input cost without Sluice − with it, summed over its ledger reports; negative when Sluice cost more (docs/operations.md "The savings ledger"). */
+  net_usd_saved: number;
   /** cache_read / (input + cache_read + cache_write) of reported usage; null before any report. */
   cache_hit_ratio: number | null;
   last_tier: string | null;
   last_outcome: string | null;
-  /** Epoch ms of the last request or usage report; null for a session only disabled so far. */
+  /** Epoch ms of the last request, usage or ledger report; null for a session only disabled so far. */
   last_activity_ms: number | null;
   disabled: boolean;
 }

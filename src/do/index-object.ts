@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS sessions (
   id TEXT PRIMARY KEY, provider TEXT, model TEXT, turns INTEGER NOT NULL DEFAULT 0, calls INTEGER NOT NULL DEFAULT 0,
   requests INTEGER NOT NULL DEFAULT 0, compacted INTEGER NOT NULL DEFAULT 0, fail_open INTEGER NOT NULL DEFAULT 0,
   tokens_original REAL NOT NULL DEFAULT 0, tokens_sent REAL NOT NULL DEFAULT 0, tokens_saved REAL NOT NULL DEFAULT 0,
-  usd_saved REAL NOT NULL DEFAULT 0, usage_input REAL NOT NULL DEFAULT 0, usage_cache_read REAL NOT NULL DEFAULT 0,
+  usd_saved REAL NOT NULL DEFAULT 0, net_usd_saved REAL NOT NULL DEFAULT 0, usage_input REAL NOT NULL DEFAULT 0, usage_cache_read REAL NOT NULL DEFAULT 0,
   usage_cache_write REAL NOT NULL DEFAULT 0, last_tier TEXT, last_outcome TEXT, last_activity_ms INTEGER,
   disabled INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS sessions_by_activity ON sessions (last_activity_ms);
@@ -47,12 +47,28 @@ CREATE TABLE IF NOT EXISTS ledger_hours (hour_ms INTEGER NOT NULL, mode TEXT NOT
   PRIMARY KEY (hour_ms, mode, name));
 `;
 
+/**
+ * Columns added to `sessions` after its first release, each with its definition: a shard created
+ * before one of them gets it (ALTER TABLE ADD COLUMN) when its object starts, and its rows read
+ * the column's default until their next update.
+ */
+const ADDED_SESSION_COLUMNS: readonly (readonly [string, string])[] = [["net_usd_saved", "REAL NOT NULL DEFAULT 0"]];
+
+/** Adds to an existing `sessions` table the ADDED_SESSION_COLUMNS it lacks. */
+function migrateSessions(sql: SqlStorage): void {
+  const have = new Set(sql.exec<{ name: string }>("PRAGMA table_info(sessions)").toArray().map((c) => c.name));
+  for (const [name, definition] of ADDED_SESSION_COLUMNS) {
+    if (!have.has(name)) sql.exec(`ALTER TABLE sessions ADD COLUMN ${name} ${definition}`);
+  }
+}
+
 type Row = Omit<SessionSummary, "label" | "disabled" | "cache_hit_ratio"> & { disabled: number; usage_input: number; usage_cache_read: number; usage_cache_write: number };
 
 export class SessionIndex extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.storage.sql.exec(SCHEMA);
+    migrateSessions(ctx.storage.sql);
   }
 
   /**
@@ -75,7 +91,7 @@ export class SessionIndex extends DurableObject<Env> {
     const sql = this.ctx.storage.sql;
     this.ctx.storage.transactionSync(() => {
       let added = false;
-      for (const u of valid) if (u.kind !== "ledger") added = this.upsertSession(u) || added;
+      for (const u of valid) added = this.upsertSession(u) || added;
       execRows(
         sql,
         "INSERT INTO series (family, suffix, labels, value) VALUES ",
@@ -114,8 +130,11 @@ export class SessionIndex extends DurableObject<Env> {
     ).toArray());
   }
 
-  /** Upserts the session row of one update; true when the row is new. */
-  private upsertSession(u: Exclude<IndexUpdate, { kind: "ledger" }>): boolean {
+  /**
+   * Upserts the session row of one update; true when the row is new. A ledger update adds its
+   * net saving (without_usd − with_usd, USD, negative when the call cost more) to the row.
+   */
+  private upsertSession(u: IndexUpdate): boolean {
     const sql = this.ctx.storage.sql;
     const isNew = sql.exec("SELECT 1 FROM sessions WHERE id = ?", u.session_id).toArray().length === 0;
     if (u.kind === "outcome") {
@@ -131,6 +150,13 @@ export class SessionIndex extends DurableObject<Env> {
            last_activity_ms = MAX(COALESCE(last_activity_ms, 0), excluded.last_activity_ms)`,
         u.session_id, u.provider, u.model, u.turns, u.calls, u.outcome === "compacted" ? 1 : 0, u.outcome === "fail_open" ? 1 : 0,
         u.tokens_original, u.tokens_sent, u.tokens_saved, u.usd_saved, u.tier, u.outcome, u.at_ms,
+      );
+    } else if (u.kind === "ledger") {
+      sql.exec(
+        `INSERT INTO sessions (id, provider, net_usd_saved, last_activity_ms) VALUES (?, ?, ?, ?)
+         ON CONFLICT(id) DO UPDATE SET net_usd_saved = net_usd_saved + excluded.net_usd_saved,
+           last_activity_ms = MAX(COALESCE(last_activity_ms, 0), excluded.last_activity_ms)`,
+        u.session_id, u.provider, u.without_usd - u.with_usd, u.at_ms,
       );
     } else {
       sql.exec(
@@ -211,7 +237,7 @@ function toSummary(r: Row): SessionSummary {
   return {
     id: r.id, label: sessionLabel(r.id, r.model), provider: r.provider, model: r.model, turns: r.turns, calls: r.calls, requests: r.requests,
     compacted: r.compacted, fail_open: r.fail_open, tokens_original: r.tokens_original, tokens_sent: r.tokens_sent,
-    tokens_saved: r.tokens_saved, usd_saved: r.usd_saved,
+    tokens_saved: r.tokens_saved, usd_saved: r.usd_saved, net_usd_saved: r.net_usd_saved,
     cache_hit_ratio: cacheHitRatio(r.usage_input, r.usage_cache_read, r.usage_cache_write),
     last_tier: r.last_tier, last_outcome: r.last_outcome, last_activity_ms: r.last_activity_ms, disabled: r.disabled === 1,
   };

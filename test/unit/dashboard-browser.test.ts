@@ -118,6 +118,8 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
     expect(api.sessions.find((s) => s.id === KILLED)).toMatchObject({ disabled: true, calls: 1 });
     expect(api.sessions.some((s) => s.id === sessionOf(SENT[0].corpus))).toBe(true);
     expect(api.totals.requests).toBeGreaterThanOrEqual(SENT.reduce((n, s) => n + s.calls, 1));
+    // Every session is listed, so the sessions' net savings add up to the headline's (to float rounding: summed in another order).
+    expect(api.sessions.reduce((n, s) => n + s.net_usd_saved, 0)).toBeCloseTo(api.totals.ledger_saved_usd, 12);
     const chosen = sessionOf(SENT[0].corpus);
     const stats = (await admin<{ session: SessionStats }>(`/sessions/${encodeURIComponent(chosen)}`)).session;
     expect(stats.calls_log.length).toBe(SENT[0].calls);
@@ -145,8 +147,8 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
     const report = await admin<{ rows: LedgerReport[] }>("/report");
     expect(report.rows.map((r) => r.mode)).toEqual(["compact"]);
     expect(await reportRows(page)).toEqual(report.rows.map(reportCells));
-    const rows = await page.locator("#sessions tbody tr[data-session]").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].slice(0, 13).map((td) => td.textContent)));
-    expect(rows).toEqual(api.sessions.map((s) => [s.id, s.label, s.provider ?? "—", s.model ?? "—", int(s.turns), int(s.calls), int(s.tokens_saved), usd(s.usd_saved), ratio(s.cache_hit_ratio), int(s.fail_open), s.last_tier ?? "—", time(s.last_activity_ms), s.disabled ? "disabled" : "enabled"]));
+    const rows = await page.locator("#sessions tbody tr[data-session]").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].slice(0, 14).map((td) => td.textContent)));
+    expect(rows).toEqual(api.sessions.map((s) => [s.id, s.label, s.provider ?? "—", s.model ?? "—", int(s.turns), int(s.calls), int(s.tokens_saved), usd(s.net_usd_saved), usd(s.usd_saved), ratio(s.cache_hit_ratio), int(s.fail_open), s.last_tier ?? "—", time(s.last_activity_ms), s.disabled ? "disabled" : "enabled"]));
     expect(await page.locator("#chart").getAttribute("data-calls")).toBe(String(stats.calls_log.length));
     const dots = (cls: string) => page.locator(`#chart circle.${cls}`).evaluateAll((cs) => cs.map((c) => Number(c.getAttribute("data-value"))));
     expect([await dots("original"), await dots("sent")]).toEqual([stats.calls_log.map((c) => c.tokens_original), stats.calls_log.map((c) => c.tokens_sent)]);
@@ -167,7 +169,9 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
     if (MISSING) throw new Error(`CI=true but ${CHROMIUM} is missing`);
     const hostileId = 'cc:<img src=x onerror="window.__pwned=1">';
     const calls = Array.from({ length: 12 }, (_, i) => ({ seq: i + 1, at_ms: 0, tokens_original: 20_000 + i * 4_000, tokens_sent: i < 5 ? 20_000 + i * 4_000 : 12_000 + (i - 5) * 3_000, tier: "micro", outcome: "compacted" }));
-    const summary = { id: hostileId, provider: "anthropic", model: "claude-sonnet-4-5", turns: 12, calls: 12, requests: 12, compacted: 7, fail_open: 1, tokens_original: 0, tokens_sent: 0, tokens_saved: 50_000, usd_saved: 0.5956, cache_hit_ratio: 0.87, last_tier: "micro", last_outcome: "compacted", last_activity_ms: 1_790_000_000_000, disabled: false };
+    const summary = { id: hostileId, provider: "anthropic", model: "claude-sonnet-4-5", turns: 12, calls: 12, requests: 12, compacted: 7, fail_open: 1, tokens_original: 0, tokens_sent: 0, tokens_saved: 46_000, usd_saved: 0.5645, net_usd_saved: 0.1685, cache_hit_ratio: 0.87, last_tier: "micro", last_outcome: "compacted", last_activity_ms: 1_790_000_000_000, disabled: false };
+    // A session whose steps cost more than they saved (cache writes): its net is negative and shown so.
+    const dearer = { id: "cc:dearer", label: "cc:dearer", provider: "anthropic", model: "claude-sonnet-4-5", turns: 4, calls: 4, requests: 4, compacted: 1, fail_open: 0, tokens_original: 0, tokens_sent: 0, tokens_saved: 4_000, usd_saved: 0.0311, net_usd_saved: -0.0212, cache_hit_ratio: 0.5, last_tier: "micro", last_outcome: "compacted", last_activity_ms: 1_789_999_000_000, disabled: false };
     const LEDGER_ROW: LedgerReport = {
       mode: "compact", priced_calls: 12, requests: 12, without_usd: 1.5, with_usd: 1, saved_usd: 0.5, saved_share: 1 / 3, engine_cost_usd: 0, worst_case_loss_usd: 0.02,
       balance_usd: 0.48, ratio: 25, engine_wait_ms: null, engine_wait_share: 0, removals: 10, refetched_share: 0.1, mentioned_share: 0.4, deterministic_share: 0.9,
@@ -179,7 +183,7 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
       if (req.url === "/admin/dashboard") return send("text/html", DASHBOARD_HTML);
       if (req.url === "/admin/dashboard.js") return send("text/javascript", DASHBOARD_JS);
       if (req.url === "/admin/dashboard.css") return send("text/css", DASHBOARD_CSS);
-      if (req.url === "/admin/sessions") return send("application/json", JSON.stringify({ totals: { sessions: 1, requests: 12, compacted: 7, fail_open: 1, tokens_original: 0, tokens_sent: 0, tokens_saved: 50_000, usd_saved: 0.5956, cache_hit_ratio: 0.87, ledger_saved_usd: 0.1473 }, sessions: [summary] }));
+      if (req.url === "/admin/sessions") return send("application/json", JSON.stringify({ totals: { sessions: 2, requests: 16, compacted: 8, fail_open: 1, tokens_original: 0, tokens_sent: 0, tokens_saved: 50_000, usd_saved: 0.5956, cache_hit_ratio: 0.8, ledger_saved_usd: 0.1473 }, sessions: [summary, dearer] }));
       if (req.url === "/admin/report") return send("application/json", JSON.stringify({ since_ms: 0, until_ms: 3_600_000, rows: [LEDGER_ROW] }));
       if (req.url === `/admin/sessions/${encodeURIComponent(hostileId)}`) return send("application/json", JSON.stringify({ session: { calls_log: calls } }));
       if (req.url === `/admin/sessions/${encodeURIComponent(hostileId)}/cache`) return send("application/json", JSON.stringify(CACHE_FIXTURE));
@@ -202,6 +206,13 @@ describe.skipIf(MISSING && !CI)("dashboard in headless Chromium", () => {
       const [net, gross] = [await figures.nth(0).boundingBox(), await figures.nth(1).boundingBox()];
       expect(net!.x).toBeLessThan(gross!.x);
       expect(await page.locator("#headline").getAttribute("data-net")).toBe("positive");
+      // The sessions table the same way: Net USD saved, then Gross beside it; a negative net keeps its sign, in red.
+      const heads = await page.locator("#sessions thead th").allTextContents();
+      expect(heads.slice(6, 9)).toEqual(["Tokens saved", "Net USD saved", "Gross USD saved (before cache writes)"]);
+      const money = await page.locator("#sessions tbody tr[data-session]").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].slice(7, 9).map((td) => [td.textContent, td.className])));
+      expect(money).toEqual([[["$0.1685", ""], ["$0.5645", ""]], [["$-0.0212", "net-negative"], ["$0.0311", ""]]]);
+      const red = await page.locator('#sessions tr[data-session="cc:dearer"] td.net-negative').evaluate((e) => (globalThis as unknown as { getComputedStyle(x: unknown): { color: string } }).getComputedStyle(e).color);
+      expect(red).toBe("rgb(179, 38, 30)");
       mkdirSync(OUT_DIR, { recursive: true });
       await page.screenshot({ path: join(OUT_DIR, "dashboard-fixture.png"), fullPage: true });
       expect(await reportRows(page)).toEqual([["compact", "33.3%", "$0.5000", "$1.5000", "$0.0000", "$0.0200", "$0.4800", "25.0×", "—", "0.0%", "10.0%", "40.0%", "90.0%"]]);

@@ -6,7 +6,7 @@ import type { SessionSummary } from "../../src/admin/summarize-index";
 
 const row = (id: string, last_activity_ms: number | null, requests = 1): SessionSummary => ({
   id, label: id, provider: "anthropic", model: null, turns: 0, calls: 0, requests, compacted: 0, fail_open: 0, tokens_original: 0, tokens_sent: 0,
-  tokens_saved: 0, usd_saved: 0, cache_hit_ratio: null, last_tier: null, last_outcome: null, last_activity_ms, disabled: false,
+  tokens_saved: 0, usd_saved: 0, net_usd_saved: 0, cache_hit_ratio: null, last_tier: null, last_outcome: null, last_activity_ms, disabled: false,
 });
 const usage = (session_id: string): IndexUpdate => ({ kind: "usage", session_id, provider: "anthropic", at_ms: 1, input_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 0 });
 

@@ -39,7 +39,7 @@ describe("admin sessions", () => {
     const { last_activity_ms, ...row } = body.sessions[0]!;
     expect(row).toEqual({
       id: "adm-list-1", label: "x-sluice-session adm-list-1 · claude-sonnet-4-5", provider: "anthropic", model: "claude-sonnet-4-5", turns: 2, calls: 2, requests: 3, compacted: 1, fail_open: 1,
-      tokens_original: tokensOriginal, tokens_sent: tokensSent, tokens_saved: SAVED, usd_saved: USD, cache_hit_ratio: hit,
+      tokens_original: tokensOriginal, tokens_sent: tokensSent, tokens_saved: SAVED, usd_saved: USD, net_usd_saved: 0, cache_hit_ratio: hit,
       last_tier: "none", last_outcome: "fail_open", disabled: false,
     });
     expect(Math.abs(Date.now() - last_activity_ms!)).toBeLessThan(60_000);
