@@ -96,7 +96,7 @@ describe("restore through Sluice's MCP tool (placeholders, archive_removed): rea
     // The first marker in the forwarded history: Claude Code's first Read (src/module_01.ts), Codex's `cat src/module_04.ts` (plan step 3).
     expect(calls).toEqual({
       "claude-restore": { tool: "mcp__sluice__restore_tool_result", call_id: "toolu_e2e_0", mcp_equal: true },
-      "codex-restore": { tool: "mcp__sluice.restore_tool_result", call_id: "call_e2e_3", mcp_equal: true },
+      "codex-restore": { tool: "mcp__sluice.restore_tool_result", call_id: "call_e2e_6", mcp_equal: true },
     });
   });
 });

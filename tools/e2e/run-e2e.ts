@@ -67,12 +67,23 @@ export interface E2eReport {
   restore: RestoreReport | null;
 }
 
+/**
+ * The gateway's compaction config for the conformance sessions when none is given: the defaults
+ * with `working_set_turns` 16. A scripted session is 41 requests, shorter than the default 48-turn
+ * working set, so at the default every file it reads stays current for the whole session and
+ * Sluice has almost nothing it may remove (measured: 0 steps for claude-4x-thinking); 16, a
+ * documented point of the frontier (docs/dev/decisions/working-set.md), lets files leave it, so
+ * the run exercises real edits through the real clients. What the default saves on recorded
+ * sessions is the replay's figure (docs/replay.md).
+ */
+export const E2E_COMPACTION_CONFIG = JSON.stringify({ working_set_turns: 16 });
+
 /** Options: the report folder (transcripts are copied there) and a log sink. */
 export interface RunOptions {
   reportDir: string;
   settings?: readonly ClientSetting[];
   log?: (line: string) => void;
-  /** A COMPACTION_CONFIG block (JSON text) for the gateway, e.g. a guarantee level; absent: defaults. */
+  /** A COMPACTION_CONFIG block (JSON text) for the gateway, e.g. a guarantee level; absent: E2E_COMPACTION_CONFIG. */
   compactionConfig?: string;
   /** The restore settings to run (./run-restore.ts); absent: all of them. */
   restoreSettings?: readonly RestoreSetting[];
@@ -90,7 +101,7 @@ export async function runE2e(opts: RunOptions): Promise<E2eReport> {
   let dev: Awaited<ReturnType<typeof startWranglerDev>> | undefined;
   let proxy: Awaited<ReturnType<typeof startRecordProxy>> | undefined;
   try {
-    dev = await startWranglerDev({ vars: { SLUICE_COMPACTION: "1", ANTHROPIC_BASE_URL: upstream.url, OPENAI_BASE_URL: upstream.url, ...(opts.compactionConfig ? { COMPACTION_CONFIG: opts.compactionConfig } : {}) } });
+    dev = await startWranglerDev({ vars: { SLUICE_COMPACTION: "1", ANTHROPIC_BASE_URL: upstream.url, OPENAI_BASE_URL: upstream.url, COMPACTION_CONFIG: opts.compactionConfig ?? E2E_COMPACTION_CONFIG } });
     proxy = await startRecordProxy(dev.url);
     log(`upstream ${upstream.url}, sluice ${dev.url}, proxy ${proxy.url}`);
     const sessions: SessionReport[] = [];
