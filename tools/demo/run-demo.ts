@@ -25,6 +25,8 @@ export interface DemoOptions {
   files?: string[];
   /** How Sluice runs (default "http": the gateway under wrangler dev). */
   sluice?: Exclude<SluiceMode, "off">;
+  /** Strategies to run (default null: every strategy). */
+  strategies?: string[] | null;
   /** Output folder (default ./reports). */
   out?: string;
   /** Folder to write every forwarded body to (tools/replay/save-forwarded.ts), or absent. */
@@ -39,7 +41,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<{ outcome: Replay
   const sessions = files.map((f) => readSessionText(readFileSync(f, "utf8"), f));
   const outcome = await runReplay({
     sessions,
-    strategies: null,
+    strategies: opts.strategies ?? null,
     sluice: opts.sluice ?? "http",
     emulator: null,
     gateway: null,
