@@ -10,6 +10,7 @@
  * The replay (which removals a restore would answer) and the e2e's scripted model (which id to
  * restore) both read markers here, so they agree on what counts as one.
  */
+import { parseRestoreId } from "../../src/core/plan/restore-id";
 
 /** One marker found in a text. */
 export interface RestoreMarker {
@@ -22,12 +23,9 @@ export interface RestoreMarker {
 const MARKER = /\[sluice: [^\]\n]*? removed; (?:restore_tool_result\("([^"\\\]]*)"\)|archive id ([^\]\n]+))\]/g;
 
 /** `%XX` back to the character (the esc() of the restore id's parts). */
-const unescapePart = (s: string): string => s.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-
-/** The call id a restore id names: the part after its first "/", unescaped; an id without "/" (the archive-id form) is the call id itself. */
+/** The call id a restore id names (src/core/plan/restore-id.ts parseRestoreId); an id that is not a restore id (the archive-id form) is the call id itself. */
 export function callIdOf(restoreId: string): string {
-  const slash = restoreId.indexOf("/");
-  return slash < 0 ? restoreId : unescapePart(restoreId.slice(slash + 1));
+  return parseRestoreId(restoreId)?.call_id ?? restoreId;
 }
 
 /** Every marker in `text`, in order. */
@@ -35,9 +33,9 @@ export function restoreMarkersIn(text: string): RestoreMarker[] {
   const out: RestoreMarker[] = [];
   for (const m of text.matchAll(MARKER)) {
     if (m[1] !== undefined) {
-      const slash = m[1].indexOf("/");
-      if (slash < 0) continue;
-      out.push({ restore_id: m[1], call_id: callIdOf(m[1]) });
+      const parsed = parseRestoreId(m[1]);
+      if (parsed === null) continue;
+      out.push({ restore_id: m[1], call_id: parsed.call_id });
     } else if (m[2] !== undefined) {
       out.push({ restore_id: m[2], call_id: m[2] });
     }
