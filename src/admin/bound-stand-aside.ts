@@ -6,7 +6,7 @@
  * (./metrics-catalog.ts), so what is stored and what is rendered agree. A type folded once starts
  * again from 0 if it comes back; its earlier counts stay in `other`.
  */
-import { MAX_STAND_ASIDE_TYPES } from "./metrics-catalog";
+import { MAX_STAND_ASIDE_TYPES, rankStandAsideTypes } from "./metrics-catalog";
 
 /** One stored series row of the stand-aside family: its labels as stored (JSON text) and parsed. */
 export interface StandAsideRow {
@@ -23,15 +23,8 @@ export interface StandAsideFold {
 
 /** The rows beyond the bound per provider and reason, and the sums they add to each group's `other` row (labels provider, reason, type). */
 export function foldStandAsideRows(rows: readonly StandAsideRow[], max = MAX_STAND_ASIDE_TYPES): StandAsideFold {
-  const groups = new Map<string, StandAsideRow[]>();
-  for (const r of rows) {
-    const key = `${r.labels.provider}\u0000${r.labels.reason}`;
-    groups.set(key, [...(groups.get(key) ?? []), r]);
-  }
   const out: StandAsideFold = { drop: [], other: [] };
-  for (const group of groups.values()) {
-    const named = group.filter((r) => r.labels.type !== "other").sort((a, b) => b.value - a.value || (a.labels.type! < b.labels.type! ? -1 : 1));
-    const over = named.slice(max);
+  for (const { over } of rankStandAsideTypes(rows, max)) {
     if (over.length === 0) continue;
     out.drop.push(...over.map((r) => r.labels_json));
     const { provider, reason } = over[0]!.labels;

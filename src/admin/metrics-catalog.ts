@@ -137,19 +137,29 @@ export function sumDeltas(deltas: readonly SeriesDelta[]): [string, string, stri
  */
 export const MAX_STAND_ASIDE_TYPES = 20;
 
+/**
+ * Stand-aside rows grouped by provider and reason, each group's named types (not "other") ranked
+ * by count, then type: `kept` the first `max`, `over` the rest. The metric (boundedTypes) and the
+ * index (./bound-stand-aside.ts) fold `over` into the group's "other" series.
+ */
+export function rankStandAsideTypes<T extends { labels: Record<string, string>; value: number }>(rows: readonly T[], max = MAX_STAND_ASIDE_TYPES): { group: T[]; kept: T[]; over: T[] }[] {
+  const groups = new Map<string, T[]>();
+  for (const r of rows) {
+    const key = `${r.labels.provider}\u0000${r.labels.reason}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  return [...groups.values()].map((group) => {
+    const named = group.filter((r) => r.labels.type !== "other").sort((a, b) => b.value - a.value || (a.labels.type! < b.labels.type! ? -1 : 1));
+    return { group, kept: named.slice(0, max), over: named.slice(max) };
+  });
+}
+
 /** The stand-aside samples with at most MAX_STAND_ASIDE_TYPES types per provider and reason (the rest folded into "other"), sorted by labels. */
 function boundedTypes(samples: Sample[]): Sample[] {
-  const groups = new Map<string, Sample[]>();
-  for (const s of samples) {
-    const key = `${s.labels.provider}\u0000${s.labels.reason}`;
-    groups.set(key, [...(groups.get(key) ?? []), s]);
-  }
   const out: Sample[] = [];
-  for (const group of groups.values()) {
-    const ranked = [...group].sort((a, b) => b.value - a.value || (a.labels.type! < b.labels.type! ? -1 : 1));
-    const named = ranked.filter((s) => s.labels.type !== "other").slice(0, MAX_STAND_ASIDE_TYPES);
-    const rest = group.filter((s) => !named.includes(s)).reduce((t, s) => t + s.value, 0);
-    out.push(...named);
+  for (const { group, kept } of rankStandAsideTypes(samples)) {
+    const rest = group.filter((s) => !kept.includes(s)).reduce((t, s) => t + s.value, 0);
+    out.push(...kept);
     if (rest > 0 || group.some((s) => s.labels.type === "other")) out.push({ suffix: "", labels: { ...group[0]!.labels, type: "other" }, value: rest });
   }
   const key = (s: Sample) => JSON.stringify(Object.entries(s.labels));
