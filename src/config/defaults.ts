@@ -85,6 +85,15 @@ export const DEFAULTS = {
    * calls; 32 saves 3.4 points more for 14 more calls (0.24 points per call).
    */
   working_set_turns: 48 as number | null,
+  /**
+   * Floor of R, the expected remaining model calls a warm step is priced over, while the
+   * deployment has not yet seen enough sessions to estimate R from their lengths
+   * (src/core/cost/estimate-remaining-calls.ts). 2: this call and one more; above the seed
+   * prior's own estimate (n/9 at call n) it bets on calls a session may never make, which a
+   * short session pays for (docs/dev/decisions/working-set.md). Raise it when your agents'
+   * sessions are known to run long.
+   */
+  min_remaining_calls: 2,
   /** Idle time after which the session counts as complete (session_memory tier), seconds. */
   complete_after_seconds: 3_600,
   /** State retention after last activity, seconds (7 days). */

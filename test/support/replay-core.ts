@@ -8,7 +8,7 @@
  */
 import { estimateRemainingCalls } from "../../src/core/cost/estimate-remaining-calls";
 import { averageRequestTokens } from "../../src/core/cost/average-request-tokens";
-import { COST_DEFAULTS } from "../../src/core/cost/cost-defaults";
+import { DEFAULTS } from "../../src/config/defaults";
 import { findModelPrice } from "../../src/core/cost/find-model-price";
 import { MODEL_PRICES } from "../../src/core/cost/prices";
 import { CORE_DEFAULTS, compact } from "../../src/core/policy/compact";
@@ -86,7 +86,7 @@ export function replayCore(id: string, config: CoreConfig = CORE_DEFAULTS): Repl
       config,
       prices: MODEL_PRICES,
       now_ms: now,
-      expected_remaining_calls: estimateRemainingCalls(k, COST_DEFAULTS.baseline_remaining_calls),
+      expected_remaining_calls: estimateRemainingCalls(k, config.min_remaining_calls ?? DEFAULTS.min_remaining_calls),
       // As the session DO measures it before any usage report: the mean of the requests' estimates so far, this one included.
       avg_request_tokens: averageRequestTokens({ reported_tokens: 0, reports: 0, estimated_tokens: estimatedSoFar, estimated_requests: k }, view.est_tokens),
       correlation_id: `${id}#${k}`,

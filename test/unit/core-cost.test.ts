@@ -71,8 +71,8 @@ describe("prices", () => {
     expect(fb.price).toMatchObject({ input_per_mtok: 3, cache_read_per_mtok: 0.3, output_per_mtok: 15, cache_write_multiplier: 1.25, context_window: 200_000 });
     expect(findModelPrice("mystery", "openai-chat").price.cache_write_multiplier).toBe(1);
   });
-  it("expected remaining calls, seed prior at q = 0.1: max(E, 1 + ⌊n/9⌋)", () => {
-    expect([0, 10, 16, 17, 100].map((n) => estimateRemainingCalls(n, 8))).toEqual([8, 8, 8, 8, 12]);
+  it("expected remaining calls, seed prior at q = 0.1: max(floor, 1 + ⌊n/9⌋)", () => {
+    expect([0, 10, 16, 17, 100].map((n) => estimateRemainingCalls(n, 2))).toEqual([2, 2, 2, 2, 12]);
   });
 });
 

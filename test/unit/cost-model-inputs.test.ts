@@ -10,6 +10,7 @@ import { remainingCallsFromTable, remainingCallsTable, type LengthRow } from "..
 import { MODEL_PRICES } from "../../src/core/cost/prices";
 import { CORE_DEFAULTS, compact } from "../../src/core/policy/compact";
 import { EMPTY_LEDGER } from "../../src/core/policy/ledger";
+import { stepContext } from "../../src/core/policy/step-context";
 import type { TierContext } from "../../src/core/policy/types";
 import { factsOf, lines, makeView, type MessageSpec } from "../support/make-view";
 
@@ -25,8 +26,9 @@ describe("averageRequestTokens", () => {
 });
 
 describe("the seed prior of R at q = 0.1", () => {
-  it("max(8, 1 + ⌊n/9⌋)", () => {
-    expect([0, 1, 10, 21, 22, 30, 63, 103, 300].map((n) => estimateRemainingCalls(n, 8))).toEqual([8, 8, 8, 8, 8, 8, 8, 12, 34]);
+  it("max(floor, 1 + ⌊n/9⌋): the default floor 2 from call 0, an operator's 8 up to call 63", () => {
+    expect([0, 1, 9, 10, 18, 21, 22, 30, 63, 103, 300].map((n) => estimateRemainingCalls(n, 2))).toEqual([2, 2, 2, 2, 3, 3, 3, 4, 8, 12, 34]);
+    expect([0, 30, 62, 63, 72].map((n) => estimateRemainingCalls(n, 8))).toEqual([8, 8, 8, 8, 9]);
   });
 });
 
@@ -60,10 +62,16 @@ describe("remainingCallsTable (lower quartile of further calls, ≥ 20 sessions 
     expect(remainingCallsFromTable(null, 30)).toBeNull();
     expect(remainingCallsFromTable(remainingCallsTable([]), 3)).toBeNull();
   });
+  it("the step context takes the floor from the config's min_remaining_calls (default 2)", () => {
+    const view = factsOf(makeView({ messages: [{ role: "user", text: "go" }] }));
+    const at = (calls: number, config = CORE_DEFAULTS) => stepContext({ calls, last_activity_ms: null, idle: false, complete: false, ledger: EMPTY_LEDGER }, view, config, 0, "c").expected_remaining_calls;
+    expect([at(30), at(30, { ...CORE_DEFAULTS, min_remaining_calls: 8 }), at(103, { ...CORE_DEFAULTS, min_remaining_calls: 8 })]).toEqual([4, 8, 12]);
+  });
   it("expectedRemainingCalls: the table where it covers n, else the seed prior", () => {
     const t = remainingCallsTable(ROWS);
     expect(expectedRemainingCalls(30, t, 8)).toEqual({ remaining_calls: 11, source: "deployment" });
     expect(expectedRemainingCalls(103, t, 8)).toEqual({ remaining_calls: 12, source: "seed" });
+    expect(expectedRemainingCalls(30, undefined, 2)).toEqual({ remaining_calls: 4, source: "seed" });
     expect(expectedRemainingCalls(30, undefined, 8)).toEqual({ remaining_calls: 8, source: "seed" });
   });
 });

@@ -73,10 +73,13 @@ export interface E2eReport {
  * working set, so at the default every file it reads stays current for the whole session and
  * Sluice has almost nothing it may remove (measured: 0 steps for claude-4x-thinking); 16, a
  * documented point of the frontier (docs/dev/decisions/working-set.md), lets files leave it, so
- * the run exercises real edits through the real clients. What the default saves on recorded
- * sessions is the replay's figure (docs/replay.md).
+ * the run exercises real edits through the real clients. `min_remaining_calls` 8 for the same
+ * reason: at the default floor 2, R at call n is 1 + ⌊n/9⌋, and a step in the middle of a
+ * 41-request session is priced over 3 or 4 more calls and declined (measured: 0 Claude Code
+ * steps). What the default saves on recorded sessions is the replay's figure (docs/replay.md);
+ * ./run-defaults.ts checks that the defaults cost no more than direct.
  */
-export const E2E_COMPACTION_CONFIG = JSON.stringify({ working_set_turns: 16 });
+export const E2E_COMPACTION_CONFIG = JSON.stringify({ working_set_turns: 16, min_remaining_calls: 8 });
 
 /** Options: the report folder (transcripts are copied there) and a log sink. */
 export interface RunOptions {

@@ -18,8 +18,6 @@ export interface CostParams {
   prefix_tokens: number;
   /** S: tokens of a summary written by a rewriting step (0 for removal-only steps). Seed 500. */
   summary_tokens: number;
-  /** E: baseline expected remaining calls when the session has no history. Seed 8. */
-  baseline_remaining_calls: number;
   /** r: fraction of the removed information a step retains (per step; compounds as r^(c+1)). Seed 0.8. */
   retention: number;
   /** Floor of the compounded retention r_t (≈ 1/e). Seed 0.37. */
@@ -42,7 +40,6 @@ export const COST_DEFAULTS: CostParams = {
   write_multiplier: 1,
   prefix_tokens: 5_000,
   summary_tokens: 500,
-  baseline_remaining_calls: 8,
   retention: 0.8,
   retention_floor: 0.37,
   distortion_weight: 0.03,

@@ -10,8 +10,10 @@
  *    scales with its elapsed length: with E = u·ρ remaining turns for u turns so far and
  *    L = n/u calls per turn, E × L = ρ·n whatever u is. Under the Lindy (Pareto α = 1) law,
  *    P(more than x further calls | n so far) = n / (n + x), so the q-quantile of the further
- *    calls is x = n·q / (1 − q): n/9 at q = 0.1. Never below the seed baseline E₀ = 8 (a
- *    session with no history).
+ *    calls is x = n·q / (1 − q): n/9 at q = 0.1. Never below the config's
+ *    `min_remaining_calls` (default 2: this call and one more). The seed's baseline E₀ = 8 as a
+ *    floor overrode q = 0.1 up to call 63 and priced late warm steps on calls short sessions
+ *    never make (docs/dev/decisions/working-set.md).
  */
 import { remainingCallsFromTable, type RemainingCallsTable } from "./session-lengths";
 
@@ -27,16 +29,16 @@ import { remainingCallsFromTable, type RemainingCallsTable } from "./session-len
  */
 export const SEED_PRIOR_QUANTILE = 0.1;
 
-/** The seed prior at quantile `q`: max(E₀, 1 + ⌊n·q / (1 − q)⌋) for `calls_so_far` = n (this call included), `baseline` = E₀. */
-export function estimateRemainingCalls(calls_so_far: number, baseline: number, q = SEED_PRIOR_QUANTILE): number {
-  return Math.max(baseline, 1 + Math.floor((Math.max(0, calls_so_far) * q) / (1 - q)));
+/** The seed prior at quantile `q`: max(floor, 1 + ⌊n·q / (1 − q)⌋) for `calls_so_far` = n (this call included), `floor` = the config's `min_remaining_calls`. */
+export function estimateRemainingCalls(calls_so_far: number, floor: number, q = SEED_PRIOR_QUANTILE): number {
+  return Math.max(floor, 1 + Math.floor((Math.max(0, calls_so_far) * q) / (1 - q)));
 }
 
 /** Where an R came from: the deployment's table or the seed prior. */
 export type RemainingCallsSource = "deployment" | "seed";
 
 /** R for a session deciding its call number `calls` (this one included): the table's when it covers `calls`, else the seed prior's. */
-export function expectedRemainingCalls(calls: number, table: RemainingCallsTable | null | undefined, baseline: number): { remaining_calls: number; source: RemainingCallsSource } {
+export function expectedRemainingCalls(calls: number, table: RemainingCallsTable | null | undefined, floor: number): { remaining_calls: number; source: RemainingCallsSource } {
   const fromTable = remainingCallsFromTable(table, calls);
-  return fromTable === null ? { remaining_calls: estimateRemainingCalls(calls, baseline), source: "seed" } : { remaining_calls: fromTable, source: "deployment" };
+  return fromTable === null ? { remaining_calls: estimateRemainingCalls(calls, floor), source: "seed" } : { remaining_calls: fromTable, source: "deployment" };
 }

@@ -24,6 +24,7 @@ export const CORE_DEFAULTS: CoreConfig = {
   idle_seconds: DEFAULTS.idle_seconds,
   time_based_age_seconds: DEFAULTS.time_based_age_seconds,
   working_set_turns: DEFAULTS.working_set_turns,
+  min_remaining_calls: DEFAULTS.min_remaining_calls,
   auto_context_pct: DEFAULTS.auto_context_pct,
 };
 

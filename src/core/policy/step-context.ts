@@ -12,7 +12,7 @@
  * - avg_request_tokens from the session's own request sizes (src/core/cost/average-request-tokens.ts).
  */
 import { averageRequestTokens, type RequestSizes } from "../cost/average-request-tokens";
-import { COST_DEFAULTS } from "../cost/cost-defaults";
+import { DEFAULTS } from "../../config/defaults";
 import { expectedRemainingCalls } from "../cost/estimate-remaining-calls";
 import type { RemainingCallsTable } from "../cost/session-lengths";
 import { findModelPrice, windowWithBetas } from "../cost/find-model-price";
@@ -51,7 +51,7 @@ const NO_SIZES: RequestSizes = { reported_tokens: 0, reports: 0, estimated_token
 export function stepContext(state: SessionStepState, view: StepFacts, config: CoreConfig, now_ms: number, correlation_id: string, lengths?: RemainingCallsTable | null): TierContext {
   const idleRaw = state.last_activity_ms === null ? 0 : Math.max(0, (now_ms - state.last_activity_ms) / 1000);
   const { price } = findModelPrice(view.model, view.provider, MODEL_PRICES);
-  const remaining = expectedRemainingCalls(state.calls, lengths, COST_DEFAULTS.baseline_remaining_calls);
+  const remaining = expectedRemainingCalls(state.calls, lengths, config.min_remaining_calls ?? DEFAULTS.min_remaining_calls);
   return {
     view,
     ledger: state.ledger,

@@ -62,6 +62,8 @@ export interface CoreConfig {
   time_based_age_seconds?: number | null;
   /** Turns a file stays in the agent's working set after its last read or edit (src/core/engine/file-views.ts); null: for good; absent: the default. */
   working_set_turns?: number | null;
+  /** Floor of the seed prior's expected remaining calls R (../cost/estimate-remaining-calls.ts); absent: the default. */
+  min_remaining_calls?: number;
   auto_context_pct: number;
   /** How a step reaches the provider (./resolve-mechanism.ts). Absent: auto. */
   mechanism?: MechanismSetting;
