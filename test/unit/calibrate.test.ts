@@ -64,7 +64,7 @@ describe("a step under a calibration", () => {
   it("threshold_tokens compares the calibrated count; context_pct_used is calibrated", () => {
     // 20 turns: the old pairs have forgone more than the step's write, so a warm step is taken at once (step-timing.ts).
     const view = session(20);
-    const config = { ...CORE_DEFAULTS, threshold_tokens: 20_000 };
+    const config = { ...CORE_DEFAULTS, threshold_tokens: 20_000, min_remaining_calls: 8 };
     expect(view.est_tokens).toBeGreaterThan(config.threshold_tokens);
     // The provider counted a tenth of the estimate on the last answer (same body): the request is under the threshold.
     const tenth = foldAnswer(NO_CALIBRATION, { est_original: view.est_tokens, est_sent: view.est_tokens, reported: Math.floor(view.est_tokens / 10) });

@@ -82,15 +82,15 @@ const EXPECTED_RULE_HITS: Record<string, Record<string, number>> = {
 
 /** Steps taken, lapsed calls and estimated tokens removed (summed over every call) with the default config. */
 const EXPECTED_REPLAY: Record<string, { steps: number; lapses: number; removed: number }> = {
-  // With the seed prior of R at q = 0.1 (src/core/cost/estimate-remaining-calls.ts) no step pays in this model.
+  // With the seed prior of R at q = 0.1 and its default floor 2 (src/core/cost/estimate-remaining-calls.ts) no step pays in this model.
   "cc-brain-explore-cleanup": { steps: 0, lapses: 0, removed: 0 },
   // cc-brain-explore-ies-thinking, codex-rtchess-01-responses: time_based drops whole every pair first seen before the idle gap (time_based_age_seconds null).
   "cc-brain-explore-ies-thinking": { steps: 3, lapses: 9, removed: 1071640 },
   "cc-brain-explore-subagent-bashpoll": { steps: 0, lapses: 0, removed: 0 },
-  "cc-cctrace-opus4": { steps: 4, lapses: 0, removed: 3487928 },
+  "cc-cctrace-opus4": { steps: 3, lapses: 0, removed: 2833220 },
   "codex-rtchess-01": { steps: 4, lapses: 0, removed: 9140461 },
   "codex-rtchess-01-responses": { steps: 2, lapses: 0, removed: 6206905 },
   "sweagent-gpt4-pydicom-1458": { steps: 0, lapses: 0, removed: 0 },
-  "tau-airline-gpt4o-task02": { steps: 1, lapses: 0, removed: 2696 },
-  "tau-airline-gpt4o-task09": { steps: 1, lapses: 0, removed: 18396 },
+  "tau-airline-gpt4o-task02": { steps: 0, lapses: 0, removed: 0 },
+  "tau-airline-gpt4o-task09": { steps: 1, lapses: 0, removed: 13572 },
 };

@@ -33,7 +33,7 @@ async function stepWithEngineCost(cost: string) {
   const { sql, close } = createMemorySql();
   onTestFinished(() => close());
   const session = new Session({ sql, env: {}, trace: { append: () => undefined } });
-  const config = compactionConfigSchema.parse({ enabled: true, engine: "local", endpoint: `${engine.base()}/cost/${cost}`, timeout_ms: 5_000 });
+  const config = compactionConfigSchema.parse({ enabled: true, engine: "local", endpoint: `${engine.base()}/cost/${cost}`, timeout_ms: 5_000, min_remaining_calls: 8 });
   const facts = encodeStepFacts(factsOf(session20(), { engine: "local", head_chars: config.head_chars }));
   const out = (await session.step({ session_id: "s1", facts, config_hash: configHash(config), config, mode: "compact", correlation_id: "c1", now_ms: 1_000_000 })) as StepOutput;
   return { out, stats: await session.stats() };

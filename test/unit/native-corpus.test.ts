@@ -30,10 +30,12 @@ describe.each(["cc-brain-explore-cleanup", "cc-cctrace-opus4"])("native on %s re
   it("the plan's removals are exactly the leading clearable tool uses the edit clears, on every call", async () => {
     const file = join(CORPUS_DIR, `${name}.json`);
     const [session] = retargetAnthropic([readSessionText(readFileSync(file, "utf8"), file)], "claude-opus-5-5");
-    const loaded = loadConfig({ SLUICE_COMPACTION: "1" });
+    // R floored at 8 so that the session takes more than one step and each later step re-renders the edit over the earlier ones (at the default floor 2 it takes one).
+    const env = { SLUICE_COMPACTION: "1", COMPACTION_CONFIG: '{"min_remaining_calls": 8}' };
+    const loaded = loadConfig(env);
     if (!loaded.ok || loaded.mode === "off") throw new Error("config");
     const { sql, close } = createMemorySql();
-    const sessionState = new Session({ sql, env: { SLUICE_COMPACTION: "1" }, trace: { append: () => undefined } });
+    const sessionState = new Session({ sql, env, trace: { append: () => undefined } });
     const times = assignCallTimes(session!.calls);
     let steps = 0;
     let maxCleared = 0;

@@ -18,7 +18,7 @@ import { newTestId, utf8 } from "./helpers";
 import { compactionHeader, compactVars, logText, manualClock, send, upstreamBodies } from "./pipeline-harness";
 
 type Body = { messages: { role: string; content: unknown }[] } & Record<string, unknown>;
-const CONFIG = { threshold_tokens: 0, preserve_recent_turns: 1, min_result_bytes: 256, head_chars: 200, min_reduction: 0.01 };
+const CONFIG = { threshold_tokens: 0, preserve_recent_turns: 1, min_result_bytes: 256, head_chars: 200, min_reduction: 0.01, min_remaining_calls: 8 };
 type Lines = Record<string, number>;
 /**
  * Log lines per command (≈ 7.6 estimated tokens a line; both sets are over 5 % of the 200k

@@ -181,8 +181,12 @@ export async function sessionCalls(path: string, bodies: readonly string[], gap_
   return { id, headers: answers, forwarded: (await upstreamBodies(id)).map((u) => dec.decode(u)) };
 }
 
-/** Config under which the literal conversation's long results are collapsed by micro on the first call. */
-export const LITERAL_CONFIG = { threshold_tokens: 0, preserve_recent_turns: 1, min_result_bytes: 256, head_chars: 200, min_reduction: 0.01 };
+/**
+ * Config under which the literal conversation's long results are collapsed by micro on the first
+ * call. `min_remaining_calls` 8: a two-call conversation's step is priced as in a session that goes
+ * on (at the default floor 2 the seed prior gives R = 2 there, and no step pays).
+ */
+export const LITERAL_CONFIG = { threshold_tokens: 0, preserve_recent_turns: 1, min_result_bytes: 256, head_chars: 200, min_reduction: 0.01, min_remaining_calls: 8 };
 
 /** The literal conversation with two 800-line logs (14,443 estimated tokens, 7.2 % of a 200k window). */
 export const LITERAL_BODY = utf8(JSON.stringify(literalAnthropic(logText("a", 800), logText("b", 800))));

@@ -22,7 +22,7 @@ const sessions = () => (env as unknown as Env).SESSION as DurableObjectNamespace
 const stubOf = (session: string) => sessions().get(sessions().idFromName(session));
 
 /** Heuristic engine, gates at 0: this request gets a micro step on its first call (5 pairs). */
-const COMPACT = JSON.stringify({ threshold_tokens: 0, min_reduction: 0, preserve_recent_turns: 1 });
+const COMPACT = JSON.stringify({ threshold_tokens: 0, min_reduction: 0, preserve_recent_turns: 1, min_remaining_calls: 8 });
 
 /** Starts a request on the Worker with `vars` overridden, without waiting for its waitUntil work. */
 function start(vars: Record<string, string>, path: string, init: RequestInit): { res: Promise<Response>; done: () => Promise<void> } {

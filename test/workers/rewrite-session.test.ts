@@ -29,7 +29,7 @@ function view() {
   return makeView({ model: "claude-sonnet-4-5", outside_tokens: 10_000, messages: m });
 }
 
-const loaded = loadConfig({ COMPACTION_CONFIG: '{"guarantee_level": "rewrite"}' });
+const loaded = loadConfig({ COMPACTION_CONFIG: '{"guarantee_level": "rewrite", "min_remaining_calls": 8}' });
 if (!loaded.ok) throw new Error(loaded.error.message);
 const config = loaded.config;
 /** The oldest run of old pairs: t0–t9 (the last 4 turns are recent). */
