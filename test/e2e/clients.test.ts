@@ -3,7 +3,10 @@
  * with thinking off) and Codex CLI 0.171.0 (default model gpt-6.2-sol and pinned gpt-5.5-codex,
  * custom and built-in provider; the default model compacting itself) run a 40-tool-step scripted
  * session through `wrangler dev` with SLUICE_COMPACTION=1, and once straight at the scripted
- * upstream; then the restore settings (tools/e2e/run-restore.ts): both clients configured with
+ * upstream; then each setting but codex-autocompact once more through Sluice at the default
+ * config (tools/e2e/run-defaults.ts), checked against its direct session (completes, no 4xx, input
+ * dollars not higher, no dangling reference, prefix changes only at steps); then the restore
+ * settings (tools/e2e/run-restore.ts): both clients configured with
  * Sluice's MCP server restore a removed result and get its exact bytes back. Each check of tools/e2e/expectations.ts that applies to a setting (checksFor) is one
  * test; the ones listed in KNOWN_FAILING are marked `fails` (they turn red once they pass: then
  * remove the entry). The report is written to e2e-report/ like `npm run e2e:clients` does.
@@ -15,6 +18,7 @@ import { checksFor, KNOWN_FAILING } from "../../tools/e2e/expectations";
 import { formatReport } from "../../tools/e2e/format-report";
 import { runE2e, SETTINGS, type E2eReport, type SessionReport } from "../../tools/e2e/run-e2e";
 import { AUTO_COMPACT_TOKENS, CLAUDE_4X_MODEL, CODEX_MODEL, isCodex, type ClientSetting } from "../../tools/e2e/settings";
+import { DEFAULTS_CHECKS, DEFAULTS_CONFIG, defaultsSettings } from "../../tools/e2e/run-defaults";
 import { RESTORE_SETTINGS, toolName } from "../../tools/e2e/run-restore";
 
 let report: E2eReport;
@@ -40,8 +44,23 @@ for (const setting of SETTINGS) {
   });
 }
 
-test("every session ran 40 tool steps plus the final answer (41 main-loop requests)", () => {
+describe(`at the default config (${JSON.stringify(DEFAULTS_CONFIG)}): each setting through Sluice against its direct session`, () => {
+  for (const setting of defaultsSettings(SETTINGS)) {
+    describe(setting, () => {
+      for (const check of DEFAULTS_CHECKS) {
+        test(check, () => {
+          const result = report.defaults.checks.find((c) => c.setting === setting && c.check === check);
+          expect(result, `${setting} ${check} at the defaults was not evaluated`).toBeDefined();
+          expect(result!.pass, `${setting} ${check} at the defaults: ${result!.figure}`).toBe(true);
+        });
+      }
+    });
+  }
+});
+
+test("every session, the defaults pass's too, ran 40 tool steps plus the final answer (41 main-loop requests)", () => {
   for (const s of report.sessions) expect(s.figures.requests, `${s.setting} ${s.mode}`).toBeGreaterThanOrEqual(report.plan_tool_steps + 1);
+  for (const s of report.defaults.sessions) expect(s.figures.requests, `${s.setting} defaults`).toBeGreaterThanOrEqual(report.plan_tool_steps + 1);
 });
 
 const session = (setting: ClientSetting, mode: "direct" | "sluice"): SessionReport => report.sessions.find((s) => s.setting === setting && s.mode === mode)!;
@@ -61,6 +80,7 @@ test("each setting ran its client's default model (Claude Code 2.1.332: claude-o
 
 test("every Codex session sent exactly one request per plan step, plus one per compaction it asked for", () => {
   for (const s of report.sessions.filter((x) => isCodex(x.setting))) expect(s.figures.requests, `${s.setting} ${s.mode}`).toBe(report.plan_tool_steps + 1 + s.figures.trigger_requests);
+  for (const s of report.defaults.sessions.filter((x) => isCodex(x.setting))) expect(s.figures.requests, `${s.setting} defaults`).toBe(report.plan_tool_steps + 1 + s.figures.trigger_requests);
 });
 
 describe(`codex-autocompact: Codex compacts at ${AUTO_COMPACT_TOKENS} tokens`, () => {

@@ -5,7 +5,7 @@
  * the entry below must be removed.
  */
 import type { CompactProbe } from "./compact-probe";
-import type { SessionReport } from "./run-e2e";
+import type { SessionReport } from "./run-session";
 import { SETTING_SPECS, type ClientSetting } from "./settings";
 
 /**

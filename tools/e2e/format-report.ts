@@ -1,4 +1,5 @@
 /** Renders the conformance report as plain-text tables (pure). */
+import type { DefaultsReport } from "./run-defaults";
 import type { E2eReport, SessionReport } from "./run-e2e";
 import { toolName, type RestoreReport } from "./run-restore";
 import { SETTING_SPECS } from "./settings";
@@ -38,7 +39,28 @@ export function costTable(r: E2eReport): string {
   return table(["client", "model", "setting", "requests d / s", "steps", "4xx d / s", "billed input tokens direct → sluice", "input $ direct → sluice", ""], rows);
 }
 
-/** The sessions table, the per-model cost table, the checks table and the clients' inventory. */
+/**
+ * The defaults pass: one row per setting (model, requests, Sluice's steps at the default config,
+ * 4xx, billed input tokens and input dollars, the main pass's direct session → the defaults
+ * session), "costlier" where the defaults session's dollars exceed the direct one's; then its checks.
+ */
+export function defaultsTables(d: DefaultsReport, direct: readonly SessionReport[]): string {
+  const rows = d.sessions.flatMap((v) => {
+    const s = direct.find((x) => x.setting === v.setting && x.mode === "direct");
+    if (!s) return [];
+    return [[
+      v.setting, s.figures.model || v.figures.model, `${s.figures.requests} / ${v.figures.requests}`, String(v.figures.steps), `${s.figures.validation_errors} / ${v.figures.validation_errors}`,
+      `${int(s.billed.input_tokens)} → ${int(v.billed.input_tokens)}${change(s.billed.input_tokens, v.billed.input_tokens)}`,
+      `${s.billed.input_cost_usd.toFixed(4)} → ${v.billed.input_cost_usd.toFixed(4)}${change(s.billed.input_cost_usd, v.billed.input_cost_usd)}`,
+      v.billed.input_cost_usd > s.billed.input_cost_usd ? "costlier" : "",
+    ]];
+  });
+  const sessions = table(["setting", "model", "requests d / s", "steps", "4xx d / s", "billed input tokens direct → defaults", "input $ direct → defaults", ""], rows);
+  const checks = table(["setting", "check", "result", "figure"], d.checks.map((c) => [c.setting, c.check, c.pass ? "pass" : "FAIL", c.figure]));
+  return [`Through Sluice at the default config (gateway config ${JSON.stringify(d.config)}), against the direct sessions above`, sessions, "", checks].join("\n");
+}
+
+/** The sessions table, the per-model cost table, the checks table, the defaults pass, the restore settings and the clients' inventory. */
 export function formatReport(r: E2eReport): string {
   const sessions = table(
     ["setting", "mode", "done", "requests", "steps", "step tiers", "summaries", "compact edits", "sent", "forwarded", "last sent→fwd", "4xx", "refs", "dangling", "prefix≠", "billed input", "input $", "ws", "other upstream", "x-sluice-compaction"],
@@ -64,7 +86,7 @@ export function formatReport(r: E2eReport): string {
   );
   return [
     `Real-client conformance: ${Object.entries(r.versions).map(([p, v]) => `${p}@${v}`).join(", ")}; ${r.plan_tool_steps} tool steps per session; ${(r.duration_ms / 1000).toFixed(0)} s`,
-    "", sessions, "", costTable(r), "", checks, "", ...(r.restore ? [restoreTables(r.restore), ""] : []), ...inv, "", `strays (unregistered keys, upgrade attempts): ${r.strays}`,
+    "", sessions, "", costTable(r), "", checks, "", ...(r.defaults.sessions.length > 0 ? [defaultsTables(r.defaults, r.sessions), ""] : []), ...(r.restore ? [restoreTables(r.restore), ""] : []), ...inv, "", `strays (unregistered keys, upgrade attempts): ${r.strays}`,
   ].join("\n");
 }
 

@@ -2,7 +2,8 @@
  * `npm run e2e:clients`: runs the real-client conformance sessions (tools/e2e/run-e2e.ts),
  * prints the tables and writes `e2e-report/report.json` (with the sessions' transcripts under
  * `e2e-report/transcripts/`). Exits 1 when a check fails that is not a known failure.
- * Flags: `--settings a,b` (a subset of SETTINGS in ./settings.ts and RESTORE_SETTINGS in ./run-restore.ts),
+ * Flags: `--settings a,b` (a subset of SETTINGS in ./settings.ts and RESTORE_SETTINGS in ./run-restore.ts;
+ * the defaults pass, ./run-defaults.ts, runs for the named settings of SETTINGS),
  * `--out DIR` (report folder), `--config JSON` (the gateway's COMPACTION_CONFIG block, e.g.
  * `{"guarantee_level":"rewrite"}`; checked like any config, a bad one fails the gateway's start).
  */
@@ -30,4 +31,5 @@ const report = await runE2e({ reportDir, settings, restoreSettings, log: (l) => 
 writeFileSync(join(reportDir, "report.json"), JSON.stringify(report, null, 2) + "\n");
 console.log(formatReport(report));
 console.log(`\nreport: ${join(reportDir, "report.json")}`);
-process.exit(report.checks.some((c) => !c.pass && c.known_failing === null) || (report.restore?.checks.some((c) => !c.pass) ?? false) ? 1 : 0);
+const failed = report.checks.some((c) => !c.pass && c.known_failing === null) || report.defaults.checks.some((c) => !c.pass) || (report.restore?.checks.some((c) => !c.pass) ?? false);
+process.exit(failed ? 1 : 0);
