@@ -7,7 +7,7 @@
  * reference reply (./reference-replies.ts: no content), and it is
  * - a full read of the file (lines 1 to the end: Read without offset/limit, `cat`, `nl`), or
  * - a whole write (CallFacts edit with `whole`: Write, write_file, create_file, an apply_patch
- *   that adds the file).
+ *   that adds the file, a here-document or PowerShell here-string written to it: ./shell-writes.ts).
  * A partial read (offset/limit, `sed -n`, `head`, `tail`) shows only its lines, and an edit that
  * carries only the changed lines (Edit, MultiEdit, an apply_patch that updates the file) is never
  * a complete view: after it, the file is the earlier view plus the change.

@@ -5,11 +5,12 @@
  *
  * Tool names are the ones agents actually send (Claude Code: Read/Edit/MultiEdit/Write/Bash/
  * Glob/Grep/LS/WebFetch; Codex: shell_command/apply_patch; OpenCode: apply_patch with
- * `patchText`; shell reads: ./shell-reads.ts; SWE-agent-style read_file/
+ * `patchText`; shell reads: ./shell-reads.ts; shell writes: ./shell-writes.ts; SWE-agent-style read_file/
  * write_file; Serena memories; MCP read/list/get tools), checked against the corpus (corpus/seed, corpus/eval/dev).
  */
 import type { ToolPair } from "../view/types";
 import { shellRead } from "./shell-reads";
+import { shellWrite } from "./shell-writes";
 
 /** A line range of a read, 1-based inclusive; `to` = Infinity for "to the end". */
 export interface LineRange {
@@ -180,6 +181,12 @@ function readShellCall(command: string): ToolCallInfo {
   const cd = /^cd ("[^"]+"|'[^']+'|[^\s;&|]+) ?(?:;|&&) ?/.exec(flat);
   const dir = cd === null ? null : cd[1]!.replace(/^["']|["']$/g, "");
   const cleaned = (cd === null ? flat : flat.slice(cd[0].length)).replace(/\s2>(?:&1|\/dev\/null)/g, "");
+  // A file the command writes from its own text (a here-document, a PowerShell here-string) is an edit of that file: ./shell-writes.ts.
+  const write = shellWrite(cmd);
+  if (write !== null) {
+    const paths = write.paths.map((x) => normalisePath(dir === null || isAbsolute(x) ? x : `${dir}/${x}`));
+    return { kind: "edit", paths, whole: write.whole, readonly: false, intent: `write:${paths.join(",")}` };
+  }
   const segments = cleaned.split(/\s*(?:\|\||&&|\||;)\s*/);
   const readonly = !/[<>`]|\$\(/.test(cleaned) && !cmd.includes("\n") && segments.every(isReadonlySegment);
   const pipeline = cleaned.split(/\s*\|\s*/);
