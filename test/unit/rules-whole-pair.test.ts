@@ -33,7 +33,7 @@ const patch = (body: string) => `*** Begin Patch\n${body}\n*** End Patch`;
 const ok = '{"output":"Success. Updated the following files:\\nM a.js\\n","metadata":{"exit_code":0}}';
 
 describe("superseded_edit", () => {
-  it("drops an edit only when every file it changed has a later full read or whole write; a later edit or partial read is not enough", () => {
+  it("drops a patch only when every file it changed has a later full read, a whole write when a full read or whole write follows; a later edit or partial read is not enough", () => {
     const { verdicts, hits } = run(seq([
       { id: "e1", tool: "apply_patch", input: patch("*** Add File: a.js\n+x"), text: ok },
       { id: "e2", tool: "apply_patch", input: patch("*** Update File: a.js\n@@\n-x\n+y"), text: ok },
@@ -50,13 +50,14 @@ describe("superseded_edit", () => {
       { id: "e6", tool: "Edit", input: { file_path: "/p/f.ts", old_string: "q", new_string: "r" }, text: "ok" },
       { id: "r5", tool: "Read", input: { file_path: "/p/f.ts", offset: 1, limit: 50 }, text: "f" },
     ]));
-    // e1, e2: the full read r2 of a.js; w1, e4: the whole rewrite w2; f1: the full read r3.
-    expect(hits.superseded_edit).toEqual(["e1", "e2", "w1", "e4", "f1"]);
+    // e1, e2: the full read r2 of a.js; w1: the whole rewrite w2; f1: the full read r3.
+    expect(hits.superseded_edit).toEqual(["e1", "e2", "w1", "f1"]);
     for (const id of hits.superseded_edit) expect(verdicts[id]).toEqual({ kind: "drop_pair", confidence: 0.8, rule: "superseded_edit" });
     // r1 (lines 1–20 of a.js): the full read r2 covers it.
     expect(hits.superseded_read).toEqual(["r1"]);
-    // e3: c.js has no newer view; e5: only a reference reply (no content) follows; e6: only a partial read (offset/limit) follows.
-    expect([verdicts.e3!.kind, verdicts.e5!.kind, verdicts.e6!.kind]).toEqual(["keep", "keep", "keep"]);
+    // e3: c.js has no newer view; e4: only a whole rewrite (w2) follows, which does not show what the patch wrote;
+    // e5: only a reference reply (no content) follows; e6: only a partial read (offset/limit) follows.
+    expect([verdicts.e3!.kind, verdicts.e4!.kind, verdicts.e5!.kind, verdicts.e6!.kind]).toEqual(["keep", "keep", "keep", "keep"]);
   });
   it("a file the agent keeps patching keeps its patches; a failed whole write supersedes nothing", () => {
     const { verdicts, hits } = run(seq([
@@ -68,13 +69,15 @@ describe("superseded_edit", () => {
     expect(hits.superseded_edit).toEqual([]);
     expect([verdicts.e1!.kind, verdicts.e2!.kind, verdicts.e3!.kind]).toEqual(["keep", "keep", "keep"]);
   });
-  it("deleting a file is no newer view of it (the agent writes the new file from the old views); adding it again is (codex-rtchess-01, calls 59–60)", () => {
+  it("deleting a file is no newer view of it (the agent writes the new file from the old views); adding it again is not either for the patches before it, a full read is (codex-rtchess-01, calls 59–60)", () => {
     const entries = [
       { id: "e1", tool: "apply_patch", input: patch("*** Update File: app.js\n@@\n-a\n+b"), text: ok },
       { id: "d1", tool: "apply_patch", input: patch("*** Delete File: app.js"), text: ok },
     ];
     expect(run(seq(entries)).hits.superseded_edit).toEqual([]);
-    expect(run(seq([...entries, { id: "w1", tool: "apply_patch", input: patch("*** Add File: app.js\n+b"), text: ok }])).hits.superseded_edit).toEqual(["e1", "d1"]);
+    const added = [...entries, { id: "w1", tool: "apply_patch", input: patch("*** Add File: app.js\n+b"), text: ok }];
+    expect(run(seq(added)).hits.superseded_edit).toEqual([]);
+    expect(run(seq([...added, { id: "r1", tool: "shell_command", input: { command: "cat app.js" }, text: "b" }])).hits.superseded_edit).toEqual(["e1", "d1", "w1"]);
   });
 });
 

@@ -15,8 +15,12 @@
  * Hence:
  * 1. a read is superseded when each of its files has a later complete view or a later read
  *    covering the lines it showed (a later edit alone does not supersede it);
- * 2. an edit (a failed one too: it changed nothing) is superseded when each of its files has a
- *    later complete view (a later edit alone does not supersede it);
+ * 2. an edit that carries only the changed lines (a failed one too: it changed nothing) is
+ *    superseded when each of its files has a later full read; a whole write when each has a later
+ *    complete view (a full read or another whole write). A later edit alone supersedes neither. A
+ *    whole rewrite does not show what the agent wrote in a patch before it: on the recorded Codex
+ *    sessions the agent went on to write code that only such patches held (7 of 10 calls that
+ *    used a removed token on codex-rtchess-01, docs/dev/decisions/working-set.md);
  * 3. a read or edit with files that did not fail, is not a reference reply and is not superseded
  *    is a current view: with the other current views of the file it is what the agent knows of
  *    that file now; so is a failed edit that no later edit of its files has yet redone without
@@ -47,6 +51,8 @@ export function fileViews(pairs: readonly PairFacts[], infos: readonly CallFacts
   const last_touch = new Map<string, number>();
   // Walking backwards: the files with a later complete view, and the later partial reads' ranges per file.
   const complete = new Set<string>();
+  // The files with a later full read: the only view that supersedes a partial edit (rule 2).
+  const fullRead = new Set<string>();
   const partial = new Map<string, LineRangeFacts[]>();
   // The files a later edit changed without failing.
   const edited = new Set<string>();
@@ -61,11 +67,14 @@ export function fileViews(pairs: readonly PairFacts[], infos: readonly CallFacts
       else if (counts) current.add(p.id);
       if (!counts) continue;
       for (const path of c.paths) {
-        if (isFull(c.range)) complete.add(path);
+        if (isFull(c.range)) {
+          complete.add(path);
+          fullRead.add(path);
+        }
         else if (c.range !== null) partial.set(path, [...(partial.get(path) ?? []), c.range]);
       }
     } else {
-      if (c.paths.every((path) => complete.has(path))) superseded.add(p.id);
+      if (c.paths.every((path) => (c.whole ? complete : fullRead).has(path))) superseded.add(p.id);
       else if (counts || (failed[i] && !c.paths.every((path) => edited.has(path)))) current.add(p.id);
       if (counts) for (const path of c.paths) edited.add(path);
       if (counts && c.whole) for (const path of c.paths) complete.add(path);
