@@ -48,13 +48,13 @@ describe("evaluateDefaults", () => {
 describe("defaultsTables", () => {
   it("gives per setting the model, requests, steps, 4xx, billed tokens and input dollars direct → defaults, marks a costlier one, then the checks", () => {
     const direct = [session("claude-4x-no-thinking", "direct", 1_786_152, 1.31940000), session("codex", "direct", 1_602_331, 0.28240000, { model: "gpt-5.5-codex" })];
-    const defaults = [session("claude-4x-no-thinking", "sluice", 1_785_283, 1.31950000), session("codex", "sluice", 1_441_319, 0.27780000, { model: "gpt-5.5-codex", steps: 1 })];
+    const defaults = [session("claude-4x-no-thinking", "sluice", 1_785_283, 1.33000000), session("codex", "sluice", 1_441_319, 0.27780000, { model: "gpt-5.5-codex", steps: 1 })];
     const checks = evaluateDefaults("codex", direct[1]!, defaults[1]!).slice(2, 3);
     expect(defaultsTables({ config: {}, sessions: defaults, checks }, direct).split("\n").map((l) => l.trimEnd())).toEqual([
       "Through Sluice at the default config (gateway config {}), against the direct sessions above",
       "setting                model            requests d / s  steps  4xx d / s  billed input tokens direct → defaults  input $ direct → defaults",
       "---------------------  ---------------  --------------  -----  ---------  -------------------------------------  -------------------------  --------",
-      "claude-4x-no-thinking  claude-opus-4-8  41 / 41         0      0 / 0      1,786,152 → 1,785,283 (−0.0 %)         1.3194 → 1.3195 (+0.0 %)   costlier",
+      "claude-4x-no-thinking  claude-opus-4-8  41 / 41         0      0 / 0      1,786,152 → 1,785,283 (−0.0 %)         1.3194 → 1.3300 (+0.8 %)   costlier",
       "codex                  gpt-5.5-codex    41 / 41         1      0 / 0      1,602,331 → 1,441,319 (−10.0 %)        0.2824 → 0.2778 (−1.6 %)",
       "",
       "setting  check                  result  figure",

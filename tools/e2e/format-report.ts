@@ -1,4 +1,5 @@
 /** Renders the conformance report as plain-text tables (pure). */
+import { MAX_INPUT_COST_RATIO } from "./expectations";
 import type { DefaultsReport } from "./run-defaults";
 import type { E2eReport, SessionReport } from "./run-e2e";
 import { toolName, type RestoreReport } from "./run-restore";
@@ -15,12 +16,14 @@ const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
 const tally = (t: Record<string, number>) => Object.entries(t).map(([k, v]) => `${k}×${v}`).join(", ");
 
 const int = (n: number) => n.toLocaleString("en-US");
+/** "costlier" when input dollars through Sluice exceed direct by more than run-to-run noise (./expectations.ts MAX_INPUT_COST_RATIO, the input_cost_not_higher check). */
+const costMark = (direct: SessionReport, through: SessionReport) => (through.billed.input_cost_usd > direct.billed.input_cost_usd * MAX_INPUT_COST_RATIO ? "costlier" : "");
 const change = (from: number, to: number) => (from === 0 ? "" : ` (${to <= from ? "−" : "+"}${(Math.abs(1 - to / from) * 100).toFixed(1)} %)`);
 
 /**
  * Per client and model (one row per setting): requests, Sluice's steps, 4xx answers, billed
  * input tokens and input dollars, direct → through Sluice. "costlier" marks a setting whose
- * input dollars through Sluice exceed the direct session's.
+ * input dollars through Sluice exceed the direct session's by more than MAX_INPUT_COST_RATIO.
  */
 export function costTable(r: E2eReport): string {
   const settings = [...new Set(r.sessions.map((s) => s.setting))];
@@ -33,7 +36,7 @@ export function costTable(r: E2eReport): string {
       SETTING_SPECS[setting].client, d.figures.model || v.figures.model, setting, pair((s) => s.figures.requests), String(v.figures.steps), pair((s) => s.figures.validation_errors),
       `${int(d.billed.input_tokens)} → ${int(v.billed.input_tokens)}${change(d.billed.input_tokens, v.billed.input_tokens)}`,
       `${d.billed.input_cost_usd.toFixed(4)} → ${v.billed.input_cost_usd.toFixed(4)}${change(d.billed.input_cost_usd, v.billed.input_cost_usd)}`,
-      v.billed.input_cost_usd > d.billed.input_cost_usd ? "costlier" : "",
+      costMark(d, v),
     ]];
   });
   return table(["client", "model", "setting", "requests d / s", "steps", "4xx d / s", "billed input tokens direct → sluice", "input $ direct → sluice", ""], rows);
@@ -42,7 +45,8 @@ export function costTable(r: E2eReport): string {
 /**
  * The defaults pass: one row per setting (model, requests, Sluice's steps at the default config,
  * 4xx, billed input tokens and input dollars, the main pass's direct session → the defaults
- * session), "costlier" where the defaults session's dollars exceed the direct one's; then its checks.
+ * session), "costlier" where the defaults session's dollars exceed the direct one's by more than
+ * MAX_INPUT_COST_RATIO; then its checks.
  */
 export function defaultsTables(d: DefaultsReport, direct: readonly SessionReport[]): string {
   const rows = d.sessions.flatMap((v) => {
@@ -52,7 +56,7 @@ export function defaultsTables(d: DefaultsReport, direct: readonly SessionReport
       v.setting, s.figures.model || v.figures.model, `${s.figures.requests} / ${v.figures.requests}`, String(v.figures.steps), `${s.figures.validation_errors} / ${v.figures.validation_errors}`,
       `${int(s.billed.input_tokens)} → ${int(v.billed.input_tokens)}${change(s.billed.input_tokens, v.billed.input_tokens)}`,
       `${s.billed.input_cost_usd.toFixed(4)} → ${v.billed.input_cost_usd.toFixed(4)}${change(s.billed.input_cost_usd, v.billed.input_cost_usd)}`,
-      v.billed.input_cost_usd > s.billed.input_cost_usd ? "costlier" : "",
+      costMark(s, v),
     ]];
   });
   const sessions = table(["setting", "model", "requests d / s", "steps", "4xx d / s", "billed input tokens direct → defaults", "input $ direct → defaults", ""], rows);
