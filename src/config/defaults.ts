@@ -81,10 +81,10 @@ export const DEFAULTS = {
    * latest full read and the reads and edits after it — stay whole, untouched by every tier,
    * while the agent read or edited the file in the last this many turns; null: for good.
    * Calibration: the knee of savings against used-after-removal on corpus/seed + corpus/eval/dev
-   * (docs/dev/decisions/working-set.md): 48 keeps used-after-removal at 1.2 % and 1.1 % of
-   * calls; 32 saves 3.4 points more for 14 more calls (0.24 points per call).
+   * (docs/dev/decisions/working-set.md): 40 saves 1.4 points more than 48 for one more call used
+   * after removal (31.8 % and 23 of 2,887 calls); 32 saves 2.1 points more than 40 for 7 more.
    */
-  working_set_turns: 48 as number | null,
+  working_set_turns: 40 as number | null,
   /**
    * Floor of R, the expected remaining model calls a warm step is priced over, while the
    * deployment has not yet seen enough sessions to estimate R from their lengths

@@ -67,6 +67,12 @@ describe("remainingCallsTable (lower quartile of further calls, ≥ 20 sessions 
     const at = (calls: number, config = CORE_DEFAULTS) => stepContext({ calls, last_activity_ms: null, idle: false, complete: false, ledger: EMPTY_LEDGER }, view, config, 0, "c").expected_remaining_calls;
     expect([at(30), at(30, { ...CORE_DEFAULTS, min_remaining_calls: 8 }), at(103, { ...CORE_DEFAULTS, min_remaining_calls: 8 })]).toEqual([4, 8, 12]);
   });
+  it("a session that reaches Sluice mid-way is as far along as its history: n = max(calls seen, turns + 1)", () => {
+    const turns = (n: number): MessageSpec[] => Array.from({ length: n }, (_, i) => [{ role: "user" as const, text: `q${i}` }, { role: "assistant" as const, text: `a${i}` }]).flat();
+    const at = (calls: number, history: number) => stepContext({ calls, last_activity_ms: null, idle: false, complete: false, ledger: EMPTY_LEDGER }, factsOf(makeView({ messages: [...turns(history), { role: "user", text: "go" }] })), CORE_DEFAULTS, 0, "c").expected_remaining_calls;
+    // 89 turns + this call = 90 → 1 + ⌊90/9⌋ = 11, though the session has seen one call; 30 calls seen over 5 turns → 4.
+    expect([at(1, 89), at(1, 0), at(30, 5)]).toEqual([11, 2, 4]);
+  });
   it("expectedRemainingCalls: the table where it covers n, else the seed prior", () => {
     const t = remainingCallsTable(ROWS);
     expect(expectedRemainingCalls(30, t, 8)).toEqual({ remaining_calls: 11, source: "deployment" });

@@ -54,8 +54,8 @@ export interface E2eReport {
 
 /**
  * The gateway's compaction config for the conformance sessions when none is given: the defaults
- * with `working_set_turns` 16. A scripted session is 41 requests, shorter than the default 48-turn
- * working set, so at the default every file it reads stays current for the whole session and
+ * with `working_set_turns` 16. A scripted session is 41 requests, about as long as the default
+ * 40-turn working set, so at the default every file it reads stays current almost to its end and
  * Sluice has almost nothing it may remove (measured: 0 steps for claude-4x-thinking); 16, a
  * documented point of the frontier (docs/dev/decisions/working-set.md), lets files leave it, so
  * the run exercises real edits through the real clients. `min_remaining_calls` 8 for the same
