@@ -79,7 +79,7 @@ describe("in-process Sluice transform", () => {
     expect(notes.slice(7, 56).every((n) => n.includes("skipped=not_positive"))).toBe(true);
     // Call 56 follows a 4 h 22 min pause: the complete alarm has fired, the cache is cold, the step writes nothing extra.
     // tokens_after is the estimate of the bytes actually forwarded.
-    expect(notes[56]).toBe("compact; tier=session_memory; step=1; pairs_removed=17; tokens_before=46426; tokens_after=26996");
+    expect(notes[56]).toBe("compact; tier=session_memory; step=1; pairs_removed=18; tokens_before=46426; tokens_after=25582");
     expect(notes.filter((n) => n.includes("step=none"))).toHaveLength(56);
     expect(edited!.sent.length).toBeLessThan(edited!.original.length);
     expect(checkGuarantee(adapterFor("anthropic")!, edited!.original, edited!.sent)).toMatchObject({ ok: true, violations: [] });

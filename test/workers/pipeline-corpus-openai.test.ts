@@ -37,7 +37,7 @@ describe("pipeline on codex-rtchess-01 (openai-chat), calls 31–70", () => {
     // paid had waited, the cache warm, to gather more (step-timing.ts).
     expect(f.steps).toEqual([31]);
     expect(f.steps.map((k) => replay.calls[k]!.header.tier)).toEqual(["micro"]);
-    expect({ original: f.tokens_original, sent: f.tokens_sent, saved: f.tokens_saved }).toEqual({ original: 1_266_351, sent: 1_035_473, saved: 230_878 });
+    expect({ original: f.tokens_original, sent: f.tokens_sent, saved: f.tokens_saved }).toEqual({ original: 1_266_351, sent: 1_163_775, saved: 102_576 });
   }, 120_000);
 
   it("(d) after the idle alarm runs, the next call gets the time_based tier; without it the tier stays micro", async () => {

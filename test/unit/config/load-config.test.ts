@@ -83,9 +83,9 @@ describe("loadConfig: schema errors name the field", () => {
     expect(errorOf(cfg({ working_set_turns: "48" }))).toEqual({ field: "working_set_turns", message: "working_set_turns must be an integer from 0 to 100000" });
   });
 
-  it("working_set_turns: 48 by default, an integer of turns or null (for good) when set", () => {
+  it("working_set_turns: 40 by default, an integer of turns or null (for good) when set", () => {
     const d = cfg({});
-    expect(d.ok && d.config.working_set_turns).toBe(48);
+    expect(d.ok && d.config.working_set_turns).toBe(40);
     const set = cfg({ working_set_turns: 12 });
     expect(set.ok && set.config.working_set_turns).toBe(12);
     const unbounded = cfg({ working_set_turns: null });
