@@ -182,11 +182,14 @@ export class SessionIndex extends DurableObject<Env> {
   /**
    * Histogram of the model-call counts of the sessions last active before `before_ms` (epoch ms):
    * the finished sessions whose lengths set the cost model's remaining-calls table
-   * (../core/cost/session-lengths.ts), as [calls, sessions] rows by ascending calls.
+   * (../core/cost/session-lengths.ts), as [calls, sessions] rows by ascending calls. A session's
+   * length is the more of the calls Sluice saw and its history's turns + 1, as the step counts
+   * the calls so far (../core/policy/step-context.ts): one that reached Sluice mid-way is as long
+   * as its history.
    */
   async lengths(before_ms: number): Promise<LengthRow[]> {
     return this.ctx.storage.sql.exec<{ calls: number; n: number }>(
-      "SELECT calls, COUNT(*) AS n FROM sessions WHERE calls > 0 AND last_activity_ms < ? GROUP BY calls ORDER BY calls", before_ms,
+      "SELECT MAX(calls, turns + 1) AS calls, COUNT(*) AS n FROM sessions WHERE calls > 0 AND last_activity_ms < ? GROUP BY 1 ORDER BY 1", before_ms,
     ).toArray().map((r) => [r.calls, r.n] as const);
   }
 

@@ -6,7 +6,7 @@
  * write price). Used to calibrate defaults and to check step discipline; the replay tool
  * (tools/replay) is the real measurement.
  */
-import { estimateRemainingCalls } from "../../src/core/cost/estimate-remaining-calls";
+import { callsSoFar, estimateRemainingCalls } from "../../src/core/cost/estimate-remaining-calls";
 import { averageRequestTokens } from "../../src/core/cost/average-request-tokens";
 import { DEFAULTS } from "../../src/config/defaults";
 import { findModelPrice } from "../../src/core/cost/find-model-price";
@@ -86,7 +86,7 @@ export function replayCore(id: string, config: CoreConfig = CORE_DEFAULTS): Repl
       config,
       prices: MODEL_PRICES,
       now_ms: now,
-      expected_remaining_calls: estimateRemainingCalls(Math.max(k, view.turn_count + 1), config.min_remaining_calls ?? DEFAULTS.min_remaining_calls),
+      expected_remaining_calls: estimateRemainingCalls(callsSoFar(k, view.turn_count), config.min_remaining_calls ?? DEFAULTS.min_remaining_calls),
       // As the session DO measures it before any usage report: the mean of the requests' estimates so far, this one included.
       avg_request_tokens: averageRequestTokens({ reported_tokens: 0, reports: 0, estimated_tokens: estimatedSoFar, estimated_requests: k }, view.est_tokens),
       correlation_id: `${id}#${k}`,

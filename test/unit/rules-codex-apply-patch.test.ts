@@ -68,7 +68,7 @@ describe("apply_patch pairs on the Codex corpus session", () => {
     // [session, history items in the request, items the plan removes]
     ["codex-rtchess-01", 124, 14],
     ["codex-rtchess-01-responses", 182, 20],
-  ] as const)("%s: after the whole rewrite, the earlier edits and reads go: exact ids, applied whole, accepted by the checker", (id, end, removedItems) => {
+  ] as const)("%s: after the whole rewrite, the earlier whole writes, plans and reads go, the update patches stay: exact ids, applied whole, accepted by the checker", (id, end, removedItems) => {
     const { adapter, bytes, parsed, run } = factsAt(id, end);
     // The plans and the first whole write of app.js (PATCHES[0]: `Add File`), in call order.
     const whole = [PLANS[0]!, PATCHES[0]!, PLANS[1]!, PLANS[2]!];

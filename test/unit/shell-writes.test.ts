@@ -37,6 +37,16 @@ describe("shellWrite", () => {
   it("two writes in one command: both files, whole only when both are replaced", () => {
     expect(shellWrite("cat > a.txt <<EOF\na\nEOF\ncat >> b.txt <<EOF\nb\nEOF")).toEqual({ paths: ["a.txt", "b.txt"], whole: false });
   });
+  it("the text inside a here-document or here-string is written, not run: a script's own writes are not the command's", () => {
+    expect(shellWrite("cat > deploy.sh <<'EOF'\n#!/bin/sh\ncat > /etc/app.conf <<CONF\nport=1\nCONF\nEOF")).toEqual({ paths: ["deploy.sh"], whole: true });
+    expect(shellWrite("@'\n$out='result.txt'\nGet-Date | Set-Content $out\n'@ | Set-Content run.ps1")).toEqual({ paths: ["run.ps1"], whole: true });
+    expect(shellWrite("cat > a.sh <<-EOF\n\tcat > b.txt <<X\n\tEOF\ncat > c.txt <<EOF\nc\nEOF")).toEqual({ paths: ["a.sh", "c.txt"], whole: true });
+  });
+  it("another program's output piped into a content cmdlet, and a path held in a shell variable, are no write", () => {
+    expect(shellWrite("npm test 2>&1 | Set-Content test.log")).toBeNull();
+    expect(shellWrite("Get-ChildItem | Out-File files.txt")).toBeNull();
+    expect(shellWrite("cat > \"$OUT\" <<EOF\nx\nEOF")).toBeNull();
+  });
   it("anything else is no write: a script fed a here-document, cat piped on, plain commands, output to /dev/null", () => {
     expect(shellWrite("python - <<'PY'\nopen('a','w').write('x')\nPY")).toBeNull();
     expect(shellWrite("cat <<EOF | python\nx\nEOF")).toBeNull();

@@ -19,9 +19,10 @@ import { compactVars, LITERAL_CONFIG, literalTwoCalls } from "./pipeline-harness
 const usage = (session_id: string, at_ms: number, input_tokens: number): IndexUpdate =>
   ({ kind: "usage", session_id, provider: "anthropic", at_ms, input_tokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 0 });
 
-const outcome = (session_id: string, at_ms: number, calls: number): IndexUpdate => ({
+/** A session's outcome at its `calls`-th call, whose history holds `turns` model turns (default: the calls before this one). */
+const outcome = (session_id: string, at_ms: number, calls: number, turns = calls - 1): IndexUpdate => ({
   kind: "outcome", session_id, provider: "anthropic", model: null, at_ms, outcome: "unchanged", fail_open_reason: null, tier: "none", step_tier: null,
-  turns: calls, calls, tokens_original: 1, tokens_sent: 1, tokens_saved: 0, usd_saved: 0, step_ms: 1,
+  turns, calls, tokens_original: 1, tokens_sent: 1, tokens_saved: 0, usd_saved: 0, step_ms: 1,
 });
 
 describe("sharded index", () => {
@@ -53,9 +54,10 @@ describe("sharded index", () => {
     // 30 sessions: lengths 5, 12 and 40 (10 each), finished at 1,000..1,029; 5 more still active at 9,000; one with no call count.
     const finished = Array.from({ length: 30 }, (_, i) => outcome(`cc:len-${i}`, 1_000 + i, [5, 12, 40][i % 3]!));
     const active = Array.from({ length: 5 }, (_, i) => outcome(`cc:len-active-${i}`, 9_000, 3));
-    await index.recordMany([...finished, ...active, usage("cc:len-usage-only", 1_000, 7)]);
-    expect(await index.lengths(5_000)).toEqual([[5, 10], [12, 10], [40, 10]]);
-    expect(await index.lengths(10_000)).toEqual([[3, 5], [5, 10], [12, 10], [40, 10]]);
+    // And one that reached Sluice at its 58th call: 3 calls seen, 59 turns in its last request → 60 calls long.
+    await index.recordMany([...finished, ...active, usage("cc:len-usage-only", 1_000, 7), outcome("cc:len-midway", 1_000, 3, 59)]);
+    expect(await index.lengths(5_000)).toEqual([[5, 10], [12, 10], [40, 10], [60, 1]]);
+    expect(await index.lengths(10_000)).toEqual([[3, 5], [5, 10], [12, 10], [40, 10], [60, 1]]);
   });
 
   it("the real hook writes a request's rows to its session's shard and no other", async () => {

@@ -18,6 +18,12 @@ const tally = (t: Record<string, number>) => Object.entries(t).map(([k, v]) => `
 const int = (n: number) => n.toLocaleString("en-US");
 /** "costlier" when input dollars through Sluice exceed direct by more than run-to-run noise (./expectations.ts MAX_INPUT_COST_RATIO, the input_cost_not_higher check). */
 const costMark = (direct: SessionReport, through: SessionReport) => (through.billed.input_cost_usd > direct.billed.input_cost_usd * MAX_INPUT_COST_RATIO ? "costlier" : "");
+/** The billed-tokens and input-dollars cells, direct → through Sluice, and the costlier mark. */
+const costCells = (direct: SessionReport, through: SessionReport): string[] => [
+  `${int(direct.billed.input_tokens)} → ${int(through.billed.input_tokens)}${change(direct.billed.input_tokens, through.billed.input_tokens)}`,
+  `${direct.billed.input_cost_usd.toFixed(4)} → ${through.billed.input_cost_usd.toFixed(4)}${change(direct.billed.input_cost_usd, through.billed.input_cost_usd)}`,
+  costMark(direct, through),
+];
 const change = (from: number, to: number) => (from === 0 ? "" : ` (${to <= from ? "−" : "+"}${(Math.abs(1 - to / from) * 100).toFixed(1)} %)`);
 
 /**
@@ -34,9 +40,7 @@ export function costTable(r: E2eReport): string {
     const pair = (f: (s: SessionReport) => number) => `${f(d)} / ${f(v)}`;
     return [[
       SETTING_SPECS[setting].client, d.figures.model || v.figures.model, setting, pair((s) => s.figures.requests), String(v.figures.steps), pair((s) => s.figures.validation_errors),
-      `${int(d.billed.input_tokens)} → ${int(v.billed.input_tokens)}${change(d.billed.input_tokens, v.billed.input_tokens)}`,
-      `${d.billed.input_cost_usd.toFixed(4)} → ${v.billed.input_cost_usd.toFixed(4)}${change(d.billed.input_cost_usd, v.billed.input_cost_usd)}`,
-      costMark(d, v),
+      ...costCells(d, v),
     ]];
   });
   return table(["client", "model", "setting", "requests d / s", "steps", "4xx d / s", "billed input tokens direct → sluice", "input $ direct → sluice", ""], rows);
@@ -54,9 +58,7 @@ export function defaultsTables(d: DefaultsReport, direct: readonly SessionReport
     if (!s) return [];
     return [[
       v.setting, s.figures.model || v.figures.model, `${s.figures.requests} / ${v.figures.requests}`, String(v.figures.steps), `${s.figures.validation_errors} / ${v.figures.validation_errors}`,
-      `${int(s.billed.input_tokens)} → ${int(v.billed.input_tokens)}${change(s.billed.input_tokens, v.billed.input_tokens)}`,
-      `${s.billed.input_cost_usd.toFixed(4)} → ${v.billed.input_cost_usd.toFixed(4)}${change(s.billed.input_cost_usd, v.billed.input_cost_usd)}`,
-      costMark(s, v),
+      ...costCells(s, v),
     ]];
   });
   const sessions = table(["setting", "model", "requests d / s", "steps", "4xx d / s", "billed input tokens direct → defaults", "input $ direct → defaults", ""], rows);

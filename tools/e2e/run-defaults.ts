@@ -7,7 +7,7 @@
  * pass checks that at the config users get, no setting costs more through Sluice than direct.
  */
 import { startWranglerDev } from "../shared/start-wrangler-dev";
-import { evaluate, type CheckName, type CheckResult } from "./expectations";
+import { COMMON_CHECKS, evaluate, type CheckName, type CheckResult } from "./expectations";
 import { startRecordProxy } from "./record-proxy";
 import { runSession, type SessionContext, type SessionReport } from "./run-session";
 import { SETTING_SPECS, type ClientSetting } from "./settings";
@@ -20,7 +20,7 @@ export const DEFAULTS_CONFIG = {} as const;
  * a step or saves tokens at the defaults depends on the session's length, so `compaction_steps`
  * and `billed_input_reduction` are not asked; WebSocket answers do not depend on the config.
  */
-export const DEFAULTS_CHECKS: readonly CheckName[] = ["completes", "no_validation_errors", "input_cost_not_higher", "no_dangling_references", "prefix_changes_only_at_steps"];
+export const DEFAULTS_CHECKS: readonly CheckName[] = COMMON_CHECKS.filter((c) => c !== "websocket_answered_fast");
 
 /**
  * The settings of the defaults pass among `settings`: all but the ones where the client compacts
@@ -53,23 +53,27 @@ export function evaluateDefaults(setting: ClientSetting, direct: SessionReport, 
  * `transcripts/<setting>-defaults/`.
  */
 export async function runDefaults(ctx: SessionContext, settings: readonly ClientSetting[], directs: readonly SessionReport[]): Promise<DefaultsReport> {
+  const todo = defaultsSettings(settings).flatMap((setting) => {
+    const direct = directs.find((s) => s.setting === setting && s.mode === "direct");
+    return direct ? [{ setting, direct }] : [];
+  });
+  if (todo.length === 0) return { config: DEFAULTS_CONFIG, sessions: [], checks: [] };
   const { upstream } = ctx;
   const dev = await startWranglerDev({ vars: { SLUICE_COMPACTION: "1", ANTHROPIC_BASE_URL: upstream.url, OPENAI_BASE_URL: upstream.url, COMPACTION_CONFIG: JSON.stringify(DEFAULTS_CONFIG) } });
-  const proxy = await startRecordProxy(dev.url);
-  ctx.log(`defaults: sluice ${dev.url} (${JSON.stringify(DEFAULTS_CONFIG)}), proxy ${proxy.url}`);
+  let proxy: Awaited<ReturnType<typeof startRecordProxy>> | undefined;
   try {
+    proxy = await startRecordProxy(dev.url);
+    ctx.log(`defaults: sluice ${dev.url} (${JSON.stringify(DEFAULTS_CONFIG)}), proxy ${proxy.url}`);
     const sessions: SessionReport[] = [];
     const checks: CheckResult[] = [];
-    for (const setting of defaultsSettings(settings)) {
-      const direct = directs.find((s) => s.setting === setting && s.mode === "direct");
-      if (!direct) continue;
+    for (const { setting, direct } of todo) {
       const { report } = await runSession(ctx, { setting, tag: "defaults", proxy });
       sessions.push(report);
       checks.push(...evaluateDefaults(setting, direct, report));
     }
     return { config: DEFAULTS_CONFIG, sessions, checks };
   } finally {
-    await proxy.close();
+    await proxy?.close();
     await dev.close();
   }
 }

@@ -44,7 +44,6 @@ export const RESTORE_CLIENT_ENV: Readonly<Record<RestoreSetting, Record<string, 
 /** Their models (the base settings' pinned ones). */
 export const RESTORE_MODELS: Readonly<Record<RestoreSetting, string>> = { "claude-restore": CLAUDE_4X_MODEL, "codex-restore": CODEX_MODEL };
 
-/** The gateway's COMPACTION_CONFIG for the restore settings: the markers that name a restore id. */
 /** The restore gateway's config: markers naming a restore id, and the conformance run's 16-turn working set and R floor of 8 (./run-e2e.ts E2E_COMPACTION_CONFIG: at the defaults a 41-request session may take no step, so no marker to restore). */
 export const RESTORE_CONFIG = { guarantee_level: "placeholders", archive_removed: true, working_set_turns: 16, min_remaining_calls: 8 } as const;
 

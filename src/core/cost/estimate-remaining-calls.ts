@@ -11,9 +11,9 @@
  *    L = n/u calls per turn, E × L = ρ·n whatever u is. Under the Lindy (Pareto α = 1) law,
  *    P(more than x further calls | n so far) = n / (n + x), so the q-quantile of the further
  *    calls is x = n·q / (1 − q): n/9 at q = 0.1. Never below the config's
- *    `min_remaining_calls` (default 2: this call and one more). The seed's baseline E₀ = 8 as a
- *    floor overrode q = 0.1 up to call 63 and priced late warm steps on calls short sessions
- *    never make (docs/dev/decisions/working-set.md).
+ *    `min_remaining_calls` (default 2: this call and one more): a higher floor prices warm steps
+ *    on calls short sessions never make (a floor of 8 overrides q = 0.1 up to call 62:
+ *    docs/dev/decisions/working-set.md).
  */
 import { remainingCallsFromTable, type RemainingCallsTable } from "./session-lengths";
 
@@ -32,6 +32,16 @@ export const SEED_PRIOR_QUANTILE = 0.1;
 /** The seed prior at quantile `q`: max(floor, 1 + ⌊n·q / (1 − q)⌋) for `calls_so_far` = n (this call included), `floor` = the config's `min_remaining_calls`. */
 export function estimateRemainingCalls(calls_so_far: number, floor: number, q = SEED_PRIOR_QUANTILE): number {
   return Math.max(floor, 1 + Math.floor((Math.max(0, calls_so_far) * q) / (1 - q)));
+}
+
+/**
+ * n, the model calls a session has made, this one included: the more of the calls Sluice saw
+ * (`calls_seen`) and the history's turns + 1 (`turns`: the model turns the request's history
+ * holds). A session that reached Sluice mid-way (its base URL changed, or its state retired after
+ * `retention_seconds`) is as far along as its history says.
+ */
+export function callsSoFar(calls_seen: number, turns: number): number {
+  return Math.max(calls_seen, turns + 1);
 }
 
 /** Where an R came from: the deployment's table or the seed prior. */

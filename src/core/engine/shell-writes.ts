@@ -34,11 +34,16 @@ const PS_PATH_FLAGS = new Set(["-path", "-literalpath", "-filepath"]);
 /** Content-cmdlet parameters that take a value other than the file. */
 const PS_VALUE_FLAGS = new Set(["-value", "-encoding", "-width", "-delimiter", "-stream", "-filter", "-include", "-exclude", "-credential"]);
 
-/** The writes `command` (the whole shell command, here-document bodies included) performs, or null when it performs none. */
+/**
+ * The writes `command` (the whole shell command, here-document bodies included) performs, or null
+ * when it performs none. Only the command's own lines are read: the body of a here-document or a
+ * here-string is the text written, and a command inside it (a script's `cat > F <<EOF`) is not run.
+ */
 export function shellWrite(command: string): ShellWrite | null {
   const found: Array<{ path: string; whole: boolean }> = [];
-  const vars = psAssignments(command);
-  for (const line of command.split("\n")) {
+  const lines = commandLines(command);
+  const vars = psAssignments(lines.join("\n"));
+  for (const line of lines) {
     for (const seg of line.split(/\s*(?:;|&&|\|\|)\s*/)) {
       const heredoc = heredocWrite(seg);
       if (heredoc !== null) found.push(heredoc);
@@ -48,6 +53,34 @@ export function shellWrite(command: string): ShellWrite | null {
   }
   if (found.length === 0) return null;
   return { paths: [...new Set(found.map((w) => w.path))], whole: found.every((w) => w.whole) };
+}
+
+/**
+ * The lines of `command` outside here-document and here-string bodies. A here-document's body
+ * runs from the line after its `<<DELIM` (`<<-DELIM`: leading tabs allowed on the closing line) to
+ * the line that is DELIM; a PowerShell here-string's from the line after one ending in `@'` / `@"`
+ * to the line starting with `'@` / `"@`, which is kept (its `'@ | Set-Content F` is the write).
+ */
+function commandLines(command: string): string[] {
+  const out: string[] = [];
+  const delims: Array<{ word: string; tabs: boolean }> = [];
+  let closer: string | null = null;
+  for (const line of command.split("\n")) {
+    if (delims.length > 0) {
+      const d = delims[0]!;
+      if ((d.tabs ? line.replace(/^\t+/, "") : line) === d.word) delims.shift();
+      continue;
+    }
+    if (closer !== null) {
+      if (!line.startsWith(closer)) continue;
+      closer = null;
+    }
+    out.push(line);
+    for (const m of line.matchAll(/<<(?!<)(-?)\s*(?:'([^']*)'|"([^"]*)"|([A-Za-z_]\w*))/g)) delims.push({ word: m[2] ?? m[3] ?? m[4]!, tabs: m[1] === "-" });
+    const opener = /@(['"])\s*$/.exec(line);
+    if (opener !== null && delims.length === 0) closer = `${opener[1]}@`;
+  }
+  return out;
 }
 
 /** Words of a command segment, honouring simple quotes. */
@@ -68,7 +101,8 @@ function heredocWrite(seg: string): { path: string; whole: boolean } | null {
     const m = /(>>?)\s*(?:'([^']+)'|"([^"]+)"|([^\s;&|<>]+))/.exec(rest);
     if (m === null) return null;
     const path = m[2] ?? m[3] ?? m[4]!;
-    return path === "/dev/null" ? null : { path, whole: m[1] === ">" };
+    // A path held in a variable (`cat > "$OUT"`) names no file the command shows.
+    return path === "/dev/null" || path.startsWith("$") ? null : { path, whole: m[1] === ">" };
   }
   if (w[0] === "tee") {
     const operands = w.slice(1).filter((x) => !x.startsWith("-") && !x.startsWith(">"));
@@ -88,7 +122,8 @@ function psAssignments(command: string): Map<string, string> {
 /**
  * A content cmdlet on `line`: after a here-string's closing `'@ |` / `"@ |`, or with `-Value @'`
  * opening one, it writes the here-string (whole for Set-Content and Out-File); with a variable
- * naming an assigned path, a computed value (never whole).
+ * naming an assigned path, a computed value (never whole). Another program's output piped into it
+ * (`npm test | Set-Content t.log`) is not the agent's text of the file: no write.
  */
 function psWrite(line: string, vars: ReadonlyMap<string, string>): { path: string; whole: boolean } | null {
   const m = /(?:^|[;|(]\s*|^\s*['"]@\s*\|\s*)(set-content|out-file|add-content)\b([^;|]*)/i.exec(line);
@@ -101,7 +136,7 @@ function psWrite(line: string, vars: ReadonlyMap<string, string>): { path: strin
     const value = vars.get(path.slice(1).toLowerCase());
     return value === undefined ? null : { path: value, whole: false };
   }
-  return { path, whole: replaces && fromHereString };
+  return fromHereString ? { path, whole: replaces } : null;
 }
 
 /** The file a content cmdlet's arguments name: its -Path/-LiteralPath/-FilePath value, else the first positional operand. */

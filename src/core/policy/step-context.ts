@@ -8,15 +8,13 @@
  * - idle_seconds = seconds since the previous activity, at least `config.idle_seconds` when the
  *   idle alarm fired since (the provider cache has expired: DESIGN §3);
  * - expected_remaining_calls from the session's calls and the deployment's session lengths when
- *   the gateway sent their table (src/core/cost/estimate-remaining-calls.ts). The calls so far
- *   are the more of the calls the session has seen and the model calls the history shows (its
- *   turns + this one): a session that reaches Sluice mid-way (its base URL changed, or its state
- *   retired after `retention_seconds`) is as far along as its history says;
+ *   the gateway sent their table, at the calls so far (`callsSoFar`:
+ *   src/core/cost/estimate-remaining-calls.ts);
  * - avg_request_tokens from the session's own request sizes (src/core/cost/average-request-tokens.ts).
  */
 import { averageRequestTokens, type RequestSizes } from "../cost/average-request-tokens";
 import { DEFAULTS } from "../../config/defaults";
-import { expectedRemainingCalls } from "../cost/estimate-remaining-calls";
+import { callsSoFar, expectedRemainingCalls } from "../cost/estimate-remaining-calls";
 import type { RemainingCallsTable } from "../cost/session-lengths";
 import { findModelPrice, windowWithBetas } from "../cost/find-model-price";
 import { MODEL_PRICES } from "../cost/prices";
@@ -54,7 +52,7 @@ const NO_SIZES: RequestSizes = { reported_tokens: 0, reports: 0, estimated_token
 export function stepContext(state: SessionStepState, view: StepFacts, config: CoreConfig, now_ms: number, correlation_id: string, lengths?: RemainingCallsTable | null): TierContext {
   const idleRaw = state.last_activity_ms === null ? 0 : Math.max(0, (now_ms - state.last_activity_ms) / 1000);
   const { price } = findModelPrice(view.model, view.provider, MODEL_PRICES);
-  const remaining = expectedRemainingCalls(Math.max(state.calls, view.turn_count + 1), lengths, config.min_remaining_calls ?? DEFAULTS.min_remaining_calls);
+  const remaining = expectedRemainingCalls(callsSoFar(state.calls, view.turn_count), lengths, config.min_remaining_calls ?? DEFAULTS.min_remaining_calls);
   return {
     view,
     ledger: state.ledger,

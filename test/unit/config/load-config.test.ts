@@ -92,6 +92,14 @@ describe("loadConfig: schema errors name the field", () => {
     expect(unbounded.ok && unbounded.config.working_set_turns).toBeNull();
   });
 
+  it("min_remaining_calls: 2 by default, an integer from 1 to 10000 when set", () => {
+    const d = cfg({});
+    expect(d.ok && d.config.min_remaining_calls).toBe(2);
+    const set = cfg({ min_remaining_calls: 8 });
+    expect(set.ok && set.config.min_remaining_calls).toBe(8);
+    for (const bad of [0, "x", 2.5, 10_001, null]) expect(errorOf(cfg({ min_remaining_calls: bad }))).toEqual({ field: "min_remaining_calls", message: "min_remaining_calls must be an integer from 1 to 10000" });
+  });
+
   it("time_based_age_seconds: null (the idle gap) by default, an integer of seconds when set; memory_retention_seconds: 0 (off) by default", () => {
     const d = cfg({});
     expect(d.ok && [d.config.time_based_age_seconds, d.config.memory_retention_seconds]).toEqual([null, 0]);
