@@ -6,9 +6,8 @@
  * runs at ./run-e2e.ts E2E_COMPACTION_CONFIG, which makes a 41-request session take steps; this
  * pass checks that at the config users get, no setting costs more through Sluice than direct.
  */
-import { startWranglerDev } from "../shared/start-wrangler-dev";
 import { COMMON_CHECKS, evaluate, type CheckName, type CheckResult } from "./expectations";
-import { startRecordProxy } from "./record-proxy";
+import { withGateway } from "./gateway";
 import { runSession, type SessionContext, type SessionReport } from "./run-session";
 import { SETTING_SPECS, type ClientSetting } from "./settings";
 
@@ -58,12 +57,8 @@ export async function runDefaults(ctx: SessionContext, settings: readonly Client
     return direct ? [{ setting, direct }] : [];
   });
   if (todo.length === 0) return { config: DEFAULTS_CONFIG, sessions: [], checks: [] };
-  const { upstream } = ctx;
-  const dev = await startWranglerDev({ vars: { SLUICE_COMPACTION: "1", ANTHROPIC_BASE_URL: upstream.url, OPENAI_BASE_URL: upstream.url, COMPACTION_CONFIG: JSON.stringify(DEFAULTS_CONFIG) } });
-  let proxy: Awaited<ReturnType<typeof startRecordProxy>> | undefined;
-  try {
-    proxy = await startRecordProxy(dev.url);
-    ctx.log(`defaults: sluice ${dev.url} (${JSON.stringify(DEFAULTS_CONFIG)}), proxy ${proxy.url}`);
+  return withGateway(ctx.upstream.url, JSON.stringify(DEFAULTS_CONFIG), async ({ url, proxy }) => {
+    ctx.log(`defaults: sluice ${url} (${JSON.stringify(DEFAULTS_CONFIG)}), proxy ${proxy.url}`);
     const sessions: SessionReport[] = [];
     const checks: CheckResult[] = [];
     for (const { setting, direct } of todo) {
@@ -72,8 +67,5 @@ export async function runDefaults(ctx: SessionContext, settings: readonly Client
       checks.push(...evaluateDefaults(setting, direct, report));
     }
     return { config: DEFAULTS_CONFIG, sessions, checks };
-  } finally {
-    await proxy?.close();
-    await dev.close();
-  }
+  });
 }

@@ -11,13 +11,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startWranglerDev } from "../shared/start-wrangler-dev";
 import type { Json } from "../emulator/shared/json";
 import { inventory, type ClientInventory } from "./client-inventory";
 import { runCompactProbe, type CompactProbe } from "./compact-probe";
 import { evaluate, type CheckResult } from "./expectations";
 import { CLIENT_VERSIONS, installClients } from "./install-clients";
-import { startRecordProxy } from "./record-proxy";
+import { withGateway } from "./gateway";
 import type { RecordedRequest, RecordedUpgrade } from "./request-record";
 import { endsWithTrigger } from "./responses-lite";
 import { runDefaults, type DefaultsReport } from "./run-defaults";
@@ -86,62 +85,58 @@ export async function runE2e(opts: RunOptions): Promise<E2eReport> {
   const scratch = mkdtempSync(join(tmpdir(), "sluice-e2e-"));
   const nonce = started.toString(36);
   const settings = opts.settings ?? SETTINGS;
-  let dev: Awaited<ReturnType<typeof startWranglerDev>> | undefined;
-  let proxy: Awaited<ReturnType<typeof startRecordProxy>> | undefined;
   try {
-    dev = await startWranglerDev({ vars: { SLUICE_COMPACTION: "1", ANTHROPIC_BASE_URL: upstream.url, OPENAI_BASE_URL: upstream.url, COMPACTION_CONFIG: opts.compactionConfig ?? E2E_COMPACTION_CONFIG } });
-    proxy = await startRecordProxy(dev.url);
-    log(`upstream ${upstream.url}, sluice ${dev.url}, proxy ${proxy.url}`);
-    const sessions: SessionReport[] = [];
-    const sentBy: Record<"claude" | "codex", RecordedRequest[]> = { claude: [], codex: [] };
-    const upgradesBy: Record<"claude" | "codex", RecordedUpgrade[]> = { claude: [], codex: [] };
-    const probes: Partial<Record<ClientSetting, CompactProbe>> = {};
-    const ctx: SessionContext = { clients, upstream, scratch, nonce, reportDir: opts.reportDir, log };
-    for (const setting of settings) {
-      for (const mode of ["direct", "sluice"] as const) {
-        const run = await runSession(ctx, { setting, tag: mode, ...(mode === "sluice" ? { proxy } : {}) });
-        sessions.push(run.report);
-        const client = SETTING_SPECS[setting].client;
-        sentBy[client].push(...run.sent);
-        upgradesBy[client].push(...run.upgrades);
-        if (mode === "direct" && SETTING_SPECS[setting].autoCompactTokens !== undefined) {
-          // The probe's body comes from the client's first compaction request (else its last request).
-          const parsed = (r: RecordedRequest) => { try { return JSON.parse(r.body) as Json; } catch { return null; } };
-          const source = run.sent.find((r) => endsWithTrigger(parsed(r))) ?? run.sent[run.sent.length - 1];
-          if (source) {
-            const probeKey = `sk-e2e-probe-${setting}-${nonce}`;
-            upstream.register(probeKey, { projectDir: run.projectDir, label: `${setting}-probe` });
-            probes[setting] = await runCompactProbe(dev.url, source, probeKey, () => upstream.requests(probeKey));
-            log(`${setting}: /responses/compact probe ${JSON.stringify(probes[setting])}`);
+    return await withGateway(upstream.url, opts.compactionConfig ?? E2E_COMPACTION_CONFIG, async ({ url, proxy }) => {
+      log(`upstream ${upstream.url}, sluice ${url}, proxy ${proxy.url}`);
+      const sessions: SessionReport[] = [];
+      const sentBy: Record<"claude" | "codex", RecordedRequest[]> = { claude: [], codex: [] };
+      const upgradesBy: Record<"claude" | "codex", RecordedUpgrade[]> = { claude: [], codex: [] };
+      const probes: Partial<Record<ClientSetting, CompactProbe>> = {};
+      const ctx: SessionContext = { clients, upstream, scratch, nonce, reportDir: opts.reportDir, log };
+      for (const setting of settings) {
+        for (const mode of ["direct", "sluice"] as const) {
+          const run = await runSession(ctx, { setting, tag: mode, ...(mode === "sluice" ? { proxy } : {}) });
+          sessions.push(run.report);
+          const client = SETTING_SPECS[setting].client;
+          sentBy[client].push(...run.sent);
+          upgradesBy[client].push(...run.upgrades);
+          if (mode === "direct" && SETTING_SPECS[setting].autoCompactTokens !== undefined) {
+            // The probe's body comes from the client's first compaction request (else its last request).
+            const parsed = (r: RecordedRequest) => { try { return JSON.parse(r.body) as Json; } catch { return null; } };
+            const source = run.sent.find((r) => endsWithTrigger(parsed(r))) ?? run.sent[run.sent.length - 1];
+            if (source) {
+              const probeKey = `sk-e2e-probe-${setting}-${nonce}`;
+              upstream.register(probeKey, { projectDir: run.projectDir, label: `${setting}-probe` });
+              probes[setting] = await runCompactProbe(url, source, probeKey, () => upstream.requests(probeKey));
+              log(`${setting}: /responses/compact probe ${JSON.stringify(probes[setting])}`);
+            }
           }
         }
       }
-    }
-    const defaults = await runDefaults(ctx, settings, sessions);
-    const restoreSettings = opts.restoreSettings ?? RESTORE_SETTINGS;
-    const restore = restoreSettings.length === 0 ? null : await runRestore({ clients, upstream, scratch, nonce, settings: restoreSettings, log });
-    const checks = settings.flatMap((s) => {
-      const direct = sessions.find((r) => r.setting === s && r.mode === "direct")!;
-      const sluice = sessions.find((r) => r.setting === s && r.mode === "sluice")!;
-      return evaluate(s, direct, sluice, probes[s]);
+      const defaults = await runDefaults(ctx, settings, sessions);
+      const restoreSettings = opts.restoreSettings ?? RESTORE_SETTINGS;
+      const restore = restoreSettings.length === 0 ? null : await runRestore({ clients, upstream, scratch, nonce, settings: restoreSettings, log });
+      const checks = settings.flatMap((s) => {
+        const direct = sessions.find((r) => r.setting === s && r.mode === "direct")!;
+        const sluice = sessions.find((r) => r.setting === s && r.mode === "sluice")!;
+        return evaluate(s, direct, sluice, probes[s]);
+      });
+      return {
+        versions: CLIENT_VERSIONS,
+        models: Object.fromEntries(sessions.filter((r) => r.mode === "direct").map((r) => [r.setting, r.figures.model])),
+        plan_tool_steps: SESSION_PLAN.length - 1,
+        started_at: new Date(started).toISOString(),
+        duration_ms: Date.now() - started,
+        sessions,
+        checks,
+        probes,
+        inventory: { claude: inventory(sentBy.claude, upgradesBy.claude), codex: inventory(sentBy.codex, upgradesBy.codex) },
+        defaults,
+        restore,
+        strays: upstream.strays.length + upstream.upgrades.length + proxy.upgrades.length - upgradesBy.claude.length - upgradesBy.codex.length,
+      };
     });
-    return {
-      versions: CLIENT_VERSIONS,
-      models: Object.fromEntries(sessions.filter((r) => r.mode === "direct").map((r) => [r.setting, r.figures.model])),
-      plan_tool_steps: SESSION_PLAN.length - 1,
-      started_at: new Date(started).toISOString(),
-      duration_ms: Date.now() - started,
-      sessions,
-      checks,
-      probes,
-      inventory: { claude: inventory(sentBy.claude, upgradesBy.claude), codex: inventory(sentBy.codex, upgradesBy.codex) },
-      defaults,
-      restore,
-      strays: upstream.strays.length + upstream.upgrades.length + proxy.upgrades.length - upgradesBy.claude.length - upgradesBy.codex.length,
-    };
   } finally {
-    await proxy?.close();
-    await dev?.close();
     await upstream.close();
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -9,14 +9,15 @@
  */
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
-import { startWranglerDev } from "../shared/start-wrangler-dev";
 import { analyzeRestore, type RestoreFigures } from "./analyze-restore";
 import { analyzeSession, type SessionFigures } from "./analyze-session";
 import type { InstalledClients } from "./install-clients";
 import { writeFixtureProject } from "./fixture-project";
-import { MCP_PATH, startRecordProxy } from "./record-proxy";
+import { withGateway } from "./gateway";
+import { MCP_PATH } from "./record-proxy";
 import type { RecordedRequest } from "./request-record";
 import { runClient } from "./run-client";
+import { billedOf, keyOf } from "./run-session";
 import { SESSION_PLAN } from "./session-plan";
 import { CLAUDE_4X_MODEL, CODEX_MODEL, isCodex, type ClientSetting } from "./settings";
 import type { ScriptedUpstream } from "./upstream-server";
@@ -123,10 +124,8 @@ export function evaluateRestore(setting: RestoreSetting, withTool: RestoreSessio
 /** Runs the restore settings (never throws for a failing session). */
 export async function runRestore(opts: RestoreRunOptions): Promise<RestoreReport> {
   const { upstream, log } = opts;
-  const dev = await startWranglerDev({ vars: { SLUICE_COMPACTION: "1", ANTHROPIC_BASE_URL: upstream.url, OPENAI_BASE_URL: upstream.url, COMPACTION_CONFIG: JSON.stringify(RESTORE_CONFIG) } });
-  const proxy = await startRecordProxy(dev.url);
-  log(`restore: sluice ${dev.url} (${JSON.stringify(RESTORE_CONFIG)}), proxy ${proxy.url}`);
-  try {
+  return withGateway(upstream.url, JSON.stringify(RESTORE_CONFIG), async ({ url, proxy }) => {
+    log(`restore: sluice ${url} (${JSON.stringify(RESTORE_CONFIG)}), proxy ${proxy.url}`);
     const sessions: RestoreSession[] = [];
     const checks: RestoreCheck[] = [];
     for (const setting of opts.settings) {
@@ -141,19 +140,17 @@ export async function runRestore(opts: RestoreRunOptions): Promise<RestoreReport
         const root = `${proxy.url}/${codex ? "openai/v1" : "anthropic"}`;
         log(`${setting} ${mcp ? "with" : "without"} the MCP tool: running`);
         const result = await runClient(opts.clients, { setting: base, baseUrl: root, apiKey, projectDir, home, timeoutMs: 300_000, env: RESTORE_CLIENT_ENV[setting], ...(mcp ? { mcpUrl: `${proxy.url}${MCP_PATH}` } : {}) });
-        const keyOf = (r: RecordedRequest) => r.headers["x-api-key"] ?? r.headers["authorization"]?.replace(/^Bearer\s+/i, "");
         const sent = proxy.requests.filter((r) => keyOf(r) === apiKey);
         const forwarded = upstream.requests(apiKey);
-        const t = upstream.totals(apiKey, codex ? "openai" : "anthropic");
-        const input = t.input_tokens + t.cache_read_tokens + t.cache_write_tokens;
+        const billed = billedOf(upstream.totals(apiKey, codex ? "openai" : "anthropic"), forwarded);
         const finalText = (SESSION_PLAN[SESSION_PLAN.length - 1] as { text: string }).text;
         const session: RestoreSession = {
           setting, mcp,
           completed: result.exitCode === 0 && result.stdout.includes(finalText),
           exit_code: result.exitCode,
           figures: analyzeSession({ api: codex ? "openai-responses" : "anthropic", sent: sent.filter((r) => !r.url.startsWith(MCP_PATH)), forwarded }),
-          billed: { input_tokens: input, uncached: t.input_tokens, cache_read: t.cache_read_tokens, cache_write: t.cache_write_tokens, input_cost_usd: forwarded.reduce((n, f) => n + Number(f.responseHeaders["x-emulator-input-cost-usd"] ?? 0), 0) },
-          cache_hit_ratio: input === 0 ? 0 : t.cache_read_tokens / input,
+          billed,
+          cache_hit_ratio: billed.input_tokens === 0 ? 0 : billed.cache_read / billed.input_tokens,
           restore: analyzeRestore(codex ? "openai-responses" : "anthropic", sent),
           stderr_tail: result.exitCode === 0 ? "" : (result.stderr + result.stdout).slice(-1500),
         };
@@ -164,8 +161,5 @@ export async function runRestore(opts: RestoreRunOptions): Promise<RestoreReport
       checks.push(...evaluateRestore(setting, pair[0]!, pair[1]!));
     }
     return { config: RESTORE_CONFIG, sessions, checks };
-  } finally {
-    await proxy.close();
-    await dev.close();
-  }
+  });
 }

@@ -69,7 +69,19 @@ export interface SessionRun {
 /** The API the setting's client speaks. */
 export const apiOf = (s: ClientSetting): ClientApi => (isCodex(s) ? "openai-responses" : "anthropic");
 
-const keyOf = (r: RecordedRequest) => r.headers["x-api-key"] ?? r.headers["authorization"]?.replace(/^Bearer\s+/i, "");
+/** The credential a recorded request carried (`x-api-key`, or the bearer token): the run's key of its session. */
+export const keyOf = (r: RecordedRequest): string | undefined => r.headers["x-api-key"] ?? r.headers["authorization"]?.replace(/^Bearer\s+/i, "");
+
+/** What the scripted upstream billed a session: its usage totals (tokens) and the emulator's input cost of each forwarded request (USD). */
+export function billedOf(totals: { input_tokens: number; cache_read_tokens: number; cache_write_tokens: number }, forwarded: readonly RecordedRequest[]): SessionReport["billed"] {
+  return {
+    input_tokens: totals.input_tokens + totals.cache_read_tokens + totals.cache_write_tokens,
+    uncached: totals.input_tokens,
+    cache_read: totals.cache_read_tokens,
+    cache_write: totals.cache_write_tokens,
+    input_cost_usd: forwarded.reduce((n, f) => n + Number(f.responseHeaders["x-emulator-input-cost-usd"] ?? 0), 0),
+  };
+}
 
 /** Runs one session to its end (never throws for a failing client: the report says so). */
 export async function runSession(ctx: SessionContext, target: SessionTarget): Promise<SessionRun> {
@@ -109,13 +121,7 @@ export async function runSession(ctx: SessionContext, target: SessionTarget): Pr
     exit_code: result.exitCode,
     duration_ms: result.durationMs,
     figures: analyzeSession({ api, sent, forwarded }),
-    billed: {
-      input_tokens: totals.input_tokens + totals.cache_read_tokens + totals.cache_write_tokens,
-      uncached: totals.input_tokens,
-      cache_read: totals.cache_read_tokens,
-      cache_write: totals.cache_write_tokens,
-      input_cost_usd: forwarded.reduce((n, f) => n + Number(f.responseHeaders["x-emulator-input-cost-usd"] ?? 0), 0),
-    },
+    billed: billedOf(totals, forwarded),
     websocket: { attempts: upgrades.length, statuses, max_answer_ms: Math.max(0, ...upgrades.map((u) => u.answer_ms)) },
     transcripts,
     stderr_tail: result.exitCode === 0 ? "" : (result.stderr + result.stdout).slice(-1500),
