@@ -10,6 +10,7 @@
  */
 import type { ToolPair } from "../view/types";
 import { shellRead } from "./shell-reads";
+import { shellWords } from "./shell-words";
 import { shellWrite } from "./shell-writes";
 
 /** A line range of a read, 1-based inclusive; `to` = Infinity for "to the end". */
@@ -165,12 +166,6 @@ function patchCall(text: string): ToolCallInfo {
   return { kind: "edit", paths, whole, readonly: false, intent: `patch:${paths.join(",")}` };
 }
 
-/** Splits a shell word list, honouring simple single/double quotes. */
-function words(cmd: string): string[] {
-  const out: string[] = [];
-  for (const m of cmd.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3]!);
-  return out;
-}
 
 function readShellCall(command: string): ToolCallInfo {
   const cmd = command.trim();
@@ -181,18 +176,19 @@ function readShellCall(command: string): ToolCallInfo {
   const cd = /^cd ("[^"]+"|'[^']+'|[^\s;&|]+) ?(?:;|&&) ?/.exec(flat);
   const dir = cd === null ? null : cd[1]!.replace(/^["']|["']$/g, "");
   const cleaned = (cd === null ? flat : flat.slice(cd[0].length)).replace(/\s2>(?:&1|\/dev\/null)/g, "");
+  const resolve = (x: string) => normalisePath(dir === null || isAbsolute(x) ? x : `${dir}/${x}`);
   // A file the command writes from its own text (a here-document, a PowerShell here-string) is an edit of that file: ./shell-writes.ts.
   const write = shellWrite(cmd);
   if (write !== null) {
-    const paths = write.paths.map((x) => normalisePath(dir === null || isAbsolute(x) ? x : `${dir}/${x}`));
+    const paths = write.paths.map(resolve);
     return { kind: "edit", paths, whole: write.whole, readonly: false, intent: `write:${paths.join(",")}` };
   }
   const segments = cleaned.split(/\s*(?:\|\||&&|\||;)\s*/);
   const readonly = !/[<>`]|\$\(/.test(cleaned) && !cmd.includes("\n") && segments.every(isReadonlySegment);
   const pipeline = cleaned.split(/\s*\|\s*/);
   if (readonly && !/\|\||&&|;/.test(cleaned)) {
-    const read = shellRead(pipeline.map(words));
-    if (read !== null) return { kind: "read", paths: read.paths.map((x) => normalisePath(dir === null || isAbsolute(x) ? x : `${dir}/${x}`)), range: read.range, readonly: true, intent };
+    const read = shellRead(pipeline.map(shellWords));
+    if (read !== null) return { kind: "read", paths: read.paths.map(resolve), range: read.range, readonly: true, intent };
   }
   return { kind: "other", readonly, intent };
 }
@@ -203,7 +199,7 @@ function isAbsolute(p: string): boolean {
 }
 
 function isReadonlySegment(seg: string): boolean {
-  const w = words(seg);
+  const w = shellWords(seg);
   const prog = w[0] ?? "";
   if (READONLY_CMDLETS.has(prog.toLowerCase())) return true;
   if (!READONLY_PROGRAMS.has(prog)) return false;

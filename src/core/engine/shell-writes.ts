@@ -16,6 +16,7 @@
  * Checked against the corpus sessions (corpus/seed, corpus/eval/dev: the Codex rollout on
  * Windows writes whole source files with `@'…'@ | Set-Content`).
  */
+import { shellWords } from "./shell-words";
 
 /** The files a command writes; `whole` when it holds the complete new content of every one. */
 export interface ShellWrite {
@@ -83,12 +84,6 @@ function commandLines(command: string): string[] {
   return out;
 }
 
-/** Words of a command segment, honouring simple quotes. */
-function words(seg: string): string[] {
-  const out: string[] = [];
-  for (const m of seg.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3]!);
-  return out;
-}
 
 /** `cat > F <<EOF`, `cat <<EOF >> F`, `tee [-a] F <<EOF`: the file and whether it is replaced. */
 function heredocWrite(seg: string): { path: string; whole: boolean } | null {
@@ -96,7 +91,7 @@ function heredocWrite(seg: string): { path: string; whole: boolean } | null {
   if (at < 0) return null;
   // The here-document marker (`<<'EOF'`, `<<-EOF`) is not an operand.
   const rest = (seg.slice(0, at) + " " + seg.slice(at).replace(/^<<-?\s*(?:'[^']*'|"[^"]*"|\S+)/, "")).trim();
-  const w = words(rest);
+  const w = shellWords(rest);
   if (w[0] === "cat") {
     const m = /(>>?)\s*(?:'([^']+)'|"([^"]+)"|([^\s;&|<>]+))/.exec(rest);
     if (m === null) return null;
@@ -130,7 +125,7 @@ function psWrite(line: string, vars: ReadonlyMap<string, string>): { path: strin
   if (m === null) return null;
   const replaces = CONTENT_CMDLETS.get(m[1]!.toLowerCase())!;
   const fromHereString = /^\s*['"]@\s*\|/.test(line) || /-value\s+@['"]\s*$/i.test(m[2]!);
-  const path = psPathOperand(words(m[2]!));
+  const path = psPathOperand(shellWords(m[2]!));
   if (path === null) return null;
   if (path.startsWith("$")) {
     const value = vars.get(path.slice(1).toLowerCase());
